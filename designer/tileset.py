@@ -1,0 +1,378 @@
+"""Tilesets: the faces of the tiles in a box, each with its tile-level facts and its cell graph.
+
+A tileset file is YAML::
+
+    tileset: dirt-core
+    title: Rallyman DIRT core box
+    system: dirt
+    include: [other.yaml]          # optional: faces from other files, same folder
+    tiles:
+      210a:
+        terrain: gravel
+        danger: yellow
+        edges: {C: 2, D: 2}        # road edges and their lane counts
+        links: [[C, D]]            # edges joined by road
+        features: {limits: [1, 2]}
+        ends: [C, D]               # cell graph: driving reference, from ends[0] to ends[1]
+        turn: left
+        cells: [...]               # see tilesets/README.md
+        slides: [...]
+
+Loading reports every schema problem at once as ``file:line: path: message``.
+A face is stored once, direction-free; :mod:`designer.track` orients it when a stage is assembled.
+"""
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from designer import yamlio
+from designer.errors import DesignerError
+from designer.hexgrid import EDGES
+
+EPS = 0.015
+Terrain = Literal["gravel", "asphalt", "snow"]
+Danger = Literal["yellow", "orange", "red"]
+Role = Literal["start", "finish", "start-finish", "assistance", "pit", "filler"]
+Turn = Literal["straight", "left", "right", "s-left", "s-right"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Features(_Model):
+    """Tile-level summary of what is printed on a face (from the official catalogue)."""
+    limits: list[int] = Field(default_factory=list)
+    hazard_limits: list[int] = Field(default_factory=list)
+    cut: int | None = None
+    jumps: list[int] = Field(default_factory=list)
+    ford: bool = False
+    climb: bool = False
+    hazard_space: bool = False
+
+
+class Cell(_Model):
+    """One space of the road (or a cut) in tile coordinates.
+
+    ``lane`` 0 is the driver's left going from ``ends[0]`` to ``ends[1]``; cuts sit in lane -1 or
+    ``lanes`` (beside the inside lane). ``span`` is the stretch of road it covers, as fractions of
+    the road's length from ``ends[0]`` (0) to ``ends[1]`` (1).
+    """
+    id: str
+    lane: int = Field(ge=-1, le=4)
+    span: tuple[float, float]
+    limit: int | None = Field(default=None, ge=0, le=6)
+    corner: str | None = None
+    path: Literal["inside", "outside"] | None = None
+    cut: int | None = Field(default=None, ge=1, le=6)
+    connects: list[str] = Field(default_factory=list)
+    jump: int | None = Field(default=None, ge=1, le=6)
+    ford: bool = False
+
+    @field_validator("span")
+    @classmethod
+    def _span_order(cls, v):
+        a, b = v
+        if not (-EPS <= a < b <= 1 + EPS):
+            raise ValueError(f"span {list(v)} must be two fractions 0 <= from < to <= 1")
+        return v
+
+    @model_validator(mode="after")
+    def _corner_path(self):
+        if self.corner and not self.path:
+            raise ValueError(f"corner cell {self.id} needs path: inside or outside")
+        if self.path and not self.corner:
+            raise ValueError(f"cell {self.id} has a path but no corner")
+        if self.cut is not None and self.corner:
+            raise ValueError(f"cut cell {self.id} cannot be a corner cell")
+        return self
+
+    @property
+    def is_cut(self) -> bool:
+        return self.cut is not None
+
+
+class Slide(_Model):
+    """A row crossed by a dashed line: it may be driven as two half-cells across both lanes."""
+    span: tuple[float, float]
+    split: float
+
+    @model_validator(mode="after")
+    def _split_inside(self):
+        a, b = self.span
+        if not (a < self.split < b):
+            raise ValueError(f"split {self.split} must lie inside span {list(self.span)}")
+        return self
+
+
+class Face(_Model):
+    """One side of one physical tile, e.g. ``210a``."""
+    id: str
+    terrain: Terrain | None = None
+    danger: Danger | None = None
+    edges: dict[str, int] = Field(default_factory=dict)
+    skew: dict[str, Literal["left", "right"]] = Field(default_factory=dict)
+    links: list[tuple[str, str]] = Field(default_factory=list)
+    role: Role | None = None
+    variants: int = 1
+    features: Features = Field(default_factory=Features)
+    # The cell graph (None while a face is known at tile level only).
+    ends: list[str] | None = None
+    turn: Turn = "straight"
+    start_line: float | None = None
+    finish_line: float | None = None
+    cells: list[Cell] | None = None
+    slides: list[Slide] = Field(default_factory=list)
+    notes: str | None = None
+
+    @field_validator("edges")
+    @classmethod
+    def _edges_known(cls, v):
+        for e, lanes in v.items():
+            if e not in EDGES:
+                raise ValueError(f"edge {e!r} is not one of A-F")
+            if not 1 <= lanes <= 4:
+                raise ValueError(f"edge {e} has {lanes} lanes; expected 1 to 4")
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        for a, b in self.links:
+            for e in (a, b):
+                if e not in self.edges:
+                    raise ValueError(f"link {a}-{b} uses edge {e}, which is not a road edge of {self.id}")
+        if self.ends is not None:
+            for e in self.ends:
+                if e not in self.edges:
+                    raise ValueError(f"ends: {e} is not a road edge of {self.id}")
+        if self.cells is not None:
+            if self.ends is None:
+                raise ValueError(f"{self.id} has cells but no ends (the driving reference)")
+            problems = cell_problems(self)
+            if problems:
+                raise ValueError("; ".join(problems))
+        return self
+
+    # -- derived facts -------------------------------------------------------------------
+    @property
+    def number(self) -> str:
+        return self.id[:3]
+
+    @property
+    def side(self) -> str:
+        return self.id[3:4]
+
+    @property
+    def has_cells(self) -> bool:
+        return bool(self.cells)
+
+    @property
+    def lanes(self) -> int:
+        return max(self.edges.values()) if self.edges else 0
+
+    def exit_for(self, entry: str) -> list[str]:
+        """Edges the road leads to from ``entry``."""
+        out = []
+        for a, b in self.links:
+            if a == entry:
+                out.append(b)
+            elif b == entry:
+                out.append(a)
+        return out
+
+    @property
+    def kind(self) -> str:
+        """straight, curve, hairpin, kink, junction, start, finish, assistance... (for palettes and filters)."""
+        if self.role in ("assistance", "pit", "filler"):
+            return self.role
+        if len(self.links) > 1:
+            return "junction"
+        if not self.links:
+            return "dead-end"
+        a, b = self.links[0]
+        gap = (EDGES.index(b) - EDGES.index(a)) % 6
+        gap = min(gap, 6 - gap)
+        if gap == 3:
+            return "kink" if self.turn in ("s-left", "s-right") or self._bends() else "straight"
+        return "curve" if gap == 2 else "hairpin"
+
+    def _bends(self) -> bool:
+        return bool(self.features.limits) and not self.role
+
+    def all_cells(self) -> list[Cell]:
+        """Cells including the generated slide half-cells (ids ``s<k>a`` and ``s<k>b``)."""
+        cells = list(self.cells or [])
+        for k, slide in enumerate(self.slides, start=1):
+            a, b = slide.span
+            cells.append(Cell(id=f"s{k}a", lane=0, span=(a, slide.split)))
+            cells.append(Cell(id=f"s{k}b", lane=0, span=(slide.split, b)))
+        return cells
+
+    def slide_ids(self) -> set[str]:
+        return {f"s{k}{h}" for k in range(1, len(self.slides) + 1) for h in "ab"}
+
+    def corner_limits(self) -> set[int]:
+        return {c.limit for c in (self.cells or []) if c.limit is not None}
+
+
+def cell_problems(face: Face) -> list[str]:
+    """Structural problems of a face's cells (coverage of each lane, ids, references)."""
+    problems: list[str] = []
+    cells = face.cells or []
+    ids = [c.id for c in cells]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        problems.append(f"cell ids used twice: {', '.join(sorted(dup))}")
+    known = set(ids)
+    lanes = 1 if face.role == "assistance" else face.lanes
+    for c in cells:
+        for other in c.connects:
+            if other not in known:
+                problems.append(f"cut {c.id} connects to unknown cell {other}")
+        if c.is_cut and not c.connects:
+            problems.append(f"cut {c.id} connects to no cell")
+        if not c.is_cut and not 0 <= c.lane < max(face.lanes, 1):
+            problems.append(f"cell {c.id} is in lane {c.lane}; lanes are 0..{face.lanes - 1}")
+    for lane in range(max(lanes, 1)):
+        spans = sorted(c.span for c in cells if c.lane == lane and not c.is_cut)
+        pos = 0.0
+        for a, b in spans:
+            if abs(a - pos) > EPS:
+                problems.append(f"lane {lane} has a {'gap' if a > pos else 'overlap'} at {pos:g}")
+                break
+            pos = b
+        if abs(pos - 1.0) > EPS and spans:
+            problems.append(f"lane {lane} stops at {pos:g} instead of 1")
+        if not spans and face.role != "assistance":
+            problems.append(f"lane {lane} has no cells")
+    return problems
+
+
+class Tileset(_Model):
+    name: str
+    title: str = ""
+    system: str = "dirt"
+    source: str | None = None
+    tiles: dict[str, Face]
+
+    def face(self, tile_id: str) -> Face:
+        key = normalise_tile_id(tile_id)
+        try:
+            return self.tiles[key]
+        except KeyError:
+            raise DesignerError(f"unknown tile {tile_id!r} in tileset {self.name}",
+                                hint=_suggest(key, self.tiles)) from None
+
+    def __contains__(self, tile_id: str) -> bool:
+        return normalise_tile_id(tile_id) in self.tiles
+
+
+ALIASES = {"filler1a": "902a", "filler1b": "902b", "filler2a": "903a", "filler2b": "903b",
+           "filler3a": "904a", "filler3b": "904b", "podium": "905a"}
+
+
+def normalise_tile_id(tile_id: str) -> str:
+    """``210A`` -> ``210a``; graphic variants (``103a-2``) map to their face; aliases to numbers."""
+    t = str(tile_id).strip().lower()
+    t = ALIASES.get(t, t)
+    if "-" in t:
+        t = t.split("-", 1)[0]
+    return t
+
+
+def _suggest(key: str, tiles) -> str:
+    near = [t for t in tiles if t[:3] == key[:3]]
+    if near:
+        return f"this tileset has {', '.join(sorted(near))}"
+    return "run `rally-designer tiles` to list the faces of the tileset"
+
+
+# -- loading ------------------------------------------------------------------------------
+
+def tileset_dirs() -> list[Path]:
+    """Where tilesets are looked up by name: $RALLY_TILESETS, then the bundled folder."""
+    dirs = []
+    env = os.environ.get("RALLY_TILESETS")
+    if env:
+        dirs.extend(Path(p) for p in env.split(os.pathsep) if p)
+    dirs.append(Path(__file__).resolve().parent.parent / "tilesets")
+    return dirs
+
+
+def find_tileset(name: str, near: Path | None = None) -> Path:
+    candidates = []
+    if near is not None:
+        candidates += [near / f"{name}.yaml", near.parent / "tilesets" / f"{name}.yaml"]
+    candidates += [d / f"{name}.yaml" for d in tileset_dirs()]
+    for c in candidates:
+        if c.is_file():
+            return c
+    known = sorted({p.stem for d in tileset_dirs() if d.is_dir() for p in d.glob("*.yaml")
+                    if not p.stem.endswith("-rules")})
+    raise DesignerError(f"no tileset named {name!r}",
+                        hint=f"known tilesets: {', '.join(known) or 'none'}; or give a path to a tileset file")
+
+
+def load_tileset(path: str | Path) -> Tileset:
+    """Load a tileset file (and the files it includes), reporting every schema problem at once."""
+    return _load_cached(str(Path(path).resolve()), _mtime(path))
+
+
+def _mtime(path) -> float:
+    try:
+        return Path(path).stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+@functools.lru_cache(maxsize=16)
+def _load_cached(path: str, _mtime_key: float) -> Tileset:
+    data, lines = yamlio.load(path)
+    source = path
+    try:
+        source = os.path.relpath(path)
+    except ValueError:
+        pass
+    if not isinstance(data, dict) or "tiles" not in data:
+        raise DesignerError("a tileset file needs a `tiles:` mapping", where=f"{source}:1",
+                            hint="see tilesets/README.md for the format")
+    problems: list[tuple[tuple, str]] = []
+    faces: dict[str, Face] = {}
+    for inc in data.get("include", []) or []:
+        inc_path = Path(path).parent / inc
+        if not inc_path.is_file():
+            problems.append((("include",), f"included file {inc} not found"))
+            continue
+        faces.update(load_tileset(inc_path).tiles)
+    tiles = data.get("tiles") or {}
+    if not isinstance(tiles, dict):
+        problems.append((("tiles",), "must be a mapping from face id (e.g. 210a) to its facts"))
+        tiles = {}
+    for key, raw in tiles.items():
+        if not isinstance(raw, dict):
+            problems.append((("tiles", key), "must be a mapping"))
+            continue
+        try:
+            faces[normalise_tile_id(key)] = Face(id=normalise_tile_id(key), **raw)
+        except ValidationError as exc:
+            problems += yamlio.pydantic_problems(exc, ("tiles", key))
+        except TypeError as exc:
+            problems.append((("tiles", key), str(exc)))
+    if problems:
+        raise yamlio.schema_error(source, lines, problems, "tileset",
+                                  hint="see tilesets/README.md for the tileset format")
+    name = str(data.get("tileset") or Path(path).stem)
+    return Tileset(name=name, title=str(data.get("title", "")), system=str(data.get("system", "dirt")),
+                   source=data.get("source"), tiles=faces)
+
+
+def get_tileset(name_or_path: str, near: Path | None = None) -> Tileset:
+    p = Path(name_or_path)
+    if p.suffix in (".yaml", ".yml") and (p.is_file() or (near and (near / p).is_file())):
+        return load_tileset(p if p.is_file() else near / p)
+    return load_tileset(find_tileset(name_or_path, near))
