@@ -37,6 +37,14 @@ def control_points(ends: tuple[str, ...], turn: str) -> tuple[Point, Point, Poin
     k = {3: 0.6, 2: 0.5, 1: 0.32}[gap]
     p1 = _add(p0, n0, -k)
     p2 = _add(p3, n1, -k)
+    if gap == 3 and turn in ("left", "right"):
+        # A kink on opposite edges: the road bows to one side and comes back.
+        d = (p3[0] - p0[0], p3[1] - p0[1])
+        length = math.hypot(*d)
+        left = (d[1] / length, -d[0] / length)
+        s = -0.35 if turn == "left" else 0.35
+        p1 = _add(p1, left, s)
+        p2 = _add(p2, left, s)
     if turn in ("s-left", "s-right"):
         d = (p3[0] - p0[0], p3[1] - p0[1])
         length = math.hypot(*d)

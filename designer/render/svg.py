@@ -1,0 +1,218 @@
+"""Schematic SVG drawings built with the standard library only.
+
+* :func:`face_svg`: one face, cells outlined, limits written in their cells, symbols for cut, jump,
+  ford, slide (dashed split), start and finish lines.
+* :func:`sheet_svg`: a contact sheet of many faces.
+* :func:`stage_svg`: a whole stage at cell level with tile numbers and ids, start and finish, and
+  optionally a racing line with the gear in each cell and highlighted tiles.
+"""
+from __future__ import annotations
+
+import math
+from xml.sax.saxutils import escape
+
+from designer import geometry, hexgrid
+
+TERRAIN_FILL = {"gravel": "#e9e1cf", "asphalt": "#e3e5e8", "snow": "#eef4fb", None: "#efefef"}
+DANGER_COLOUR = {"yellow": "#e8c21a", "orange": "#ee8a1a", "red": "#d8342c", None: "#999999"}
+ROAD = "#b79a6e"
+ROAD_ASPHALT = "#8d9096"
+CORNER = "#a8865a"
+CUT_FILL = "#7fa36a"
+LINE_COLOURS = {"fastest": "#1456c8", "shortest": "#0b8a3c"}
+GEAR_COLOURS = {0: "#777777", 1: "#3b4cc0", 2: "#2c7bb6", 3: "#1a9850", 4: "#d9a400", 5: "#f46d43", 6: "#b2182b"}
+
+
+def _pts(points) -> str:
+    return " ".join(f"{x:.2f},{y:.2f}" for x, y in points)
+
+
+def _poly_points(poly):
+    return list(poly.exterior.coords)
+
+
+class _Canvas:
+    def __init__(self):
+        self.parts: list[str] = []
+
+    def add(self, s: str) -> None:
+        self.parts.append(s)
+
+    def text(self, x, y, s, size, fill="#222", weight="normal", anchor="middle", extra=""):
+        self.add(f'<text x="{x:.2f}" y="{y:.2f}" font-size="{size:.2f}" fill="{fill}" font-weight="{weight}" '
+                 f'text-anchor="{anchor}" dominant-baseline="central" font-family="DejaVu Sans, Arial, sans-serif"{extra}>'
+                 f'{escape(str(s))}</text>')
+
+    def svg(self, minx, miny, w, h, width_px=None, title=None) -> str:
+        size = f' width="{width_px:.0f}" height="{width_px * h / w:.0f}"' if width_px else ""
+        head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{minx:.2f} {miny:.2f} {w:.2f} {h:.2f}"{size}>')
+        t = f"<title>{escape(title)}</title>" if title else ""
+        return head + t + f'<rect x="{minx:.2f}" y="{miny:.2f}" width="{w:.2f}" height="{h:.2f}" fill="white"/>' \
+            + "".join(self.parts) + "</svg>"
+
+
+def _draw_face(c: _Canvas, face, hex_=(0, 0), rotation=0, size=100.0, label=None, highlight=False,
+               show_limits=True, sublabel=None):
+    centre = hexgrid.to_pixel(hex_, size)
+    corners = hexgrid.corners(size * 0.985, centre)
+    fill = TERRAIN_FILL.get(face.terrain, "#efefef")
+    stroke = "#d62728" if highlight else "#9a9a9a"
+    c.add(f'<polygon points="{_pts(corners)}" fill="{fill}" stroke="{stroke}" stroke-width="{size * (0.05 if highlight else 0.015):.2f}"/>')
+    world = lambda p: geometry.to_world(p, hex_, rotation, size)  # noqa: E731
+    road_colour = ROAD_ASPHALT if face.terrain == "asphalt" else ROAD
+    # Danger markers at road ends.
+    for e in face.edges:
+        w = hexgrid.rotate_edge(e, rotation)
+        a, b = hexgrid.edge_endpoints(w, size, centre)
+        mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+        c.add(f'<circle cx="{mx:.2f}" cy="{my:.2f}" r="{size * 0.045:.2f}" fill="{DANGER_COLOUR.get(face.danger)}" '
+              f'stroke="#333" stroke-width="{size * 0.006:.2f}"/>')
+    polys = geometry.face_cell_polygons(face)
+    if not polys:
+        for band in geometry.road_outline(face):
+            c.add(f'<polygon points="{_pts(world(p) for p in band)}" fill="{road_colour}" stroke="#6b5a3e" '
+                  f'stroke-width="{size * 0.008:.2f}"/>')
+        c.add(f'<g opacity="0.9">')
+        c.add("</g>")
+    else:
+        slide_ids = face.slide_ids()
+        cells = {cell.id: cell for cell in face.all_cells()}
+        sw = size * 0.008
+        # Draw ordinary cells first, cuts next; slide half-cells are drawn as a dashed split only.
+        for cid, poly in polys.items():
+            cell = cells[cid]
+            if cid in slide_ids:
+                continue
+            pts = [world(p) for p in _poly_points(poly)]
+            col = CUT_FILL if cell.is_cut else (CORNER if cell.corner else road_colour)
+            op = ' fill-opacity="0.75"' if cell.is_cut else ""
+            c.add(f'<polygon points="{_pts(pts)}" fill="{col}"{op} stroke="#fdfaf2" stroke-width="{sw:.2f}"/>')
+        for k, sl in enumerate(face.slides, start=1):
+            lanes = max(face.lanes, 1)
+            lo, _ = geometry.lane_band(lanes - 1, lanes)
+            _, hi = geometry.lane_band(0, lanes)
+            p, left = geometry.centre(tuple(face.ends), face.turn, sl.split)
+            a = world((p[0] + left[0] * hi, p[1] + left[1] * hi))
+            b = world((p[0] + left[0] * lo, p[1] + left[1] * lo))
+            c.add(f'<line x1="{a[0]:.2f}" y1="{a[1]:.2f}" x2="{b[0]:.2f}" y2="{b[1]:.2f}" stroke="#fdfaf2" '
+                  f'stroke-width="{sw * 1.6:.2f}" stroke-dasharray="{size * 0.03:.2f},{size * 0.025:.2f}"/>')
+        for line, word in ((face.start_line, "START"), (face.finish_line, "FINISH")):
+            if line is None:
+                continue
+            lanes = max(face.lanes, 1)
+            lo, _ = geometry.lane_band(lanes - 1, lanes)
+            _, hi = geometry.lane_band(0, lanes)
+            p, left = geometry.centre(tuple(face.ends), face.turn, line)
+            a = world((p[0] + left[0] * hi * 1.25, p[1] + left[1] * hi * 1.25))
+            b = world((p[0] + left[0] * lo * 1.25, p[1] + left[1] * lo * 1.25))
+            c.add(f'<line x1="{a[0]:.2f}" y1="{a[1]:.2f}" x2="{b[0]:.2f}" y2="{b[1]:.2f}" stroke="#111" '
+                  f'stroke-width="{size * 0.03:.2f}" stroke-dasharray="{size * 0.03:.2f},{size * 0.03:.2f}"/>')
+            lx, ly = world((p[0] + left[0] * hi * 1.9, p[1] + left[1] * hi * 1.9))
+            c.text(lx, ly, word, size * 0.075, fill="#111", weight="bold")
+        if show_limits:
+            for cid, cell in cells.items():
+                if cid in slide_ids:
+                    continue
+                x, y = world(geometry.cell_anchor(face, cell))
+                r = size * 0.062
+                if cell.is_cut:
+                    c.add(f'<rect x="{x - r:.2f}" y="{y - r:.2f}" width="{2 * r:.2f}" height="{2 * r:.2f}" rx="{r * 0.3:.2f}" '
+                          f'fill="#2f5e1e" stroke="white" stroke-width="{sw:.2f}"/>')
+                    c.text(x, y, f"C{cell.cut}", r * 1.05, fill="white", weight="bold")
+                    continue
+                if cell.limit is not None:
+                    c.add(f'<circle cx="{x:.2f}" cy="{y:.2f}" r="{r:.2f}" fill="white" stroke="#222" stroke-width="{sw:.2f}"/>')
+                    c.text(x, y, cell.limit, r * 1.35, weight="bold")
+                if cell.jump is not None:
+                    jy = y + (r * 1.8 if cell.limit is not None else 0)
+                    c.add(f'<path d="M{x - r:.2f},{jy + r * 0.6:.2f} L{x:.2f},{jy - r * 0.8:.2f} L{x + r:.2f},{jy + r * 0.6:.2f}" '
+                          f'fill="none" stroke="#111" stroke-width="{sw * 2:.2f}"/>')
+                    c.text(x + r * 1.5, jy, cell.jump, r * 1.2, weight="bold")
+                if cell.ford:
+                    fy = y - (r * 1.8 if cell.limit is not None else 0)
+                    for dy in (-r * 0.35, r * 0.35):
+                        c.add(f'<path d="M{x - r:.2f},{fy + dy:.2f} q{r / 2:.2f},{-r / 2:.2f} {r:.2f},0 t{r:.2f},0" '
+                              f'fill="none" stroke="#1f5fbf" stroke-width="{sw * 2:.2f}"/>')
+    if label is not None:
+        lx, ly = centre[0] - size * 0.52, centre[1] - size * 0.74
+        c.text(lx, ly, label, size * 0.12, fill="#111", weight="bold", anchor="start")
+    if sublabel:
+        c.text(centre[0] + size * 0.55, centre[1] - size * 0.74, sublabel, size * 0.11, fill="#555", anchor="end")
+
+
+def face_svg(face, size: float = 100.0, width_px: float | None = 400) -> str:
+    c = _Canvas()
+    _draw_face(c, face, size=size, label=face.id)
+    for e in "ABCDEF":
+        x, y = hexgrid.edge_midpoint(e, size * 1.09)
+        c.text(x, y, e, size * 0.08, fill="#888")
+    return c.svg(-size * 1.12, -size * 1.02, size * 2.24, size * 2.04, width_px, title=f"Tile {face.id}")
+
+
+def sheet_svg(faces, columns: int = 8, size: float = 100.0, width_px: float | None = None,
+              title: str = "Tiles") -> str:
+    c = _Canvas()
+    faces = list(faces)
+    cw, ch = size * 2.1, size * 2.0
+    for k, face in enumerate(faces):
+        col, row = k % columns, k // columns
+        ox, oy = col * cw, row * ch
+        inner = _Canvas()
+        _draw_face(inner, face, size=size * 0.95, label=face.id)
+        c.add(f'<g transform="translate({ox + cw / 2:.2f},{oy + ch / 2:.2f})">' + "".join(inner.parts) + "</g>")
+    rows = max(1, math.ceil(len(faces) / columns))
+    return c.svg(0, 0, columns * cw, rows * ch, width_px or columns * 120, title=title)
+
+
+def stage_svg(track, size: float = 100.0, width_px: float | None = 900, lines: dict | None = None,
+              highlight: set[int] | None = None, numbers: bool = True, title: str | None = None) -> str:
+    """A whole stage. ``lines`` maps a name ('fastest', 'shortest') to a list of (cell node, gear or None)."""
+    highlight = highlight or set()
+    c = _Canvas()
+    if not track.tiles:
+        c.text(0, 0, "Empty stage: add a start tile", size * 0.15, fill="#666")
+        return c.svg(-size * 1.5, -size, size * 3, size * 2, width_px, title=title)
+    for t in track.tiles:
+        _draw_face(c, t.face, t.hex, t.rotation, size, label=None, highlight=t.index in highlight)
+    # Tile numbers (driving order) and ids.
+    for t in track.tiles:
+        cx, cy = hexgrid.to_pixel(t.hex, size)
+        if numbers:
+            c.add(f'<circle cx="{cx - size * 0.5:.2f}" cy="{cy - size * 0.62:.2f}" r="{size * 0.13:.2f}" fill="#222"/>')
+            c.text(cx - size * 0.5, cy - size * 0.62, t.index + 1, size * 0.13, fill="white", weight="bold")
+        c.text(cx + size * 0.42, cy - size * 0.66, t.tile, size * 0.12, fill="#333", weight="bold")
+    if lines:
+        _draw_lines(c, track, lines, size)
+    # Start and finish flags beside their tiles when cells are not drawn.
+    minx, miny, maxx, maxy = hexgrid.bounding_box(track.hexes(), size)
+    pad = size * 0.15
+    return c.svg(minx - pad, miny - pad, maxx - minx + 2 * pad, maxy - miny + 2 * pad, width_px, title=title)
+
+
+def node_point(track, node: str, size: float):
+    d = track.graph.nodes[node]
+    tile = track.tiles[[t.index for t in track.tiles].index(d["index"])]
+    face = tile.face
+    cell = next(cc for cc in face.all_cells() if cc.id == d["cell"])
+    return geometry.to_world(geometry.cell_anchor(face, cell), tile.hex, tile.rotation, size)
+
+
+def _draw_lines(c: _Canvas, track, lines: dict, size: float):
+    offset = {"fastest": -0.03, "shortest": 0.03}
+    for name, steps in lines.items():
+        if not steps:
+            continue
+        colour = LINE_COLOURS.get(name, "#444")
+        pts = [node_point(track, n, size) for n, _ in steps]
+        dx = offset.get(name, 0) * size
+        pts = [(x + dx, y + dx) for x, y in pts]
+        c.add(f'<polyline points="{_pts(pts)}" fill="none" stroke="{colour}" stroke-width="{size * 0.028:.2f}" '
+              f'stroke-linejoin="round" stroke-opacity="0.85"/>')
+        for (x, y), (_, gear) in zip(pts, steps):
+            if gear is None:
+                c.add(f'<circle cx="{x:.2f}" cy="{y:.2f}" r="{size * 0.025:.2f}" fill="{colour}"/>')
+                continue
+            r = size * 0.05
+            c.add(f'<circle cx="{x:.2f}" cy="{y:.2f}" r="{r:.2f}" fill="{GEAR_COLOURS.get(gear, colour)}" '
+                  f'stroke="white" stroke-width="{size * 0.008:.2f}"/>')
+            c.text(x, y, gear, r * 1.3, fill="white", weight="bold")
