@@ -34,7 +34,7 @@ def control_points(ends: tuple[str, ...], turn: str) -> tuple[Point, Point, Poin
     n0, n1 = hexgrid.edge_normal(a), hexgrid.edge_normal(b)
     gap = (hexgrid.edge_index(b) - hexgrid.edge_index(a)) % 6
     gap = min(gap, 6 - gap)
-    k = {3: 0.6, 2: 0.5, 1: 0.32}[gap]
+    k = {3: 0.6, 2: 0.6, 1: 1.25}[gap]
     p1 = _add(p0, n0, -k)
     p2 = _add(p3, n1, -k)
     if gap == 3 and turn in ("left", "right"):
@@ -42,7 +42,7 @@ def control_points(ends: tuple[str, ...], turn: str) -> tuple[Point, Point, Poin
         d = (p3[0] - p0[0], p3[1] - p0[1])
         length = math.hypot(*d)
         left = (d[1] / length, -d[0] / length)
-        s = -0.35 if turn == "left" else 0.35
+        s = -0.22 if turn == "left" else 0.22
         p1 = _add(p1, left, s)
         p2 = _add(p2, left, s)
     if turn in ("s-left", "s-right"):
@@ -55,8 +55,30 @@ def control_points(ends: tuple[str, ...], turn: str) -> tuple[Point, Point, Poin
     return p0, p1, p2, p3
 
 
+@functools.lru_cache(maxsize=64)
+def _hairpin(ends: tuple[str, ...]):
+    """Centre, radius, start angle and sweep of a hairpin's arc around the corner the two edges share."""
+    a, b = (hexgrid.edge_index(e) for e in ends)
+    shared = 5 + a if (b - a) % 6 == 1 else 5 + b
+    v = hexgrid.corner(shared)
+    pa, pb = hexgrid.edge_midpoint(ends[0]), hexgrid.edge_midpoint(ends[1])
+    t0 = math.atan2(pa[1] - v[1], pa[0] - v[0])
+    t1 = math.atan2(pb[1] - v[1], pb[0] - v[0])
+    sweep = (t1 - t0 + math.pi) % (2 * math.pi) - math.pi
+    return v, math.hypot(pa[0] - v[0], pa[1] - v[1]), t0, sweep
+
+
 def centre(ends: tuple[str, ...], turn: str, t: float) -> tuple[Point, Point]:
     """Point on the centre line at fraction ``t`` and the unit vector to the driver's left."""
+    if len(ends) == 2 and turn not in ("s-left", "s-right"):
+        gap = (hexgrid.edge_index(ends[1]) - hexgrid.edge_index(ends[0])) % 6
+        if gap in (1, 5):
+            v, r, t0, sweep = _hairpin(tuple(ends))
+            th = t0 + sweep * t
+            x, y = v[0] + r * math.cos(th), v[1] + r * math.sin(th)
+            sign = 1.0 if sweep > 0 else -1.0
+            dx, dy = -math.sin(th) * sign, math.cos(th) * sign
+            return (x, y), (dy, -dx)
     p0, p1, p2, p3 = control_points(ends, turn)
     u = 1 - t
     x = u ** 3 * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t ** 3 * p3[0]

@@ -1,0 +1,311 @@
+"""Pace notes: what a co-driver reads out, computed from an assembled track.
+
+One note per feature, in driving order: the start, every corner (direction and speed limits of
+its inside and outside lines), slide rows, cuts ("Cordes") with their limit, jumps with their
+value, fords, the finish and the assistance after it. Each note carries its distance in cells from
+the start and from the previous note, measured as the fewest moves (cells entered) from a start
+cell, i.e. along the shortest line to that point; the tile it lies on; and the danger colour of
+that tile.
+
+A corner's direction comes from the geometry of the oriented cell graph: lane 0 is always the
+driver's left, so a corner whose inside line is the lower lane turns left, otherwise right.
+In the pace-note number the speed limit is the severity: ``Left 1 · out 2`` is a corner whose
+inside line may be entered in gear 1 at most and whose outside line in gear 2 at most.
+When a hazard (corner, jump, ford) follows the previous one within ``close`` cells its note starts
+with ``into``; when it is a corner turning the same way with a lower limit it starts with
+``tightens``.
+
+Pure functions, no drawing:
+
+>>> from designer.stage import Stage
+>>> from designer.tileset import get_tileset
+>>> from designer.track import assemble
+>>> track = assemble(Stage(tiles=["202a A", "210b C", "203a D"]), get_tileset("dirt-core"))
+>>> [n.text for n in pace_notes(track)]
+['Start', 'Left 1 · out 2', 'Finish']
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field, replace
+
+# Hazards closer than this many plain cells apart are linked ("into", "tightens").
+CLOSE = 1
+HAZARDS = ("corner", "jump", "ford")
+# When two notes share a distance, this orders them.
+_KIND_ORDER = {"start": 0, "slide": 1, "cut": 2, "corner": 3, "jump": 4, "ford": 5, "finish": 6, "assistance": 7}
+
+
+@dataclass(frozen=True)
+class PaceNote:
+    """One line of the pace notes."""
+    kind: str                          # start, corner, slide, cut, jump, ford, finish, assistance
+    text: str                          # what is read out, e.g. "into Left 3 · out 4"
+    tile: int                          # 0-based index of the tile in the stage
+    tile_id: str
+    distance_from_start: int           # cells from the start (fewest moves to enter the feature)
+    distance_from_previous: int = 0    # cells from the previous note
+    direction: str | None = None       # "left" / "right" for corners and cuts
+    limit: int | None = None           # corner: inside limit; cut: the cut's limit
+    outside: int | None = None         # corner: outside limit
+    value: int | None = None           # jump: the value printed on it
+    link: str | None = None            # "into" / "tightens": relation to the previous hazard
+    danger: str | None = None          # danger colour of the tile (yellow, orange, red)
+    length: int = 1                    # cells the feature spans on the shortest line
+    cells: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def end(self) -> int:
+        return self.distance_from_start + max(self.length, 1) - 1
+
+    def to_dict(self) -> dict:
+        return {k: getattr(self, k) for k in ("kind", "text", "tile", "tile_id", "distance_from_start",
+                                               "distance_from_previous", "direction", "limit", "outside",
+                                               "value", "link", "danger", "length")}
+
+
+# -- distances ---------------------------------------------------------------------------
+
+def distances(track) -> dict[str, int]:
+    """Fewest moves from a start cell to every reachable cell (start cells are 0)."""
+    g = track.graph
+    dist: dict[str, int] = {}
+    queue: deque[str] = deque()
+    for s in track.start_cells():
+        dist[s] = 0
+        queue.append(s)
+    while queue:
+        u = queue.popleft()
+        du = dist[u] + 1
+        for v in g.successors(u):
+            if v not in dist:
+                dist[v] = du
+                queue.append(v)
+    return dist
+
+
+def stage_length(track) -> int | None:
+    """Length of the stage in cells: the fewest moves from a start cell to a finish cell."""
+    if not track.has_cells:
+        return None
+    dist = distances(track)
+    ends = [dist[f] for f in track.finish_cells() if f in dist]
+    return min(ends) if ends else None
+
+
+# -- features ----------------------------------------------------------------------------
+
+def _row_key(d: dict) -> tuple[int, float]:
+    return (d["index"], round(d["a"], 2))
+
+
+def _direction_of_corner(cells: list[dict]) -> str:
+    inside = [d["lane"] for d in cells if d.get("path") == "inside"]
+    outside = [d["lane"] for d in cells if d.get("path") == "outside"]
+    if inside and outside:
+        return "left" if min(inside) < min(outside) else "right"
+    if inside:
+        return "left" if min(inside) == 0 else "right"
+    return "right" if outside and min(outside) == 0 else "left"
+
+
+def _limit_text(limits: list[int]) -> str:
+    """Inside limits in driving order: ``3`` or ``3 tightens 2`` or ``2 opens 3``."""
+    seq = []
+    for v in limits:
+        if not seq or seq[-1] != v:
+            seq.append(v)
+    if len(seq) == 1:
+        return str(seq[0])
+    out = str(seq[0])
+    for prev, v in zip(seq, seq[1:]):
+        out += f" {'tightens' if v < prev else 'opens'} {v}"
+    return out
+
+
+def _corner_notes(track, dist) -> list[PaceNote]:
+    g = track.graph
+    groups: dict[str, list[tuple[str, dict]]] = {}
+    for n, d in g.nodes(data=True):
+        if d.get("corner") and n in dist:
+            groups.setdefault(d["corner"], []).append((n, d))
+    notes = []
+    for key, members in groups.items():
+        cells = [d for _, d in members]
+        direction = _direction_of_corner(cells)
+        inside = sorted((d for d in cells if d.get("path") == "inside" and d.get("limit") is not None),
+                        key=lambda d: d["a"])
+        outside = [d["limit"] for d in cells if d.get("path") == "outside" and d.get("limit") is not None]
+        in_limit = min((d["limit"] for d in inside), default=None)
+        out_limit = min(outside, default=None)
+        start = min(dist[n] for n, _ in members)
+        inside_dists = [dist[n] for n, d in members if d.get("path") == "inside"]
+        length = (max(inside_dists) - start + 1) if inside_dists else 1
+        head = "Left" if direction == "left" else "Right"
+        text = head
+        if inside:
+            text += " " + _limit_text([d["limit"] for d in inside])
+        elif in_limit is not None:
+            text += f" {in_limit}"
+        if out_limit is not None and out_limit != in_limit:
+            text += f" · out {out_limit}"
+        first = cells[0]
+        notes.append(PaceNote(kind="corner", text=text, tile=first["index"], tile_id=first["tile"],
+                              distance_from_start=start, direction=direction, limit=in_limit,
+                              outside=out_limit, danger=first.get("danger"), length=max(length, 1),
+                              cells=tuple(sorted(n for n, _ in members))))
+    return notes
+
+
+def _row_notes(track, dist, attr: str) -> list[PaceNote]:
+    """Jumps and fords: one note per row of a tile (both lanes of a row carry the symbol)."""
+    g = track.graph
+    rows: dict[tuple, list[tuple[str, dict]]] = {}
+    for n, d in g.nodes(data=True):
+        if d.get(attr) and n in dist:
+            rows.setdefault(_row_key(d), []).append((n, d))
+    notes = []
+    for _, members in rows.items():
+        d0 = members[0][1]
+        start = min(dist[n] for n, _ in members)
+        if attr == "jump":
+            value = min(d["jump"] for _, d in members)
+            notes.append(PaceNote(kind="jump", text=f"Jump {value}", tile=d0["index"], tile_id=d0["tile"],
+                                  distance_from_start=start, value=value, danger=d0.get("danger"),
+                                  cells=tuple(sorted(n for n, _ in members))))
+        else:
+            notes.append(PaceNote(kind="ford", text="Ford", tile=d0["index"], tile_id=d0["tile"],
+                                  distance_from_start=start, danger=d0.get("danger"),
+                                  cells=tuple(sorted(n for n, _ in members))))
+    return notes
+
+
+def _slide_notes(track, dist) -> list[PaceNote]:
+    g = track.graph
+    rows: dict[tuple, list[tuple[str, dict]]] = {}
+    for n, d in g.nodes(data=True):
+        if d.get("slide") and n in dist:
+            # s1a / s1b are the two halves of slide row 1 of the tile.
+            rows.setdefault((d["index"], d["cell"][:-1]), []).append((n, d))
+    notes = []
+    for _, members in rows.items():
+        d0 = members[0][1]
+        start = min(dist[n] for n, _ in members)
+        notes.append(PaceNote(kind="slide", text="Slide", tile=d0["index"], tile_id=d0["tile"],
+                              distance_from_start=start, danger=d0.get("danger"),
+                              cells=tuple(sorted(n for n, _ in members))))
+    return notes
+
+
+def _cut_notes(track, dist) -> list[PaceNote]:
+    g = track.graph
+    notes = []
+    for n, d in g.nodes(data=True):
+        if d.get("cut") is None or n not in dist:
+            continue
+        lanes = max(track.tiles[_tile_pos(track, d["index"])].face.lanes, 1)
+        side = "left" if d["lane"] < 0 else ("right" if d["lane"] >= lanes else None)
+        text = f"Cut {d['cut']}" + (f" {side}" if side else "")
+        notes.append(PaceNote(kind="cut", text=text, tile=d["index"], tile_id=d["tile"],
+                              distance_from_start=dist[n], direction=side, limit=d["cut"],
+                              danger=d.get("danger"), cells=(n,)))
+    return notes
+
+
+def _tile_pos(track, index: int) -> int:
+    for k, t in enumerate(track.tiles):
+        if t.index == index:
+            return k
+    raise KeyError(index)
+
+
+def _ends(track, dist) -> list[PaceNote]:
+    g = track.graph
+    notes = []
+    starts = track.start_cells()
+    if starts:
+        d = g.nodes[starts[0]]
+        notes.append(PaceNote(kind="start", text="Start", tile=d["index"], tile_id=d["tile"],
+                              distance_from_start=0, danger=d.get("danger"), cells=tuple(sorted(starts))))
+    fin = [f for f in track.finish_cells() if f in dist]
+    if fin:
+        best = min(dist[f] for f in fin)
+        d = g.nodes[fin[0]]
+        notes.append(PaceNote(kind="finish", text="Finish", tile=d["index"], tile_id=d["tile"],
+                              distance_from_start=best, danger=d.get("danger"),
+                              cells=tuple(sorted(fin))))
+        for t in track.tiles:
+            if t.face.role == "assistance":
+                notes.append(PaceNote(kind="assistance", text="Assistance after the finish", tile=t.index,
+                                      tile_id=t.tile, distance_from_start=best))
+    return notes
+
+
+def _link(notes: list[PaceNote], close: int) -> list[PaceNote]:
+    """Fill distance_from_previous and the 'into' / 'tightens' links between close hazards."""
+    out: list[PaceNote] = []
+    prev_hazard: PaceNote | None = None
+    prev: PaceNote | None = None
+    for n in notes:
+        gap_prev = n.distance_from_start - prev.distance_from_start if prev else 0
+        link = None
+        text = n.text
+        if n.kind in HAZARDS and prev_hazard is not None:
+            between = n.distance_from_start - prev_hazard.end - 1
+            if between <= close:
+                if (n.kind == "corner" and prev_hazard.kind == "corner" and n.direction == prev_hazard.direction
+                        and n.limit is not None and prev_hazard.limit is not None and n.limit < prev_hazard.limit):
+                    link = "tightens"
+                else:
+                    link = "into"
+                text = f"{link} {text}"
+        n = replace(n, distance_from_previous=gap_prev, link=link, text=text)
+        out.append(n)
+        prev = n
+        if n.kind in HAZARDS:
+            prev_hazard = n
+    return out
+
+
+def pace_notes(track, close: int = CLOSE) -> list[PaceNote]:
+    """The pace notes of an assembled track, in driving order (empty without a cell graph).
+
+    Parameters
+    ----------
+    track : designer.track.Track
+    close : int
+        Hazards with at most this many plain cells between them are linked ("into", "tightens").
+    """
+    if not track.has_cells:
+        return []
+    dist = distances(track)
+    notes = (_ends(track, dist) + _corner_notes(track, dist) + _row_notes(track, dist, "jump")
+             + _row_notes(track, dist, "ford") + _slide_notes(track, dist) + _cut_notes(track, dist))
+    notes.sort(key=lambda n: (n.distance_from_start if n.kind != "assistance" else 10 ** 9,
+                              n.tile, _KIND_ORDER.get(n.kind, 9)))
+    # A note before the start line (cells behind the grid) cannot be reached and is not listed;
+    # features after the finish line are not raced.
+    finish = next((n.distance_from_start for n in notes if n.kind == "finish"), None)
+    if finish is not None:
+        notes = [n for n in notes if n.kind in ("finish", "assistance") or n.distance_from_start <= finish]
+    return _link(notes, close)
+
+
+def notes_by_tile(notes: list[PaceNote]) -> dict[int, list[PaceNote]]:
+    """The notes grouped by tile index, in driving order."""
+    out: dict[int, list[PaceNote]] = {}
+    for n in notes:
+        out.setdefault(n.tile, []).append(n)
+    return out
+
+
+def format_notes(notes: list[PaceNote]) -> str:
+    """Plain-text pace notes, one line each: ``  12  +3  tile 4 213a  Left 1 · out 2  (red)``."""
+    lines = []
+    for n in notes:
+        lines.append(f"{n.distance_from_start:>4} {('+' + str(n.distance_from_previous)):>4}  "
+                     f"tile {n.tile + 1:<2} {n.tile_id:<5} {n.text}" + (f"  ({n.danger})" if n.danger else ""))
+    return "\n".join(lines)
+
+
+__all__ = ["PaceNote", "pace_notes", "distances", "stage_length", "notes_by_tile", "format_notes", "CLOSE"]
