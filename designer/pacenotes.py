@@ -29,8 +29,9 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field, replace
 
-# Hazards closer than this many plain cells apart are linked ("into", "tightens").
-CLOSE = 1
+# Hazards with at most this many plain cells between them are linked ("into", "tightens"): two cells
+# is less than one turn at any gear, so the second hazard shapes the braking for the first.
+CLOSE = 2
 HAZARDS = ("corner", "jump", "ford")
 # When two notes share a distance, this orders them.
 _KIND_ORDER = {"start": 0, "slide": 1, "cut": 2, "corner": 3, "jump": 4, "ford": 5, "finish": 6, "assistance": 7}
@@ -198,17 +199,24 @@ def _slide_notes(track, dist) -> list[PaceNote]:
 
 
 def _cut_notes(track, dist) -> list[PaceNote]:
+    """One note per cut strip: the cut cells of a tile on one side of the road, with their lowest limit."""
     g = track.graph
-    notes = []
+    strips: dict[tuple, list[tuple[str, dict]]] = {}
     for n, d in g.nodes(data=True):
         if d.get("cut") is None or n not in dist:
             continue
         lanes = max(track.tiles[_tile_pos(track, d["index"])].face.lanes, 1)
         side = "left" if d["lane"] < 0 else ("right" if d["lane"] >= lanes else None)
-        text = f"Cut {d['cut']}" + (f" {side}" if side else "")
-        notes.append(PaceNote(kind="cut", text=text, tile=d["index"], tile_id=d["tile"],
-                              distance_from_start=dist[n], direction=side, limit=d["cut"],
-                              danger=d.get("danger"), cells=(n,)))
+        strips.setdefault((d["index"], side), []).append((n, d))
+    notes = []
+    for (index, side), members in strips.items():
+        d0 = members[0][1]
+        limit = min(d["cut"] for _, d in members)
+        text = (f"{side.capitalize()} cut {limit}" if side else f"Cut {limit}")
+        notes.append(PaceNote(kind="cut", text=text, tile=index, tile_id=d0["tile"],
+                              distance_from_start=min(dist[n] for n, _ in members), direction=side,
+                              limit=limit, danger=d0.get("danger"), length=len(members),
+                              cells=tuple(sorted(n for n, _ in members))))
     return notes
 
 
