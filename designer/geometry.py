@@ -49,7 +49,7 @@ def control_points(ends: tuple[str, ...], turn: str) -> tuple[Point, Point, Poin
         d = (p3[0] - p0[0], p3[1] - p0[1])
         length = math.hypot(*d)
         left = (d[1] / length, -d[0] / length)
-        s = 0.45 if turn == "s-left" else -0.45
+        s = 0.28 if turn == "s-left" else -0.28
         p1 = _add(p1, left, s)
         p2 = _add(p2, left, -s)
     return p0, p1, p2, p3
