@@ -17,6 +17,10 @@ from designer.stage import Placement, Stage
 from designer.tileset import EPS, Face, Tileset
 
 
+# Faces that carry no stage road: the assistance tent, the GT pit tile, fillers and the podium.
+NOT_ROAD = ("assistance", "pit", "filler")
+
+
 @dataclass(frozen=True)
 class PlacedTile:
     index: int
@@ -56,7 +60,7 @@ class Track:
 
     @property
     def road_tiles(self) -> list[PlacedTile]:
-        return [t for t in self.tiles if t.face.role != "assistance"]
+        return [t for t in self.tiles if t.face.role not in NOT_ROAD]
 
     @property
     def has_assistance(self) -> bool:
@@ -167,7 +171,7 @@ def driving_order(placements: list[tuple[str, tuple[int, int], int]], tileset: T
         out = []
         for w, local in edges.items():
             nb = hexgrid.neighbour(h, w)
-            if nb not in by_hex:
+            if nb not in by_hex or by_hex[nb][0] not in tileset:
                 out.append(local)
                 continue
             nface, nedges = world_edges(*by_hex[nb])

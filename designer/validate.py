@@ -21,7 +21,7 @@ from shapely.ops import unary_union
 from designer import hexgrid
 from designer.stage import Stage
 from designer.tileset import Tileset
-from designer.track import Track, assemble
+from designer.track import NOT_ROAD, Track, assemble
 
 Severity = Literal["error", "warning", "info"]
 
@@ -110,7 +110,7 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
             if nb is None:
                 if is_stage_start or t.face.role in ("finish", "start-finish") and local == t.exit:
                     continue
-                if t.face.role == "assistance":
+                if t.face.role in NOT_ROAD:
                     continue
                 if local in (t.entry, t.exit) or local not in (t.entry, t.exit):
                     add(Problem("open-road", "error" if local in (t.entry, t.exit) else "warning",
@@ -119,7 +119,7 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
                 continue
             back = hexgrid.opposite(w)
             nb_local = hexgrid.unrotate_edge(back, nb.rotation)
-            if nb.face.role == "assistance" or t.face.role == "assistance":
+            if nb.face.role in NOT_ROAD or t.face.role in NOT_ROAD:
                 continue
             open_end = is_stage_start or (t.face.role in ("finish", "start-finish") and local == t.exit)
             if nb_local not in nb.face.edges:
