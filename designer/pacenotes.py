@@ -33,8 +33,8 @@ from dataclasses import dataclass, field, replace
 # is less than one turn at any gear, so the second hazard shapes the braking for the first.
 CLOSE = 2
 HAZARDS = ("corner", "jump", "ford")
-# When two notes share a distance, this orders them.
-_KIND_ORDER = {"start": 0, "slide": 1, "cut": 2, "corner": 3, "jump": 4, "ford": 5, "finish": 6, "assistance": 7}
+# When two notes share a distance, this orders them (a corner before the cut across it).
+_KIND_ORDER = {"start": 0, "slide": 1, "corner": 2, "cut": 3, "jump": 4, "ford": 5, "finish": 6, "assistance": 7}
 
 
 @dataclass(frozen=True)
