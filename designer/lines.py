@@ -1,0 +1,461 @@
+"""Racing lines: graph searches over cells and over turns (networkx).
+
+- :func:`fastest_line`: the least total time-card seconds from the start grid past the finish line,
+  hazards not rolled (a shakedown run). A shortest path (Dijkstra) whose nodes are turn boundaries
+  (cell, gear) and whose edges are the legal turns between them, weighted by the time card of the gear
+  the turn ends in. Every state's turns are enumerated once (:meth:`TurnEngine.reach`).
+- the same under a risk budget: ``fastest_line(track, max_risk=0.1)`` uses no turn whose chance of
+  reaching the hazard limit (or of a hazard on a long jump) exceeds 10 %.
+- :func:`shortest_line`: the fewest cells from the start to the finish (``nx.shortest_path``).
+- :func:`speed_limits`: for every cell, the highest gear a car can be in there and still drive the
+  rest of the stage legally.
+- :func:`analyze`: all of it as one JSON-ready dict (the CLI ``rally-designer analyze`` prints it).
+
+>>> from designer.stage import load_stage
+>>> from designer.track import load_track
+>>> line = fastest_line(load_track(load_stage("stages/rally-1/ss1.yaml")))
+>>> line.seconds > 0 and line.turns[-1].finished
+True
+"""
+from __future__ import annotations
+
+import contextlib
+import gc
+import heapq
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from designer.errors import DesignerError
+from designer.rules.dirt import Ruleset, Turn, TurnEngine, load_ruleset, road_of
+
+__all__ = ["Line", "CellLine", "fastest_line", "shortest_line", "speed_limits", "turn_graph", "analyze",
+           "check_track", "graph_to_dict"]
+
+
+# -- results -----------------------------------------------------------------------------------
+
+@dataclass
+class Line:
+    """A racing line: the turns from the start grid past the finish line."""
+    turns: list[Turn]
+    max_risk: float | None = None
+    leader: bool = False
+
+    @property
+    def seconds(self) -> int:
+        return sum(t.seconds for t in self.turns)
+
+    @property
+    def cells(self) -> list[str]:
+        """Every cell the car passes through after the start cell (jumps included), in order."""
+        return [c for t in self.turns for c in t.cells]
+
+    @property
+    def length(self) -> int:
+        return len(self.cells)
+
+    @property
+    def start(self) -> str:
+        return self.turns[0].start
+
+    @property
+    def loss_of_control_chance(self) -> float:
+        """Chance of at least one loss of control if every turn is rolled as planned."""
+        p = 1.0
+        for t in self.turns:
+            p *= 1.0 - t.risk
+        return 1.0 - p
+
+    @property
+    def max_turn_risk(self) -> float:
+        return max((t.risk for t in self.turns), default=0.0)
+
+    def to_dict(self) -> dict:
+        return {
+            "start": self.start, "start_gear": self.turns[0].start_gear,
+            "seconds": self.seconds, "time": format_time(self.seconds), "turns": len(self.turns),
+            "cells": self.length, "dice": sum(len(t.dice) for t in self.turns),
+            "loss_of_control_chance": round(self.loss_of_control_chance, 6),
+            "max_turn_loss_of_control_chance": round(self.max_turn_risk, 6),
+            "max_risk": self.max_risk, "leader": self.leader,
+            "turn_list": [dict(turn=i, **t.to_dict()) for i, t in enumerate(self.turns, start=1)],
+        }
+
+
+@dataclass
+class CellLine:
+    """A line through the cell graph, without gears: the cells after the start cell up to past the finish."""
+    start: str
+    cells: list[str] = field(default_factory=list)
+
+    @property
+    def length(self) -> int:
+        return len(self.cells)
+
+    def to_dict(self) -> dict:
+        return {"start": self.start, "cells": self.length, "cell_list": list(self.cells)}
+
+
+def format_time(seconds: float) -> str:
+    """``185`` -> ``'3:05'``."""
+    s = int(round(seconds))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+# -- inputs ------------------------------------------------------------------------------------
+
+def check_track(track) -> nx.DiGraph:
+    """The cell graph of a Track (or a graph), or a DesignerError saying why no line can be searched."""
+    if isinstance(track, nx.DiGraph):
+        graph = track
+    else:
+        if getattr(track, "unknown", None):
+            names = ", ".join(f"{tile} (tile {i + 1})" for i, tile in track.unknown)
+            raise DesignerError(f"the stage uses tiles its tileset does not know: {names}",
+                                hint="check the face ids, e.g. 210a; `rally-designer tiles` lists them")
+        if getattr(track, "errors", None):
+            raise DesignerError("the stage does not assemble: " + "; ".join(f"tile {i + 1}: {m}" for i, m in track.errors),
+                                hint="fix the entry edges so each tile's road meets the next one")
+        missing = track.missing_cells()
+        if missing:
+            faces = sorted({t.tile for t in missing})
+            raise DesignerError(f"no cell graph yet for {len(faces)} face{'s' if len(faces) != 1 else ''}: "
+                                f"{', '.join(faces)}",
+                                hint="lines and timing need the cells of every road tile; add `cells:` to these "
+                                     "faces in the tileset (see tilesets/README.md)")
+        graph = track.graph
+    if graph.number_of_nodes() == 0:
+        raise DesignerError("the stage has no cells", hint="a stage needs road tiles with cell graphs")
+    if not any(d.get("start") for _, d in graph.nodes(data=True)):
+        raise DesignerError("the stage has no start cells (the cells just behind the start line)",
+                            hint="begin the stage with a start tile (202a or 202b)")
+    if not any(d.get("finish") for _, d in graph.nodes(data=True)):
+        raise DesignerError("the stage has no finish cells (the cells just past the finish line)",
+                            hint="end the stage with a finish tile (203a or 203b)")
+    return graph
+
+
+def _stage_surface(track) -> str | None:
+    stage = getattr(track, "stage", None)
+    return getattr(stage, "surface", None) if stage is not None else None
+
+
+def _rules_for(track, rules: Ruleset | None) -> Ruleset:
+    rules = rules or load_ruleset()
+    stage = getattr(track, "stage", None)
+    if stage is not None and getattr(stage, "options", None) is not None:
+        rules = rules.with_options(stage.options)
+    return rules
+
+
+@contextlib.contextmanager
+def _gc_paused():
+    """Pause the cyclic garbage collector during a search: the turn memo allocates many small tuples that hold
+    no cycles, and collections triggered by them cost more than the search when other large data is alive."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+class _Turns:
+    """The turn graph of one stage, built lazily: one engine per dashboard column."""
+
+    def __init__(self, graph: nx.DiGraph, rules: Ruleset, leader: bool, max_risk: float | None,
+                 surface: str | None = None):
+        self.road = road_of(graph)
+        self.rules = rules
+        self.leader = leader
+        self.max_risk = max_risk
+        self.surface = surface
+        self._engines: dict = {}
+        self._pools: dict[int, Any] = {}
+        self._ends: dict[tuple[int, int], list] = {}
+
+    def engine(self, cell: int) -> TurnEngine:
+        pool = self._pools.get(cell)
+        if pool is None:
+            surface = self.road.graph.nodes[self.road.nodes[cell]].get("terrain") or self.surface or "gravel"
+            pool = self._pools[cell] = self.rules.pool(surface, self.leader)
+        eng = self._engines.get(pool)
+        if eng is None:
+            eng = self._engines[pool] = TurnEngine(self.road, self.rules, pool, self.max_risk)
+        return eng
+
+    def ends(self, cell: int, gear: int) -> list[tuple[int, int, bool]]:
+        key = (cell, gear)
+        hit = self._ends.get(key)
+        if hit is None:
+            hit = self._ends[key] = self.engine(cell).ends(cell, gear)
+        return hit
+
+    def best_turn(self, cell: int, gear: int, end: int, end_gear: int, finished: bool) -> Turn:
+        return self.engine(cell).best_turn(cell, gear, end, end_gear, finished)
+
+    def explore(self) -> dict[tuple[int, int, bool], list[tuple[int, int, bool]]]:
+        """Every state reachable from the start grid and its successors (the whole turn graph)."""
+        adj: dict = {}
+        todo = [(s, 0, False) for s in self.road.starts()]
+        seen = set(todo)
+        with _gc_paused():
+            while todo:
+                state = todo.pop()
+                nxt = [] if state[2] else self.ends(state[0], state[1])
+                adj[state] = nxt
+                for n in nxt:
+                    if n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+        return adj
+
+
+_TURNS: "weakref.WeakKeyDictionary[nx.DiGraph, dict]" = weakref.WeakKeyDictionary()
+_TURNS_PER_GRAPH = 6
+
+
+def _turns_for(graph: nx.DiGraph, rules: Ruleset, leader: bool, max_risk: float | None,
+               surface: str | None) -> _Turns:
+    """A cached :class:`_Turns` per graph and settings, so a line, a profile and an analysis share their work."""
+    sig = (graph.number_of_nodes(), graph.number_of_edges())
+    per_graph = _TURNS.get(graph)
+    if per_graph is None or per_graph.get("sig") != sig:
+        per_graph = _TURNS[graph] = {"sig": sig}
+    key = (rules.key, leader, max_risk, surface)
+    turns = per_graph.get(key)
+    if turns is None:
+        if len(per_graph) > _TURNS_PER_GRAPH:      # keep the few latest settings (e.g. a risk slider)
+            del per_graph[next(k for k in per_graph if k != "sig")]
+        turns = per_graph[key] = _Turns(graph, rules, leader, max_risk, surface)
+    return turns
+
+
+# -- the fastest line ----------------------------------------------------------------------------
+
+def fastest_line(track, rules: Ruleset | None = None, *, max_risk: float | None = None, leader: bool = False,
+                 start: str | None = None) -> Line | None:
+    """The line with the least total time-card seconds (fewest turns on a tie), or None if no legal line.
+
+    Parameters
+    ----------
+    track : Track or networkx.DiGraph
+        An assembled stage (its options switch the optional rules) or a cell graph.
+    rules : Ruleset, optional
+        Default: ``tilesets/dirt-rules.yaml``.
+    max_risk : float, optional
+        Use no turn whose chance of a loss of control exceeds this (0..1).
+    leader : bool
+        Plan for the first car of every round (leader dice on gravel) instead of a following car.
+    start : str, optional
+        Start from this cell in gear 0 instead of any start cell.
+    """
+    graph = check_track(track)
+    rules = _rules_for(track, rules)
+    turns = _turns_for(graph, rules, leader, max_risk, _stage_surface(track))
+    road = turns.road
+    if start is not None and start not in road.index:
+        raise DesignerError(f"no cell {start!r} in this track")
+    starts = [road.index[start]] if start is not None else road.starts()
+    seconds = rules.time_card
+    best: dict = {}
+    heap = []
+    for s in starts:
+        state = (s, 0, False)
+        best[state] = (0, 0)
+        heap.append((0, 0, s, 0, False))
+    heapq.heapify(heap)
+    with _gc_paused():
+        goal, prev = _dijkstra(turns, heap, best, seconds)
+    if goal is None:
+        return None
+    path = [goal]
+    while path[-1] in prev:
+        path.append(prev[path[-1]])
+    path.reverse()
+    with _gc_paused():
+        out = [turns.best_turn(a[0], a[1], b[0], b[1], b[2]) for a, b in zip(path, path[1:])]
+    return Line(turns=out, max_risk=max_risk, leader=leader)
+
+
+def _dijkstra(turns: _Turns, heap: list, best: dict, seconds: dict):
+    prev: dict = {}
+    done = set()
+    goal = None
+    while heap:
+        d, n, c, g, fin = heapq.heappop(heap)
+        state = (c, g, fin)
+        if state in done:
+            continue
+        done.add(state)
+        if fin:
+            goal = state
+            break
+        for v, ng, f in turns.ends(c, g):
+            nxt = (v, ng, f)
+            if nxt in done:
+                continue
+            cost = (d + seconds[ng], n + 1)
+            old = best.get(nxt)
+            if old is None or cost < old:
+                best[nxt] = cost
+                prev[nxt] = state
+                heapq.heappush(heap, (cost[0], cost[1], v, ng, f))
+    return goal, prev
+
+
+def turn_graph(track, rules: Ruleset | None = None, *, max_risk: float | None = None,
+               leader: bool = False) -> nx.DiGraph:
+    """The explicit turn graph of a stage: nodes ``(cell, gear, finished)`` reachable from the start grid,
+    an edge per pair of states joined by a legal turn with ``weight`` = seconds of its time card.
+
+    For inspection and tests; :func:`fastest_line` searches the same graph lazily.
+    """
+    graph = check_track(track)
+    rules = _rules_for(track, rules)
+    turns = _turns_for(graph, rules, leader, max_risk, _stage_surface(track))
+    names = turns.road.nodes
+    tg = nx.DiGraph()
+    for (c, g, f), nxt in turns.explore().items():
+        tg.add_node((names[c], g, f), start=g == 0 and turns.road.start[c] and not f)
+        for v, ng, nf in nxt:
+            tg.add_edge((names[c], g, f), (names[v], ng, nf), weight=rules.seconds(ng))
+    return tg
+
+
+# -- speed limits --------------------------------------------------------------------------------
+
+def speed_limits(track, rules: Ruleset | None = None, *, max_risk: float | None = None,
+                 leader: bool = False) -> dict[str, int | None]:
+    """For every cell, the highest gear a car can be in there and still finish the stage legally;
+    None where no legal line passes (0 on the start cells, where cars wait in gear 0).
+
+    A car "is in" a cell in a gear when a turn can end there in that gear (it can stop after any die),
+    the state is reachable from the start grid and the finish is reachable from it. Cells beyond the
+    first cells past the finish line (reached only by a jump over the line) are left out.
+    """
+    graph = check_track(track)
+    rules = _rules_for(track, rules)
+    turns = _turns_for(graph, rules, leader, max_risk, _stage_surface(track))
+    adj = turns.explore()
+    back: dict = {}
+    for state, nxt in adj.items():
+        for n in nxt:
+            back.setdefault(n, []).append(state)
+    alive = {s for s in adj if s[2]}
+    todo = list(alive)
+    while todo:
+        for p in back.get(todo.pop(), ()):
+            if p not in alive:
+                alive.add(p)
+                todo.append(p)
+    names = turns.road.nodes
+    out: dict[str, int | None] = {n: None for n in graph.nodes}
+    for c, gear, fin in alive:
+        if fin and not turns.road.finish[c]:
+            continue                            # landed beyond the finish cells by a jump: not part of the stage
+        cell = names[c]
+        if out[cell] is None or gear > out[cell]:
+            out[cell] = gear
+    return out
+
+
+# -- the shortest line ---------------------------------------------------------------------------
+
+def shortest_line(track) -> CellLine | None:
+    """The fewest cells from a start cell to a cell past the finish line, ignoring gears (every cell
+    except those limited to 0 can be driven in gear 1)."""
+    graph = check_track(track)
+    open_cells = [n for n, d in graph.nodes(data=True) if d.get("limit") != 0]
+    g = graph.subgraph(open_cells)
+    starts = sorted(n for n, d in g.nodes(data=True) if d.get("start"))
+    finishes = sorted(n for n, d in g.nodes(data=True) if d.get("finish"))
+    best = None
+    for s in starts:
+        for f in finishes:
+            try:
+                path = nx.shortest_path(g, s, f)
+            except nx.NetworkXNoPath:
+                continue
+            # Stop at the first finish cell on the way.
+            cut = next(i for i, c in enumerate(path) if graph.nodes[c].get("finish"))
+            path = path[:cut + 1]
+            if best is None or len(path) < len(best):
+                best = path
+    if best is None:
+        return None
+    return CellLine(start=best[0], cells=best[1:])
+
+
+# -- everything at once --------------------------------------------------------------------------
+
+_CELL_KEYS = ("index", "tile", "cell", "lane", "a", "b", "pos", "limit", "corner", "path", "cut", "jump", "ford",
+              "slide", "start", "finish", "danger", "terrain")
+
+
+def graph_to_dict(graph: nx.DiGraph) -> dict:
+    """The cell graph as plain data: cells with their attributes and the legal one-cell moves."""
+    cells = []
+    for n, d in graph.nodes(data=True):
+        item: dict[str, Any] = {"id": n}
+        for k in _CELL_KEYS:
+            v = d.get(k)
+            if isinstance(v, float):
+                v = round(v, 4)
+            item[k] = v
+        cells.append(item)
+    links = [{"from": u, "to": v, "kind": d.get("kind")} for u, v, d in graph.edges(data=True)]
+    return {"cells": cells, "links": links}
+
+
+def analyze(track, players: int = 4, max_risk: float | None = None, rules: Ruleset | None = None,
+            leader: bool = False) -> dict:
+    """Everything the designer knows about a stage's lines and timing, as one JSON-ready dict.
+
+    Keys: ``stage``, ``rules`` (every parameter used, with sources), ``graph`` (cells and move links),
+    ``fastest_line`` (turn by turn, die by die: cell, dice, gear), ``safe_line`` (under ``max_risk``, or
+    None), ``shortest_line``, ``speed_limits`` and ``estimate`` (lengths, game time, table time).
+    Raises DesignerError for a stage that cannot be analysed (tiles without cells, no start, no line).
+    """
+    from designer.estimate import estimate as _estimate
+
+    if players < 1:
+        raise DesignerError(f"players must be 1 or more, not {players}")
+    if max_risk is not None and not 0.0 <= max_risk <= 1.0:
+        raise DesignerError(f"max risk must be a chance between 0 and 1, not {max_risk}",
+                            hint="e.g. --max-risk 0.1 for at most 10 % per turn")
+    graph = check_track(track)
+    rules = _rules_for(track, rules)
+    fast = fastest_line(track, rules, leader=leader)
+    if fast is None:
+        raise DesignerError("no legal line from the start to the finish",
+                            hint="a cell limited to 0 or a dead end blocks the road; check the speed limits")
+    safe = fastest_line(track, rules, max_risk=max_risk, leader=leader) if max_risk is not None else None
+    short = shortest_line(track)
+    limits = speed_limits(track, rules, leader=leader)
+    est = _estimate(track, players=players, rules=rules, fastest=fast, shortest=short)
+    stage = getattr(track, "stage", None)
+    out = {
+        "stage": {
+            "name": getattr(stage, "name", None),
+            "tiles": [t.tile for t in track.tiles] if hasattr(track, "tiles") else None,
+            "road_tiles": len(track.road_tiles) if hasattr(track, "road_tiles") else None,
+            "surface": _stage_surface(track),
+        },
+        "rules": rules.to_dict(),
+        "players": players,
+        "leader": leader,
+        "graph": graph_to_dict(graph),
+        "fastest_line": fast.to_dict(),
+        "safe_line": safe.to_dict() if safe is not None else None,
+        "shortest_line": short.to_dict() if short is not None else None,
+        "speed_limits": limits,
+        "estimate": est.to_dict(),
+    }
+    if max_risk is not None and safe is None:
+        out["notes"] = [f"no line keeps every turn's chance of a loss of control at or below {max_risk:g}"]
+    return out

@@ -1,0 +1,1004 @@
+"""Rallyman: DIRT rules: the ruleset data and the legal moves of one turn.
+
+A turn (rulebook p. 8-14) is a sequence of dice, each moving the car one cell forward along the
+cell graph built by :mod:`designer.track`:
+
+- a black gear die ``gearK`` moves to gear K, which must be the previous gear, one above or one below;
+- a white gas die (or the orange leader die) keeps the gear, never from gear 0;
+- one to three red brake dice played together with a gear die drop 2 to 4 gears in one cell,
+  one brake die per skipped gear, never below gear 1;
+- each die once per turn; the gear entering a cell must not exceed the cell's limit (a cut's own
+  limit), jumps, fords and the finish line change the move as the rulebook says.
+
+The planner never plans a loss of control: a move that would cause one is not a legal move here.
+Hazard faces are not rolled (a shakedown run); a turn carries the chance that rolling it as planned
+ends in a loss of control. Decisions on what the rulebook leaves open: ``docs/rules-notes.md``.
+
+>>> rules = load_ruleset()
+>>> rules.seconds(4), rules.hazard_limit
+(20, 3)
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import weakref
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+import networkx as nx
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from designer import yamlio
+from designer.errors import DesignerError
+
+RULES_FILE = "dirt-rules.yaml"
+DIE_KINDS = ("gear", "gas", "brake", "leader")
+STATUSES = ("rulebook", "reference", "assumed", "decided")
+
+
+# -- the ruleset data ----------------------------------------------------------------------
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Pool(_Model):
+    """Dice a car may use in one turn (one dashboard column). ``gear`` counts gear dice of any value."""
+    gear: int = Field(ge=0, le=6)
+    gas: int = Field(ge=0, le=7)
+    brake: int = Field(ge=0, le=7)
+    leader: int = Field(ge=0, le=7)
+
+
+class Options(_Model):
+    """Optional rules: leader dice (p. 8, p. 24), canon start and red zone (p. 23 'Règles avancées')."""
+    leader_dice: bool = True
+    canon_start: bool = False
+    red_zone: bool = False
+
+
+class _Values(_Model):
+    gears: list[int]
+    time_card: dict[int, int]
+    loss_of_control_seconds: int = Field(ge=0)
+    box_dice: Pool
+    dashboards: dict[str, Pool]
+    die_faces: int = Field(ge=1)
+    hazard_faces: dict[str, int]
+    hazard_limit: int = Field(ge=1)
+    max_brake_skip: int = Field(ge=0, le=5)
+    options: Options
+    jump_gas_counts_gear: bool
+
+    @field_validator("gears")
+    @classmethod
+    def _gears(cls, v):
+        if v != list(range(1, len(v) + 1)) or not 1 <= len(v) <= 6:
+            raise ValueError("gears must be 1, 2, ... up to at most 6, in order (one black die per gear)")
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        missing = [g for g in self.gears if g not in self.time_card]
+        if missing:
+            raise ValueError(f"time_card has no seconds for gear {', '.join(map(str, missing))}")
+        need = {f"gear{g}" for g in self.gears} | {"gas", "brake", "leader"}
+        if set(self.hazard_faces) != need:
+            extra = sorted(set(self.hazard_faces) - need)
+            lack = sorted(need - set(self.hazard_faces))
+            raise ValueError("hazard_faces needs exactly " + ", ".join(sorted(need))
+                             + (f"; missing {', '.join(lack)}" if lack else "")
+                             + (f"; unknown {', '.join(extra)}" if extra else ""))
+        for die, n in self.hazard_faces.items():
+            if not 0 <= n <= self.die_faces:
+                raise ValueError(f"hazard_faces.{die} = {n}: a die has {self.die_faces} faces")
+        if "gravel" not in self.dashboards:
+            raise ValueError("dashboards needs a `gravel` column (the core box's surface)")
+        for name, pool in self.dashboards.items():
+            for kind in DIE_KINDS:
+                if getattr(pool, kind) > getattr(self.box_dice, kind):
+                    raise ValueError(f"dashboards.{name}.{kind} = {getattr(pool, kind)} but the box holds only "
+                                     f"{getattr(self.box_dice, kind)} {kind} dice")
+        if self.box_dice.gear != len(self.gears):
+            raise ValueError(f"box_dice.gear is {self.box_dice.gear} but there are {len(self.gears)} gears")
+        return self
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """The parameters of the DIRT rules (see ``tilesets/dirt-rules.yaml``) plus its optional rules.
+
+    Change a value with :meth:`replace`, e.g. ``rules.replace(hazard_faces={**rules.hazard_faces, "gear3": 1})``.
+    """
+    name: str
+    title: str
+    gears: tuple[int, ...]
+    time_card: dict[int, int]
+    loss_of_control_seconds: int
+    box_dice: Pool
+    dashboards: dict[str, Pool]
+    die_faces: int
+    hazard_faces: dict[str, int]
+    hazard_limit: int
+    max_brake_skip: int
+    options: Options
+    jump_gas_counts_gear: bool
+    sources: dict[str, dict[str, str]] = field(default_factory=dict, compare=False)
+    path: str | None = field(default=None, compare=False)
+
+    @functools.cached_property
+    def key(self) -> tuple:
+        """A hashable summary of every value that changes the moves and their cost (for caches)."""
+        return (self.gears, tuple(sorted(self.time_card.items())), self.box_dice,
+                tuple(sorted(self.dashboards.items())), self.die_faces, tuple(sorted(self.hazard_faces.items())),
+                self.hazard_limit, self.max_brake_skip, self.options, self.jump_gas_counts_gear)
+
+    @property
+    def top_gear(self) -> int:
+        return self.gears[-1]
+
+    def seconds(self, gear: int) -> int:
+        """Seconds of the time card for a turn ending in ``gear``."""
+        try:
+            return self.time_card[gear]
+        except KeyError:
+            raise DesignerError(f"no time card for gear {gear}", hint="gears are "
+                                + ", ".join(map(str, self.gears))) from None
+
+    def hazard_chance(self, die: str) -> float:
+        """Chance that one die shows a hazard face, e.g. ``hazard_chance("gear3")``."""
+        return self.hazard_faces[die] / self.die_faces
+
+    def pool(self, surface: str | None = None, leader: bool = False) -> Pool:
+        """The dashboard column for a surface; the leader column on gravel when leader dice are in play."""
+        surface = surface or "gravel"
+        if leader and self.options.leader_dice and f"{surface}-leader" in self.dashboards:
+            return self.dashboards[f"{surface}-leader"]
+        if surface not in self.dashboards:
+            raise DesignerError(f"the ruleset has no dashboard column for surface {surface!r}",
+                                hint=f"columns: {', '.join(sorted(self.dashboards))}")
+        return self.dashboards[surface]
+
+    def loss_chance(self, dice: Iterable[str], jump_dice: Iterable[str] = (), canon: bool = False) -> float:
+        """Chance that rolling ``dice`` ends in a loss of control.
+
+        ``dice`` are counted towards the hazard limit; a hazard on one of ``jump_dice`` (a jump taken
+        one gear above its value) is a loss of control by itself; ``canon``: the first die is a
+        canon-start gear 2 whose hazard ends the turn without a loss of control (p. 23).
+
+        >>> round(load_ruleset().loss_chance(["gas", "gas", "gear1"]), 4)  # (1/6)**3
+        0.0046
+        """
+        return _loss_chance(tuple(sorted(self.hazard_faces[d] for d in dice)),
+                            tuple(sorted(self.hazard_faces[d] for d in jump_dice)),
+                            self.hazard_faces.get("gear2", 0) if canon else None,
+                            self.die_faces, self.hazard_limit)
+
+    def replace(self, **changes) -> "Ruleset":
+        """A copy with some values changed, validated like the file."""
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if f.name not in ("name", "title", "sources", "path")}
+        data.update(changes)
+        data["gears"] = list(data["gears"])
+        try:
+            values = _Values(**data)
+        except ValidationError as exc:
+            msgs = "; ".join(f"{yamlio.format_path(p)}: {m}" for p, m in yamlio.pydantic_problems(exc))
+            raise DesignerError(f"bad ruleset value ({msgs})") from None
+        return _from_values(values, self.name, self.title, self.sources, self.path)
+
+    def with_options(self, options: Any = None, **flags) -> "Ruleset":
+        """A copy with optional rules switched: an Options-like object (e.g. a stage's ``options``) or flags."""
+        current = self.options.model_dump()
+        if options is not None:
+            src = options if isinstance(options, dict) else {k: getattr(options, k) for k in current
+                                                             if hasattr(options, k)}
+            current.update({k: bool(v) for k, v in src.items() if k in current})
+        for k, v in flags.items():
+            if k not in current:
+                raise DesignerError(f"unknown optional rule {k!r}", hint=f"known: {', '.join(current)}")
+            current[k] = bool(v)
+        return dataclasses.replace(self, options=Options(**current))
+
+    def to_dict(self) -> dict:
+        return {
+            "ruleset": self.name, "title": self.title, "gears": list(self.gears),
+            "time_card": {str(k): v for k, v in self.time_card.items()},
+            "loss_of_control_seconds": self.loss_of_control_seconds,
+            "box_dice": self.box_dice.model_dump(),
+            "dashboards": {k: v.model_dump() for k, v in self.dashboards.items()},
+            "die_faces": self.die_faces, "hazard_faces": dict(self.hazard_faces),
+            "hazard_limit": self.hazard_limit, "max_brake_skip": self.max_brake_skip,
+            "options": self.options.model_dump(), "jump_gas_counts_gear": self.jump_gas_counts_gear,
+            "sources": self.sources,
+        }
+
+
+def _from_values(v: _Values, name: str, title: str, sources: dict, path: str | None) -> Ruleset:
+    return Ruleset(name=name, title=title, gears=tuple(v.gears), time_card=dict(v.time_card),
+                   loss_of_control_seconds=v.loss_of_control_seconds, box_dice=v.box_dice,
+                   dashboards=dict(v.dashboards), die_faces=v.die_faces, hazard_faces=dict(v.hazard_faces),
+                   hazard_limit=v.hazard_limit, max_brake_skip=v.max_brake_skip, options=v.options,
+                   jump_gas_counts_gear=v.jump_gas_counts_gear, sources=sources, path=path)
+
+
+def rules_path() -> Path:
+    """Where the default ruleset file is: the first ``dirt-rules.yaml`` in the tileset folders."""
+    from designer.tileset import tileset_dirs
+    for d in tileset_dirs():
+        p = d / RULES_FILE
+        if p.is_file():
+            return p
+    raise DesignerError(f"no {RULES_FILE} found", hint="it ships in the tilesets/ folder; "
+                        "set RALLY_TILESETS to a folder holding it")
+
+
+_CACHE: dict[tuple[str, float], Ruleset] = {}
+
+
+def load_ruleset(path: str | Path | None = None) -> Ruleset:
+    """Load a DIRT ruleset file (default: ``tilesets/dirt-rules.yaml``), reporting every problem at once.
+
+    Every parameter is written ``{value, status, source}``; see the file's header.
+    """
+    p = Path(path) if path is not None else rules_path()
+    try:
+        key = (str(p.resolve()), p.stat().st_mtime)
+    except OSError:
+        key = None
+    if key and key in _CACHE:
+        return _CACHE[key]
+    data, lines = yamlio.load(p)
+    source = str(p)
+    if not isinstance(data, dict):
+        raise DesignerError("a ruleset file is a YAML mapping of parameters", where=f"{source}:1",
+                            hint=f"see tilesets/{RULES_FILE}")
+    problems: list[tuple[tuple, str]] = []
+    values: dict[str, Any] = {}
+    sources: dict[str, dict[str, str]] = {}
+    known = set(_Values.model_fields)
+    for k, item in data.items():
+        if k in ("ruleset", "title"):
+            continue
+        if k not in known:
+            problems.append(((k,), f"unknown parameter; known: {', '.join(sorted(known))}"))
+            continue
+        if not isinstance(item, dict) or "value" not in item:
+            problems.append(((k,), "write it as {value: ..., status: ..., source: ...}"))
+            continue
+        extra = set(item) - {"value", "status", "source"}
+        if extra:
+            problems.append(((k,), f"unexpected keys {', '.join(sorted(extra))}; only value, status, source"))
+        status = item.get("status")
+        if status not in STATUSES:
+            problems.append(((k, "status"), "status must be rulebook, reference, assumed or decided"))
+        if not item.get("source"):
+            problems.append(((k, "source"), "every value needs its source (where it comes from)"))
+        values[k] = item["value"]
+        sources[k] = {"status": str(status), "source": str(item.get("source", ""))}
+    for k in sorted(known - set(values)):
+        if not any(path_[0] == k for path_, _ in problems):
+            problems.append(((k,), "missing parameter"))
+    parsed = None
+    if not problems:
+        try:
+            parsed = _Values(**values)
+        except ValidationError as exc:
+            problems += [((p_[0], "value") + tuple(p_[1:]) if p_ else p_, m)
+                         for p_, m in yamlio.pydantic_problems(exc)]
+    if problems or parsed is None:
+        raise yamlio.schema_error(source, lines, problems, "ruleset",
+                                  hint=f"compare with tilesets/{RULES_FILE}")
+    rules = _from_values(parsed, str(data.get("ruleset", "dirt")), str(data.get("title", "")), sources, source)
+    if key:
+        _CACHE[key] = rules
+    return rules
+
+
+# -- hazards -------------------------------------------------------------------------------
+
+_LOSS_CACHE: dict[tuple, float] = {}
+
+
+def _loss_chance(counted: tuple[int, ...], jumps: tuple[int, ...], canon: int | None,
+                 faces: int, limit: int) -> float:
+    key = (counted, jumps, canon, faces, limit)
+    hit = _LOSS_CACHE.get(key)
+    if hit is not None:
+        return hit
+    dist = [0.0] * limit          # chance of k hazards so far (k < limit), the turn still going
+    dist[0] = 1.0 if canon is None else 1.0 - canon / faces
+    lost = 0.0
+    for h in jumps:
+        p = h / faces
+        lost += sum(dist) * p
+        dist = [x * (1.0 - p) for x in dist]
+    for h in counted:
+        p = h / faces
+        lost += dist[-1] * p
+        dist = [dist[0] * (1.0 - p)] + [dist[k] * (1.0 - p) + dist[k - 1] * p for k in range(1, limit)]
+    if len(_LOSS_CACHE) < 200_000:
+        _LOSS_CACHE[key] = lost
+    return lost
+
+
+# -- the road: a compact view of a cell graph -----------------------------------------------
+
+class Road:
+    """Index arrays of a cell graph for fast move generation (built once per graph)."""
+
+    def __init__(self, graph: nx.DiGraph, surface: str | None = None):
+        self.graph = graph
+        nodes = list(graph.nodes)
+        if nodes and all(graph.nodes[n].get("pos") is not None for n in nodes):
+            # Along the road: every move goes to a higher index, which keeps turn-end sets short (see reach).
+            order = {n: i for i, n in enumerate(nodes)}
+            nodes.sort(key=lambda n: (graph.nodes[n]["pos"], graph.nodes[n].get("lane") or 0, order[n]))
+        self.nodes: list[str] = nodes
+        self.index = {n: i for i, n in enumerate(self.nodes)}
+        n = len(self.nodes)
+        self.limit = [99] * n
+        self.ford = [False] * n
+        self.finish = [False] * n
+        self.start = [False] * n
+        self.jump = [0] * n
+        self.surface: list[str] = [surface or "gravel"] * n
+        for i, name in enumerate(self.nodes):
+            d = graph.nodes[name]
+            lim = d.get("cut") if d.get("cut") is not None else d.get("limit")
+            if lim is not None:
+                self.limit[i] = int(lim)
+            self.ford[i] = bool(d.get("ford"))
+            self.finish[i] = bool(d.get("finish"))
+            self.start[i] = bool(d.get("start"))
+            self.jump[i] = int(d.get("jump") or 0)
+            if d.get("terrain"):
+                self.surface[i] = d["terrain"]
+        self.succ: list[tuple[int, ...]] = [tuple(self.index[v] for v in graph.successors(u)) for u in self.nodes]
+        self.fly: list[tuple[int, ...]] = [
+            tuple(self.index[v] for v in graph.successors(u)
+                  if graph.edges[u, v].get("kind", "straight") in ("straight", "diagonal"))
+            for u in self.nodes]
+        # How far back (in index) one turn can ever go: 0 when every link goes forward in index order.
+        back = max((u - v for u in range(n) for v in self.succ[u]), default=0)
+        self.margin = max(0, back) * 40
+
+    def starts(self) -> list[int]:
+        return [i for i, s in enumerate(self.start) if s]
+
+
+_ROADS: "weakref.WeakKeyDictionary[nx.DiGraph, tuple]" = weakref.WeakKeyDictionary()
+
+
+def road_of(graph: nx.DiGraph, surface: str | None = None) -> Road:
+    """The (cached) :class:`Road` of a cell graph."""
+    sig = (graph.number_of_nodes(), graph.number_of_edges(), surface)
+    hit = _ROADS.get(graph)
+    if hit is not None and hit[0] == sig:
+        return hit[1]
+    road = Road(graph, surface)
+    _ROADS[graph] = (sig, road)
+    return road
+
+
+# -- one turn --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Step:
+    """One die (or one brake move: a gear die with its brake dice) and the cells it moves the car through.
+
+    ``cells`` is one cell, or for a jump the jump cell, the cell flown over (if any) and the landing
+    cell. ``gear`` is the car's gear after the die. ``events``: ``jump``, ``long-jump`` (one gear
+    above the jump: a hazard on this die is a loss of control), ``ford-stop`` (a ford entered with
+    another die than gas or gear 1: the move stops, the gear stays), ``finish``, ``canon``, ``red-zone``.
+    """
+    dice: tuple[str, ...]
+    cells: tuple[str, ...]
+    gear: int
+    events: tuple[str, ...] = ()
+
+    @property
+    def cell(self) -> str:
+        return self.cells[-1]
+
+    def to_dict(self) -> dict:
+        out = {"cell": self.cells[-1], "cells": list(self.cells), "dice": list(self.dice), "gear": self.gear}
+        if self.events:
+            out["events"] = list(self.events)
+        return out
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A legal turn: the dice in order, where the car ends, the time card and the chance of a loss of control."""
+    start: str
+    start_gear: int
+    steps: tuple[Step, ...]
+    seconds: int
+    risk: float
+
+    @property
+    def end(self) -> str:
+        return self.steps[-1].cell if self.steps else self.start
+
+    @property
+    def gear(self) -> int:
+        """The gear of the time card taken at the end of the turn."""
+        return self.steps[-1].gear if self.steps else self.start_gear
+
+    @property
+    def finished(self) -> bool:
+        return any("finish" in s.events for s in self.steps)
+
+    @property
+    def cells(self) -> list[str]:
+        return [c for s in self.steps for c in s.cells]
+
+    @property
+    def dice(self) -> list[str]:
+        return [d for s in self.steps for d in s.dice]
+
+    def to_dict(self) -> dict:
+        return {"start": self.start, "start_gear": self.start_gear, "end": self.end, "gear": self.gear,
+                "seconds": self.seconds, "loss_of_control_chance": round(self.risk, 6),
+                "finished": self.finished, "cells": len(self.cells), "dice": len(self.dice),
+                "steps": [s.to_dict() for s in self.steps]}
+
+
+class IllegalMove(DesignerError):
+    """A die or a cell that the rules do not allow at that point of the turn."""
+
+
+# The dice used so far in a turn, packed in one int: bits 0-5 the gear dice 1-6, then 3-bit counts.
+_GAS, _BRAKE, _LEADER, _RZ = 6, 9, 12, 15
+_CANON = 1 << 18
+_M = 7
+
+
+def _count(used: int, shift: int) -> int:
+    return (used >> shift) & _M
+
+
+# A die option: (new gear, new used, dice labels, kind)
+#   kind: "gear" | "brake" | "gas" | "leader" | "red-zone" | "canon"
+
+
+class TurnEngine:
+    """Generates the legal moves of turns on one road under one ruleset and one dashboard column.
+
+    ``max_risk`` drops every partial turn whose chance of a loss of control already exceeds it (the
+    chance only grows with more dice, so the pruning is exact).
+    """
+
+    def __init__(self, road: Road, rules: Ruleset, pool: Pool, max_risk: float | None = None):
+        self.road = road
+        self.rules = rules
+        self.pool = pool
+        self.max_risk = max_risk
+        self._opts: dict[tuple[int, int], list] = {}
+        self._risk: dict[tuple[int, tuple], float] = {}
+        self._cell_cache: dict[tuple, list] = {}
+        self._memo: dict[tuple, int] = {}
+        self.top = rules.top_gear
+
+    # -- dice ------------------------------------------------------------------------------
+    def die_options(self, gear: int, used: int) -> list:
+        key = (gear, used)
+        hit = self._opts.get(key)
+        if hit is not None:
+            return hit
+        rules, pool = self.rules, self.pool
+        out = []
+        gear_used = bin(used & 63).count("1") + _count(used, _RZ)
+        gear_left = gear_used < pool.gear
+        if gear == 0:
+            if gear_left and not used & 1:
+                out.append((1, used | 1, ("gear1",), "gear"))
+            if rules.options.canon_start and gear_left and not used & 2 and len(rules.gears) >= 2:
+                out.append((2, used | 2 | _CANON, ("gear2",), "canon"))
+        else:
+            if gear_left:
+                for k in (gear + 1, gear, gear - 1):
+                    if 1 <= k <= self.top and not used & (1 << (k - 1)):
+                        out.append((k, used | (1 << (k - 1)), (f"gear{k}",), "gear"))
+                brakes = _count(used, _BRAKE)
+                for b in range(1, min(rules.max_brake_skip, pool.brake - brakes) + 1):
+                    k = gear - 1 - b
+                    if k < 1:
+                        break
+                    if not used & (1 << (k - 1)):
+                        out.append((k, (used | (1 << (k - 1))) + (b << _BRAKE),
+                                    (f"gear{k}",) + ("brake",) * b, "brake"))
+                if rules.options.red_zone and gear == self.top and _count(used, _BRAKE) < pool.brake:
+                    out.append((gear, used + (1 << _BRAKE) + (1 << _RZ), ("brake",), "red-zone"))
+            if _count(used, _GAS) < pool.gas:
+                out.append((gear, used + (1 << _GAS), ("gas",), "gas"))
+            if _count(used, _LEADER) < pool.leader:
+                out.append((gear, used + (1 << _LEADER), ("leader",), "leader"))
+        self._opts[key] = out
+        return out
+
+    def dice_of(self, used: int) -> list[str]:
+        dice = [f"gear{k}" for k in range(1, 7) if used & (1 << (k - 1))]
+        dice += ["gas"] * _count(used, _GAS) + ["brake"] * _count(used, _BRAKE)
+        dice += ["leader"] * _count(used, _LEADER)
+        return dice
+
+    def risk(self, used: int, jumps: tuple) -> float:
+        key = (used, jumps)
+        r = self._risk.get(key)
+        if r is None:
+            dice = self.dice_of(used)
+            for j in jumps:
+                dice.remove(j)
+            canon = bool(used & _CANON)
+            if canon:
+                dice.remove("gear2")
+            r = self.rules.loss_chance(dice, jumps, canon)
+            self._risk[key] = r
+        return r
+
+    # -- cells -----------------------------------------------------------------------------
+    def cell_moves(self, cell: int, gear: int, opt) -> list:
+        """Where one die option takes the car from ``cell`` in ``gear``.
+
+        A list of ``(cell, gear, terminal, step, jump die)``: terminal 0 the turn may go on, 1 stopped
+        in a ford, 2 finished; ``step`` is ``(dice, cells, gear, events)``; the jump die is the die whose
+        hazard is a loss of control (a jump one gear above its value), else None.
+        """
+        key = (cell, gear, opt[0], opt[3])
+        hit = self._cell_cache.get(key)
+        if hit is not None:
+            return hit
+        ng, dice, kind = opt[0], opt[2], opt[3]
+        road, rules = self.road, self.rules
+        gas_like = kind in ("gas", "leader", "red-zone")
+        ford_ok = gas_like or (kind == "gear" and ng == 1)
+        pre = (kind,) if kind in ("canon", "red-zone") else ()
+        raw = []
+        for v in road.succ[cell]:
+            if ng > road.limit[v]:
+                continue                                   # entering above the limit: loss of control
+            if road.finish[v]:
+                raw.append((v, ng, 2, (v,), ("finish",), None))
+                continue
+            jv = road.jump[v]
+            value = ng if (not gas_like or rules.jump_gas_counts_gear) else 0
+            if jv and value >= jv:
+                if value >= jv + 2:
+                    continue                               # two or more above: loss of control on landing
+                long = value == jv + 1
+                paths = [(v, x) for x in road.fly[v]]
+                if long:
+                    paths = [(v, x, y) for (_, x) in paths for y in road.fly[x]]
+                # a canon die's hazard ends the turn without a loss of control, even on a long jump
+                jump_die = dice[0] if long and kind != "canon" else None
+                events = ("long-jump",) if long else ("jump",)
+                for path in paths:
+                    land = path[-1]
+                    if any(road.finish[c] for c in path[1:-1]):
+                        # flew over the first cells past the line: finished, the landing is past the stage
+                        raw.append((land, ng, 2, path, events + ("finish",), jump_die))
+                    elif ng > road.limit[land]:
+                        continue
+                    elif road.finish[land]:
+                        raw.append((land, ng, 2, path, events + ("finish",), jump_die))
+                    elif road.ford[land] and not ford_ok:
+                        if kind not in ("brake", "canon") and gear <= road.limit[land]:
+                            raw.append((land, gear, 1, path, events + ("ford-stop",), jump_die))
+                    else:
+                        raw.append((land, ng, 0, path, events, jump_die))
+                continue
+            if road.ford[v] and not ford_ok:
+                # No brake onto a ford; a canon start cannot stop in gear 0; the gear kept must respect the limit.
+                if kind not in ("brake", "canon") and gear <= road.limit[v]:
+                    raw.append((v, gear, 1, (v,), ("ford-stop",), None))
+                continue
+            raw.append((v, ng, 0, (v,), (), None))
+        out = [(v, g2, term, (dice, path, g2, pre + events), jd) for v, g2, term, path, events, jd in raw]
+        self._cell_cache[key] = out
+        return out
+
+    def moves(self, cell: int, gear: int, used: int, jumps: tuple) -> Iterator[tuple]:
+        """Every next move from a point of a turn: (cell, gear, used, jumps, terminal, step)."""
+        for opt in self.die_options(gear, used):
+            nused = opt[1]
+            for v, ng, term, step, jump_die in self.cell_moves(cell, gear, opt):
+                njumps = jumps if jump_die is None else tuple(sorted(jumps + (jump_die,)))
+                yield v, ng, nused, njumps, term, step
+
+    # -- whole turns -----------------------------------------------------------------------
+    def outcomes(self, cell: int, gear: int, with_parents: bool = False, with_risk: bool | None = None):
+        """Every distinct end of a legal turn from a turn boundary (cell index, gear).
+
+        Returns ``{(end cell, gear, finished): (risk, key)}``. With ``with_risk`` (default: when a
+        ``max_risk`` is set or parents are wanted) the risk is the least chance of a loss of control over
+        the turns reaching that end, else 0.0 and any witness. With ``with_parents``, also the map
+        from each reached point of the turn to ``(previous point, step)`` to rebuild the dice.
+
+        Points of the turn are expanded in order of dice used; a point whose dice used include those
+        of an expanded point at the same cell and gear is not expanded again (it can reach nothing
+        new and no less risky), which keeps the search exact.
+        """
+        if with_risk is None:
+            with_risk = with_parents or self.max_risk is not None
+        max_risk = self.max_risk
+        risk_of = self.risk
+        opts = self.die_options
+        cmoves = self.cell_moves
+        start = (cell, gear, 0, (), 0)
+        seen: dict = {start: None}
+        buckets: list[list] = [[start]] + [[] for _ in range(16)]
+        expanded: dict = {}
+        best: dict = {}
+        for level in range(len(buckets)):
+            for key in buckets[level]:
+                c, g, used, jumps, term = key
+                if term:
+                    continue
+                if level:
+                    group = expanded.setdefault((c, g, used & _CANON), [])
+                    if group and _dominated(used, jumps, group):
+                        continue
+                    group.append((used, jumps))
+                for opt in opts(g, used):
+                    nused = opt[1]
+                    nlevel = _ndice(nused)
+                    for v, ng, t, step, jd in cmoves(c, g, opt):
+                        njumps = jumps if jd is None else tuple(sorted(jumps + (jd,)))
+                        nkey = (v, ng, nused, njumps, t)
+                        if nkey in seen:
+                            continue
+                        if with_risk:
+                            r = risk_of(nused, njumps)
+                            if max_risk is not None and r > max_risk + 1e-12:
+                                continue
+                        else:
+                            r = 0.0
+                        seen[nkey] = (key, step) if with_parents else True
+                        o = (v, ng, t == 2)
+                        b = best.get(o)
+                        if b is None or (with_risk and (r < b[0] - 1e-15 or (
+                                r <= b[0] + 1e-15 and nlevel < _ndice(b[1][2])))):
+                            best[o] = (r, nkey)
+                        buckets[nlevel].append(nkey)
+        if with_parents:
+            return best, seen
+        return best
+
+    def reach(self, cell: int, gear: int) -> int:
+        """The ends of every legal turn from a turn boundary, as a bit set (read it with :meth:`ends`).
+
+        Memoised across turn boundaries on the points of a turn (cell, gear, dice used, jump dice): what
+        a point can still reach does not depend on how the car got there. Without a risk budget the dice
+        used are first reduced to what matters for the rest of the turn (gear dice above the current
+        gear, past the first one used, can never be played). A point's set is stored relative to its
+        own cell, so sets stay short however long the stage.
+        """
+        return self._reach((cell, gear, 0, ()), self._memo, self.max_risk is not None)
+
+    def _reach(self, key, memo, exact) -> int:
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        c, g, used, jumps = key
+        m = 0
+        margin = self.road.margin
+        canon = _CANON_ABOVE
+        max_risk = self.max_risk
+        for opt in self.die_options(g, used):
+            nused = opt[1]
+            for v, ng, t, step, jd in self.cell_moves(c, g, opt):
+                njumps = jumps if jd is None else tuple(sorted(jumps + (jd,)))
+                if exact and self.risk(nused, njumps) > max_risk + 1e-12:
+                    continue
+                m |= 1 << (((v - c + margin) * 8 + ng) * 2 + (t == 2))
+                if not t:
+                    cu = nused if exact else (nused & ~63) | canon[ng][nused & 63]
+                    child = self._reach((v, ng, cu, njumps), memo, exact)
+                    shift = (v - c) * 16
+                    m |= child << shift if shift >= 0 else child >> -shift
+        memo[key] = m
+        return m
+
+    def ends(self, cell: int, gear: int) -> list[tuple[int, int, bool]]:
+        """Every distinct (end cell, gear, finished) of a legal turn from a turn boundary."""
+        bitset = self.reach(cell, gear)
+        base = cell - self.road.margin
+        out = []
+        while bitset:
+            low = bitset & -bitset
+            i = low.bit_length() - 1
+            bitset ^= low
+            out.append((base + i // 16, (i // 2) % 8, bool(i % 2)))
+        return out
+
+    def best_turn(self, cell: int, gear: int, end: int, end_gear: int, finished: bool) -> Turn | None:
+        """The least risky legal turn from (cell, gear) to (end, end_gear) (fewest dice on a tie)."""
+        best, seen = self.outcomes(cell, gear, with_parents=True)
+        hit = best.get((end, end_gear, finished))
+        if hit is None:
+            return None
+        return self.turn_from(cell, gear, hit[0], hit[1], seen)
+
+    def turn_from(self, cell: int, gear: int, risk: float, key: tuple, seen: dict) -> Turn:
+        """Rebuild the turn that reached point ``key`` from the parents map of :meth:`outcomes`."""
+        start = (cell, gear, 0, (), 0)
+        steps = []
+        k = key
+        while k != start:
+            prev, (dice, path, g, events) = seen[k]
+            steps.append(Step(dice=dice, cells=tuple(self.road.nodes[c] for c in path), gear=g, events=events))
+            k = prev
+        steps.reverse()
+        return Turn(start=self.road.nodes[cell], start_gear=gear, steps=tuple(steps),
+                    seconds=self.rules.seconds(steps[-1].gear), risk=risk)
+
+    def all_turns(self, cell: int, gear: int, limit: int | None = None) -> Iterator[Turn]:
+        """Every legal turn (every distinct sequence of dice and cells) from a turn boundary. Exponential:
+        for small examples and tests."""
+        count = 0
+
+        def rec(c, g, used, jumps, steps):
+            nonlocal count
+            for v, ng, nused, njumps, term, (dice, path, sg, events) in self.moves(c, g, used, jumps):
+                r = self.risk(nused, njumps)
+                if self.max_risk is not None and r > self.max_risk + 1e-12:
+                    continue
+                st = steps + (Step(dice=dice, cells=tuple(self.road.nodes[x] for x in path), gear=sg,
+                                   events=events),)
+                yield Turn(start=self.road.nodes[cell], start_gear=gear, steps=st,
+                           seconds=self.rules.seconds(sg), risk=r)
+                count += 1
+                if limit is not None and count >= limit:
+                    return
+                if not term:
+                    yield from rec(v, ng, nused, njumps, st)
+                    if limit is not None and count >= limit:
+                        return
+
+        yield from rec(cell, gear, 0, (), ())
+
+
+def _ndice(used: int) -> int:
+    """Dice used (a red-zone brake die counts once, as a brake)."""
+    return (_POP[used & 63] + ((used >> _GAS) & _M) + ((used >> _BRAKE) & _M) + ((used >> _LEADER) & _M))
+
+
+_POP = [bin(i).count("1") for i in range(64)]
+
+
+def _canon_above(gear: int, mask: int) -> int:
+    """Gear dice used, with every die above the first used one above ``gear`` marked used too."""
+    for d in range(gear + 1, 7):
+        if mask & (1 << (d - 1)):
+            return mask | ((63 >> (d - 1)) << (d - 1))
+    return mask
+
+
+_CANON_ABOVE = [[_canon_above(g, m) for m in range(64)] for g in range(8)]
+
+
+def _dominated(used: int, jumps: tuple, group: list) -> bool:
+    """Whether an expanded point used no die that ``used`` did not (and no more jump dice)."""
+    for u1, j1 in group:
+        if u1 & 63 & ~used:
+            continue
+        if ((u1 >> _GAS) & _M) > ((used >> _GAS) & _M) or ((u1 >> _BRAKE) & _M) > ((used >> _BRAKE) & _M):
+            continue
+        if ((u1 >> _LEADER) & _M) > ((used >> _LEADER) & _M) or ((u1 >> _RZ) & _M) > ((used >> _RZ) & _M):
+            continue
+        if j1 and not _sub(j1, jumps):
+            continue
+        return True
+    return False
+
+
+def _sub(small: tuple, big: tuple) -> bool:
+    rest = list(big)
+    for x in small:
+        if x in rest:
+            rest.remove(x)
+        else:
+            return False
+    return True
+
+
+
+# -- public helpers ----------------------------------------------------------------------------
+
+def engine_for(graph: nx.DiGraph, rules: Ruleset | None = None, *, cell: str | None = None, leader: bool = False,
+               surface: str | None = None, pool: Pool | None = None, max_risk: float | None = None) -> TurnEngine:
+    """A :class:`TurnEngine` for a graph; the dashboard column is that of ``surface`` (default: the terrain of
+    ``cell``, else gravel) unless ``pool`` is given."""
+    rules = rules or load_ruleset()
+    road = road_of(graph)
+    if pool is None:
+        if surface is None and cell is not None:
+            surface = road.surface[_cell_index(road, cell)]
+        pool = rules.pool(surface, leader)
+    return TurnEngine(road, rules, pool, max_risk)
+
+
+def _cell_index(road: Road, cell: str) -> int:
+    try:
+        return road.index[cell]
+    except KeyError:
+        raise DesignerError(f"no cell {cell!r} in this track",
+                            hint="cells are named 'tile index:cell id', e.g. '0:a1'") from None
+
+
+def legal_turns(graph: nx.DiGraph, cell: str, gear: int, rules: Ruleset | None = None, *, leader: bool = False,
+                pool: Pool | None = None, max_risk: float | None = None, limit: int | None = None) -> Iterator[Turn]:
+    """Every legal turn from ``cell`` in ``gear`` (every sequence of dice and cells), shortest first within a
+    branch. The number grows fast with the dice: use ``limit`` or :func:`turn_outcomes` on real stages."""
+    engine = engine_for(graph, rules, cell=cell, leader=leader, pool=pool, max_risk=max_risk)
+    yield from engine.all_turns(_cell_index(engine.road, cell), gear, limit)
+
+
+def turn_outcomes(graph: nx.DiGraph, cell: str, gear: int, rules: Ruleset | None = None, *, leader: bool = False,
+                  pool: Pool | None = None, max_risk: float | None = None) -> list[Turn]:
+    """One turn per distinct end (cell, gear, finished): the least risky one (fewest dice on a tie)."""
+    engine = engine_for(graph, rules, cell=cell, leader=leader, pool=pool, max_risk=max_risk)
+    c = _cell_index(engine.road, cell)
+    best, seen = engine.outcomes(c, gear, with_parents=True)
+    turns = [engine.turn_from(c, gear, r, key, seen) for (_, _, _), (r, key) in best.items()]
+    turns.sort(key=lambda t: (t.seconds, -len(t.cells), t.risk, t.end))
+    return turns
+
+
+def _parse_dice(dice) -> tuple[str, ...]:
+    if isinstance(dice, (int, str)):
+        dice = (dice,)
+    out = []
+    for d in dice:
+        if isinstance(d, int) or (isinstance(d, str) and d.isdigit()):
+            out.append(f"gear{int(d)}")
+        elif isinstance(d, str) and d.strip().lower() in ("gas", "leader", "brake") or (
+                isinstance(d, str) and d.strip().lower().startswith("gear")):
+            out.append(d.strip().lower())
+        else:
+            raise IllegalMove(f"unknown die {d!r}", hint="dice are gear1..gear6 (or 1..6), gas, leader, brake")
+    return tuple(out)
+
+
+def _why_die(engine: TurnEngine, gear: int, used: int, dice: tuple[str, ...]) -> str:
+    rules, pool = engine.rules, engine.pool
+    gears = [d for d in dice if d.startswith("gear")]
+    brakes = dice.count("brake")
+    others = [d for d in dice if d not in ("brake",) and not d.startswith("gear")]
+    for d in gears:
+        if d[4:] not in {str(g) for g in rules.gears}:
+            return f"there is no {d} die (gears {rules.gears[0]}-{rules.gears[-1]})"
+    if len(gears) > 1 or (others and (gears or brakes)) or len(others) > 1:
+        return "one move uses one die (a gear die may take brake dice with it)"
+    if others:
+        kind = others[0]
+        if gear == 0:
+            return f"no {kind} die in gear 0: the first die of a stage is gear1 (p. 8 'Les dés Gaz blancs')"
+        n = getattr(pool, kind)
+        if n == 0:
+            if kind == "leader":
+                return "no leader die in this dashboard column (only the first player on gravel uses it, p. 8)"
+            return f"no {kind} die in this dashboard column"
+        return f"all {n} {kind} dice are used this turn (each die once per turn)"
+    if not gears:
+        if rules.options.red_zone:
+            if gear != rules.top_gear:
+                return f"a brake die alone counts as gas only in top gear {rules.top_gear} (red zone, p. 23)"
+            return "no brake die left for the red zone"
+        return "a brake die is played with a gear die (p. 9); alone only with the red-zone option"
+    k = int(gears[0][4:])
+    if used & (1 << (k - 1)):
+        return f"the gear{k} die is already used this turn (each die once per turn)"
+    if bin(used & 63).count("1") + _count(used, _RZ) >= pool.gear:
+        return f"the dashboard allows {pool.gear} gear dice per turn"
+    if gear == 0:
+        if k == 2 and not brakes:
+            return "from gear 0 the first die is gear1; gear2 only with the canon-start option (p. 23)"
+        return "from gear 0 the first die is gear1 (p. 8, Raphaël's example)"
+    if k > gear + 1:
+        return f"gear {gear} -> {k}: gears go up one at a time (p. 8)"
+    if brakes and k >= gear - 1:
+        return f"brake dice drop 2 to 4 gears; gear {gear} -> {k} needs none (p. 9)"
+    if k < gear - 1:
+        skip = gear - 1 - k
+        if skip > rules.max_brake_skip:
+            return f"gear {gear} -> {k} drops {gear - k} gears: one brake move drops at most {rules.max_brake_skip + 1}"
+        if brakes != skip:
+            return (f"gear {gear} -> {k} skips {skip} gear{'s' if skip > 1 else ''}: play {skip} brake "
+                    f"{'dice' if skip > 1 else 'die'} with the gear{k} die, not {brakes} (p. 9)")
+        left = pool.brake - _count(used, _BRAKE)
+        return f"only {left} brake {'die' if left == 1 else 'dice'} left this turn"
+    return "not a legal die here"
+
+
+def _why_cell(engine: TurnEngine, cell: int, gear: int, opt, path: tuple[str, ...]) -> str:
+    road = engine.road
+    names = road.nodes
+    if not path:
+        return "a move names the cell it goes to"
+    for p in path:
+        if p not in road.index:
+            return f"no cell {p!r} in this track"
+    v = road.index[path[0]]
+    if v not in road.succ[cell]:
+        return f"{path[0]} is not one cell forward from {names[cell]} (moves go straight or diagonally forward)"
+    ng, kind = opt[0], opt[3]
+    lim = road.limit[v]
+    if ng > lim:
+        what = "the cut" if road.graph.nodes[path[0]].get("cut") is not None else "cell"
+        return (f"{what} {path[0]} may be entered in gear {lim} at most: gear {ng} there is a loss of control "
+                f"(p. 11 'Limitations de vitesse')")
+    if road.ford[v] and kind in ("brake", "canon"):
+        if kind == "canon":
+            return f"{path[0]} is a ford: a canon-start gear 2 cannot stop there in gear 0 (p. 14, p. 23)"
+        return f"{path[0]} is a ford: no brake dice onto a ford (p. 14 'Gués')"
+    if road.ford[v] and not (kind in ("gas", "leader", "red-zone") or (kind == "gear" and ng == 1)) and gear > lim:
+        return (f"{path[0]} is a ford limited to gear {lim}: this die stops the car there in gear {gear}, "
+                f"above the limit (p. 11, p. 14)")
+    jv = road.jump[v]
+    gas_like = kind in ("gas", "leader", "red-zone")
+    value = ng if (not gas_like or engine.rules.jump_gas_counts_gear) else 0
+    if jv and value >= jv and not road.finish[v]:
+        if value >= jv + 2:
+            return (f"{path[0]} is a jump of {jv}: gear {value} is two or more above it, a loss of control "
+                    f"on landing (p. 12 'Sauts')")
+        n = 1 if value == jv else 2
+        return (f"{path[0]} is a jump of {jv}: in gear {value} the die moves {n} cell{'s' if n > 1 else ''} further "
+                f"(straight or diagonal); give the jump cell, {'the cell flown over, ' if n == 2 else ''}and the "
+                f"landing cell, all legal to land on (p. 12 'Sauts')")
+    if len(path) > 1:
+        return f"one die moves one cell here; {path[0]} is not a jump taken in gear {jv} or more"
+    return f"no legal way to {path[0]} with these dice"
+
+
+def play_turn(graph: nx.DiGraph, cell: str, gear: int, moves: Sequence, rules: Ruleset | None = None, *,
+              leader: bool = False, pool: Pool | None = None) -> Turn:
+    """Check a planned turn and return it, or raise :class:`IllegalMove` saying which move breaks which rule.
+
+    ``moves`` is a list of ``(dice, cells)``: dice ``3`` / ``"gear3"``, ``"gas"``, ``"leader"``, ``(2, "brake")``
+    or ``"brake"`` (red zone); cells one cell id, or for a jump the jump cell, any cell flown over and the
+    landing cell. An empty list is legal only when no move exists (the car is blocked).
+    """
+    engine = engine_for(graph, rules, cell=cell, leader=leader, pool=pool)
+    road = engine.road
+    c = _cell_index(road, cell)
+    g, used, jumps, term = gear, 0, (), 0
+    steps: list[Step] = []
+    for n, move in enumerate(moves, start=1):
+        try:
+            dice, cells = move
+        except (TypeError, ValueError):
+            raise IllegalMove(f"move {n}: write a move as (dice, cell)") from None
+        dice_t = _parse_dice(dice)
+        path = (cells,) if isinstance(cells, str) else tuple(cells)
+        if term:
+            why = "the finish line is crossed" if term == 2 else "the car stopped in a ford"
+            raise IllegalMove(f"move {n}: the turn has ended at {road.nodes[c]} ({why}; p. 14, p. 20)")
+        opt = next((o for o in engine.die_options(g, used) if sorted(o[2]) == sorted(dice_t)), None)
+        if opt is None:
+            raise IllegalMove(f"move {n} ({'+'.join(dice_t)} in gear {g}): {_why_die(engine, g, used, dice_t)}")
+        found = None
+        for res in engine.cell_moves(c, g, opt):
+            if tuple(road.nodes[x] for x in res[3][1]) == path:
+                found = res
+                break
+        if found is None:
+            raise IllegalMove(f"move {n} ({'+'.join(dice_t)} to {'/'.join(path)}): "
+                              f"{_why_cell(engine, c, g, opt, path)}")
+        v, ng, term, (_, _, step_gear, events), jump_die = found
+        used = opt[1]
+        if jump_die is not None:
+            jumps = tuple(sorted(jumps + (jump_die,)))
+        steps.append(Step(dice=opt[2], cells=path, gear=step_gear, events=events))
+        c, g = v, step_gear
+    if not steps:
+        if any(True for _ in engine.moves(c, g, 0, ())):
+            raise IllegalMove("a turn moves at least one cell when a move exists (p. 10 'Se déplacer')")
+        return Turn(start=cell, start_gear=gear, steps=(), seconds=engine.rules.seconds(gear) if gear else 0,
+                    risk=0.0)
+    return Turn(start=cell, start_gear=gear, steps=tuple(steps), seconds=engine.rules.seconds(g),
+                risk=engine.risk(used, jumps))
