@@ -89,3 +89,40 @@ def test_module_entry_point():
 
     out = subprocess.run([sys.executable, "-m", "designer", "--help"], capture_output=True, text=True)
     assert out.returncode == 0 and "validate" in out.stdout
+
+
+def test_analyze_text_and_json():
+    r = run("analyze", SS1, "--players", 3)
+    assert r.exit_code == 0, r.output
+    assert "Rally 1 - SS1" in r.output and "fastest line:" in r.output and "for 3 players" in r.output
+    r = run("analyze", SS1, "--json", "--max-risk", "0.2")
+    data = json.loads(r.output)
+    assert data["fastest_line"]["turns"] >= 1 and data["safe_line"]["max_risk"] == 0.2
+    assert data["graph"]["cells"] and data["graph"]["links"]
+
+
+def test_analyze_without_cells_is_a_message(tmp_path):
+    s = tmp_path / "gt.yaml"
+    s.write_text("tileset: official\ntiles: [202a A, 103a A, 203a A]\n")
+    r = run("analyze", s)
+    assert r.exit_code == 2 and "103a" in r.output and "Traceback" not in r.output
+
+
+def test_import_export_round_trip(tmp_path):
+    rgt = tmp_path / "ss1.rgt"
+    assert run("export", SS1, "--to", "rgt", "-o", rgt).exit_code == 0
+    back = tmp_path / "back.yaml"
+    r = run("import", rgt, "-o", back)
+    assert r.exit_code == 0, r.output
+    assert run("validate", back).exit_code == 0
+    broken = tmp_path / "broken.rgt"
+    broken.write_text('{"Tuiles": [')
+    r = run("import", broken, "-o", tmp_path / "x.yaml")
+    assert r.exit_code == 2 and "not valid JSON" in r.output
+
+
+def test_roadbook_command(tmp_path):
+    out = tmp_path / "rb.pdf"
+    r = run("roadbook", SS1, "-o", out, "--paper", "letter")
+    assert r.exit_code == 0, r.output
+    assert out.read_bytes()[:5] == b"%PDF-"
