@@ -224,9 +224,13 @@ def _lines_for_drawing(track, which: str) -> dict:
                             hint="cell graphs exist for the DIRT core box")
     out = {}
     if which in ("shortest", "both"):
-        out["shortest"] = [(n, None) for n in L.shortest_line(track).cells]
+        line = L.shortest_line(track)
+        if line is not None:
+            out["shortest"] = [(line.start, None)] + [(n, None) for n in line.cells]
     if which in ("fastest", "both"):
-        out["fastest"] = L.fastest_line(track).cell_gears()
+        line = L.fastest_line(track)
+        if line is not None:
+            out["fastest"] = line.cell_gears()
     return out
 
 

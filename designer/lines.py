@@ -57,6 +57,14 @@ class Line:
     def length(self) -> int:
         return len(self.cells)
 
+    def cell_gears(self) -> list[tuple[str, int]]:
+        """(cell, gear) for the start cell and every cell passed, for drawing the line with its gears."""
+        out = [(self.start, self.turns[0].start_gear)] if self.turns else []
+        for t in self.turns:
+            for s in t.steps:
+                out += [(c, s.gear) for c in s.cells]
+        return out
+
     @property
     def start(self) -> str:
         return self.turns[0].start
