@@ -274,23 +274,31 @@ def export(stage_path, fmt, output):
 
 
 @main.command()
-@click.argument("stage_path", metavar="STAGE")
+@click.argument("stages", nargs=-1, required=True, metavar="STAGE...")
 @click.option("--json", "as_json", is_flag=True, help="Cell graph and the lines step by step.")
 @click.option("--players", type=click.IntRange(1, 6), default=None, help="Players at the table (default: the stage's, or 4).")
 @click.option("--max-risk", type=click.FloatRange(0.0, 1.0), default=None,
               help="Highest chance of a loss of control allowed in one turn (0-1).")
-def analyze(stage_path, as_json, players, max_risk):
-    """Fastest and shortest lines, speed limits, length, game time and table time."""
+def analyze(stages, as_json, players, max_risk):
+    """Fastest and shortest lines, speed limits, length, game time and table time.
+
+    Several stages (or folders of stages) may be given; with --json the output is then a list.
+    """
     from designer import lines as L
     from designer.track import assemble
 
-    stage, ts = _stage_and_tileset(stage_path)
-    track = assemble(stage, ts)
-    result = L.analyze(track, players=players or stage.players or 4, max_risk=max_risk)
+    paths = _expand(stages)
+    results = []
+    for path in paths:
+        stage, ts = _stage_and_tileset(path)
+        track = assemble(stage, ts)
+        result = L.analyze(track, players=players or stage.players or 4, max_risk=max_risk)
+        if as_json:
+            results.append(result)
+        else:
+            click.echo(_report(result))
     if as_json:
-        click.echo(json.dumps(result, indent=2))
-        return
-    click.echo(_report(result))
+        click.echo(json.dumps(results[0] if len(paths) == 1 else results, indent=2))
 
 
 def _report(result: dict) -> str:

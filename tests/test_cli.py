@@ -126,3 +126,10 @@ def test_roadbook_command(tmp_path):
     r = run("roadbook", SS1, "-o", out, "--paper", "letter")
     assert r.exit_code == 0, r.output
     assert out.read_bytes()[:5] == b"%PDF-"
+
+
+def test_analyze_several_stages_gives_a_list():
+    r = run("analyze", "--json", STAGE_FILES[0], STAGE_FILES[1])
+    assert r.exit_code == 0
+    data = json.loads(r.output)
+    assert isinstance(data, list) and len(data) == 2
