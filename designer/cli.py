@@ -348,7 +348,8 @@ def app(port):
 
     script = Path(__file__).resolve().parent / "app" / "main.py"
     sys.exit(subprocess.call([sys.executable, "-m", "streamlit", "run", str(script),
-                              "--server.port", str(port), "--browser.gatherUsageStats", "false"]))
+                              "--server.port", str(port), "--browser.gatherUsageStats", "false",
+                              "--server.showEmailPrompt", "false", "--client.toolbarMode", "minimal"]))
 
 
 if __name__ == "__main__":

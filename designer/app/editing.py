@@ -148,26 +148,27 @@ def _check_index(stage: Stage, index: int, allow_end: bool = False) -> int:
 
 
 def add_tile(stage: Stage, tileset: Tileset, tile_id: str, entry: str | None = None,
-             turn: str | None = None) -> Stage:
+             turn: str | None = None, exit_: str | None = None) -> Stage:
     """Add a tile at the open end of the stage (after the last tile).
 
     The new tile attaches by its ``entry`` edge; without one, the edge is chosen so the road turns to
     ``turn`` ('left', 'right', 'straight', 'hairpin left'...), or the face's reference direction.
+    A junction also takes the edge it is left by (``exit_``).
     """
-    return insert_tile(stage, tileset, len(stage.tiles), tile_id, entry=entry, turn=turn)
+    return insert_tile(stage, tileset, len(stage.tiles), tile_id, entry=entry, turn=turn, exit_=exit_)
 
 
 def insert_tile(stage: Stage, tileset: Tileset, index: int, tile_id: str, entry: str | None = None,
-                turn: str | None = None) -> Stage:
+                turn: str | None = None, exit_: str | None = None) -> Stage:
     """Insert a tile so that it becomes tile ``index`` (0-based); the following tiles move up by one."""
     _check_index(stage, index, allow_end=True)
     tiles = list(stage.tiles)
-    tiles.insert(index, make_placement(tileset, tile_id, entry, turn))
+    tiles.insert(index, make_placement(tileset, tile_id, entry, turn, exit_))
     return stage.with_tiles(tiles)
 
 
 def replace_tile(stage: Stage, tileset: Tileset, index: int, tile_id: str, entry: str | None = None,
-                 turn: str | None = None) -> Stage:
+                 turn: str | None = None, exit_: str | None = None) -> Stage:
     """Put another face in place of tile ``index``; without ``entry`` or ``turn`` it keeps turning the
     same way as the tile it replaces when it can."""
     _check_index(stage, index)
@@ -175,7 +176,7 @@ def replace_tile(stage: Stage, tileset: Tileset, index: int, tile_id: str, entry
     if entry is None and turn is None:
         turn = placement_turn(tileset, old)
     tiles = list(stage.tiles)
-    tiles[index] = make_placement(tileset, tile_id, entry, turn)
+    tiles[index] = make_placement(tileset, tile_id, entry, turn, exit_)
     return stage.with_tiles(tiles)
 
 

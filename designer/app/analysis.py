@@ -1,0 +1,264 @@
+"""The analysis shown by the app, gathered from :mod:`designer.lines` into plain rows: the lines to
+draw with the gear in each cell, the turn-by-turn table, the speed profile along the distance and
+the headline figures.
+
+No game logic here: lines, turns, speed limits and times come from the library (``lines.analyze``);
+this module only reshapes its JSON-ready result. While :mod:`designer.lines` is missing,
+:func:`analyse` raises :class:`~designer.app.sources.Unavailable`; while :mod:`designer.estimate` is
+missing, the lines are still shown and the times that need it are left out.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from designer.app.sources import Unavailable
+from designer.errors import DesignerError
+
+LINE_NAMES = ("fastest", "shortest")
+
+
+class AnalysisError(DesignerError):
+    """The library could not analyse this stage (no legal line...): a message for the user."""
+
+
+@dataclass
+class LineView:
+    name: str
+    cells: list[tuple[str, int | None]]                 # (cell node, gear the car is in there, or None)
+    turns: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class AnalysisView:
+    lines: dict[str, LineView]
+    summary: dict[str, Any]                               # label -> value, in display order
+    helps: dict[str, str]
+    figures: dict[str, Any]                               # length_cells, game_seconds, turns, table_minutes...
+    speed_limits: dict[str, int | None]
+    notes: list[str]
+    raw: dict[str, Any]
+
+    def drawing_lines(self, names=LINE_NAMES) -> dict[str, list[tuple[str, int | None]]]:
+        return {n: self.lines[n].cells for n in names if n in self.lines and self.lines[n].cells}
+
+
+def lines_module():
+    try:
+        from designer import lines as L
+    except ImportError as exc:
+        if (getattr(exc, "name", "") or "").startswith("designer"):
+            raise Unavailable("The analysis of racing lines is not available in this version "
+                              f"({exc.name} is missing).") from None
+        raise
+    if not hasattr(L, "analyze"):
+        raise Unavailable("The analysis of racing lines is not available in this version "
+                          "(designer.lines has no analyze()).")
+    return L
+
+
+def available() -> bool:
+    try:
+        lines_module()
+        return True
+    except Unavailable:
+        return False
+
+
+def analyse(track, players: int = 4, max_risk: float | None = None) -> AnalysisView:
+    """Run the library's analysis of a track and reshape it for the app."""
+    L = lines_module()
+    try:
+        try:
+            result = L.analyze(track, players=players, max_risk=max_risk)
+        except ImportError as exc:
+            if not (getattr(exc, "name", "") or "").startswith("designer"):
+                raise
+            result = _without_estimate(L, track, players, max_risk)
+            result.setdefault("notes", []).append(
+                "Game and table times need designer.estimate, which is not available in this version.")
+    except DesignerError as exc:
+        raise AnalysisError(exc.message, where=exc.where, hint=exc.hint) from None
+    return normalise(result, track)
+
+
+def _without_estimate(L, track, players, max_risk) -> dict:
+    """The lines alone, from the library's own functions, while ``designer.estimate`` is missing."""
+    fast = L.fastest_line(track)
+    if fast is None:
+        raise DesignerError("no legal line from the start to the finish")
+    safe = L.fastest_line(track, max_risk=max_risk) if max_risk is not None else None
+    short = L.shortest_line(track)
+    out = {"players": players, "fastest_line": fast.to_dict(),
+           "safe_line": safe.to_dict() if safe is not None else None,
+           "shortest_line": short.to_dict() if short is not None else None,
+           "speed_limits": L.speed_limits(track), "estimate": None}
+    if max_risk is not None and safe is None:
+        out["notes"] = [f"no line keeps every turn's chance of a loss of control at or below {max_risk:g}"]
+    return out
+
+
+# -- reshaping ----------------------------------------------------------------------------
+
+DIE_NAMES = {"gas": "gas", "brake": "brake", "leader": "leader"}
+
+
+def die_text(die: str) -> str:
+    """``'gear4'`` -> ``'4'``; ``'gas'`` -> ``'gas'``."""
+    d = str(die)
+    return d[4:] if d.startswith("gear") else DIE_NAMES.get(d, d)
+
+
+def step_text(step: dict) -> str:
+    return "+".join(die_text(d) for d in step.get("dice", [])) or "?"
+
+
+def line_cells(line: dict | None) -> list[tuple[str, int | None]]:
+    """(cell, gear) along a fastest line: its start cell in its start gear, then every cell of every die."""
+    if not line:
+        return []
+    out: list[tuple[str, int | None]] = []
+    if line.get("start"):
+        out.append((line["start"], line.get("start_gear")))
+    for turn in line.get("turn_list", []):
+        for step in turn.get("steps", []):
+            for c in step.get("cells", [step.get("cell")]):
+                if c:
+                    out.append((c, step.get("gear")))
+    return out
+
+
+def shortest_cells(line: dict | None) -> list[tuple[str, int | None]]:
+    if not line:
+        return []
+    cells = list(line.get("cell_list") or [])
+    return ([(line["start"], None)] if line.get("start") else []) + [(c, None) for c in cells]
+
+
+def tile_of(graph, node: str | None) -> str:
+    if graph is None or node is None or node not in graph:
+        return "-"
+    d = graph.nodes[node]
+    return f"{d.get('index', -1) + 1} ({d.get('tile')})"
+
+
+def turn_table(line: dict | None, graph) -> list[dict[str, Any]]:
+    """One row per turn: where it starts and ends (tile), the dice, the gear of the time card, seconds."""
+    rows = []
+    total = 0
+    for t in (line or {}).get("turn_list", []):
+        total += t.get("seconds", 0) or 0
+        steps = t.get("steps", [])
+        events = sorted({e for s in steps for e in s.get("events", [])})
+        rows.append({
+            "turn": t.get("turn"),
+            "from tile": tile_of(graph, t.get("start")),
+            "to tile": tile_of(graph, t.get("end")),
+            "dice": " · ".join(step_text(s) for s in steps),
+            "gears": f"{t.get('start_gear')} → {t.get('gear')}",
+            "cells": t.get("cells"),
+            "seconds": t.get("seconds"),
+            "total s": total,
+            "loss of control": f"{100 * (t.get('loss_of_control_chance') or 0):.0f} %",
+            "events": ", ".join(events),
+        })
+    return rows
+
+
+def _minutes(v) -> str:
+    return f"{v:.0f} min" if isinstance(v, (int, float)) else str(v)
+
+
+def _clock(seconds) -> str:
+    s = int(round(seconds))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def normalise(result: dict[str, Any], track) -> AnalysisView:
+    graph = getattr(track, "graph", None)
+    fast = result.get("fastest_line")
+    safe = result.get("safe_line")
+    short = result.get("shortest_line")
+    notes = list(result.get("notes") or [])
+    shown_fast = safe if safe else fast
+    views: dict[str, LineView] = {}
+    if shown_fast:
+        views["fastest"] = LineView("fastest", line_cells(shown_fast), turn_table(shown_fast, graph))
+    if short:
+        views["shortest"] = LineView("shortest", shortest_cells(short))
+    est = result.get("estimate") or {}
+    players = result.get("players")
+    figures: dict[str, float | int | None] = {}
+    summary: dict[str, Any] = {}
+    helps: dict[str, str] = {}
+    if short:
+        figures["length_cells"] = short.get("cells")
+        summary["Length"] = f"{short.get('cells')} cells"
+        helps["Length"] = "Cells on the shortest line, from the start to past the finish" + (
+            f"; the fastest line drives {fast.get('cells')}" if fast else "")
+    if shown_fast:
+        figures["game_seconds"] = shown_fast.get("seconds")
+        figures["turns"] = shown_fast.get("turns")
+        summary["Game time"] = f"{shown_fast.get('seconds')} s"
+        helps["Game time"] = (f"Time-card seconds of the fastest line ({shown_fast.get('time')})"
+                              + (f" within the risk budget; {fast.get('seconds')} s without it"
+                                 if safe and fast else ""))
+        summary["Turns"] = shown_fast.get("turns")
+        helps["Turns"] = "Turns of the fastest line"
+    table = est.get("table_minutes") if isinstance(est, dict) else None
+    if safe and isinstance(est, dict) and est.get("road_tiles") is not None and players:
+        table = _table_minutes(safe.get("turns"), players, est["road_tiles"], table)
+    if table is not None:
+        figures["table_minutes"] = table
+        summary["Table time"] = _minutes(table)
+        guide = est.get("rulebook_guidance_minutes") if isinstance(est, dict) else None
+        helps["Table time"] = (f"Minutes at the table for {players} player{'s' if players != 1 else ''}"
+                               + (f"; the rulebook's guidance is {guide:.0f} min" if guide else ""))
+    if shown_fast:
+        figures["loss_chance"] = shown_fast.get("loss_of_control_chance")
+        summary["Loss of control"] = f"{100 * (shown_fast.get('loss_of_control_chance') or 0):.0f} %"
+        helps["Loss of control"] = ("Chance of at least one loss of control on the fastest line when every turn is "
+                                    "rolled as planned")
+    return AnalysisView(lines=views, summary=summary, helps=helps, figures=figures,
+                        speed_limits=dict(result.get("speed_limits") or {}), notes=notes, raw=result)
+
+
+def _table_minutes(turns, players, road_tiles, fallback):
+    try:
+        from designer.estimate import table_minutes
+    except ImportError:
+        return fallback
+    try:
+        return round(table_minutes(int(turns), int(players), int(road_tiles)), 1)
+    except (TypeError, ValueError):
+        return fallback
+
+
+def profile_rows(view: AnalysisView, graph, name: str = "fastest") -> list[dict[str, Any]]:
+    """The speed profile along a line, cell by cell: the gear limit of the cell (printed, else the top gear), the
+    highest gear
+    in which a car can be there and still finish (``speed_limits``), and the line's gear."""
+    line = view.lines.get(name)
+    if line is None:
+        return []
+    top = top_gear(view)
+    rows = []
+    for k, (node, gear) in enumerate(line.cells):
+        data = graph.nodes[node] if graph is not None and node in graph else {}
+        printed = data.get("cut") if data.get("cut") is not None else data.get("limit")
+        if printed is None:
+            printed = top            # no printed limit: the top gear is the ceiling
+        rows.append({"distance": k, "cell": node, "tile": data.get("index", -1) + 1, "gear limit": printed,
+                     "highest gear to finish": view.speed_limits.get(node), "line gear": gear})
+    return rows
+
+
+def top_gear(view: AnalysisView) -> int | None:
+    """The highest gear of the ruleset the analysis used."""
+    gears = ((view.raw or {}).get("rules") or {}).get("gears") or []
+    return max(gears) if gears else None
+
+
+def turn_rows(view: AnalysisView, name: str = "fastest") -> list[dict[str, Any]]:
+    line = view.lines.get(name)
+    return list(line.turns) if line else []

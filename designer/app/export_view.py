@@ -1,0 +1,95 @@
+"""The Export tab: YAML, share code, SVG, PNG, .rgt, rekee JSON and the PDF road book."""
+from __future__ import annotations
+
+import streamlit as st
+
+from designer.app import analysis_view, sources, state
+from designer.app.sources import Unavailable
+from designer.errors import DesignerError
+from designer.render import stage_svg, svg_to_png
+
+ss = st.session_state
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def png_of(svg: str) -> bytes:
+    return svg_to_png(svg, scale=1.5)
+
+
+def render(ctx) -> None:
+    stage, track, problems = ctx.stage, ctx.track, ctx.problems
+    stem = sources.slug(stage.name)
+    st.subheader("Stage file", anchor=False)
+    c = st.columns([1, 3], vertical_alignment="bottom")
+    c[0].download_button("Download YAML", sources.stage_yaml(stage), file_name=f"{stem}.yaml",
+                         mime="application/x-yaml", key="dl_yaml", icon=":material/download:", type="primary",
+                         on_click="ignore")
+    c[1].caption("The stage file: open it again here (sidebar, Upload) or with `rally-designer`.")
+    with st.container(horizontal=True, vertical_alignment="bottom"):
+        st.text_input("Save to a file on this computer", key="save_path", placeholder=f"~/rally-stages/{stem}.yaml",
+                      persist_state="page")
+        st.button("Save", key="save_btn", on_click=state.on_save_to_path, icon=":material/save:")
+
+    st.subheader("Share code", anchor=False)
+    code = sources.stage_share_code(stage)
+    st.code(code, language=None, wrap_lines=True)
+    st.caption("One line that holds the whole stage: paste it in the sidebar (Open, Share code) to open the stage.")
+
+    st.subheader("Drawing", anchor=False)
+    lines = None
+    errs = [p for p in problems if p.severity == "error"]
+    want = st.toggle("Draw the fastest and shortest lines", key="export_lines", value=False, persist_state="page",
+                     disabled=bool(errs) or not track.has_cells)
+    if want and not errs and track.has_cells:
+        try:
+            view = analysis_view.run(stage, track, int(stage.players or 4), ss.get("max_risk"))
+            lines = view.drawing_lines()
+        except Unavailable as exc:
+            st.caption(str(exc))
+    svg = stage_svg(track, lines=lines, title=stage.name)
+    c = st.columns(2)
+    c[0].download_button("Download SVG", svg.encode("utf-8"), file_name=f"{stem}.svg", mime="image/svg+xml",
+                         key="dl_svg", icon=":material/image:", width="stretch", on_click="ignore")
+    c[1].download_button("Download PNG", lambda: png_of(svg), file_name=f"{stem}.png", mime="image/png",
+                         key="dl_png", icon=":material/image:", width="stretch", on_click="ignore")
+
+    st.subheader("Other track editors", anchor=False)
+    if sources.foreign_available():
+        c = st.columns(2)
+        for col, fmt, label in ((c[0], "rgt", "Rallyman Track Editor (.rgt)"), (c[1], "rekee", "rekee (.json)")):
+            try:
+                data, name, mime = sources.export_foreign(stage, fmt)
+                col.download_button(f"Download {label}", data, file_name=name, mime=mime, key=f"dl_{fmt}",
+                                    icon=":material/download:", width="stretch", on_click="ignore")
+            except (DesignerError, Unavailable) as exc:
+                col.warning(f"{label}: {exc}")
+    else:
+        st.info("Export to .rgt and rekee JSON is not available in this version (designer.io is missing).")
+
+    st.subheader("Road book", anchor=False)
+    if not sources.roadbook_available():
+        st.info("The PDF road book is not available in this version yet (designer.roadbook is missing).",
+                icon=":material/info:")
+        return
+    paper = st.segmented_control("Paper", ["A4", "Letter"], key="paper", default="A4", required=True,
+                                 persist_state="page")
+    what = st.segmented_control("Road book of", ["this stage", "the rally"], key="roadbook_scope", persist_state="page",
+                                default="this stage", required=True)
+    fingerprint = (sources.stage_share_code(stage), what, paper,
+                   tuple(sources.stage_share_code(s) for s in ss.get("rally_stages", []))
+                   if what == "the rally" else ())
+    if st.button("Prepare the road book (PDF)", key="make_pdf", icon=":material/picture_as_pdf:"):
+        try:
+            with st.spinner("Writing the road book..."):
+                if what == "the rally" and ss.get("rally_stages"):
+                    pdf = sources.roadbook_pdf(list(ss.rally_stages), rally_name=ss.rally_name, paper=paper or "A4")
+                    ss.pdf = (pdf, f"{sources.slug(ss.rally_name)}-roadbook.pdf", fingerprint)
+                else:
+                    pdf = sources.roadbook_pdf([stage], paper=paper or "A4")
+                    ss.pdf = (pdf, f"{stem}-roadbook.pdf", fingerprint)
+        except (DesignerError, Unavailable) as exc:
+            st.error(f"The road book could not be written: {exc}")
+    if ss.get("pdf") and ss.pdf[2] == fingerprint:
+        data, name, _ = ss.pdf
+        st.download_button(f"Download {name}", data, file_name=name, mime="application/pdf", key="dl_pdf",
+                           icon=":material/download:", type="primary", on_click="ignore")

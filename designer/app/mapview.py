@@ -1,0 +1,186 @@
+"""The clickable stage map: the stage's SVG drawing under a layer of hexagons, one per tile, that
+Vega-Lite can select (``st.altair_chart(..., on_select="rerun")``), and the plain functions that turn
+a chart selection into a tile index.
+
+The drawing and the hexagons share one coordinate system: the SVG's own user units (tile circumradius
+``SIZE``), read back from its ``viewBox``. The image is laid exactly over that box.
+"""
+from __future__ import annotations
+
+import base64
+import re
+from typing import Any, Iterable, Mapping
+
+from designer import hexgrid
+
+SIZE = 100.0                 # tile circumradius used by stage_svg (its default)
+PARAM = "tile_pick"          # name of the selection parameter in the chart
+OPEN_END = -1                # index of the dashed "next tile goes here" hexagon
+HEX_PATH = "M1,0L0.5,0.866L-0.5,0.866L-1,0L-0.5,-0.866L0.5,-0.866Z"   # flat-topped, unit circumradius
+
+
+def viewbox(svg: str) -> tuple[float, float, float, float]:
+    """``(x, y, width, height)`` of an SVG's viewBox."""
+    m = re.search(r'viewBox="([-\d.eE+]+)[ ,]+([-\d.eE+]+)[ ,]+([-\d.eE+]+)[ ,]+([-\d.eE+]+)"', svg)
+    if not m:
+        raise ValueError("the drawing has no viewBox")
+    return tuple(float(v) for v in m.groups())  # type: ignore[return-value]
+
+
+def open_end_hex(track) -> tuple[int, int] | None:
+    """Where the next tile added at the open end will sit (the stage's first place when empty)."""
+    if not track.tiles:
+        return (0, 0)
+    last = track.tiles[-1]
+    if last.world_exit is None:
+        return None
+    return hexgrid.neighbour(last.hex, last.world_exit)
+
+
+def map_points(track, selected: int | None = None, problems: Mapping[int, list] | None = None,
+               open_end: bool = True) -> list[dict[str, Any]]:
+    """One row per tile for the selectable layer: index, number, tile id, centre, state, tooltip."""
+    problems = problems or {}
+    rows = []
+    for t in track.tiles:
+        x, y = hexgrid.to_pixel(t.hex, SIZE)
+        probs = problems.get(t.index, [])
+        worst = _worst(p.severity for p in probs)
+        tip = f"Tile {t.index + 1}: {t.tile} ({t.face.kind})"
+        if probs:
+            tip += " - " + "; ".join(p.message for p in probs[:3])
+        rows.append({"index": t.index, "number": t.index + 1, "tile": t.tile, "x": x, "y": y,
+                     "selected": t.index == selected, "problem": worst or "", "tip": tip, "kind": "tile"})
+    if open_end:
+        h = open_end_hex(track)
+        if h is not None:
+            x, y = hexgrid.to_pixel(h, SIZE)
+            rows.append({"index": OPEN_END, "number": 0, "tile": "+", "x": x, "y": y,
+                         "selected": selected == OPEN_END, "problem": "",
+                         "tip": "The open end: the next tile added goes here", "kind": "open"})
+    return rows
+
+
+def _worst(severities: Iterable[str]) -> str | None:
+    order = {"error": 0, "warning": 1, "info": 2}
+    s = sorted(severities, key=lambda v: order.get(v, 9))
+    return s[0] if s else None
+
+
+MAX_PPU = 0.9               # pixels per SVG unit at most: a tile is never drawn wider than ~180 px
+
+
+def blank_svg() -> str:
+    """An empty drawing the size of one tile at the origin (the map of an empty stage)."""
+    r = SIZE * 1.02
+    h = r * hexgrid.SQRT3 / 2
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{-r:.2f} {-h:.2f} {2 * r:.2f} {2 * h:.2f}">'
+            f'<rect x="{-r:.2f}" y="{-h:.2f}" width="{2 * r:.2f}" height="{2 * h:.2f}" fill="white"/></svg>')
+
+
+def layout(svg: str, points: list[dict], max_width: int = 760, max_height: int = 640) -> dict:
+    """Pixel size of the chart, data domains and where the drawing goes."""
+    vx, vy, vw, vh = viewbox(svg)
+    x0, y0, x1, y1 = vx, vy, vx + vw, vy + vh
+    r = SIZE * 1.02
+    for p in points:
+        x0, y0 = min(x0, p["x"] - r), min(y0, p["y"] - r)
+        x1, y1 = max(x1, p["x"] + r), max(y1, p["y"] + r)
+    dw, dh = x1 - x0, y1 - y0
+    ppu = min(max_width / dw, max_height / dh, MAX_PPU)
+    return {"width": round(dw * ppu), "height": round(dh * ppu), "ppu": ppu,
+            "x_domain": [x0, x0 + round(dw * ppu) / ppu], "y_domain": [y0, y0 + round(dh * ppu) / ppu],
+            "image": {"x": vx + vw / 2, "y": vy + vh / 2, "width": vw * ppu, "height": vh * ppu}}
+
+
+def fit_width(svg: str, max_width: int = 800, max_height: int = 700) -> int:
+    """The pixel width at which a drawing fits in ``max_width`` x ``max_height``."""
+    _, _, w, h = viewbox(svg)
+    return int(min(max_width, max_height * w / h)) if w > 0 and h > 0 else max_width
+
+
+def svg_data_uri(svg: str) -> str:
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def map_chart(svg: str, points: list[dict], max_width: int = 760, max_height: int = 640):
+    """The Altair chart: the drawing, then a selectable hexagon over every tile (and the open end)."""
+    import altair as alt
+    import pandas as pd
+
+    lay = layout(svg, points, max_width, max_height)
+    x = alt.X("x:Q", scale=alt.Scale(domain=lay["x_domain"], nice=False, zero=False), axis=None)
+    y = alt.Y("y:Q", scale=alt.Scale(domain=lay["y_domain"], nice=False, zero=False, reverse=True), axis=None)
+    img = lay["image"]
+    image = alt.Chart(pd.DataFrame([{"x": img["x"], "y": img["y"], "url": svg_data_uri(svg)}])).mark_image(
+        width=img["width"], height=img["height"], aspect=False, align="center", baseline="middle",
+    ).encode(x=x, y=y, url="url:N")
+    pick = alt.selection_point(name=PARAM, fields=["index"], on="click", clear="dblclick", toggle=False,
+                               empty=False)
+    radius_px = SIZE * lay["ppu"] * 0.97
+    cols = ["index", "number", "tile", "x", "y", "selected", "problem", "tip", "kind"]
+    df = pd.DataFrame(points, columns=cols)
+    df["stroke"] = ["#1456c8" if s else "rgba(0,0,0,0)" for s in df["selected"]]
+    df["stroke_width"] = [5.0 if s else 0.0 for s in df["selected"]]
+    size = (2 * radius_px) ** 2
+    open_df = df[df["kind"] == "open"]
+    ghost = alt.Chart(open_df).mark_point(
+        shape=HEX_PATH, filled=False, size=size, stroke="#888888", strokeWidth=1.5, strokeDash=[6, 4],
+        fill="#f4f4f4", fillOpacity=0.5,
+    ).encode(x=x, y=y)
+    plus = alt.Chart(open_df).mark_text(
+        text="+", fontSize=max(14, radius_px * 0.6), color="#777777", fontWeight="bold",
+    ).encode(x=x, y=y)
+    hexes = alt.Chart(df).mark_point(
+        shape=HEX_PATH, filled=False, size=size, cursor="pointer", fill="#ffffff", fillOpacity=0.01,
+    ).encode(
+        x=x, y=y,
+        stroke=alt.Stroke("stroke:N", scale=None),
+        strokeWidth=alt.StrokeWidth("stroke_width:Q", scale=None),
+        tooltip=alt.Tooltip("tip:N", title="Tile"),
+    ).add_params(pick)
+    chart = alt.layer(image, ghost, plus, hexes).properties(
+        width=lay["width"], height=lay["height"], padding=0,
+        autosize=alt.AutoSizeParams(type="pad", contains="padding"),
+    ).configure_view(stroke=None)
+    return chart
+
+
+def tile_from_event(event: Any, param: str = PARAM) -> int | None:
+    """The tile index picked in a chart selection event (``OPEN_END`` for the open end), or None.
+
+    Accepts what ``st.altair_chart(..., on_select="rerun")`` returns (attribute or mapping access):
+    ``{"selection": {"tile_pick": [{"index": 3}]}}``.
+    """
+    if event is None:
+        return None
+    sel = event.get("selection") if isinstance(event, Mapping) else getattr(event, "selection", None)
+    if sel is None:
+        return None
+    picked = sel.get(param) if isinstance(sel, Mapping) else getattr(sel, param, None)
+    if not picked:
+        return None
+    if isinstance(picked, Mapping):       # some versions give {"index": [3]} or {"index": 3}
+        value = picked.get("index")
+        if isinstance(value, (list, tuple)):
+            value = value[0] if value else None
+    else:
+        first = picked[0] if isinstance(picked, (list, tuple)) else None
+        value = first.get("index") if isinstance(first, Mapping) else None
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def tile_at(track, x: float, y: float) -> int | None:
+    """The tile under a point of the drawing (SVG user units), or None: for tests and other front ends."""
+    best, best_d = None, None
+    for t in track.tiles:
+        cx, cy = hexgrid.to_pixel(t.hex, SIZE)
+        d = (cx - x) ** 2 + (cy - y) ** 2
+        if d <= (SIZE * hexgrid.SQRT3 / 2) ** 2 and (best_d is None or d < best_d):
+            best, best_d = t.index, d
+    return best

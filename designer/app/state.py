@@ -1,0 +1,409 @@
+"""The app's session state and the callbacks that change it.
+
+Everything the user does goes through a callback here (Streamlit runs callbacks before the script),
+so a click changes the state once and the page is drawn once with the result. The stage itself is
+only changed by the pure functions of :mod:`designer.app.editing`.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Callable
+
+import streamlit as st
+
+from designer.app import editing, mapview, sources
+from designer.errors import DesignerError
+from designer.stage import Stage
+from designer.tileset import Tileset, get_tileset
+
+ss = st.session_state
+_md = sources.md_escape
+
+PALETTE_MODES = {"end": "Add at the open end", "before": "Insert before the selected tile",
+                 "after": "Insert after the selected tile", "replace": "Replace the selected tile"}
+VIEWS = ("Design", "Analysis", "Rally", "Export")
+
+
+# -- set-up -------------------------------------------------------------------------------
+
+def init() -> None:
+    """First run of a session: open the rulebook's first stage, and its rally."""
+    if "stage" in ss:
+        return
+    ss.history = editing.History()
+    ss.selected = None
+    ss.flash = []
+    ss.map_nonce = 0
+    ss.upload_nonce = 0
+    ss.palette_mode = "end"
+    ss.rally_slot = None
+    ss.rally_name = "My rally"
+    ss.rally_stages = []
+    stage = None
+    rallies = sources.bundled_rallies()
+    if rallies:
+        first_rally = next(iter(rallies))
+        try:
+            stages = [sources.load_bundled(b.key) for b in rallies[first_rally]]
+            ss.rally_name = first_rally
+            ss.rally_stages = stages
+            stage = stages[0]
+            ss.rally_slot = 0
+            ss.bundled_choice = rallies[first_rally][0].key
+        except DesignerError as exc:
+            flash("error", f"The bundled stages could not be read: {exc}")
+    _put_stage(stage or editing.new_stage())
+
+
+def tileset_of(stage: Stage) -> Tileset:
+    """The stage's tileset (cached by the loader); the bundled DIRT core box when it is unknown."""
+    try:
+        return get_tileset(stage.tileset)
+    except DesignerError as exc:
+        ss.setdefault("flash", []).append(("warning", f"{exc} - showing it with dirt-core"))
+        return get_tileset("dirt-core")
+
+
+def flash(kind: str, text: str) -> None:
+    """A message shown once at the top of the page (kind: success, info, warning, error)."""
+    ss.setdefault("flash", []).append((kind, text))
+
+
+def pop_flash() -> list[tuple[str, str]]:
+    out = list(ss.get("flash", []))
+    ss.flash = []
+    return out
+
+
+# -- the stage ------------------------------------------------------------------------------
+
+def _put_stage(stage: Stage) -> None:
+    ss.stage = stage
+    ss.stage_name_input = stage.name
+    ss.stage_players_input = stage.players or 4
+    ss.stage_surface_input = stage.surface or "gravel"
+    _clamp_selection()
+
+
+def commit(new: Stage, select: int | None | str = "keep") -> None:
+    """Make ``new`` the edited stage, remembering the old one for undo (and the rally slot)."""
+    old = ss.stage
+    ss.history = editing.record(ss.history, old, new)
+    _put_stage(new)
+    if ss.get("rally_slot") is not None and ss.rally_slot < len(ss.rally_stages):
+        ss.rally_stages[ss.rally_slot] = new
+    if select != "keep":
+        set_selected(select)
+    else:
+        _clamp_selection()
+
+
+def open_stage(stage: Stage, message: str | None = None, rally_slot: int | None = None) -> None:
+    """Replace the edited stage by another (undo brings the old one back).
+
+    Raises DesignerError, before changing anything, when the stage's tileset is unknown."""
+    ts = get_tileset(stage.tileset)
+    stage = editing.relative_form(stage, ts)
+    ss.rally_slot = rally_slot
+    commit(stage, select=None)
+    if message:
+        flash("success", message)
+
+
+def _clamp_selection() -> None:
+    sel = ss.get("selected")
+    n = len(ss.stage.tiles)
+    if sel is not None and sel < 0:
+        sel = None
+    if sel is not None and sel >= n:
+        sel = n - 1 if n else None
+    ss.selected = sel
+    ss.sel_box = sel
+
+
+def set_selected(index: int | None) -> None:
+    ss.selected = index
+    _clamp_selection()
+    ss.map_nonce = ss.get("map_nonce", 0) + 1      # a fresh map, with no stale chart selection
+
+
+def _guard(fn: Callable) -> Callable:
+    """Turn a refused edit into a message; the stage stays as it was."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (DesignerError, ValueError, IndexError, sources.Unavailable) as exc:
+            flash("error", sources.message_of(exc))
+    return wrapper
+
+
+# -- callbacks: editing ------------------------------------------------------------------
+
+@_guard
+def on_palette(face_id: str, entry: str, exit_: str | None = None) -> None:
+    """A palette button: add, insert or replace according to the palette mode."""
+    stage, ts = ss.stage, tileset_of(ss.stage)
+    mode = ss.get("palette_mode") or "end"
+    sel = ss.get("selected")
+    if mode != "end" and (sel is None or sel < 0):
+        flash("warning", f"Select a tile on the map first ({PALETTE_MODES[mode].lower()}), "
+                         "or switch the palette to 'Add at the open end'.")
+        return
+    if mode == "end":
+        new = editing.add_tile(stage, ts, face_id, entry=entry, exit_=exit_)
+        select = None                  # the open end stays the target; tiles with errors stay red
+    elif mode == "replace":
+        new = editing.replace_tile(stage, ts, sel, face_id, entry=entry, exit_=exit_)
+        select = sel
+    else:
+        select = sel if mode == "before" else sel + 1
+        new = editing.insert_tile(stage, ts, select, face_id, entry=entry, exit_=exit_)
+    commit(new, select=select)
+
+
+@_guard
+def on_remove() -> None:
+    sel = ss.get("selected")
+    if sel is None or sel < 0:
+        return
+    n = len(ss.stage.tiles)
+    # The tile that takes its place stays selected (the new last one after removing the last).
+    commit(editing.remove_tile(ss.stage, sel), select=sel if sel < n - 1 else (sel - 1 if sel > 0 else None))
+
+
+@_guard
+def on_reverse() -> None:
+    sel = ss.get("selected")
+    if sel is None or sel < 0:
+        return
+    commit(editing.reverse_tile(ss.stage, tileset_of(ss.stage), sel))
+
+
+@_guard
+def on_move(step: int) -> None:
+    sel = ss.get("selected")
+    if sel is None or sel < 0:
+        return
+    to = sel + step
+    if not 0 <= to < len(ss.stage.tiles):
+        return
+    commit(editing.move_tile(ss.stage, sel, to), select=to)
+
+
+def on_undo() -> None:
+    if not ss.history.can_undo:
+        flash("info", "Nothing to undo.")
+        return
+    ss.history, stage = editing.undo(ss.history, ss.stage)
+    _put_stage(stage)
+    _sync_rally_slot()
+
+
+def on_redo() -> None:
+    if not ss.history.can_redo:
+        flash("info", "Nothing to redo.")
+        return
+    ss.history, stage = editing.redo(ss.history, ss.stage)
+    _put_stage(stage)
+    _sync_rally_slot()
+
+
+def _sync_rally_slot() -> None:
+    if ss.get("rally_slot") is not None and ss.rally_slot < len(ss.rally_stages):
+        ss.rally_stages[ss.rally_slot] = ss.stage
+
+
+def on_rename() -> None:
+    name = (ss.get("stage_name_input") or "").strip()
+    if name and name != ss.stage.name:
+        commit(editing.rename(ss.stage, name))
+
+
+def on_players() -> None:
+    n = ss.get("stage_players_input")
+    if n and n != ss.stage.players:
+        commit(ss.stage.model_copy(update={"players": int(n)}))
+
+
+def on_surface() -> None:
+    s = ss.get("stage_surface_input")
+    if s and s != (ss.stage.surface or "gravel"):
+        commit(ss.stage.model_copy(update={"surface": s}))
+
+
+@_guard
+def on_assistance(on: bool | None = None) -> None:
+    if on is None:
+        on = bool(ss.get("assist_toggle"))
+    commit(editing.set_assistance(ss.stage, tileset_of(ss.stage), on))
+
+
+# -- callbacks: selection ------------------------------------------------------------------
+
+def on_select(index: int | None) -> None:
+    set_selected(index)
+
+
+def on_select_box() -> None:
+    set_selected(ss.get("sel_box"))
+
+
+def on_step_selection(step: int) -> None:
+    n = len(ss.stage.tiles)
+    if not n:
+        return
+    sel = ss.get("selected")
+    sel = (0 if step > 0 else n - 1) if sel is None or sel < 0 else max(0, min(n - 1, sel + step))
+    set_selected(sel)
+
+
+def on_map(key: str) -> None:
+    """The map was clicked: select that tile (the open end switches the palette to 'add at the end')."""
+    index = mapview.tile_from_event(ss.get(key))
+    if index is None:
+        return
+    if index == mapview.OPEN_END:
+        ss.palette_mode = "end"
+        set_selected(None)
+        flash("info", "The palette adds tiles at the open end (the dashed hexagon).")
+        return
+    set_selected(index)
+
+
+# -- callbacks: opening and saving -----------------------------------------------------------
+
+@_guard
+def on_new_stage() -> None:
+    ts_name = ss.get("new_tileset") or "dirt-core"
+    open_stage(editing.new_stage("New stage", ts_name), "New empty stage: add a start tile (202a) from the palette.")
+
+
+@_guard
+def on_open_bundled() -> None:
+    key = ss.get("bundled_choice")
+    if not key:
+        return
+    stage = sources.load_bundled(key)
+    slot = None
+    # Opening a stage of the rally being built edits it in place.
+    for i, s in enumerate(ss.get("rally_stages", [])):
+        if s.name == stage.name:
+            slot = i
+            break
+    open_stage(stage, f"Opened {_md(stage.name)}.", rally_slot=slot)
+
+
+@_guard
+def on_share_code() -> None:
+    code = ss.get("share_code_input", "")
+    stage = sources.read_share_code(code)
+    open_stage(stage, f"Opened {_md(stage.name)} from its share code.")
+
+
+def on_upload(key: str) -> None:
+    """A file was uploaded: open it if it reads cleanly; otherwise say why and keep the stage."""
+    up = ss.get(key)
+    if up is None:
+        return
+    ss.upload_nonce = ss.get("upload_nonce", 0) + 1      # an empty uploader next time
+    try:
+        loaded = sources.read_upload(up.name, up.getvalue())
+        for stage in loaded.stages:
+            get_tileset(stage.tileset)          # an unknown tileset is refused here, before anything changes
+    except (DesignerError, sources.Unavailable) as exc:
+        flash("error", f"**Could not open {sources.md_escape(up.name)}.** The stage you were editing is unchanged."
+                       f"  \n{sources.message_of(exc)}")
+        return
+    except Exception as exc:  # a foreign importer's bug must not lose the user's work
+        flash("error", f"**Could not open {sources.md_escape(up.name)}** ({type(exc).__name__}: "
+                       f"{sources.md_escape(str(exc))}). The stage you were editing is unchanged.")
+        return
+    if loaded.is_rally:
+        ss.rally_name = loaded.rally_name
+        ss.rally_stages = list(loaded.stages)
+        open_stage(loaded.stage, f"Opened the rally {_md(loaded.rally_name)} ({len(loaded.stages)} stages) "
+                                 f"from {_md(up.name)}; editing its first stage.", rally_slot=0)
+    else:
+        open_stage(loaded.stage, f"Opened {_md(loaded.stage.name)} from {_md(up.name)}.")
+
+
+# -- callbacks: rally ----------------------------------------------------------------------
+
+def on_rally_add_current() -> None:
+    ss.rally_stages = list(ss.rally_stages) + [ss.stage]
+    ss.rally_slot = len(ss.rally_stages) - 1
+    flash("success", f"{_md(ss.stage.name)} is now stage {ss.rally_slot + 1} of {_md(ss.rally_name)}.")
+
+
+def on_rally_edit(i: int) -> None:
+    open_stage(ss.rally_stages[i], f"Editing stage {i + 1} of {_md(ss.rally_name)}: {_md(ss.rally_stages[i].name)}.",
+               rally_slot=i)
+    ss.view = "Design"
+
+
+def on_rally_move(i: int, step: int) -> None:
+    stages = list(ss.rally_stages)
+    j = i + step
+    if not 0 <= j < len(stages):
+        return
+    stages[i], stages[j] = stages[j], stages[i]
+    ss.rally_stages = stages
+    if ss.rally_slot == i:
+        ss.rally_slot = j
+    elif ss.rally_slot == j:
+        ss.rally_slot = i
+
+
+def on_rally_remove(i: int) -> None:
+    stages = list(ss.rally_stages)
+    del stages[i]
+    ss.rally_stages = stages
+    if ss.rally_slot == i:
+        ss.rally_slot = None
+    elif ss.rally_slot is not None and ss.rally_slot > i:
+        ss.rally_slot -= 1
+
+
+@_guard
+def on_rally_assistance(i: int) -> None:
+    stage = ss.rally_stages[i]
+    ts = tileset_of(stage)
+    on = bool(ss.get(f"rally_assist_{i}"))
+    new = editing.set_assistance(stage, ts, on)
+    if ss.rally_slot == i:
+        commit(new)
+    else:
+        stages = list(ss.rally_stages)
+        stages[i] = new
+        ss.rally_stages = stages
+
+
+@_guard
+def on_rally_open_bundled() -> None:
+    name = ss.get("bundled_rally_choice")
+    rally = sources.rally_from_bundle(name)
+    ss.rally_name = rally.name
+    ss.rally_stages = list(rally.stages)
+    if rally.stages:
+        open_stage(rally.stages[0], f"Opened {_md(rally.name)} ({len(rally.stages)} stages); editing its first stage.",
+                   rally_slot=0)
+
+
+def on_rally_new() -> None:
+    ss.rally_name = "My rally"
+    ss.rally_stages = []
+    ss.rally_slot = None
+    flash("info", "New empty rally: add stages with 'Add the stage being edited'.")
+
+
+def on_rally_rename() -> None:
+    name = (ss.get("rally_name_input") or "").strip()
+    if name:
+        ss.rally_name = name
+
+
+@_guard
+def on_save_to_path() -> None:
+    p = sources.save_to_path(ss.stage, ss.get("save_path", ""))
+    flash("success", f"Saved {_md(ss.stage.name)} to {_md(str(p))}.")
