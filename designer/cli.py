@@ -87,16 +87,9 @@ def tiles(tileset_name, kind, terrain, danger, limit, feature, sheet, as_json):
             continue
         faces.append(face)
     if sheet:
-        from designer.render import sheet_svg, svg_to_png
+        from designer.render import sheet_svg
 
-        svg = sheet_svg(faces, title=f"{ts.title or ts.name}: {len(faces)} faces")
-        out = Path(sheet)
-        if out.suffix.lower() == ".png":
-            out.write_bytes(svg_to_png(svg, scale=1.5))
-        elif out.suffix.lower() == ".svg":
-            out.write_text(svg, encoding="utf-8")
-        else:
-            raise DesignerError("the sheet must be a .svg or .png file", where=str(out))
+        out = _write_drawing(sheet_svg(faces, title=f"{ts.title or ts.name}: {len(faces)} faces"), sheet, "sheet")
         click.echo(f"wrote {out} ({len(faces)} faces)")
         return
     if as_json:
@@ -199,21 +192,28 @@ def info(stage_path, tile_cm, as_json):
 @click.option("--line", type=click.Choice(["none", "fastest", "shortest", "both"]), default="none", show_default=True)
 def render(stage_path, output, line):
     """Draw a stage at cell level (SVG, or PNG)."""
-    from designer.render import stage_svg, svg_to_png
+    from designer.render import stage_svg
     from designer.track import assemble
 
     stage, ts = _stage_and_tileset(stage_path)
     track = assemble(stage, ts)
     lines = _lines_for_drawing(track, line) if line != "none" else None
-    svg = stage_svg(track, lines=lines, title=stage.name)
-    out = Path(output)
+    out = _write_drawing(stage_svg(track, lines=lines, title=stage.name), output, "drawing")
+    click.echo(f"wrote {out}")
+
+
+def _write_drawing(svg: str, path: str, what: str) -> Path:
+    """Write an SVG drawing as .svg, or rasterised as .png, chosen by the file's extension."""
+    from designer.render import svg_to_png
+
+    out = Path(path)
     if out.suffix.lower() == ".png":
         out.write_bytes(svg_to_png(svg, scale=1.5))
     elif out.suffix.lower() == ".svg":
         out.write_text(svg, encoding="utf-8")
     else:
-        raise DesignerError("the drawing must be a .svg or .png file", where=str(out))
-    click.echo(f"wrote {out}")
+        raise DesignerError(f"the {what} must be a .svg or .png file", where=str(out))
+    return out
 
 
 def _lines_for_drawing(track, which: str) -> dict:
