@@ -204,6 +204,16 @@ def _stage_tileset_name(ids: list[str], tileset: Tileset) -> str:
     return tileset.name
 
 
+def imported_stage(tiles: list[LayoutTile], tileset: Tileset, *, title, author, editor: str,
+                   source: str) -> Stage:
+    """The stage of an imported layout: its title (or the file's name), a note on where it came from and who made it."""
+    notes = [f"Imported from the {editor} file {source}."]
+    if isinstance(author, str) and author.strip():
+        notes.append(f"Author: {author.strip()}")
+    name = title.strip() if isinstance(title, str) and title.strip() else default_name(source)
+    return stage_from_layout(tiles, tileset, name=name, notes=notes, source=source)
+
+
 def stage_from_layout(tiles: list[LayoutTile], tileset: Tileset, *, name: str, notes: list[str],
                       source: str) -> Stage:
     """A stage in driving order from tiles at positions, in any order."""

@@ -39,8 +39,8 @@ import json
 from typing import Any
 
 from designer.errors import DesignerError
-from designer.io import (LayoutTile, as_int, author_of, default_name, default_tileset, field_of, foreign_tile_id,
-                         layout_of, parse_json, read_text, stage_from_layout, tileset_for)
+from designer.io import (LayoutTile, as_int, author_of, default_tileset, field_of, foreign_tile_id,
+                         layout_of, parse_json, read_text, imported_stage, tileset_for)
 from designer.stage import Stage
 from designer.tileset import Tileset
 
@@ -110,13 +110,8 @@ def stage_from_rekee(data: Any, tileset: Tileset, source: str) -> Stage:
         rot = as_int(field_of(t, "dir", source, where, tile_hint), source, where, "dir", tile_hint) % 6
         tid = foreign_tile_id(field_of(t, "id", source, where, tile_hint), source, where)
         tiles.append(LayoutTile(tile=tid, hex=from_rekee(q, r), rotation=rot, tokens=_token_names(t.get("tokens"))))
-    title = data.get("title")
-    author = data.get("author")
-    notes = [f"Imported from the rekee file {source}."]
-    if isinstance(author, str) and author.strip():
-        notes.append(f"Author: {author.strip()}")
-    name = title.strip() if isinstance(title, str) and title.strip() else default_name(source)
-    return stage_from_layout(tiles, tileset, name=name, notes=notes, source=source)
+    return imported_stage(tiles, tileset, title=data.get("title"), author=data.get("author"), editor="rekee",
+                          source=source)
 
 
 def export_rekee(stage: Stage, tileset: Tileset | None = None) -> str:

@@ -44,8 +44,8 @@ import json
 from typing import Any
 
 from designer.errors import DesignerError
-from designer.io import (RGT_ALIASES, LayoutTile, as_int, author_of, default_name, default_tileset, field_of,
-                         foreign_tile_id, layout_of, parse_json, read_text, stage_from_layout, tileset_for)
+from designer.io import (RGT_ALIASES, LayoutTile, as_int, author_of, default_tileset, field_of,
+                         foreign_tile_id, layout_of, parse_json, read_text, imported_stage, tileset_for)
 from designer.io.rekee import from_rekee, to_rekee
 from designer.stage import Stage
 from designer.tileset import Tileset, normalise_tile_id
@@ -154,13 +154,8 @@ def stage_from_rgt(data: Any, tileset: Tileset, source: str) -> Stage:
                      tile_hint) % 6
         tid = foreign_tile_id(field_of(t, "TuileId", source, where, tile_hint), source, where)
         tiles.append(LayoutTile(tile=tid, hex=from_offset(x, y), rotation=rot, tokens=_token_names(t.get("Tokens"))))
-    name = data.get("Name")
-    author = data.get("Author")
-    notes = [f"Imported from the Rallyman Track Editor file {source}."]
-    if isinstance(author, str) and author.strip():
-        notes.append(f"Author: {author.strip()}")
-    name = name.strip() if isinstance(name, str) and name.strip() else default_name(source)
-    return stage_from_layout(tiles, tileset, name=name, notes=notes, source=source)
+    return imported_stage(tiles, tileset, title=data.get("Name"), author=data.get("Author"),
+                          editor="Rallyman Track Editor", source=source)
 
 
 def export_rgt(stage: Stage, tileset: Tileset | None = None) -> str:
