@@ -10,7 +10,6 @@ True
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Literal
 

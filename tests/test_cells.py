@@ -2,7 +2,7 @@
 import networkx as nx
 import pytest
 
-from designer.stage import Stage, load_stage
+from designer.stage import load_stage
 from designer.tileset import EPS
 from designer.track import PlacedTile, assemble, build_graph
 from tests.conftest import STAGE_FILES

@@ -72,8 +72,6 @@ def _draw_face(c: _Canvas, face, hex_=(0, 0), rotation=0, size=100.0, label=None
         for band in geometry.road_outline(face):
             c.add(f'<polygon points="{_pts(world(p) for p in band)}" fill="{road_colour}" stroke="#6b5a3e" '
                   f'stroke-width="{size * 0.008:.2f}"/>')
-        c.add(f'<g opacity="0.9">')
-        c.add("</g>")
     else:
         slide_ids = face.slide_ids()
         cells = {cell.id: cell for cell in face.all_cells()}
