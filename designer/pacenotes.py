@@ -158,6 +158,14 @@ def _corner_notes(track, dist) -> list[PaceNote]:
     return notes
 
 
+def _group_note(kind: str, text: str, members: list[tuple[str, dict]], dist, **extra) -> PaceNote:
+    """The note of a group of cells of one tile (a row, a slide), placed at its nearest cell."""
+    d0 = members[0][1]
+    return PaceNote(kind=kind, text=text, tile=d0["index"], tile_id=d0["tile"],
+                    distance_from_start=min(dist[n] for n, _ in members), danger=d0.get("danger"),
+                    cells=tuple(sorted(n for n, _ in members)), **extra)
+
+
 def _row_notes(track, dist, attr: str) -> list[PaceNote]:
     """Jumps and fords: one note per row of a tile (both lanes of a row carry the symbol)."""
     g = track.graph
@@ -167,17 +175,11 @@ def _row_notes(track, dist, attr: str) -> list[PaceNote]:
             rows.setdefault(_row_key(d), []).append((n, d))
     notes = []
     for _, members in rows.items():
-        d0 = members[0][1]
-        start = min(dist[n] for n, _ in members)
         if attr == "jump":
             value = min(d["jump"] for _, d in members)
-            notes.append(PaceNote(kind="jump", text=f"Jump {value}", tile=d0["index"], tile_id=d0["tile"],
-                                  distance_from_start=start, value=value, danger=d0.get("danger"),
-                                  cells=tuple(sorted(n for n, _ in members))))
+            notes.append(_group_note("jump", f"Jump {value}", members, dist, value=value))
         else:
-            notes.append(PaceNote(kind="ford", text="Ford", tile=d0["index"], tile_id=d0["tile"],
-                                  distance_from_start=start, danger=d0.get("danger"),
-                                  cells=tuple(sorted(n for n, _ in members))))
+            notes.append(_group_note("ford", "Ford", members, dist))
     return notes
 
 
@@ -190,11 +192,7 @@ def _slide_notes(track, dist) -> list[PaceNote]:
             rows.setdefault((d["index"], d["cell"][:-1]), []).append((n, d))
     notes = []
     for _, members in rows.items():
-        d0 = members[0][1]
-        start = min(dist[n] for n, _ in members)
-        notes.append(PaceNote(kind="slide", text="Slide", tile=d0["index"], tile_id=d0["tile"],
-                              distance_from_start=start, danger=d0.get("danger"),
-                              cells=tuple(sorted(n for n, _ in members))))
+        notes.append(_group_note("slide", "Slide", members, dist))
     return notes
 
 

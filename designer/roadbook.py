@@ -533,6 +533,14 @@ class _Book(FPDF):
     def room(self, height: float) -> bool:
         return self.get_y() + height <= self.bottom
 
+    def table_header(self, cols, widths, height: float) -> None:
+        """A shaded header row of column names, underlined."""
+        self.font(8, True)
+        self.set_fill_color(*LIGHT)
+        for (name, _), w in zip(cols, widths):
+            self.cell(w, height, name, border="B", fill=True)
+        self.ln(height)
+
     def heading(self, text: str, size: float = 15):
         self.font(size, True)
         self.cell(0, size * 0.5, text, new_x="LMARGIN", new_y="NEXT")
@@ -682,11 +690,7 @@ def _build_sheet(pdf: _Book, f: StageFacts):
     row_h = max(13.0, min(17.0, (pdf.bottom - pdf.get_y() - 7) / rows_n))
 
     def header():
-        pdf.font(8, True)
-        pdf.set_fill_color(*LIGHT)
-        for (name, _), w in zip(cols, widths):
-            pdf.cell(w, 6, name, border="B", fill=True)
-        pdf.ln(6)
+        pdf.table_header(cols, widths, 6)
 
     header()
     tiles = {t.index: t for t in f.track.tiles}
@@ -892,11 +896,7 @@ def _fastest(pdf: _Book, f: StageFacts):
     widths[4] = pdf.epw - sum(widths)
 
     def header():
-        pdf.font(8, True)
-        pdf.set_fill_color(*LIGHT)
-        for (name, _), w in zip(cols, widths):
-            pdf.cell(w, 5.5, name, border="B", fill=True)
-        pdf.ln(5.5)
+        pdf.table_header(cols, widths, 5.5)
 
     if not pdf.room(28):
         pdf.add_page()

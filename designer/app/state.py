@@ -191,22 +191,21 @@ def on_move(step: int) -> None:
     commit(editing.move_tile(ss.stage, sel, to), select=to)
 
 
-def on_undo() -> None:
-    if not ss.history.can_undo:
-        flash("info", "Nothing to undo.")
+def _history_step(possible: bool, step, word: str) -> None:
+    if not possible:
+        flash("info", f"Nothing to {word}.")
         return
-    ss.history, stage = editing.undo(ss.history, ss.stage)
+    ss.history, stage = step(ss.history, ss.stage)
     _put_stage(stage)
     _sync_rally_slot()
+
+
+def on_undo() -> None:
+    _history_step(ss.history.can_undo, editing.undo, "undo")
 
 
 def on_redo() -> None:
-    if not ss.history.can_redo:
-        flash("info", "Nothing to redo.")
-        return
-    ss.history, stage = editing.redo(ss.history, ss.stage)
-    _put_stage(stage)
-    _sync_rally_slot()
+    _history_step(ss.history.can_redo, editing.redo, "redo")
 
 
 def _sync_rally_slot() -> None:
