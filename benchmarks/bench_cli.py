@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = sorted(str(p) for p in (ROOT / "stages").glob("rally-*/ss*.yaml"))
+STAGES = sorted(str(p) for p in (ROOT / "stages" / "dirt").glob("rally-*/ss*.yaml"))
 CLI = [sys.executable, "-m", "designer"]
 
 

@@ -20,10 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from designer.lines import analyze, fastest_line, speed_limits  # noqa: E402
-from designer.stage import Stage, load_stage  # noqa: E402
-from designer.tileset import Cell, Face, Tileset, get_tileset  # noqa: E402
-from designer.track import assemble, load_track  # noqa: E402
+from designer.systems.dirt.lines import analyze, fastest_line, speed_limits  # noqa: E402
+from designer.systems.dirt.stage import Stage, load_stage  # noqa: E402
+from designer.systems.dirt.tileset import Cell, Face, Tileset, get_tileset  # noqa: E402
+from designer.systems.dirt.track import assemble, load_track  # noqa: E402
 
 PATTERN = ["204a A", "205a A", "227a B", "206a A", "222a B", "207a A", "231a A", "224a B"]
 
@@ -65,7 +65,7 @@ def synthetic_stage(n_tiles: int):
 def main() -> None:
     print(f"python {sys.version.split()[0]}")
     tracks = []
-    for path in sorted(glob.glob(str(ROOT / "stages" / "rally-*" / "ss*.yaml"))):
+    for path in sorted(glob.glob(str(ROOT / "stages" / "dirt" / "rally-*" / "ss*.yaml"))):
         track = load_track(load_stage(path))
         if track.has_cells:
             tracks.append((track.graph.number_of_nodes(), len(track.road_tiles), path, track))

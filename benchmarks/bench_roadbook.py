@@ -1,6 +1,6 @@
 """Benchmark: the road book of a three-stage rulebook rally (target: at most 3 s).
 
-    python benchmarks/bench_roadbook.py [stages/rally-1/rally.yaml] [--repeat 5] [--paper A4]
+    python benchmarks/bench_roadbook.py [stages/dirt/rally-1/rally.yaml] [--repeat 5] [--paper A4]
 
 Prints the time of the first build in a fresh process (cold: tileset loading, font parsing, lazy
 imports) and of the following builds (warm), with the split between gathering the facts (assembly,
@@ -22,14 +22,14 @@ TARGET_S = 3.0
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("rally", nargs="?", default=str(ROOT / "stages/rally-1/rally.yaml"))
+    ap.add_argument("rally", nargs="?", default=str(ROOT / "stages/dirt/rally-1/rally.yaml"))
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--paper", default="A4")
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
-    from designer import roadbook as rb
-    from designer.stage import load_rally
+    from designer.systems.dirt import roadbook as rb
+    from designer.systems.dirt.stage import load_rally
     t_import = time.perf_counter() - t0
 
     def build():
@@ -53,7 +53,7 @@ def main(argv=None) -> int:
     cold, warm = runs[0], runs[1:] or runs[:1]
     _, _, _, size, pages, stages = cold
     print(f"road book of {args.rally} ({stages} stages, {pages} pages, {size / 1024:.0f} KiB, {args.paper})")
-    print(f"  import designer.roadbook: {t_import:.3f} s")
+    print(f"  import designer.systems.dirt.roadbook: {t_import:.3f} s")
     print(f"  cold build: {cold[0]:.3f} s (facts {cold[1]:.3f} s + PDF {cold[2]:.3f} s)")
     med = statistics.median(r[0] for r in warm)
     print(f"  warm builds: median {med:.3f} s, min {min(r[0] for r in warm):.3f} s over {len(warm)} "

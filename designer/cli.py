@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from designer.errors import DesignerError
+from designer.core.errors import DesignerError
 
 
 def _fail(exc: Exception) -> None:
@@ -30,12 +30,31 @@ class _Group(click.Group):
 
 
 def _stage_and_tileset(path: str):
-    from designer.stage import load_stage
-    from designer.tileset import get_tileset
+    """A DIRT stage and its tileset (for the DIRT-only commands: info, import, export)."""
+    from designer.systems.dirt.stage import load_stage
+    from designer.systems.dirt.tileset import get_tileset
 
+    _only_dirt(path)
     stage = load_stage(path)
     tileset = get_tileset(stage.tileset, Path(path).resolve().parent)
     return stage, tileset
+
+
+def _only_dirt(path: str) -> None:
+    from designer import systems
+
+    system = systems.system_of_file(path)
+    if system.name != "dirt":
+        raise DesignerError(f"this command is for Rallyman: DIRT stages; this file is a {system.title} file",
+                            where=str(path), hint="validate, analyze, render and roadbook work for every game")
+
+
+def _open(path: str):
+    """(system, document) of a stage or rally file of any game system."""
+    from designer import systems
+
+    system = systems.system_of_file(path)
+    return system, system.load(path)
 
 
 def _expand(paths: tuple[str, ...]) -> list[str]:
@@ -52,7 +71,7 @@ def _expand(paths: tuple[str, ...]) -> list[str]:
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rally-designer")
 def main():
-    """Design, check and analyse stages for Rallyman: DIRT."""
+    """Design, check and analyse stages for rally board games (Rallyman: DIRT, classic Rallyman, The Great Race, Rallye)."""
 
 
 @main.command()
@@ -67,7 +86,7 @@ def main():
 @click.option("--json", "as_json", is_flag=True)
 def tiles(tileset_name, kind, terrain, danger, limit, feature, sheet, as_json):
     """List the faces of a tileset, with filters; optionally draw them."""
-    from designer.tileset import get_tileset
+    from designer.systems.dirt.tileset import get_tileset
 
     ts = get_tileset(tileset_name)
     faces = []
@@ -87,7 +106,7 @@ def tiles(tileset_name, kind, terrain, danger, limit, feature, sheet, as_json):
             continue
         faces.append(face)
     if sheet:
-        from designer.render import sheet_svg
+        from designer.systems.dirt.render import sheet_svg
 
         out = _write_drawing(sheet_svg(faces, title=f"{ts.title or ts.name}: {len(faces)} faces"), sheet, "sheet")
         click.echo(f"wrote {out} ({len(faces)} faces)")
@@ -122,28 +141,32 @@ def _face_row(f) -> dict:
 @click.argument("stages", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def validate(stages, as_json):
-    """Check stages: exit 0 when all are valid, 1 when one has an error."""
-    from designer.validate import validate as run
-
+    """Check stages of any game system: exit 0 when all are valid, 1 when one has an error."""
     results, bad = [], False
-    for path in _expand(stages):
+    paths = _expand(stages)
+    if not paths:
+        raise DesignerError("no stage files found", where=" ".join(stages), hint="give .yaml stage files or folders holding them")
+    for path in paths:
         try:
-            stage, ts = _stage_and_tileset(path)
+            system, doc = _open(path)
+            near = Path(path).resolve().parent
+            checked = [(st, system.validate(st, system.box_of(st, near))) for st in system.stages_of(doc)]
         except DesignerError as exc:
             if as_json:
                 results.append({"stage": path, "valid": False, "load_error": str(exc), "problems": []})
                 bad = True
                 continue
             raise
-        problems = run(stage, ts)
-        valid = not any(p.severity == "error" for p in problems)
-        bad |= not valid
-        results.append({"stage": path, "name": stage.name, "valid": valid,
-                        "problems": [p.to_dict() for p in problems]})
-        if not as_json:
-            click.echo(f"{path}: {'valid' if valid else 'INVALID'} ({stage.name}, {len(stage.tiles)} tiles)")
-            for p in problems:
-                click.echo(f"  {p.severity:7} {p.code:18} {p}")
+        for st, problems in checked:
+            valid = not any(p.severity == "error" for p in problems)
+            bad |= not valid
+            name = system.stage_name(st)
+            results.append({"stage": path, "system": system.name, "name": name, "valid": valid,
+                            "problems": [p.to_dict() for p in problems]})
+            if not as_json:
+                click.echo(f"{path}: {'valid' if valid else 'INVALID'} ({system.title}: {name})")
+                for p in problems:
+                    click.echo(f"  {p.severity:7} {p.code:18} {p}")
     if as_json:
         click.echo(json.dumps(results, indent=2))
     sys.exit(1 if bad else 0)
@@ -155,8 +178,8 @@ def validate(stages, as_json):
 @click.option("--json", "as_json", is_flag=True)
 def info(stage_path, tile_cm, as_json):
     """Tiles, length, footprint on the table and boxes needed."""
-    from designer.track import assemble
-    from designer.validate import TILE_FLAT_TO_FLAT_CM, boxes_needed, footprint
+    from designer.systems.dirt.track import assemble
+    from designer.systems.dirt.validate import TILE_FLAT_TO_FLAT_CM, boxes_needed, footprint
 
     stage, ts = _stage_and_tileset(stage_path)
     track = assemble(stage, ts)
@@ -191,47 +214,29 @@ def info(stage_path, tile_cm, as_json):
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="FILE.svg or FILE.png")
 @click.option("--line", type=click.Choice(["none", "fastest", "shortest", "both"]), default="none", show_default=True)
 def render(stage_path, output, line):
-    """Draw a stage at cell level (SVG, or PNG)."""
-    from designer.render import stage_svg
-    from designer.track import assemble
-
-    stage, ts = _stage_and_tileset(stage_path)
-    track = assemble(stage, ts)
-    lines = _lines_for_drawing(track, line) if line != "none" else None
-    out = _write_drawing(stage_svg(track, lines=lines, title=stage.name), output, "drawing")
+    """Draw a stage (SVG, or PNG)."""
+    system, doc = _open(stage_path)
+    stage = system.stages_of(doc)[0]
+    box = system.box_of(stage, Path(stage_path).resolve().parent)
+    if system.name == "dirt":
+        svg = system.draw(stage, box, line=line)
+    else:
+        svg = system.draw(stage, box, system.analyse(stage, box) if line != "none" else None)
+    out = _write_drawing(svg, output, "drawing", protect=(stage_path,))
     click.echo(f"wrote {out}")
 
 
-def _write_drawing(svg: str, path: str, what: str) -> Path:
+def _write_drawing(svg: str, path: str, what: str, protect=()) -> Path:
     """Write an SVG drawing as .svg, or rasterised as .png, chosen by the file's extension."""
-    from designer.render import svg_to_png
+    from designer.core import files
+    from designer.core.svgkit import svg_to_png
 
     out = Path(path)
-    if out.suffix.lower() == ".png":
-        out.write_bytes(svg_to_png(svg, scale=1.5))
-    elif out.suffix.lower() == ".svg":
-        out.write_text(svg, encoding="utf-8")
-    else:
-        raise DesignerError(f"the {what} must be a .svg or .png file", where=str(out))
-    return out
-
-
-def _lines_for_drawing(track, which: str) -> dict:
-    from designer import lines as L
-
-    if not track.has_cells:
-        raise DesignerError("this stage has faces without cells, so no line can be drawn",
-                            hint="cell graphs exist for the DIRT core box")
-    out = {}
-    if which in ("shortest", "both"):
-        line = L.shortest_line(track)
-        if line is not None:
-            out["shortest"] = [(line.start, None)] + [(n, None) for n in line.cells]
-    if which in ("fastest", "both"):
-        line = L.fastest_line(track)
-        if line is not None:
-            out["fastest"] = line.cell_gears()
-    return out
+    if out.suffix.lower() not in (".svg", ".png"):
+        raise DesignerError(f"the {what} must be a .svg or .png file", where=str(out),
+                            hint=f"name it e.g. {out.stem or 'drawing'}.svg")
+    data = svg_to_png(svg, scale=1.5) if out.suffix.lower() == ".png" else svg.encode("utf-8")
+    return files.write_atomic(out, data, suffixes=(".svg", ".png"), protect=protect, what=what)
 
 
 @main.command(name="import")
@@ -239,16 +244,13 @@ def _lines_for_drawing(track, which: str) -> dict:
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="STAGE.yaml to write")
 def import_(file, output):
     """Import a .rgt (Rallyman Track Editor) or rekee .json layout as a stage in driving order."""
-    from designer.io import import_file
-    from designer.stage import save_stage
+    from designer.core import files
+    from designer.systems.dirt.io import import_file
+    from designer.systems.dirt.stage import dumps_stage
 
     p = Path(file)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise DesignerError(f"cannot read the file ({exc.strerror})", where=str(p)) from None
-    stage = import_file(p.name, data)
-    save_stage(stage, output)
+    stage = import_file(p.name, files.read_bytes(p, what="layout file"))
+    files.write_atomic(output, dumps_stage(stage), suffixes=(".yaml", ".yml"), protect=(file,), what="stage")
     click.echo(f"wrote {output} ({len(stage.tiles)} tiles)")
 
 
@@ -258,18 +260,21 @@ def import_(file, output):
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="File to write (share codes print).")
 def export(stage_path, fmt, output):
     """Export a stage to the Rallyman Track Editor (.rgt), rekee JSON, YAML, or a share code."""
-    from designer.stage import load_stage, share_code
+    from designer.systems.dirt.stage import load_stage, share_code
 
     if fmt == "share":
         click.echo(share_code(load_stage(stage_path)))
         return
     if not output:
         raise DesignerError("give the file to write with -o FILE")
-    from designer.io import export_stage
+    from designer.systems.dirt.io import export_stage
 
     stage, _ = _stage_and_tileset(stage_path)
+    from designer.core import files
+
     data, _name, _mime = export_stage(stage, fmt)
-    Path(output).write_bytes(data)
+    suffix = {"rgt": (".rgt",), "rekee": (".json",), "yaml": (".yaml", ".yml")}[fmt]
+    files.write_atomic(output, data, suffixes=suffix, protect=(stage_path,), what=f"{fmt} export")
     click.echo(f"wrote {output}")
 
 
@@ -280,52 +285,26 @@ def export(stage_path, fmt, output):
 @click.option("--max-risk", type=click.FloatRange(0.0, 1.0), default=None,
               help="Highest chance of a loss of control allowed in one turn (0-1).")
 def analyze(stages, as_json, players, max_risk):
-    """Fastest and shortest lines, speed limits, length, game time and table time.
+    """Lines, limits, length, game time and table time, for a stage of any game system.
 
     Several stages (or folders of stages) may be given; with --json the output is then a list.
     """
-    from designer import lines as L
-    from designer.track import assemble
-
     paths = _expand(stages)
+    if not paths:
+        raise DesignerError("no stage files found", where=" ".join(stages), hint="give .yaml stage files or folders")
     results = []
     for path in paths:
-        stage, ts = _stage_and_tileset(path)
-        track = assemble(stage, ts)
-        result = L.analyze(track, players=players or stage.players or 4, max_risk=max_risk)
-        if as_json:
-            results.append(result)
-        else:
-            click.echo(_report(result))
+        system, doc = _open(path)
+        near = Path(path).resolve().parent
+        opts = {"max_risk": max_risk} if max_risk is not None else {}
+        for stage in system.stages_of(doc):
+            result = system.analyse(stage, system.box_of(stage, near), players=players, **opts)
+            if as_json:
+                results.append(result)
+            else:
+                click.echo(system.report(result))
     if as_json:
-        click.echo(json.dumps(results[0] if len(paths) == 1 else results, indent=2))
-
-
-def _report(result: dict) -> str:
-    """The analysis as text: totals, then the fastest line turn by turn."""
-    est = result.get("estimate", {})
-    fl = result.get("fastest_line") or {}
-    sl = result.get("shortest_line") or {}
-    stage = result.get("stage")
-    name = stage.get("name", "") if isinstance(stage, dict) else str(stage or "")
-    out = [name,
-           f"  length: {sl.get('cells', '?')} cells on the shortest line, {fl.get('cells', '?')} on the fastest",
-           f"  fastest line: {fl.get('time', '?')} game time in {fl.get('turns', '?')} turns "
-           f"(hazards not rolled; worst turn {100 * (fl.get('max_turn_loss_of_control_chance') or 0):.0f}% loss of control)",
-           f"  table time: about {est.get('table_minutes', '?')} min for {est.get('players', '?')} players "
-           f"(rulebook guidance {est.get('rulebook_guidance_minutes', '-')} min for 4)"]
-    safe = result.get("safe_line")
-    if safe:
-        out.append(f"  within the risk budget {safe.get('max_risk')}: {safe.get('time')} in {safe.get('turns')} turns")
-    out.append("")
-    out.append(f"  {'turn':>4}  {'from':8} {'to':8} {'cells':>5}  {'end gear':>8}  {'card':>5}  {'risk':>5}  dice (gear after each)")
-    for t in fl.get("turn_list", []):
-        dice = " ".join(f"{'+'.join(d.replace('gear', 'G') for d in st['dice'])}>{st['gear']}" for st in t["steps"])
-        out.append(f"  {t['turn']:>4}  {t['start']:8} {t['end']:8} {t['cells']:>5}  {t['gear']:>8}  {t['seconds']:>4}s  "
-                   f"{100 * t['loss_of_control_chance']:>4.0f}%  {dice}")
-    out.append("")
-    out.append("  --json gives the cell graph and every move, to check against the rules.")
-    return "\n".join(out)
+        click.echo(json.dumps(results[0] if len(results) == 1 else results, indent=2))
 
 
 @main.command()
@@ -333,11 +312,35 @@ def _report(result: dict) -> str:
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="FILE.pdf")
 @click.option("--paper", type=click.Choice(["A4", "Letter"], case_sensitive=False), default="A4", show_default=True)
 def roadbook(path, output, paper):
-    """Print the road book of a stage or a rally (PDF)."""
-    from designer.roadbook import roadbook as build
+    """Print the road book of a stage or a rally of any game system (PDF)."""
+    from designer.core import files
 
-    build(path, output, paper="Letter" if paper.lower() == "letter" else "A4")
+    if Path(output).suffix.lower() != ".pdf":
+        raise DesignerError("the road book must be a .pdf file", where=output, hint="name it e.g. book.pdf")
+    system, doc = _open(path)
+    data = system.roadbook(doc, near=Path(path).resolve().parent,
+                           paper="Letter" if paper.lower() == "letter" else "A4")
+    files.write_atomic(output, data, suffixes=(".pdf",), protect=(path,), what="road book")
     click.echo(f"wrote {output}")
+
+
+@main.command()
+@click.option("--system", "system_name", default=None, help="Only this game system.")
+@click.option("--json", "as_json", is_flag=True)
+def examples(system_name, as_json):
+    """The bundled stages, rallies and boxes of every game system."""
+    from designer import systems
+
+    chosen = [systems.get(system_name)] if system_name else systems.all_systems()
+    rows = [{"system": s.name, "key": e.key, "kind": e.kind, "label": e.label, "path": str(e.path)}
+            for s in chosen for e in s.examples()]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for s in chosen:
+        click.echo(f"{s.title} ({s.name}): {s.summary}")
+        for e in s.examples():
+            click.echo(f"  {e.kind:6} {e.label:40} {e.path}")
 
 
 @main.command()

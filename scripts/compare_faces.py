@@ -9,9 +9,9 @@ import base64
 import sys
 from pathlib import Path
 
-from designer.render import svg_to_png
-from designer.render.svg import _Canvas, _draw_face
-from designer.tileset import get_tileset
+from designer.systems.dirt.render import svg_to_png
+from designer.systems.dirt.render import _Canvas, _draw_face
+from designer.systems.dirt.tileset import get_tileset
 
 
 def page(faces, pictures: Path) -> str:

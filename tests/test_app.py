@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from designer import hexgrid
+from designer.core import hexgrid
 from designer.app import analysis, editing, mapview, sources
-from designer.errors import DesignerError
-from designer.stage import Stage, dumps_stage, load_stage, share_code
-from designer.track import assemble
-from designer.validate import validate
+from designer.core.errors import DesignerError
+from designer.systems.dirt.stage import Stage, dumps_stage, load_stage, share_code
+from designer.systems.dirt.track import assemble
+from designer.systems.dirt.validate import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 MAIN = str(ROOT / "designer" / "app" / "main.py")
-RALLY1_SS1 = ROOT / "stages" / "rally-1" / "ss1.yaml"
+RALLY1_SS1 = ROOT / "stages" / "dirt" / "rally-1" / "ss1.yaml"
 
 
 def errors_of(stage, ts):
@@ -200,7 +200,7 @@ def test_tile_from_event_forms():
 
 
 def test_map_points_layout_and_click_geometry(dirt):
-    from designer.render import stage_svg
+    from designer.systems.dirt.render import stage_svg
 
     stage = load_stage(RALLY1_SS1)
     track = assemble(stage, dirt)
@@ -580,22 +580,3 @@ def test_settings_survive_a_tab_switch(app):
     show(app, "Design")
     assert app.segmented_control(key="palette_mode").value == "after"
     assert app.selectbox(key="sel_box").value == 2
-
-
-def test_missing_modules_give_a_message_not_a_traceback(monkeypatch, dirt):
-    import sys
-
-    import designer
-
-    track = assemble(load_stage(RALLY1_SS1), dirt)
-    for name in ("lines", "roadbook", "io"):
-        monkeypatch.setitem(sys.modules, f"designer.{name}", None)
-        monkeypatch.delattr(designer, name, raising=False)
-    assert not analysis.available()
-    with pytest.raises(sources.Unavailable, match="not available"):
-        analysis.analyse(track)
-    assert not sources.roadbook_available() and not sources.foreign_available()
-    with pytest.raises(sources.Unavailable):
-        sources.read_upload("track.rgt", b"{}")
-    with pytest.raises(sources.Unavailable):
-        sources.roadbook_pdf([load_stage(RALLY1_SS1)])

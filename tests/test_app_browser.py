@@ -120,11 +120,11 @@ def _click_key(page, key: str) -> None:
 
 def _map_click(page, stage, index: int) -> None:
     """Click the centre of tile ``index`` on the map chart, using the same layout as the app."""
-    from designer import hexgrid
+    from designer.core import hexgrid
     from designer.app import mapview
-    from designer.render import stage_svg
-    from designer.tileset import get_tileset
-    from designer.track import assemble
+    from designer.systems.dirt.render import stage_svg
+    from designer.systems.dirt.tileset import get_tileset
+    from designer.systems.dirt.track import assemble
 
     track = assemble(stage, get_tileset(stage.tileset))
     svg = stage_svg(track, width_px=None)
@@ -143,7 +143,7 @@ def _map_click(page, stage, index: int) -> None:
 def test_build_validate_analyse_download(server, browser, tmp_path):
     from playwright.sync_api import expect
 
-    from designer.stage import Stage, loads_stage
+    from designer.systems.dirt.stage import Stage, loads_stage
 
     context = browser.new_context(viewport={"width": 1500, "height": 2000}, accept_downloads=True)
     page = context.new_page()

@@ -13,7 +13,7 @@ def run(*args):
 
 
 def test_validate_all_rulebook_stages():
-    r = run("validate", ROOT / "stages")
+    r = run("validate", ROOT / "stages" / "dirt")
     assert r.exit_code == 0, r.output
     assert r.output.count(": valid") == 18
 

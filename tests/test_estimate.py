@@ -7,14 +7,14 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from designer.estimate import (GUIDANCE_MINUTES_PER_TILE, TABLE_TIME, TableTime, estimate, fit_table_time,
+from designer.systems.dirt.estimate import (GUIDANCE_MINUTES_PER_TILE, TABLE_TIME, TableTime, estimate, fit_table_time,
                                guidance_minutes, table_minutes)
-from designer.lines import fastest_line, shortest_line
-from designer.stage import load_stage
-from designer.track import load_track
+from designer.systems.dirt.lines import fastest_line, shortest_line
+from designer.systems.dirt.stage import load_stage
+from designer.systems.dirt.track import load_track
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = sorted(ROOT.glob("stages/rally-*/ss*.yaml"))
+STAGES = sorted(ROOT.glob("stages/dirt/rally-*/ss*.yaml"))
 
 
 def rulebook_tracks():

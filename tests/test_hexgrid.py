@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from designer import hexgrid as hg
+from designer.core import hexgrid as hg
 
 hexes = st.tuples(st.integers(-50, 50), st.integers(-50, 50))
 edges = st.sampled_from(list("ABCDEF"))

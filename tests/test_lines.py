@@ -13,16 +13,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from designer.errors import DesignerError
-from designer.lines import analyze, fastest_line, shortest_line, speed_limits, turn_graph
-from designer.rules.dirt import load_ruleset, play_turn, turn_outcomes
-from designer.stage import Stage, load_stage
-from designer.tileset import Face, get_tileset
-from designer.track import assemble, load_track
+from designer.core.errors import DesignerError
+from designer.systems.dirt.lines import analyze, fastest_line, shortest_line, speed_limits, turn_graph
+from designer.systems.dirt.rules import load_ruleset, play_turn, turn_outcomes
+from designer.systems.dirt.stage import Stage, load_stage
+from designer.systems.dirt.tileset import Face, get_tileset
+from designer.systems.dirt.track import assemble, load_track
 
 RULES = load_ruleset()
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob("stages/rally-*/ss*.yaml"))
+STAGES = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob("stages/dirt/rally-*/ss*.yaml"))
 
 
 # -- a synthetic road (own builder: no code shared with the rules tests) ------------------------------

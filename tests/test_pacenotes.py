@@ -2,9 +2,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from designer.pacenotes import PaceNote, distances, format_notes, notes_by_tile, pace_notes, stage_length
-from designer.stage import Stage, load_stage
-from designer.track import assemble
+from designer.systems.dirt.pacenotes import PaceNote, distances, format_notes, notes_by_tile, pace_notes, stage_length
+from designer.systems.dirt.stage import Stage, load_stage
+from designer.systems.dirt.track import assemble
 from tests.conftest import ROOT, STAGE_FILES
 
 
@@ -35,7 +35,7 @@ def test_driving_a_curve_the_other_way_turns_the_other_way(dirt):
 
 
 def test_rally_1_ss1_pace_notes(dirt):
-    track = track_of(ROOT / "stages/rally-1/ss1.yaml", dirt)
+    track = track_of(ROOT / "stages/dirt/rally-1/ss1.yaml", dirt)
     notes = pace_notes(track)
     corners = [(n.tile + 1, n.tile_id, n.text) for n in notes if n.kind == "corner"]
     assert corners == [
@@ -63,19 +63,19 @@ def test_rally_1_ss1_pace_notes(dirt):
 
 
 def test_jumps_fords_and_cuts(dirt):
-    ss2 = pace_notes(track_of(ROOT / "stages/rally-5/ss2.yaml", dirt))
+    ss2 = pace_notes(track_of(ROOT / "stages/dirt/rally-5/ss2.yaml", dirt))
     jumps = [(n.tile_id, n.value, n.text) for n in ss2 if n.kind == "jump"]
     assert jumps == [("204b", 3, "into Jump 3"), ("205b", 4, "into Jump 4")]
-    ss1 = pace_notes(track_of(ROOT / "stages/rally-5/ss1.yaml", dirt))
+    ss1 = pace_notes(track_of(ROOT / "stages/dirt/rally-5/ss1.yaml", dirt))
     fords = [n.tile_id for n in ss1 if n.kind == "ford"]
     assert fords == ["208b", "207b"]
     on_207b = [n.kind for n in ss1 if n.tile_id == "207b"]
     assert on_207b == ["ford", "jump"]                # the ford row comes first in driving order
-    ss3 = pace_notes(track_of(ROOT / "stages/rally-5/ss3.yaml", dirt))
+    ss3 = pace_notes(track_of(ROOT / "stages/dirt/rally-5/ss3.yaml", dirt))
     cuts = [n for n in ss3 if n.kind == "cut"]
     assert [(c.tile_id, c.limit, c.direction, c.text) for c in cuts] == [("217b", 3, "left", "Left cut 3")]
     # A cut split in two cells (224b) is one note.
-    r3 = pace_notes(track_of(ROOT / "stages/rally-3/ss2.yaml", dirt))
+    r3 = pace_notes(track_of(ROOT / "stages/dirt/rally-3/ss2.yaml", dirt))
     assert [(n.tile_id, n.length) for n in r3 if n.kind == "cut" and n.tile_id == "224b"] == [("224b", 2)]
 
 
@@ -104,7 +104,7 @@ def test_invariants_on_rulebook_stages(path, dirt):
 
 
 def test_length_matches_the_shortest_line(dirt):
-    L = pytest.importorskip("designer.lines")
+    L = pytest.importorskip("designer.systems.dirt.lines")
     for path in STAGE_FILES:
         track = track_of(path, dirt)
         assert stage_length(track) == L.shortest_line(track).length, path

@@ -13,17 +13,17 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import designer
-from designer.errors import DesignerError
-from designer.pacenotes import pace_notes
-from designer.roadbook import (FONT_DIR, build_rows, pdf_svg, rally_roadbook, roadbook, stage_facts,
+import designer.systems.dirt as dirt_pkg
+from designer.core.errors import DesignerError
+from designer.systems.dirt.pacenotes import pace_notes
+from designer.systems.dirt.roadbook import (FONT_DIR, build_rows, pdf_svg, rally_roadbook, roadbook, stage_facts,
                                stage_roadbook)
-from designer.stage import Stage, load_rally, load_stage
-from designer.track import assemble
+from designer.systems.dirt.stage import Stage, load_rally, load_stage
+from designer.systems.dirt.track import assemble
 from tests.conftest import ROOT
 
-SS1 = ROOT / "stages/rally-1/ss1.yaml"
-RALLY1 = ROOT / "stages/rally-1/rally.yaml"
+SS1 = ROOT / "stages/dirt/rally-1/ss1.yaml"
+RALLY1 = ROOT / "stages/dirt/rally-1/rally.yaml"
 POPPLER = shutil.which("pdftotext") and shutil.which("pdftoppm")
 needs_poppler = pytest.mark.skipif(not POPPLER, reason="poppler-utils is not installed (pdftotext, pdftoppm): "
                                                        "apt-get install poppler-utils")
@@ -150,7 +150,7 @@ def test_title_block(ss1_pdf):
 
 @needs_poppler
 def test_fastest_line_section(ss1_pdf):
-    pytest.importorskip("designer.lines")
+    pytest.importorskip("designer.systems.dirt.lines")
     flat = " ".join(" ".join(pages(ss1_pdf)).split())
     assert re.search(r"Fastest line: game time \d+:\d\d, \d+ turns", flat)
     assert "Dice, in order" in flat and "Time card" in flat
@@ -212,10 +212,10 @@ def test_pages_render_to_png(rally_pdf, tmp_path):
 # -- degrading --------------------------------------------------------------------------------
 
 def test_without_racing_lines_the_section_says_so(monkeypatch):
-    monkeypatch.setitem(sys.modules, "designer.lines", None)
-    monkeypatch.delattr(designer, "lines", raising=False)
+    monkeypatch.setitem(sys.modules, "designer.systems.dirt.lines", None)
+    monkeypatch.delattr(dirt_pkg, "lines", raising=False)
     facts = stage_facts(load_stage(SS1), near=SS1.parent)
-    assert facts.fastest is None and "designer.lines" in facts.fastest_missing
+    assert facts.fastest is None and "designer.systems.dirt.lines" in facts.fastest_missing
     assert facts.table_minutes == pytest.approx(25.0)       # the rulebook's 2.5 minutes a tile
     data = stage_roadbook(load_stage(SS1), None)
     assert data.startswith(b"%PDF-")
@@ -224,14 +224,14 @@ def test_without_racing_lines_the_section_says_so(monkeypatch):
 def test_a_failing_line_search_still_prints(monkeypatch):
     import types
 
-    fake = types.ModuleType("designer.lines")
+    fake = types.ModuleType("designer.systems.dirt.lines")
 
     def boom(track, *a, **k):
         raise RuntimeError("half-written")
 
     fake.fastest_line = boom
-    monkeypatch.setitem(sys.modules, "designer.lines", fake)
-    monkeypatch.setattr(designer, "lines", fake, raising=False)
+    monkeypatch.setitem(sys.modules, "designer.systems.dirt.lines", fake)
+    monkeypatch.setattr(dirt_pkg, "lines", fake, raising=False)
     with pytest.warns(UserWarning, match="half-written"):
         facts = stage_facts(load_stage(SS1), near=SS1.parent)
     assert facts.fastest is None and "half-written" in facts.fastest_missing
@@ -250,12 +250,12 @@ def test_analyze_only_module_is_read(monkeypatch, dirt):
     turns = [{"turn": k + 1, "gear": 2, "seconds": 40,
               "steps": [{"cells": [c], "dice": ["gear2"] if j else ["gear1"], "gear": 2} for j, c in enumerate(chunk)]}
              for k, chunk in enumerate(cells[i:i + 5] for i in range(0, len(cells), 5))]
-    fake = types.ModuleType("designer.lines")
+    fake = types.ModuleType("designer.systems.dirt.lines")
     fake.analyze = lambda track, players=4, max_risk=None: {
         "fastest_line": {"start": start, "seconds": 40 * len(turns), "turns": len(turns), "turn_list": turns},
         "estimate": {"table_minutes": 31.0}}
-    monkeypatch.setitem(sys.modules, "designer.lines", fake)
-    monkeypatch.setattr(designer, "lines", fake, raising=False)
+    monkeypatch.setitem(sys.modules, "designer.systems.dirt.lines", fake)
+    monkeypatch.setattr(dirt_pkg, "lines", fake, raising=False)
     facts = stage_facts(load_stage(SS1), near=SS1.parent)
     assert facts.fastest is not None and len(facts.fastest.turns) == len(turns)
     assert facts.fastest.game_seconds == 40 * len(turns) and facts.table_minutes == 31.0
@@ -298,7 +298,7 @@ def test_svg_text_is_centred_for_fpdf2():
 
 
 def test_maps_are_scaled_to_fit_their_box():
-    from designer.roadbook import _new_book
+    from designer.systems.dirt.roadbook import _new_book
 
     pdf = _new_book("A4", "t")
     pdf.add_page()

@@ -11,13 +11,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from designer.errors import DesignerError, SchemaError
-from designer.rules import get_ruleset
-from designer.rules.dirt import (IllegalMove, Pool, engine_for, legal_turns, load_ruleset, play_turn,
+from designer.core.errors import DesignerError, SchemaError
+from designer.systems.dirt.rules import load_ruleset
+from designer.systems.dirt.rules import (IllegalMove, Pool, engine_for, legal_turns, load_ruleset, play_turn,
                                  road_of, turn_outcomes)
-from designer.stage import Stage
-from designer.tileset import Cell, Face, Slide, Tileset
-from designer.track import assemble
+from designer.systems.dirt.stage import Stage
+from designer.systems.dirt.tileset import Cell, Face, Slide, Tileset
+from designer.systems.dirt.track import assemble
 
 RULES = load_ruleset()
 
@@ -98,9 +98,7 @@ def test_ruleset_values_and_sources():
         if key in ("ruleset", "title"):
             continue
         assert set(item) == {"value", "status", "source"}, key
-    assert get_ruleset("dirt") == RULES
-    with pytest.raises(DesignerError):
-        get_ruleset("great-race")
+    assert load_ruleset() == RULES
 
 
 def _write_rules(tmp_path, mutate):

@@ -2,8 +2,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from designer.errors import DesignerError, SchemaError
-from designer.stage import (Stage, dumps_stage, from_share_code, load_rally, load_stage, loads_stage,
+from designer.core.errors import DesignerError, SchemaError
+from designer.systems.dirt.stage import (Stage, dumps_stage, from_share_code, load_rally, load_stage, loads_stage,
                             share_code)
 from tests.conftest import ROOT, STAGE_FILES
 
@@ -54,7 +54,7 @@ def test_rulebook_stages_load():
 
 def test_rallies_group_the_stages():
     for n in range(1, 7):
-        r = load_rally(ROOT / "stages" / f"rally-{n}" / "rally.yaml")
+        r = load_rally(ROOT / "stages" / "dirt" / f"rally-{n}" / "rally.yaml")
         assert [s.rally.number for s in r.stages] == [1, 2, 3]
 
 

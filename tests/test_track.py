@@ -1,9 +1,9 @@
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from designer import hexgrid
-from designer.stage import Stage, load_stage
-from designer.track import assemble, driving_order
+from designer.core import hexgrid
+from designer.systems.dirt.stage import Stage, load_stage
+from designer.systems.dirt.track import assemble, driving_order
 from tests.conftest import STAGE_FILES
 
 ROAD_NUMBERS = [n for n in range(204, 233)]

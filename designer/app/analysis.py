@@ -1,10 +1,10 @@
-"""The analysis shown by the app, gathered from :mod:`designer.lines` into plain rows: the lines to
+"""The analysis shown by the app, gathered from :mod:`designer.systems.dirt.lines` into plain rows: the lines to
 draw with the gear in each cell, the turn-by-turn table, the speed profile along the distance and
 the headline figures.
 
 No game logic here: lines, turns, speed limits and times come from the library (``lines.analyze``);
-this module only reshapes its JSON-ready result. While :mod:`designer.lines` is missing,
-:func:`analyse` raises :class:`~designer.app.sources.Unavailable`; while :mod:`designer.estimate` is
+this module only reshapes its JSON-ready result. While :mod:`designer.systems.dirt.lines` is missing,
+:func:`analyse` raises :class:`~designer.app.sources.Unavailable`; while :mod:`designer.systems.dirt.estimate` is
 missing, the lines are still shown and the times that need it are left out.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from designer.app.sources import Unavailable
-from designer.errors import DesignerError
+from designer.core.errors import DesignerError
 
 LINE_NAMES = ("fastest", "shortest")
 
@@ -45,7 +45,7 @@ class AnalysisView:
 
 def lines_module():
     try:
-        from designer import lines as L
+        from designer.systems.dirt import lines as L
     except ImportError as exc:
         if (getattr(exc, "name", "") or "").startswith("designer"):
             raise Unavailable("The analysis of racing lines is not available in this version "
@@ -53,7 +53,7 @@ def lines_module():
         raise
     if not hasattr(L, "analyze"):
         raise Unavailable("The analysis of racing lines is not available in this version "
-                          "(designer.lines has no analyze()).")
+                          "(designer.systems.dirt.lines has no analyze()).")
     return L
 
 
@@ -76,14 +76,14 @@ def analyse(track, players: int = 4, max_risk: float | None = None) -> AnalysisV
                 raise
             result = _without_estimate(L, track, players, max_risk)
             result.setdefault("notes", []).append(
-                "Game and table times need designer.estimate, which is not available in this version.")
+                "Game and table times need designer.systems.dirt.estimate, which is not available in this version.")
     except DesignerError as exc:
         raise AnalysisError(exc.message, where=exc.where, hint=exc.hint) from None
     return normalise(result, track)
 
 
 def _without_estimate(L, track, players, max_risk) -> dict:
-    """The lines alone, from the library's own functions, while ``designer.estimate`` is missing."""
+    """The lines alone, from the library's own functions, while ``designer.systems.dirt.estimate`` is missing."""
     fast = L.fastest_line(track)
     if fast is None:
         raise DesignerError("no legal line from the start to the finish")
@@ -225,7 +225,7 @@ def normalise(result: dict[str, Any], track) -> AnalysisView:
 
 def _table_minutes(turns, players, road_tiles, fallback):
     try:
-        from designer.estimate import table_minutes
+        from designer.systems.dirt.estimate import table_minutes
     except ImportError:
         return fallback
     try:

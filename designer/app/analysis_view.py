@@ -6,8 +6,8 @@ import streamlit as st
 
 from designer.app import analysis, mapview, state
 from designer.app.sources import Unavailable
-from designer.render import stage_svg
-from designer.stage import dumps_stage, loads_stage
+from designer.systems.dirt.render import stage_svg
+from designer.systems.dirt.stage import dumps_stage, loads_stage
 
 ss = st.session_state
 
@@ -22,7 +22,7 @@ def risk_label(r) -> str:
 @st.cache_data(show_spinner=False, max_entries=64)
 def cached_analysis(stage_yaml: str, players: int, max_risk: float | None):
     """The analysis of a stage, cached on its YAML text, the players and the risk budget."""
-    from designer.track import assemble
+    from designer.systems.dirt.track import assemble
 
     stage = loads_stage(stage_yaml, "<app>")
     track = assemble(stage, state.tileset_of(stage))

@@ -7,8 +7,8 @@ import functools
 import streamlit as st
 
 from designer.app import editing, mapview, state
-from designer.render import face_svg, stage_svg, svg_to_png
-from designer.validate import boxes_needed, footprint
+from designer.systems.dirt.render import face_svg, stage_svg, svg_to_png
+from designer.systems.dirt.validate import boxes_needed, footprint
 
 ss = st.session_state
 
@@ -21,7 +21,7 @@ PALETTE_LIMIT = 72          # faces drawn at once (the official tileset has hund
 @st.cache_data(show_spinner=False, max_entries=512)
 def face_png(tileset_name: str, face_id: str) -> bytes:
     """A small drawing of one face for the palette (rendered once per face and server)."""
-    from designer.tileset import get_tileset
+    from designer.systems.dirt.tileset import get_tileset
 
     face = get_tileset(tileset_name).face(face_id)
     return svg_to_png(face_svg(face, size=100.0, width_px=150))

@@ -5,8 +5,8 @@ import streamlit as st
 
 from designer.app import analysis_view, sources, state
 from designer.app.sources import Unavailable
-from designer.errors import DesignerError
-from designer.render import stage_svg, svg_to_png
+from designer.core.errors import DesignerError
+from designer.systems.dirt.render import stage_svg, svg_to_png
 
 ss = st.session_state
 
@@ -64,11 +64,11 @@ def render(ctx) -> None:
             except (DesignerError, Unavailable) as exc:
                 col.warning(f"{label}: {exc}")
     else:
-        st.info("Export to .rgt and rekee JSON is not available in this version (designer.io is missing).")
+        st.info("Export to .rgt and rekee JSON is not available in this version (designer.systems.dirt.io is missing).")
 
     st.subheader("Road book", anchor=False)
     if not sources.roadbook_available():
-        st.info("The PDF road book is not available in this version yet (designer.roadbook is missing).",
+        st.info("The PDF road book is not available in this version yet (designer.systems.dirt.roadbook is missing).",
                 icon=":material/info:")
         return
     paper = st.segmented_control("Paper", ["A4", "Letter"], key="paper", default="A4", required=True,

@@ -18,10 +18,10 @@ except ImportError:  # started from a checkout without `pip install -e .`
 import streamlit as st
 
 from designer.app import sources, state
-from designer.stage import Stage
-from designer.tileset import Tileset
-from designer.track import Track, assemble
-from designer.validate import validate
+from designer.systems.dirt.stage import Stage
+from designer.systems.dirt.tileset import Tileset
+from designer.systems.dirt.track import Track, assemble
+from designer.systems.dirt.validate import validate
 
 ss = st.session_state
 

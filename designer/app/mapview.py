@@ -11,7 +11,7 @@ import base64
 import re
 from typing import Any, Iterable, Mapping
 
-from designer import hexgrid
+from designer.core import hexgrid
 
 SIZE = 100.0                 # tile circumradius used by stage_svg (its default)
 PARAM = "tile_pick"          # name of the selection parameter in the chart

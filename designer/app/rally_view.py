@@ -5,9 +5,9 @@ import streamlit as st
 
 from designer.app import analysis, analysis_view, editing, sources, state
 from designer.app.sources import Unavailable
-from designer.stage import Stage
-from designer.track import assemble
-from designer.validate import validate
+from designer.systems.dirt.stage import Stage
+from designer.systems.dirt.track import assemble
+from designer.systems.dirt.validate import validate
 
 ss = st.session_state
 

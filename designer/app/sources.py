@@ -1,7 +1,7 @@
 """Where stages come from and go to in the app: bundled stages and tilesets, uploads, share codes,
 exports. Plain functions (no Streamlit) so tests call them directly.
 
-Optional modules written elsewhere (``designer.io`` for .rgt / rekee JSON, ``designer.roadbook`` for the
+Optional modules written elsewhere (``designer.systems.dirt.io`` for .rgt / rekee JSON, ``designer.systems.dirt.roadbook`` for the
 PDF) are imported lazily; while they are missing, the functions raise :class:`Unavailable` with a
 sentence the app shows instead of a traceback.
 """
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import yaml
 
-from designer.errors import DesignerError
-from designer.stage import (Rally, Stage, dumps_stage, from_share_code, loads_stage, share_code,
+from designer.core.errors import DesignerError
+from designer.systems.dirt.stage import (Rally, Stage, dumps_stage, from_share_code, loads_stage, share_code,
                             stage_from_data, stage_to_data)
 
 #: Uploads larger than this are refused with a message (a stage file is a few kilobytes).
@@ -50,7 +50,7 @@ def repo_root() -> Path:
 
 def stages_dir() -> Path | None:
     """The folder of the rulebook's stages: ``designer/data/stages`` when packaged, else ``stages/``."""
-    for d in (Path(__file__).resolve().parents[1] / "data" / "stages", repo_root() / "stages"):
+    for d in (repo_root() / "stages" / "dirt",):
         if d.is_dir():
             return d
     return None
@@ -106,7 +106,7 @@ def bundled_rallies() -> dict[str, list[BundledStage]]:
 
 
 def load_bundled(key: str) -> Stage:
-    from designer.stage import load_stage
+    from designer.systems.dirt.stage import load_stage
 
     for b in bundled_stages():
         if b.key == key:
@@ -115,7 +115,7 @@ def load_bundled(key: str) -> Stage:
 
 
 def tileset_names() -> list[str]:
-    from designer.tileset import tileset_dirs
+    from designer.systems.dirt.tileset import tileset_dirs
 
     names = []
     for d in tileset_dirs():
@@ -177,7 +177,7 @@ def read_upload(name: str, data: bytes) -> Loaded:
 
 
 def read_yaml_text(text: str, source: str = "<upload>") -> Loaded:
-    from designer import yamlio
+    from designer.core import yamlio
 
     data, lines = yamlio.loads(text, source)
     if isinstance(data, dict) and "stages" in data and "tiles" not in data:
@@ -205,17 +205,17 @@ def read_share_code(code: str) -> Stage:
 
 def _io():
     try:
-        from designer import io as dio
+        from designer.systems.dirt import io as dio
         getattr(dio, "import_file")
         getattr(dio, "export_stage")
     except (ImportError, AttributeError):
         raise Unavailable("Import and export of .rgt and rekee files are not available in this version "
-                          "(the designer.io module is missing).") from None
+                          "(the designer.systems.dirt.io module is missing).") from None
     return dio
 
 
 def import_foreign(name: str, data: bytes) -> Stage:
-    """A .rgt (Rallyman Track Editor) or rekee JSON layout as a stage, through :mod:`designer.io`."""
+    """A .rgt (Rallyman Track Editor) or rekee JSON layout as a stage, through :mod:`designer.systems.dirt.io`."""
     return _io().import_file(name, data)
 
 
@@ -256,12 +256,12 @@ def rally_yaml(name: str, stages: list[Stage]) -> bytes:
 
 def _roadbook():
     try:
-        from designer import roadbook as rb
+        from designer.systems.dirt import roadbook as rb
         getattr(rb, "stage_roadbook")
         getattr(rb, "rally_roadbook")
     except (ImportError, AttributeError):
         raise Unavailable("The PDF road book is not available in this version "
-                          "(the designer.roadbook module is missing).") from None
+                          "(the designer.systems.dirt.roadbook module is missing).") from None
     return rb
 
 
@@ -302,6 +302,6 @@ def save_to_path(stage: Stage, path: str) -> Path:
 def rally_from_bundle(rally_name: str) -> Rally:
     stages = []
     for b in bundled_rallies().get(rally_name, []):
-        from designer.stage import load_stage
+        from designer.systems.dirt.stage import load_stage
         stages.append(load_stage(b.file))
     return Rally(name=rally_name, stages=stages)

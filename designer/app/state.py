@@ -12,9 +12,9 @@ from typing import Callable
 import streamlit as st
 
 from designer.app import editing, mapview, sources
-from designer.errors import DesignerError
-from designer.stage import Stage
-from designer.tileset import Tileset, get_tileset
+from designer.core.errors import DesignerError
+from designer.systems.dirt.stage import Stage
+from designer.systems.dirt.tileset import Tileset, get_tileset
 
 ss = st.session_state
 _md = sources.md_escape

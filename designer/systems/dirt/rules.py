@@ -1,7 +1,7 @@
 """Rallyman: DIRT rules: the ruleset data and the legal moves of one turn.
 
 A turn (rulebook p. 8-14) is a sequence of dice, each moving the car one cell forward along the
-cell graph built by :mod:`designer.track`:
+cell graph built by :mod:`designer.systems.dirt.track`:
 
 - a black gear die ``gearK`` moves to gear K, which must be the previous gear, one above or one below;
 - a white gas die (or the orange leader die) keeps the gear, never from gear 0;
@@ -30,8 +30,8 @@ from typing import Any, Iterable, Iterator, Sequence
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from designer import yamlio
-from designer.errors import DesignerError
+from designer.core import yamlio
+from designer.core.errors import DesignerError
 
 RULES_FILE = "dirt-rules.yaml"
 DIE_KINDS = ("gear", "gas", "brake", "leader")
@@ -226,7 +226,7 @@ def _from_values(v: _Values, name: str, title: str, sources: dict, path: str | N
 
 def rules_path() -> Path:
     """Where the default ruleset file is: the first ``dirt-rules.yaml`` in the tileset folders."""
-    from designer.tileset import tileset_dirs
+    from designer.systems.dirt.tileset import tileset_dirs
     for d in tileset_dirs():
         p = d / RULES_FILE
         if p.is_file():

@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from designer import geometry, hexgrid
+from designer.core import hexgrid
+from designer.core.svgkit import svg_to_png  # noqa: F401  (re-exported: PNG of a drawing)
+from designer.systems.dirt import geometry
 
 TERRAIN_FILL = {"gravel": "#e9e1cf", "asphalt": "#e3e5e8", "snow": "#eef4fb", None: "#efefef"}
 DANGER_COLOUR = {"yellow": "#e8c21a", "orange": "#ee8a1a", "red": "#d8342c", None: "#999999"}

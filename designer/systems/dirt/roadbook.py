@@ -8,16 +8,16 @@ For each stage:
   scaled to fit the page;
 * a build sheet: every tile in order with a drawing as placed, its face, where the road enters and
   leaves, its rotation and the tile it attaches to;
-* the pace notes in driving order (see :mod:`designer.pacenotes`), tile by tile, each tile drawn
+* the pace notes in driving order (see :mod:`designer.systems.dirt.pacenotes`), tile by tile, each tile drawn
   beside its notes;
 * the fastest line: its map with the gear in every cell, the gears on each tile and the turns
-  (when :mod:`designer.lines` can give it; otherwise the section says why it is missing).
+  (when :mod:`designer.systems.dirt.lines` can give it; otherwise the section says why it is missing).
 
 For a rally: a cover with the stages in order and the assistance between them, every stage, and a
 rally sheet to fill in at the table (players, stage times, damage V/G/F, spare wheel O/N, totals,
 position), laid out as the rulebook's own "fiche Rallye".
 
-Drawings are vector: the SVG of :mod:`designer.render.svg` is placed with fpdf2's SVG support. Text
+Drawings are vector: the SVG of :mod:`designer.systems.dirt.render` is placed with fpdf2's SVG support. Text
 uses the bundled DejaVu Sans (``designer/fonts``), which has every symbol printed.
 
 Public functions: :func:`stage_roadbook`, :func:`rally_roadbook`, :func:`roadbook`.
@@ -33,16 +33,16 @@ from pathlib import Path
 
 from fpdf import FPDF
 
-from designer import hexgrid
-from designer.errors import DesignerError
-from designer.pacenotes import PaceNote, notes_by_tile, pace_notes, stage_length
-from designer.render.svg import DANGER_COLOUR, stage_svg
-from designer.stage import Rally, Stage, is_rally_file, load_rally, load_stage
-from designer.track import Track, assemble
-from designer.validate import RULEBOOK_SIZES, boxes_needed, errors, footprint, validate
+from designer.core import hexgrid, paths
+from designer.core.errors import DesignerError
+from designer.systems.dirt.pacenotes import PaceNote, notes_by_tile, pace_notes, stage_length
+from designer.systems.dirt.render import DANGER_COLOUR, stage_svg
+from designer.systems.dirt.stage import Rally, Stage, is_rally_file, load_rally, load_stage
+from designer.systems.dirt.track import Track, assemble
+from designer.systems.dirt.validate import RULEBOOK_SIZES, boxes_needed, errors, footprint, validate
 
 FONT = "DejaVu Sans"
-FONT_DIR = Path(__file__).resolve().parent / "fonts"
+FONT_DIR = paths.FONTS
 PAPERS = {"a4": "A4", "letter": "Letter"}
 MARGIN = 12.0
 FOOTER = 12.0
@@ -104,7 +104,7 @@ class StageFacts:
 def stage_facts(stage: Stage, near: Path | None = None, players: int | None = None,
                 tileset=None) -> StageFacts:
     """Assemble a stage and gather what its road book prints (pace notes, lines, timings)."""
-    from designer.tileset import get_tileset
+    from designer.systems.dirt.tileset import get_tileset
 
     tileset = tileset or get_tileset(stage.tileset, near)
     track = assemble(stage, tileset)
@@ -130,16 +130,16 @@ def stage_facts(stage: Stage, near: Path | None = None, players: int | None = No
 
 
 def fastest_line(track: Track, players: int) -> tuple[FastestLine | None, str | None]:
-    """The fastest line from :mod:`designer.lines` with the table time of :mod:`designer.estimate`,
+    """The fastest line from :mod:`designer.systems.dirt.lines` with the table time of :mod:`designer.systems.dirt.estimate`,
     or None and the reason it is missing (the road book prints the rest without it)."""
     if not track.has_cells:
         if track.unknown or track.errors:
             return None, "the stage does not assemble (see the problems above)"
         return None, "some faces have no cell graph, so no line can be searched"
     try:
-        from designer import lines as L
+        from designer.systems.dirt import lines as L
     except ImportError:
-        return None, "this version has no racing-line search (designer.lines)"
+        return None, "this version has no racing-line search (designer.systems.dirt.lines)"
     try:
         if hasattr(L, "fastest_line"):
             line = L.fastest_line(track)
@@ -152,7 +152,7 @@ def fastest_line(track: Track, players: int) -> tuple[FastestLine | None, str | 
         elif hasattr(L, "analyze"):
             fast = _normalise_analysis(L.analyze(track, players=players), L, track)
         else:
-            return None, "designer.lines has no fastest_line()"
+            return None, "designer.systems.dirt.lines has no fastest_line()"
     except DesignerError as exc:
         return None, str(exc).splitlines()[0]
     except Exception as exc:  # noqa: BLE001 - a road book must still print without the lines
@@ -164,9 +164,9 @@ def fastest_line(track: Track, players: int) -> tuple[FastestLine | None, str | 
 
 
 def _table_minutes(track: Track, players: int, line, L) -> float | None:
-    """Table time from :func:`designer.estimate.estimate` when that module exists, else None."""
+    """Table time from :func:`designer.systems.dirt.estimate.estimate` when that module exists, else None."""
     try:
-        from designer.estimate import estimate
+        from designer.systems.dirt.estimate import estimate
     except ImportError:
         return None
     try:
@@ -431,7 +431,7 @@ def _fix_text(tag: str) -> str:
 
 
 def pdf_svg(svg: str) -> str:
-    """An SVG of :mod:`designer.render.svg` adjusted for fpdf2's SVG renderer."""
+    """An SVG of :mod:`designer.systems.dirt.render` adjusted for fpdf2's SVG renderer."""
     svg = _TEXT_TAG.sub(lambda m: _fix_text(m.group(0)), svg)
     return re.sub(r"<title>.*?</title>", "", svg, flags=re.S)
 

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from designer import hexgrid
-from designer.errors import DesignerError
-from designer.stage import Placement, Stage
-from designer.tileset import EPS, Face, Tileset
+from designer.core import hexgrid
+from designer.core.errors import DesignerError
+from designer.systems.dirt.stage import Placement, Stage
+from designer.systems.dirt.tileset import EPS, Face, Tileset
 
 
 # Faces that carry no stage road: the assistance tent, the GT pit tile, fillers and the podium.
@@ -332,7 +332,7 @@ def assemble(stage: Stage, tileset: Tileset) -> Track:
 
 
 def load_track(stage: Stage, near=None) -> Track:
-    from designer.tileset import get_tileset
+    from designer.systems.dirt.tileset import get_tileset
     try:
         tileset = get_tileset(stage.tileset, near)
     except DesignerError:

@@ -7,11 +7,11 @@ players a 10-tile stage lasts about 25 minutes, 14 tiles 35 minutes, 18 tiles 45
     minutes = setup_minutes + build_minutes_per_tile * road_tiles
               + players * turns * seconds_per_turn / 60
 
-- ``turns``: the turns of the fastest line (:func:`designer.lines.fastest_line`); every player drives
+- ``turns``: the turns of the fastest line (:func:`designer.systems.dirt.lines.fastest_line`); every player drives
   every turn, so the play part grows with the players. The staggered start adds rounds but no turns.
 - ``build_minutes_per_tile`` (1.0, chosen, not fitted): finding, laying and putting away one tile.
 - ``setup_minutes`` and ``seconds_per_turn``: fitted once (:func:`fit_table_time`) on the 18 rulebook
-  stages (``stages/rally-*/ssK.yaml``) against 2.5 minutes per road tile, minimising the largest
+  stages (``stages/dirt/rally-*/ssK.yaml``) against 2.5 minutes per road tile, minimising the largest
   relative error. ``seconds_per_turn`` is per turn of the *fastest* line: real players take more
   turns (safer lines, losses of control), and that is folded into it.
 
@@ -25,8 +25,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Iterable
 
-from designer.lines import CellLine, Line, check_track, fastest_line, format_time, shortest_line
-from designer.rules.dirt import Ruleset
+from designer.systems.dirt.lines import CellLine, Line, check_track, fastest_line, format_time, shortest_line
+from designer.systems.dirt.rules import Ruleset
 
 GUIDANCE_MINUTES_PER_TILE = 2.5     # rulebook p. 4: 10/14/18 tiles -> 25/35/45 minutes with 4 players
 GUIDANCE_PLAYERS = 4
@@ -102,7 +102,7 @@ def estimate(track, players: int = 4, rules: Ruleset | None = None, *, fastest: 
 
     ``fastest`` / ``shortest`` may be passed when already computed.
     """
-    from designer.errors import DesignerError
+    from designer.core.errors import DesignerError
 
     if fastest is None:
         fastest = fastest_line(track, rules)

@@ -28,7 +28,7 @@ File layout::
 Coordinates. rekee converts a tile's offset position to its axial one with
 ``q = -X - ((Y & 1) + Y) / 2``, ``r = Y``, minus ``IMPORT_OFFSET = (-81, 52)``, and takes ``Orientation`` as its
 rotation ``dir`` unchanged (and the reverse on export). With rekee's axes in ours
-(:func:`designer.io.rekee.from_rekee`) this is::
+(:func:`designer.systems.dirt.io.rekee.from_rekee`) this is::
 
     q = Y - 52
     r = X - floor(Y / 2) - 29
@@ -43,12 +43,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from designer.errors import DesignerError
-from designer.io import (RGT_ALIASES, LayoutTile, as_int, author_of, default_tileset, field_of,
+from designer.core.errors import DesignerError
+from designer.systems.dirt.io import (RGT_ALIASES, LayoutTile, as_int, author_of, default_tileset, field_of,
                          foreign_tile_id, layout_of, parse_json, read_text, imported_stage, tileset_for)
-from designer.io.rekee import from_rekee, to_rekee
-from designer.stage import Stage
-from designer.tileset import Tileset, normalise_tile_id
+from designer.systems.dirt.io.rekee import from_rekee, to_rekee
+from designer.systems.dirt.stage import Stage
+from designer.systems.dirt.tileset import Tileset, normalise_tile_id
 
 IMPORT_OFFSET = (-81, 52)    # rekee src/import.rs: the editor's (X=55, Y=52) is rekee's (0, 0)
 DEFAULT_PATH = "C:\\Applications\\RallymanGT Track Editor\\My Tracks"   # as rekee writes it

@@ -22,7 +22,7 @@ it as its face and write faces without a variant (rekee then picks a variant its
 Axial coordinates [``src/hexagon.rs``, ``Coordinate::neighbor`` and ``Direction``]: direction A is the positive
 q axis, B the positive r axis, then C = (-1, +1), D = (-1, 0), E = (0, -1), F = (+1, -1). In rekee's flat layout
 (``LAYOUT_FLAT``: x = 3/2 r, y = -sqrt(3) q - sqrt(3)/2 r, y downwards) A points up and B..F follow clockwise:
-the same screen directions as our edges A..F (:mod:`designer.hexgrid`). Tile rotation [``src/map.rs``,
+the same screen directions as our edges A..F (:mod:`designer.core.hexgrid`). Tile rotation [``src/map.rs``,
 ``PlacedTile::edge``: ``info.edge(dir - self.dir)``]: the local edge ``e`` of a tile turned ``dir`` lies on
 world direction ``e + dir``, clockwise as ours; the local edges of ``src/tile.rs`` are the edges of the upright
 tile image (A at the top), the table our tilesets were made from. Hence:
@@ -38,11 +38,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from designer.errors import DesignerError
-from designer.io import (LayoutTile, as_int, author_of, default_tileset, field_of, foreign_tile_id,
+from designer.core.errors import DesignerError
+from designer.systems.dirt.io import (LayoutTile, as_int, author_of, default_tileset, field_of, foreign_tile_id,
                          layout_of, parse_json, read_text, imported_stage, tileset_for)
-from designer.stage import Stage
-from designer.tileset import Tileset
+from designer.systems.dirt.stage import Stage
+from designer.systems.dirt.tileset import Tileset
 
 HINT = ('a rekee file looks like {"title": "My Track", "tiles": [{"q": 0, "r": 0, "id": "202a", "dir": 0}, ...]}; '
         "save the track again from rekee (Export)")

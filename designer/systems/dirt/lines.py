@@ -11,9 +11,9 @@
   rest of the stage legally.
 - :func:`analyze`: all of it as one JSON-ready dict (the CLI ``rally-designer analyze`` prints it).
 
->>> from designer.stage import load_stage
->>> from designer.track import load_track
->>> line = fastest_line(load_track(load_stage("stages/rally-1/ss1.yaml")))
+>>> from designer.systems.dirt.stage import load_stage
+>>> from designer.systems.dirt.track import load_track
+>>> line = fastest_line(load_track(load_stage("stages/dirt/rally-1/ss1.yaml")))
 >>> line.seconds > 0 and line.turns[-1].finished
 True
 """
@@ -28,8 +28,11 @@ from typing import Any
 
 import networkx as nx
 
-from designer.errors import DesignerError
-from designer.rules.dirt import Ruleset, Turn, TurnEngine, load_ruleset, road_of
+from designer.core.errors import DesignerError
+from designer.racing import course as _course
+from designer.racing.course import CellLine, format_time, graph_to_dict  # noqa: F401  (part of this module's API)
+from designer.racing.search import dijkstra, path_to
+from designer.systems.dirt.rules import Ruleset, Turn, TurnEngine, load_ruleset, road_of
 
 __all__ = ["Line", "CellLine", "fastest_line", "shortest_line", "speed_limits", "turn_graph", "analyze",
            "check_track", "graph_to_dict"]
@@ -91,26 +94,6 @@ class Line:
             "max_risk": self.max_risk, "leader": self.leader,
             "turn_list": [dict(turn=i, **t.to_dict()) for i, t in enumerate(self.turns, start=1)],
         }
-
-
-@dataclass
-class CellLine:
-    """A line through the cell graph, without gears: the cells after the start cell up to past the finish."""
-    start: str
-    cells: list[str] = field(default_factory=list)
-
-    @property
-    def length(self) -> int:
-        return len(self.cells)
-
-    def to_dict(self) -> dict:
-        return {"start": self.start, "cells": self.length, "cell_list": list(self.cells)}
-
-
-def format_time(seconds: float) -> str:
-    """``185`` -> ``'3:05'``."""
-    s = int(round(seconds))
-    return f"{s // 60}:{s % 60:02d}"
 
 
 # -- inputs ------------------------------------------------------------------------------------
@@ -278,42 +261,13 @@ def fastest_line(track, rules: Ruleset | None = None, *, max_risk: float | None 
         heap.append((0, 0, s, 0, False))
     heapq.heapify(heap)
     with _gc_paused():
-        goal, prev = _dijkstra(turns, heap, best, seconds)
+        goal, prev = dijkstra(turns.ends, heap, best, seconds)
     if goal is None:
         return None
-    path = [goal]
-    while path[-1] in prev:
-        path.append(prev[path[-1]])
-    path.reverse()
+    path = path_to(goal, prev)
     with _gc_paused():
         out = [turns.best_turn(a[0], a[1], b[0], b[1], b[2]) for a, b in zip(path, path[1:])]
     return Line(turns=out, max_risk=max_risk, leader=leader)
-
-
-def _dijkstra(turns: _Turns, heap: list, best: dict, seconds: dict):
-    prev: dict = {}
-    done = set()
-    goal = None
-    while heap:
-        d, n, c, g, fin = heapq.heappop(heap)
-        state = (c, g, fin)
-        if state in done:
-            continue
-        done.add(state)
-        if fin:
-            goal = state
-            break
-        for v, ng, f in turns.ends(c, g):
-            nxt = (v, ng, f)
-            if nxt in done:
-                continue
-            cost = (d + seconds[ng], n + 1)
-            old = best.get(nxt)
-            if old is None or cost < old:
-                best[nxt] = cost
-                prev[nxt] = state
-                heapq.heappush(heap, (cost[0], cost[1], v, ng, f))
-    return goal, prev
 
 
 def turn_graph(track, rules: Ruleset | None = None, *, max_risk: float | None = None,
@@ -375,50 +329,11 @@ def speed_limits(track, rules: Ruleset | None = None, *, max_risk: float | None 
 # -- the shortest line ---------------------------------------------------------------------------
 
 def shortest_line(track) -> CellLine | None:
-    """The fewest cells from a start cell to a cell past the finish line, ignoring gears (every cell
-    except those limited to 0 can be driven in gear 1)."""
-    graph = check_track(track)
-    open_cells = [n for n, d in graph.nodes(data=True) if d.get("limit") != 0]
-    g = graph.subgraph(open_cells)
-    starts = sorted(n for n, d in g.nodes(data=True) if d.get("start"))
-    finishes = sorted(n for n, d in g.nodes(data=True) if d.get("finish"))
-    best = None
-    for s in starts:
-        for f in finishes:
-            try:
-                path = nx.shortest_path(g, s, f)
-            except nx.NetworkXNoPath:
-                continue
-            # Stop at the first finish cell on the way.
-            cut = next(i for i, c in enumerate(path) if graph.nodes[c].get("finish"))
-            path = path[:cut + 1]
-            if best is None or len(path) < len(best):
-                best = path
-    if best is None:
-        return None
-    return CellLine(start=best[0], cells=best[1:])
+    """The fewest cells from a start cell to a cell past the finish line, ignoring gears."""
+    return _course.shortest_line(check_track(track))
 
 
 # -- everything at once --------------------------------------------------------------------------
-
-_CELL_KEYS = ("index", "tile", "cell", "lane", "a", "b", "pos", "limit", "corner", "path", "cut", "jump", "ford",
-              "slide", "start", "finish", "danger", "terrain")
-
-
-def graph_to_dict(graph: nx.DiGraph) -> dict:
-    """The cell graph as plain data: cells with their attributes and the legal one-cell moves."""
-    cells = []
-    for n, d in graph.nodes(data=True):
-        item: dict[str, Any] = {"id": n}
-        for k in _CELL_KEYS:
-            v = d.get(k)
-            if isinstance(v, float):
-                v = round(v, 4)
-            item[k] = v
-        cells.append(item)
-    links = [{"from": u, "to": v, "kind": d.get("kind")} for u, v, d in graph.edges(data=True)]
-    return {"cells": cells, "links": links}
-
 
 def analyze(track, players: int = 4, max_risk: float | None = None, rules: Ruleset | None = None,
             leader: bool = False) -> dict:
@@ -429,7 +344,7 @@ def analyze(track, players: int = 4, max_risk: float | None = None, rules: Rules
     None), ``shortest_line``, ``speed_limits`` and ``estimate`` (lengths, game time, table time).
     Raises DesignerError for a stage that cannot be analysed (tiles without cells, no start, no line).
     """
-    from designer.estimate import estimate as _estimate
+    from designer.systems.dirt.estimate import estimate as _estimate
 
     if players < 1:
         raise DesignerError(f"players must be 1 or more, not {players}")

@@ -11,7 +11,7 @@ import math
 
 from shapely.geometry import Polygon
 
-from designer import hexgrid
+from designer.core import hexgrid
 
 LANE_WIDTH = 0.24
 Point = tuple[float, float]

@@ -6,7 +6,7 @@ from typing import Any
 
 import yaml
 
-from designer.errors import DesignerError, SchemaError
+from designer.core.errors import DesignerError, SchemaError
 
 MAX_BYTES = 5 * 1024 * 1024
 

@@ -17,9 +17,9 @@ with ``into``; when it is a corner turning the same way with a lower limit it st
 
 Pure functions, no drawing:
 
->>> from designer.stage import Stage
->>> from designer.tileset import get_tileset
->>> from designer.track import assemble
+>>> from designer.systems.dirt.stage import Stage
+>>> from designer.systems.dirt.tileset import get_tileset
+>>> from designer.systems.dirt.track import assemble
 >>> track = assemble(Stage(tiles=["202a A", "210b C", "203a D"]), get_tileset("dirt-core"))
 >>> [n.text for n in pace_notes(track)]
 ['Start', 'Left 1 · out 2', 'Finish']
@@ -278,7 +278,7 @@ def pace_notes(track, close: int = CLOSE) -> list[PaceNote]:
 
     Parameters
     ----------
-    track : designer.track.Track
+    track : designer.systems.dirt.track.Track
     close : int
         Hazards with at most this many plain cells between them are linked ("into", "tightens").
     """

@@ -1,7 +1,7 @@
 """Stage validation: a list of problems, never an exception for a bad stage.
 
->>> from designer.stage import Stage
->>> from designer.tileset import get_tileset
+>>> from designer.systems.dirt.stage import Stage
+>>> from designer.systems.dirt.tileset import get_tileset
 >>> s = Stage(tiles=["202a A", "205a D", "203a A"])
 >>> is_valid(s, get_tileset("dirt-core"))
 True
@@ -17,10 +17,10 @@ import networkx as nx
 from shapely.geometry import Polygon
 from shapely.ops import unary_union
 
-from designer import hexgrid
-from designer.stage import Stage
-from designer.tileset import Tileset
-from designer.track import NOT_ROAD, Track, assemble
+from designer.core import hexgrid
+from designer.systems.dirt.stage import Stage
+from designer.systems.dirt.tileset import Tileset
+from designer.systems.dirt.track import NOT_ROAD, Track, assemble
 
 Severity = Literal["error", "warning", "info"]
 

@@ -19,7 +19,7 @@ A tileset file is YAML::
         slides: [...]
 
 Loading reports every schema problem at once as ``file:line: path: message``.
-A face is stored once, direction-free; :mod:`designer.track` orients it when a stage is assembled.
+A face is stored once, direction-free; :mod:`designer.systems.dirt.track` orients it when a stage is assembled.
 """
 from __future__ import annotations
 
@@ -30,9 +30,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from designer import yamlio
-from designer.errors import DesignerError
-from designer.hexgrid import EDGES
+from designer.core import paths, yamlio
+from designer.core.errors import DesignerError
+from designer.core.hexgrid import EDGES
 
 EPS = 0.015
 Terrain = Literal["gravel", "asphalt", "snow"]
@@ -300,7 +300,7 @@ def tileset_dirs() -> list[Path]:
     env = os.environ.get("RALLY_TILESETS")
     if env:
         dirs.extend(Path(p) for p in env.split(os.pathsep) if p)
-    dirs.append(Path(__file__).resolve().parent.parent / "tilesets")
+    dirs.append(paths.TILESETS)
     return dirs
 
 

@@ -26,9 +26,9 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from designer import yamlio
-from designer.errors import DesignerError
-from designer.hexgrid import EDGES
+from designer.core import yamlio
+from designer.core.errors import DesignerError
+from designer.core.hexgrid import EDGES
 
 SHARE_PREFIX = "RD1"
 
@@ -147,16 +147,20 @@ def loads_stage(text: str, source: str = "<upload>") -> Stage:
 def stage_from_data(data, lines, source: str) -> Stage:
     if not isinstance(data, dict):
         raise DesignerError("a stage file is a YAML mapping with at least `tiles:`", where=f"{source}:1",
-                            hint="see stages/rally-1/ss1.yaml for an example")
+                            hint="see stages/dirt/rally-1/ss1.yaml for an example")
+    data = dict(data)
+    system = data.pop("system", "dirt")
+    if str(system).strip().lower() not in ("dirt", "rallyman-dirt"):
+        raise DesignerError(f"this is a {system!r} file, not a Rallyman: DIRT stage", where=f"{source}:1",
+                            hint="open it with the game system it names")
     if "stage" in data and "name" not in data:
-        data = dict(data)
         data["name"] = data.pop("stage")
     try:
         return Stage(**data)
     except ValidationError as exc:
         problems = yamlio.pydantic_problems(exc)
         raise yamlio.schema_error(source, lines, problems, "stage",
-                                  hint="each tile is written `FACE EDGE`, e.g. `210b C`; see stages/rally-1/ss1.yaml") from None
+                                  hint="each tile is written `FACE EDGE`, e.g. `210b C`; see stages/dirt/rally-1/ss1.yaml") from None
     except ValueError as exc:  # from the short-form parser
         raise DesignerError(str(exc), where=source) from None
 
@@ -283,8 +287,15 @@ def load_rally(path: str | Path) -> Rally:
     """A rally file lists stage files in order: ``rally: Rally 1`` and ``stages: [ss1.yaml, ...]``."""
     p = Path(path)
     data, lines = yamlio.load(p)
+    return rally_from_data(data, lines, p)
+
+
+def rally_from_data(data, lines, p: Path) -> Rally:
     if not isinstance(data, dict) or "stages" not in data:
         raise DesignerError("a rally file needs `stages:`, a list of stage files in order", where=f"{p}:1")
+    if not isinstance(data["stages"], list):
+        raise DesignerError("`stages:` must be a list of stage files in order",
+                            where=f"{p}:{yamlio.line_of(lines, ('stages',))}", hint="e.g. stages: [ss1.yaml, ss2.yaml]")
     stages = []
     for i, ref in enumerate(data["stages"]):
         if isinstance(ref, str):

@@ -3,15 +3,15 @@
 Formats
 -------
 ``yaml``
-    Our own stage file (:mod:`designer.stage`).
+    Our own stage file (:mod:`designer.systems.dirt.stage`).
 ``rgt``
     The file of the official Windows "Rallyman Track Editor" (Holy Grail Games): JSON
     ``{Path, Name, Author, Orientation, Tuiles: [{X, Y, Orientation, TuileId, Tokens}], lowResWidth, lowResHeight}``
-    in offset coordinates. See :mod:`designer.io.rgt`.
+    in offset coordinates. See :mod:`designer.systems.dirt.io.rgt`.
 ``rekee``
     The native JSON of rekee (github.com/t-rapp/rekee, a web track editor for Rallyman GT and DIRT):
     ``{title, author, orientation, tiles: [{q, r, id, dir, tokens}]}`` in axial coordinates. See
-    :mod:`designer.io.rekee`.
+    :mod:`designer.systems.dirt.io.rekee`.
 
 Coordinates, in short (details and sources in the two format modules)
 ---------------------------------------------------------------------
@@ -30,8 +30,8 @@ rekee (q, r)  ``(r, -q - r)``
 These are pure relabellings of the same hexagons (no rotation, no mirror), so every road edge that meets
 a road edge in the other editor meets it here too.
 
-An imported layout becomes a :class:`~designer.stage.Stage` in driving order
-(:func:`designer.track.driving_order`). When the layout is one road from tile to tile, the stage is written in
+An imported layout becomes a :class:`~designer.systems.dirt.stage.Stage` in driving order
+(:func:`designer.systems.dirt.track.driving_order`). When the layout is one road from tile to tile, the stage is written in
 the short form (``202a A``, ``210b C``...) with ``start_rotation`` keeping the layout's orientation; tiles that
 do not follow from the previous tile (a stray tile, a second tile on one place, an unknown tile) keep their
 position and rotation so that nothing is lost and validation can point at them.
@@ -47,11 +47,11 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-from designer import hexgrid
-from designer.errors import DesignerError
-from designer.stage import Placement, Stage, dumps_stage, loads_stage
-from designer.tileset import ALIASES, Tileset, get_tileset
-from designer.track import driving_order, place_tiles
+from designer.core import hexgrid
+from designer.core.errors import DesignerError
+from designer.systems.dirt.stage import Placement, Stage, dumps_stage, loads_stage
+from designer.systems.dirt.tileset import ALIASES, Tileset, get_tileset
+from designer.systems.dirt.track import driving_order, place_tiles
 
 MAX_BYTES = 5 * 1024 * 1024          # the largest file accepted
 MAX_TILES = 1000                     # the largest layout accepted (all Rallyman boxes hold ~300 tiles)
@@ -350,7 +350,7 @@ def import_file(path_or_name: str | PurePath, data: bytes | str, tileset: Tilese
     """A stage from an uploaded file: ``.rgt`` (Rallyman Track Editor), ``.json`` (rekee) or ``.yaml`` (ours).
 
     The extension picks the format; JSON content is recognised by its keys (``Tuiles`` for ``.rgt``, ``tiles``
-    for rekee) whatever the extension. Every problem is a :class:`~designer.errors.DesignerError`.
+    for rekee) whatever the extension. Every problem is a :class:`~designer.core.errors.DesignerError`.
     """
     source = PurePath(str(path_or_name)).name or "upload"
     ext = PurePath(source).suffix.lower()
@@ -374,9 +374,9 @@ def import_file(path_or_name: str | PurePath, data: bytes | str, tileset: Tilese
                             hint="export the track again from the Rallyman Track Editor (.rgt) or from rekee (.json)")
     tileset = tileset or default_tileset()
     if fmt == "rgt":
-        from designer.io import rgt
+        from designer.systems.dirt.io import rgt
         return rgt.stage_from_rgt(parsed, tileset, source)
-    from designer.io import rekee
+    from designer.systems.dirt.io import rekee
     return rekee.stage_from_rekee(parsed, tileset, source)
 
 
@@ -396,8 +396,8 @@ def export_stage(stage: Stage, fmt: str, tileset: Tileset | None = None) -> tupl
 
 
 # The format modules use the helpers above; they are imported last on purpose.
-from designer.io.rekee import export_rekee, import_rekee  # noqa: E402
-from designer.io.rgt import export_rgt, import_rgt  # noqa: E402
+from designer.systems.dirt.io.rekee import export_rekee, import_rekee  # noqa: E402
+from designer.systems.dirt.io.rgt import export_rgt, import_rgt  # noqa: E402
 
 __all__ = ["import_file", "export_stage", "import_rgt", "export_rgt", "import_rekee", "export_rekee",
            "MAX_BYTES"]

@@ -1,0 +1,100 @@
+"""The contract every game system fulfils, so that the command line and the app need nothing else.
+
+A system is a :class:`GameSystem` instance named ``SYSTEM`` in ``designer.systems.<name>.system``. Its
+objects (boxes, stages, rallies) are its own; the front ends only pass them back to the same system.
+
+What a front end does with a system::
+
+    system = systems.system_of_file(path)          # the file's `system:` key (DIRT when absent)
+    doc = system.load(path)                        # a stage, or a rally (several stages)
+    for stage in system.stages_of(doc):
+        box = system.box_of(stage, near=path.parent)
+        problems = system.validate(stage, box)     # [Problem-like], never an exception for a bad stage
+        result = system.analyse(stage, box, players=4)   # JSON-ready dict, with "summary" lines
+        svg = system.draw(stage, box, result)
+    pdf = system.roadbook(doc, near=path.parent, paper="A4")
+
+Bad input (a file that cannot be read, a name that does not exist) raises
+:class:`designer.core.errors.DesignerError` with the place and a hint; front ends print it and exit 2.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Example:
+    """A bundled example file: a stage, a rally (its stages in order) or a box."""
+    key: str                      # unique within the system, e.g. "rally-1/ss1"
+    label: str                    # what a user reads, e.g. "Rally 1 · SS1 · Col de Turini"
+    path: Path
+    kind: str = "stage"           # "stage", "rally" or "box"
+    group: str | None = None      # e.g. the rally a stage belongs to
+    tags: tuple[str, ...] = field(default_factory=tuple)
+
+
+class GameSystem(ABC):
+    """One game system: its pieces, stages, rules, drawings and road book."""
+
+    name: ClassVar[str]                 # registry key and the value of `system:` in files, e.g. "dirt"
+    title: ClassVar[str]                # e.g. "Rallyman: DIRT"
+    summary: ClassVar[str] = ""         # one line: what a stage is in this game
+    stage_word: ClassVar[str] = "stage"
+
+    # -- files ----------------------------------------------------------------------------
+    @abstractmethod
+    def load(self, path: str | Path) -> Any:
+        """A stage or a rally file of this system (check with :meth:`stages_of`)."""
+
+    @abstractmethod
+    def loads(self, text: str, source: str = "<text>") -> Any:
+        """The same from text (an upload); ``source`` names it in messages."""
+
+    @abstractmethod
+    def dumps(self, doc: Any) -> str:
+        """A stage or rally as the YAML text :meth:`loads` reads back."""
+
+    def stages_of(self, doc: Any) -> list:
+        """The stages a loaded document holds, in order (one for a stage file)."""
+        return [doc]
+
+    def is_rally(self, doc: Any) -> bool:
+        return False
+
+    def stage_name(self, stage: Any) -> str:
+        return getattr(stage, "name", "stage")
+
+    @abstractmethod
+    def box_of(self, stage: Any, near: Path | None = None) -> Any:
+        """The pieces a stage is built from (tileset, zones, map and bag, deck), found by its name."""
+
+    # -- checking and analysing ----------------------------------------------------------
+    @abstractmethod
+    def validate(self, stage: Any, box: Any) -> list:
+        """Problems (``code``, ``severity``, ``message``, ``hint``, ``where``, ``to_dict()``)."""
+
+    @abstractmethod
+    def analyse(self, stage: Any, box: Any, *, players: int | None = None, **options: Any) -> dict:
+        """JSON-ready analysis; always has ``system``, ``stage`` (name) and ``summary`` (lines of text)."""
+
+    def report(self, result: dict) -> str:
+        """The analysis as text for the command line (default: its summary lines)."""
+        return "\n".join([str(result.get("stage", ""))] + [f"  {s}" for s in result.get("summary", [])])
+
+    # -- drawing and printing ------------------------------------------------------------
+    @abstractmethod
+    def draw(self, stage: Any, box: Any, result: dict | None = None) -> str:
+        """An SVG drawing of the stage (with the analysed line when ``result`` is given)."""
+
+    @abstractmethod
+    def roadbook(self, doc: Any, *, near: Path | None = None, paper: str = "A4", players: int | None = None,
+                 **options: Any) -> bytes:
+        """The printable road book (PDF bytes) of a stage or a rally."""
+
+    # -- bundled data --------------------------------------------------------------------
+    @abstractmethod
+    def examples(self) -> list[Example]:
+        """Bundled stages, rallies and boxes, for the app's Open menu and the tests."""

@@ -1,0 +1,29 @@
+"""The DIRT analysis as text, for the command line: totals, then the fastest line turn by turn."""
+from __future__ import annotations
+
+
+def text_report(result: dict) -> str:
+    """The analysis as text: totals, then the fastest line turn by turn."""
+    est = result.get("estimate", {})
+    fl = result.get("fastest_line") or {}
+    sl = result.get("shortest_line") or {}
+    stage = result.get("stage")
+    name = stage.get("name", "") if isinstance(stage, dict) else str(stage or "")
+    out = [name,
+           f"  length: {sl.get('cells', '?')} cells on the shortest line, {fl.get('cells', '?')} on the fastest",
+           f"  fastest line: {fl.get('time', '?')} game time in {fl.get('turns', '?')} turns "
+           f"(hazards not rolled; worst turn {100 * (fl.get('max_turn_loss_of_control_chance') or 0):.0f}% loss of control)",
+           f"  table time: about {est.get('table_minutes', '?')} min for {est.get('players', '?')} players "
+           f"(rulebook guidance {est.get('rulebook_guidance_minutes', '-')} min for 4)"]
+    safe = result.get("safe_line")
+    if safe:
+        out.append(f"  within the risk budget {safe.get('max_risk')}: {safe.get('time')} in {safe.get('turns')} turns")
+    out.append("")
+    out.append(f"  {'turn':>4}  {'from':8} {'to':8} {'cells':>5}  {'end gear':>8}  {'card':>5}  {'risk':>5}  dice (gear after each)")
+    for t in fl.get("turn_list", []):
+        dice = " ".join(f"{'+'.join(d.replace('gear', 'G') for d in st['dice'])}>{st['gear']}" for st in t["steps"])
+        out.append(f"  {t['turn']:>4}  {t['start']:8} {t['end']:8} {t['cells']:>5}  {t['gear']:>8}  {t['seconds']:>4}s  "
+                   f"{100 * t['loss_of_control_chance']:>4.0f}%  {dice}")
+    out.append("")
+    out.append("  --json gives the cell graph and every move, to check against the rules.")
+    return "\n".join(out)
