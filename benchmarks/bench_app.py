@@ -30,7 +30,7 @@ STAGE_18 = ["202a A", "230b B", "216a D", "214a D", "205b D", "211b C", "217a D"
 def _app(tab: str):
     from streamlit.testing.v1 import AppTest
 
-    from designer.app import editing
+    from designer.app.dirt import editing
     from designer.systems.dirt.stage import Stage
 
     at = AppTest.from_file(str(ROOT / "designer" / "app" / "main.py"), default_timeout=120)
@@ -41,7 +41,7 @@ def _app(tab: str):
     at.session_state["rally_slot"] = None
     at.session_state["selected"] = 8
     at.session_state["sel_box"] = 8
-    at.session_state["view"] = tab
+    at.session_state["dirt_view"] = tab
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert len(at.session_state["stage"].tiles) == 18
@@ -102,13 +102,13 @@ def run(repeat: int, tab: str) -> dict[str, list[float]]:
             at.session_state["sel_box"] = 8
             at.session_state["stage"] = at.session_state["stage"]
             # The Analysis tab has no tile actions: edit through the session state and the undo button.
-            from designer.app import editing
+            from designer.app.dirt import editing
             from designer.systems.dirt.tileset import get_tileset
             stage = at.session_state["stage"]
             new = editing.reverse_tile(stage, get_tileset("dirt-core"), 1)
             at.session_state["history"] = editing.record(at.session_state["history"], stage, new)
             at.session_state["stage"] = new
-            from designer.app import analysis_view
+            from designer.app.dirt import analysis_view
             analysis_view.cached_analysis.clear()      # an edit the cache has not seen: lines computed afresh
             t0 = time.perf_counter()
             at.run()

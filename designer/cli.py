@@ -344,14 +344,16 @@ def examples(system_name, as_json):
 
 
 @main.command()
-@click.option("--port", type=int, default=8501, show_default=True)
-def app(port):
-    """Start the stage designer in the browser (Streamlit)."""
+@click.option("--port", type=click.IntRange(1, 65535), default=8501, show_default=True)
+@click.option("--address", default="127.0.0.1", show_default=True,
+              help="Interface to listen on; 0.0.0.0 shares the app with your network on purpose.")
+def app(port, address):
+    """Start the stage designer in the browser (Streamlit), on this computer only unless --address says otherwise."""
     import subprocess
 
     script = Path(__file__).resolve().parent / "app" / "main.py"
     sys.exit(subprocess.call([sys.executable, "-m", "streamlit", "run", str(script),
-                              "--server.port", str(port), "--browser.gatherUsageStats", "false",
+                              "--server.port", str(port), "--server.address", address, "--browser.gatherUsageStats", "false",
                               "--server.showEmailPrompt", "false", "--client.toolbarMode", "minimal"]))
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from designer.core import hexgrid
-from designer.app import analysis, editing, mapview, sources
+from designer.app.dirt import analysis, editing, mapview, sources
 from designer.core.errors import DesignerError
 from designer.systems.dirt.stage import Stage, dumps_stage, load_stage, share_code
 from designer.systems.dirt.track import assemble
@@ -275,14 +275,6 @@ def test_read_upload_stage_rally_share_code_and_foreign(dirt):
         assert not errors_of(rel, dirt)
 
 
-def test_save_to_path(tmp_path):
-    stage = load_stage(RALLY1_SS1)
-    p = sources.save_to_path(stage, str(tmp_path / "sub" / "mine.yaml"))
-    assert load_stage(p) == stage
-    with pytest.raises(DesignerError, match=".yaml"):
-        sources.save_to_path(stage, str(tmp_path / "mine.txt"))
-
-
 def test_message_of_keeps_markdown_inert():
     msg = sources.message_of(DesignerError("tile *x* [y]", where="a.yaml:3", hint="write `210b C`"))
     assert msg.startswith("a.yaml:3: tile \\*x\\* \\[y\\]")
@@ -351,7 +343,7 @@ def click(at, key):
 
 
 def show(at, tab):
-    at.session_state["view"] = tab
+    at.session_state["dirt_view"] = tab
     return run(at)
 
 
@@ -547,7 +539,7 @@ def test_rally_tab(app):
     assert app.session_state["rally_stages"][2].tile_ids[:-1] == third.tile_ids
     click(app, "rally_edit_2")
     assert stage_of(app).name == "Rally 1 - SS3" and app.session_state["rally_slot"] == 2
-    assert app.session_state["view"] == "Design"            # editing a stage opens the Design tab
+    assert app.session_state["dirt_view"] == "Design"            # editing a stage opens the Design tab
     show(app, "Rally")
     app.selectbox(key="bundled_rally_choice").set_value("Rally 4")
     click(app, "rally_open")

@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from designer.core.errors import DesignerError, SchemaError
-from designer.systems.dirt.rules import load_ruleset
 from designer.systems.dirt.rules import (IllegalMove, Pool, engine_for, legal_turns, load_ruleset, play_turn,
                                  road_of, turn_outcomes)
 from designer.systems.dirt.stage import Stage

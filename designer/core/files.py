@@ -31,7 +31,7 @@ def read_bytes(path: str | Path, limit: int = MAX_INPUT_BYTES, what: str = "file
     if stat.S_ISDIR(st.st_mode):
         raise DesignerError(f"this is a folder, not a {what}", where=where, hint="name a file inside it")
     if not stat.S_ISREG(st.st_mode):
-        raise DesignerError(f"this is not a regular file (a pipe, a device or a socket)", where=where,
+        raise DesignerError("this is not a regular file (a pipe, a device or a socket)", where=where,
                             hint=f"give a {what} saved on disk")
     if st.st_size > limit:
         raise DesignerError(f"the {what} is {st.st_size / 1e6:.1f} MB, more than the {limit / 1e6:.0f} MB allowed",

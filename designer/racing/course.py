@@ -7,7 +7,7 @@ cells just behind the start line and just past the finish line, ``limit`` its sp
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import networkx as nx
 
@@ -31,12 +31,6 @@ def format_time(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
-
-
-def format_time(seconds: float) -> str:
-    """``185`` -> ``'3:05'``."""
-    s = int(round(seconds))
-    return f"{s // 60}:{s % 60:02d}"
 
 
 def shortest_line(graph: nx.DiGraph) -> CellLine | None:

@@ -41,7 +41,7 @@ def names() -> list[str]:
     out = []
     for name, module in MODULES.items():
         try:
-            if importlib.util.find_spec(module.rsplit(".", 1)[0]) is not None:
+            if importlib.util.find_spec(module) is not None:
                 out.append(name)
         except ModuleNotFoundError:
             pass

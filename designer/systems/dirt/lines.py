@@ -23,7 +23,7 @@ import contextlib
 import gc
 import heapq
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx

@@ -73,6 +73,8 @@ class Cell(_Model):
     connects: list[str] = Field(default_factory=list)
     jump: int | None = Field(default=None, ge=1, le=6)
     ford: bool = False
+    width: int = Field(default=1, ge=1, le=2)          # 2: one space across lanes ``lane`` and ``lane + 1``
+    climb: Literal["up", "down"] | None = None          # ascent / descent marking (Climb tiles)
 
     @field_validator("span")
     @classmethod
@@ -90,11 +92,22 @@ class Cell(_Model):
             raise ValueError(f"cell {self.id} has a path but no corner")
         if self.cut is not None and self.corner:
             raise ValueError(f"cut cell {self.id} cannot be a corner cell")
+        if self.cut is not None and self.width != 1:
+            raise ValueError(f"cut cell {self.id} cannot span two lanes")
         return self
 
     @property
     def is_cut(self) -> bool:
         return self.cut is not None
+
+    @property
+    def lane_range(self) -> tuple[int, int]:
+        """First and last lane the cell covers (a ``width: 2`` cell covers two)."""
+        return self.lane, self.lane + self.width - 1
+
+    def kind_facts(self) -> dict:
+        """What a cell is, whatever road of a face it is listed in (shared cells of a junction agree on these)."""
+        return self.model_dump(exclude={"id", "span", "lane", "connects"})
 
 
 class Slide(_Model):
@@ -110,8 +123,37 @@ class Slide(_Model):
         return self
 
 
+class Road(_Model):
+    """One road of a face with several roads (a crossing) or with a junction of three road ends.
+
+    Each road is a cell graph of its own between its two ``ends``, in the same format as a one-road
+    face. A space shared by two roads of a junction is listed in both, with the same id and the same
+    facts (its span and lane are those of each road).
+    """
+    id: str
+    ends: list[str]
+    turn: Turn = "straight"
+    cells: list[Cell]
+    slides: list[Slide] = Field(default_factory=list)
+    start_line: float | None = None
+    finish_line: float | None = None
+    notes: str | None = None
+
+    @field_validator("ends")
+    @classmethod
+    def _two_ends(cls, v):
+        if len(v) != 2 or v[0] == v[1]:
+            raise ValueError(f"a road has two different ends, not {v}")
+        return v
+
+
 class Face(_Model):
-    """One side of one physical tile, e.g. ``210a``."""
+    """One side of one physical tile, e.g. ``210a``.
+
+    A one-road face keeps its cells at the top level (``ends``, ``cells``...); a face with several
+    roads lists them in ``roads``. :meth:`road_faces` gives one face per road either way, which is
+    what assembly and drawing work on.
+    """
     id: str
     terrain: Terrain | None = None
     danger: Danger | None = None
@@ -128,6 +170,8 @@ class Face(_Model):
     finish_line: float | None = None
     cells: list[Cell] | None = None
     slides: list[Slide] = Field(default_factory=list)
+    roads: list[Road] | None = None
+    road: str | None = None            # on the face of one road of a several-road face: its id
     notes: str | None = None
 
     @field_validator("edges")
@@ -150,6 +194,12 @@ class Face(_Model):
             for e in self.ends:
                 if e not in self.edges:
                     raise ValueError(f"ends: {e} is not a road edge of {self.id}")
+        if self.roads is not None:
+            if self.cells is not None or self.ends is not None:
+                raise ValueError(f"{self.id}: give either `roads:` or top-level ends/cells, not both")
+            problems = road_problems(self)
+            if problems:
+                raise ValueError("; ".join(problems))
         if self.cells is not None:
             if self.ends is None:
                 raise ValueError(f"{self.id} has cells but no ends (the driving reference)")
@@ -169,7 +219,32 @@ class Face(_Model):
 
     @property
     def has_cells(self) -> bool:
-        return bool(self.cells)
+        return bool(self.cells) or bool(self.roads)
+
+    def road_faces(self) -> list["Face"]:
+        """One face per road: the face itself for a one-road face, else a face for each entry of ``roads``."""
+        if not self.roads:
+            return [self]
+        cached = _ROAD_FACES.get(id(self))
+        if cached is not None and cached[0] is self:
+            return cached[1]
+        out = [_road_face(self, r) for r in self.roads]
+        _ROAD_FACES[id(self)] = (self, out)
+        return out
+
+    def road_between(self, entry: str | None, exit_: str | None) -> "Face | None":
+        """The face of the road that joins ``entry`` to ``exit_`` (the only road from ``entry`` when no exit)."""
+        found = []
+        for f in self.road_faces():
+            if not f.ends:
+                continue
+            if len(f.ends) == 1:
+                ok = f.ends[0] == entry
+            else:
+                ok = entry in f.ends and (exit_ is None or (exit_ in f.ends and exit_ != entry))
+            if ok:
+                found.append(f)
+        return found[0] if len(found) == 1 else None
 
     @property
     def lanes(self) -> int:
@@ -220,6 +295,50 @@ class Face(_Model):
         return {c.limit for c in (self.cells or []) if c.limit is not None}
 
 
+_ROAD_FACES: dict[int, tuple[Face, list[Face]]] = {}
+
+
+def _road_face(face: Face, road: Road) -> Face:
+    return Face.model_construct(
+        id=face.id, terrain=face.terrain, danger=face.danger,
+        edges={e: face.edges[e] for e in road.ends}, skew={}, links=[tuple(road.ends)], role=face.role,
+        variants=face.variants, features=face.features, ends=list(road.ends), turn=road.turn,
+        start_line=road.start_line, finish_line=road.finish_line, cells=list(road.cells),
+        slides=list(road.slides), roads=None, road=road.id, notes=road.notes)
+
+
+def road_problems(face: Face) -> list[str]:
+    """Problems of a several-road face: each road on its own, and the spaces roads share."""
+    problems: list[str] = []
+    ids = [r.id for r in face.roads or []]
+    if len(set(ids)) != len(ids):
+        problems.append(f"road ids used twice: {', '.join(sorted({i for i in ids if ids.count(i) > 1}))}")
+    pairs = set()
+    shared: dict[str, tuple[str, dict]] = {}
+    for road in face.roads or []:
+        for e in road.ends:
+            if e not in face.edges:
+                problems.append(f"road {road.id}: {e} is not a road edge of {face.id}")
+        pair = frozenset(road.ends)
+        if pair in pairs:
+            problems.append(f"road {road.id}: two roads join {road.ends[0]} and {road.ends[1]}")
+        pairs.add(pair)
+        if set(road.ends) <= set(face.edges):
+            sub = _road_face(face, road)
+            problems += [f"road {road.id}: {p}" for p in cell_problems(sub)]
+        for c in road.cells:
+            facts = c.kind_facts()
+            if c.id in shared and shared[c.id][0] != road.id and shared[c.id][1] != facts:
+                problems.append(f"cell {c.id} is in roads {shared[c.id][0]} and {road.id} with different facts "
+                                "(a shared space has the same limit, corner, cut, jump, ford, width and climb)")
+            shared.setdefault(c.id, (road.id, facts))
+    links = {frozenset(link) for link in face.links}
+    if face.links and pairs and not pairs <= links:
+        extra = [sorted(p) for p in pairs - links]
+        problems.append(f"roads {extra} are not links of {face.id} in the catalogue")
+    return problems
+
+
 def cell_problems(face: Face) -> list[str]:
     """Structural problems of a face's cells (coverage of each lane, ids, references)."""
     problems: list[str] = []
@@ -236,10 +355,11 @@ def cell_problems(face: Face) -> list[str]:
                 problems.append(f"cut {c.id} connects to unknown cell {other}")
         if c.is_cut and not c.connects:
             problems.append(f"cut {c.id} connects to no cell")
-        if not c.is_cut and not 0 <= c.lane < max(face.lanes, 1):
-            problems.append(f"cell {c.id} is in lane {c.lane}; lanes are 0..{face.lanes - 1}")
+        if not c.is_cut and not (0 <= c.lane and c.lane + c.width - 1 < max(face.lanes, 1)):
+            problems.append(f"cell {c.id} is in lane {c.lane}" + (f" (width {c.width})" if c.width > 1 else "")
+                            + f"; lanes are 0..{face.lanes - 1}")
     for lane in range(max(lanes, 1)):
-        spans = sorted(c.span for c in cells if c.lane == lane and not c.is_cut)
+        spans = sorted(c.span for c in cells if c.lane <= lane <= c.lane + c.width - 1 and not c.is_cut)
         pos = 0.0
         for a, b in spans:
             if abs(a - pos) > EPS:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from designer.app import analysis, mapview, state
-from designer.app.sources import Unavailable
+from designer.app.dirt import analysis, mapview, state
+from designer.app.dirt.sources import Unavailable
 from designer.systems.dirt.render import stage_svg
 from designer.systems.dirt.stage import dumps_stage, loads_stage
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from designer.app import analysis, analysis_view, editing, sources, state
-from designer.app.sources import Unavailable
+from designer.app.dirt import analysis, analysis_view, editing, sources, state
+from designer.app.dirt.sources import Unavailable
 from designer.systems.dirt.stage import Stage
 from designer.systems.dirt.track import assemble
 from designer.systems.dirt.validate import validate

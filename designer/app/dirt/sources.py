@@ -7,12 +7,12 @@ sentence the app shows instead of a traceback.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
+from designer.core import paths
 from designer.core.errors import DesignerError
 from designer.systems.dirt.stage import (Rally, Stage, dumps_stage, from_share_code, loads_stage, share_code,
                             stage_from_data, stage_to_data)
@@ -45,15 +45,13 @@ def md_escape(text: str) -> str:
 
 
 def repo_root() -> Path:
-    return Path(__file__).resolve().parents[2]
+    return paths.ROOT
 
 
 def stages_dir() -> Path | None:
-    """The folder of the rulebook's stages: ``designer/data/stages`` when packaged, else ``stages/``."""
-    for d in (repo_root() / "stages" / "dirt",):
-        if d.is_dir():
-            return d
-    return None
+    """The folder of the rulebook's stages (``stages/dirt``)."""
+    d = paths.STAGES / "dirt"
+    return d if d.is_dir() else None
 
 
 @dataclass(frozen=True)
@@ -280,23 +278,6 @@ def roadbook_pdf(stages: list[Stage], rally_name: str | None = None, paper: str 
     if rally_name is None:
         return rb.stage_roadbook(stages[0], None, paper, players=players)
     return rb.rally_roadbook(Rally(name=rally_name, stages=list(stages)), None, paper, players=players)
-
-
-def save_to_path(stage: Stage, path: str) -> Path:
-    """Write the stage's YAML to a file on the machine running the app; returns the path written."""
-    if not path or not path.strip():
-        raise DesignerError("give a file name to save to, e.g. my-stage.yaml")
-    p = Path(os.path.expanduser(path.strip()))
-    if p.suffix.lower() not in (".yaml", ".yml"):
-        raise DesignerError("a stage is saved as a .yaml file", where=str(p))
-    if p.exists() and p.is_dir():
-        raise DesignerError("this is a folder; add a file name", where=str(p))
-    try:
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_bytes(stage_yaml(stage))
-    except OSError as exc:
-        raise DesignerError(f"cannot write the file ({exc.strerror})", where=str(p)) from None
-    return p
 
 
 def rally_from_bundle(rally_name: str) -> Rally:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from designer.app import analysis_view, sources, state
-from designer.app.sources import Unavailable
+from designer.app.dirt import analysis_view, sources
+from designer.app.dirt.sources import Unavailable
 from designer.core.errors import DesignerError
 from designer.systems.dirt.render import stage_svg, svg_to_png
 
@@ -24,11 +24,8 @@ def render(ctx) -> None:
     c[0].download_button("Download YAML", sources.stage_yaml(stage), file_name=f"{stem}.yaml",
                          mime="application/x-yaml", key="dl_yaml", icon=":material/download:", type="primary",
                          on_click="ignore")
-    c[1].caption("The stage file: open it again here (sidebar, Upload) or with `rally-designer`.")
-    with st.container(horizontal=True, vertical_alignment="bottom"):
-        st.text_input("Save to a file on this computer", key="save_path", placeholder=f"~/rally-stages/{stem}.yaml",
-                      persist_state="page")
-        st.button("Save", key="save_btn", on_click=state.on_save_to_path, icon=":material/save:")
+    c[1].caption("The stage file, saved by your browser: open it again here (sidebar, Upload) or with "
+                 "`rally-designer`. Nothing is written on the machine running the app.")
 
     st.subheader("Share code", anchor=False)
     code = sources.stage_share_code(stage)

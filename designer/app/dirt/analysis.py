@@ -4,7 +4,7 @@ the headline figures.
 
 No game logic here: lines, turns, speed limits and times come from the library (``lines.analyze``);
 this module only reshapes its JSON-ready result. While :mod:`designer.systems.dirt.lines` is missing,
-:func:`analyse` raises :class:`~designer.app.sources.Unavailable`; while :mod:`designer.systems.dirt.estimate` is
+:func:`analyse` raises :class:`~designer.app.dirt.sources.Unavailable`; while :mod:`designer.systems.dirt.estimate` is
 missing, the lines are still shown and the times that need it are left out.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from designer.app.sources import Unavailable
+from designer.app.dirt.sources import Unavailable
 from designer.core.errors import DesignerError
 
 LINE_NAMES = ("fastest", "shortest")

@@ -6,7 +6,7 @@ import functools
 
 import streamlit as st
 
-from designer.app import editing, mapview, state
+from designer.app.dirt import editing, mapview, state
 from designer.systems.dirt.render import face_svg, stage_svg, svg_to_png
 from designer.systems.dirt.validate import boxes_needed, footprint
 

@@ -2,7 +2,7 @@
 
 Everything the user does goes through a callback here (Streamlit runs callbacks before the script),
 so a click changes the state once and the page is drawn once with the result. The stage itself is
-only changed by the pure functions of :mod:`designer.app.editing`.
+only changed by the pure functions of :mod:`designer.app.dirt.editing`.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Callable
 
 import streamlit as st
 
-from designer.app import editing, mapview, sources
+from designer.app.dirt import editing, mapview, sources
 from designer.core.errors import DesignerError
 from designer.systems.dirt.stage import Stage
 from designer.systems.dirt.tileset import Tileset, get_tileset
@@ -338,7 +338,7 @@ def on_rally_add_current() -> None:
 def on_rally_edit(i: int) -> None:
     open_stage(ss.rally_stages[i], f"Editing stage {i + 1} of {_md(ss.rally_name)}: {_md(ss.rally_stages[i].name)}.",
                rally_slot=i)
-    ss.view = "Design"
+    ss.dirt_view = "Design"
 
 
 def on_rally_move(i: int, step: int) -> None:
@@ -400,9 +400,3 @@ def on_rally_rename() -> None:
     name = (ss.get("rally_name_input") or "").strip()
     if name:
         ss.rally_name = name
-
-
-@_guard
-def on_save_to_path() -> None:
-    p = sources.save_to_path(ss.stage, ss.get("save_path", ""))
-    flash("success", f"Saved {_md(ss.stage.name)} to {_md(str(p))}.")
