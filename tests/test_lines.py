@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from designer.core.errors import DesignerError
 from designer.systems.dirt.lines import analyze, fastest_line, shortest_line, speed_limits, turn_graph
-from designer.systems.dirt.rules import load_ruleset, play_turn, turn_outcomes
+from designer.systems.dirt.referee import play_turn
+from designer.systems.dirt.rules import load_ruleset, turn_outcomes
 from designer.systems.dirt.stage import Stage, load_stage
 from designer.systems.dirt.tileset import Face, get_tileset
 from designer.systems.dirt.track import assemble, load_track

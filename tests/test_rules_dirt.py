@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from designer.core.errors import DesignerError, SchemaError
-from designer.systems.dirt.rules import (IllegalMove, Pool, engine_for, legal_turns, load_ruleset, play_turn,
-                                 road_of, turn_outcomes)
+from designer.systems.dirt.referee import IllegalMove, play_turn
+from designer.systems.dirt.rules import Pool, engine_for, legal_turns, load_ruleset, road_of, turn_outcomes
 from designer.systems.dirt.stage import Stage
 from designer.systems.dirt.tileset import Cell, Face, Slide, Tileset
 from designer.systems.dirt.track import assemble
