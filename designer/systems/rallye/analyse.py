@@ -1,0 +1,126 @@
+"""The analysis of a Rallye stage as one JSON-ready dict: the speed limits along the 12 sections, the cautious
+and fastest plans and what each costs, the expected solo time with real hands, the reconnaissance notes and the
+time at the table.
+"""
+from __future__ import annotations
+
+from designer.core.errors import DesignerError
+from designer.systems.rallye.deck import Deck, Section
+from designer.systems.rallye.layout import exit_of, lay_out
+from designer.systems.rallye.plan import hardest_braking, limits_profile, solve
+from designer.systems.rallye.simulate import simulate
+from designer.systems.rallye.stage import Stage
+from designer.systems.rallye.validate import card_ids
+
+ARROWS = {"left": "L", "right": "R"}
+
+
+def table_minutes(deck: Deck, players: int, cards: int | None = None) -> dict:
+    """Minutes at the table for ``players`` drivers: the draft, the reconnaissance, then one round per section."""
+    r = deck.ruleset
+    p = r.table_minutes
+    cards = cards or r.stage_cards
+    draft = cards * p["draft_seconds_per_card"] / 60
+    recon = p["reconnaissance_minutes"]
+    race = cards * (p["round_seconds"] + p["round_seconds_per_player"] * players) / 60
+    return {"players": players, "rounds": cards, "draft_minutes": round(draft, 1), "reconnaissance_minutes": recon,
+            "race_minutes": round(race, 1), "minutes": round(draft + recon + race), "status": r.params["table_minutes"].status}
+
+
+def pace_note(s: Section) -> str:
+    """A short co-driver's call: ``L3`` tight left, ``R2`` medium right, ``R1`` light, ``straight``."""
+    if s.severity == "none":
+        return "straight"
+    grade = {"yellow": 1, "orange": 2, "red": 3}[s.severity]
+    return f"{ARROWS[s.direction]}{grade}"
+
+
+def recon_rows(deck: Deck, sections: list[Section], cautious, fastest) -> list[dict]:
+    hard = set(deck.ruleset.hard_severities)
+    rows = []
+    for i, s in enumerate(sections):
+        nxt = next((j for j in range(i + 1, len(sections)) if sections[j].severity in hard), None)
+        rows.append({"section": i + 1, "card": s.id, "note": pace_note(s), "pace_note": s.pace_note(),
+                     "severity": s.severity, "direction": s.direction, "width": s.width, "surface": s.surface,
+                     "safety": s.safety, "top": s.top, "exit": exit_of(s, deck.ruleset.turn_quarters),
+                     "cautious_speed": cautious.legs[i].speed, "planned_speed": fastest.legs[i].speed,
+                     "next_hard": None if nxt is None else {"in": nxt - i, "section": nxt + 1,
+                                                              "note": pace_note(sections[nxt])}})
+    return rows
+
+
+def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 300, seed: int = 1) -> dict:
+    ids = card_ids(stage, deck)
+    missing = [c for c in ids if c not in deck.sections]
+    if missing:
+        raise DesignerError(f"the stage names card {missing[0]!r}, which the deck {deck.name} does not have",
+                            where=stage.source, hint="run `rally-designer validate` to see every problem")
+    if not ids:
+        raise DesignerError("the stage has no cards", where=stage.source, hint="list its cards: cards: [...]")
+    sections = [deck.sections[c] for c in ids]
+    r = deck.ruleset
+    players = players or stage.players or (stage.draft.players if stage.draft else None) or 1
+    cautious = solve(deck, sections, cautious=True)
+    fastest = solve(deck, sections, cautious=False)
+    layout = lay_out(sections, r)
+    sim = simulate(deck, sections, fastest, runs=runs, seed=seed) if runs else None
+    sim_cautious = simulate(deck, sections, cautious, runs=runs, seed=seed) if runs else None
+    at_safety = sum(r.solo(s.safety // r.speed_step) for s in sections)
+    at_top = sum(r.solo(s.top // r.speed_step) for s in sections)
+    counts = {k: sum(1 for s in sections if s.severity == k) for k in ("none", "yellow", "orange", "red")}
+    table = table_minutes(deck, players, len(sections))
+    statuses = {k: v for k, v in r.statuses().items() if v in ("assumed", "decided")}
+    gain = cautious.expected - fastest.expected
+    summary = [
+        f"{len(sections)} sections: {counts['none']} straights, {counts['yellow']} light, {counts['orange']} medium, "
+        f"{counts['red']} tight corners; mean safety speed {round(sum(s.safety for s in sections) / len(sections))} km/h",
+        f"cautious plan (never above safety): {cautious.expected:.1f} s solo",
+        f"fastest plan: {fastest.expected:.1f} s expected solo ({gain:.1f} s better, "
+        f"{100 * fastest.to_dict()['spin_chance_total']:.0f}% chance of a spin somewhere)",
+        f"bounds: every section at its safety speed {at_safety} s, at its top speed {at_top} s",
+    ]
+    if sim:
+        summary.append(f"with real hands ({sim['runs']} runs): {sim['mean_seconds']} s on average for the fastest plan "
+                       f"(p10 {sim['p10']}, p90 {sim['p90']}), {sim_cautious['mean_seconds']} s for the cautious one; "
+                       f"{sim['spins_per_stage']} spins per stage")
+    hb = hardest_braking(deck, sections)
+    if hb:
+        summary.append(f"hardest braking: {hb['drop']} km/h into section {hb['section']}")
+    summary.append(f"table time: about {table['minutes']} min for {players} driver{'s' if players > 1 else ''} "
+                   f"({table['rounds']} rounds)")
+    if deck.demo:
+        summary.append(f"deck {deck.name} is demonstration data; crossing tables {deck.tables_status}")
+    return {
+        "system": "rallye", "stage": stage.name, "deck": deck.name, "deck_title": deck.title, "demo_deck": deck.demo,
+        "cards": ids, "players": players,
+        "limits": limits_profile(deck, sections),
+        "plans": {"cautious": cautious.to_dict(), "fastest": fastest.to_dict()},
+        "best_solo_seconds": round(fastest.expected, 2), "cautious_solo_seconds": round(cautious.expected, 2),
+        "fastest_gain_seconds": round(gain, 2),
+        "bounds": {"all_at_safety": at_safety, "all_at_top": at_top},
+        "difficulty": {"corners": counts, "mean_safety": round(sum(s.safety for s in sections) / len(sections), 1),
+                       "hardest_braking": hb},
+        "simulation": {"fastest": sim, "cautious": sim_cautious} if sim else None,
+        "recon": recon_rows(deck, sections, cautious, fastest),
+        "layout": {"ok": layout.ok, "size": list(layout.size()),
+                   "cells": [list(p.cell) for p in layout.placements],
+                   "headings": [[p.heading_in, p.heading_out] for p in layout.placements],
+                   "problems": [{"section": i + 1, "reason": why} for i, why in layout.problems]},
+        "table_time": table,
+        "data_status": {"tables": deck.tables_status, "parameters": statuses},
+        "summary": summary,
+    }
+
+
+def report(result: dict) -> str:
+    """The analysis as text: the summary, then the reconnaissance notes with both plans."""
+    out = [str(result.get("stage", ""))] + [f"  {s}" for s in result.get("summary", [])]
+    out.append("")
+    out.append(f"  {'#':>2} {'card':>5} {'note':8} {'width':7} {'surface':8} {'safety':>6} {'top':>4} "
+               f"{'cautious':>8} {'fastest':>7}  next hard")
+    for row in result.get("recon", []):
+        nh = row["next_hard"]
+        nh_text = f"{nh['in']} -> {nh['note']}" if nh else "-"
+        out.append(f"  {row['section']:>2} {row['card']:>5} {row['note']:8} {row['width']:7} {row['surface']:8} "
+                   f"{row['safety']:>6} {row['top']:>4} {row['cautious_speed']:>8} {row['planned_speed']:>7}  {nh_text}")
+    return "\n".join(out)

@@ -1,0 +1,60 @@
+"""Drafting a stage as the rules do: the section cards shuffled into six face-up piles; in turn, clockwise, each
+driver takes a visible top card that can be laid and extends the road; when no top card can be laid, the top card
+of every pile is discarded; the stage is done at 12 cards.
+
+How a simulated driver chooses among the cards that can be laid is the ``policy``: ``random``, ``fast`` (the
+highest safety speed: a driver who wants a quick stage) or ``slow`` (the lowest: a driver who wants a hard one).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from designer.core.errors import DesignerError
+from designer.systems.rallye.deck import Deck
+from designer.systems.rallye.layout import Road
+
+
+@dataclass
+class DraftResult:
+    cards: list[str]
+    log: list[str] = field(default_factory=list)
+    discarded: int = 0
+
+
+def draft(deck: Deck, players: int = 2, seed: int = 1, policy: str = "random", length: int | None = None) -> DraftResult:
+    """Draft a stage from the whole deck; the same seed gives the same stage."""
+    rules = deck.ruleset
+    length = length or rules.stage_cards
+    rng = random.Random(seed)
+    order = list(deck.sections)
+    rng.shuffle(order)
+    n_piles = rules.draft_piles
+    piles = [order[i::n_piles] for i in range(n_piles)]
+    road = Road(rules, length)
+    result = DraftResult([])
+    player = 0
+    while len(result.cards) < length:
+        tops = [(i, p[-1]) for i, p in enumerate(piles) if p]
+        if not tops:
+            raise DesignerError(f"the deck ran out after {len(result.cards)} cards: no stage of {length} could be laid",
+                                where="draft", hint="try another seed, or a bigger deck or table")
+        fits = [(i, cid) for i, cid in tops if road.why_not(deck.sections[cid]) is None]
+        if not fits:
+            for i, _ in tops:
+                piles[i].pop()
+            result.discarded += len(tops)
+            result.log.append(f"no top card can be laid: {len(tops)} cards discarded")
+            continue
+        if policy == "fast":
+            pile, cid = max(fits, key=lambda t: (deck.sections[t[1]].safety, -t[0]))
+        elif policy == "slow":
+            pile, cid = min(fits, key=lambda t: (deck.sections[t[1]].safety, t[0]))
+        else:
+            pile, cid = rng.choice(fits)
+        piles[pile].pop()
+        road.lay(deck.sections[cid])
+        result.cards.append(cid)
+        result.log.append(f"driver {player + 1} lays card {cid} from pile {pile + 1}")
+        player = (player + 1) % max(1, players)
+    return result

@@ -1,0 +1,192 @@
+"""The speed plan: which speed to take on each of the 12 sections, under the game's rules for changing speed.
+
+Before each section a driver lays action cards face up: each adds its acceleration (laid upright) or takes it
+off (laid across) from the speed held, and the wheel is right when one of them carries the card's arrow. The
+crossing is then read from the card's tables with a die. So a stage is a small Markov decision problem over
+(section, speed held), solved exactly backwards from the finish, in expected solo seconds.
+
+- the **cautious plan** never goes above a card's safety speed;
+- the **fastest plan** may, where the seconds gained beat the penalties the tables promise (on average).
+
+Both assume the driver holds the best hand of the starting set each time (an ideal; the simulation in
+:mod:`designer.systems.rallye.simulate` deals real hands).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from designer.systems.rallye.deck import Deck, Section
+from designer.systems.rallye.rules import SPIN, Ruleset
+
+Card = tuple[int, frozenset]          # (acceleration in steps, arrows)
+
+
+@lru_cache(maxsize=4096)
+def reachable(cards: tuple[Card, ...], max_cards: int, wheel: str | None, carries: bool) -> tuple[frozenset, frozenset]:
+    """The speed changes (or, when speed does not carry over, the speeds) a hand can make, in steps.
+
+    Returns (with the wheel right, with any wheel). Laying no card face up (one laid face down) is a change of 0.
+    """
+    states = {(0, 0, wheel is None)}
+    for steps, arrows in cards:
+        has = wheel is not None and wheel in arrows
+        new = set(states)
+        for n, value, ok in states:
+            if n >= max_cards:
+                continue
+            new.add((n + 1, value + steps, ok or has))
+            if carries:
+                new.add((n + 1, value - steps, ok or has))
+        states = new
+    right = frozenset(v for _, v, ok in states if ok)
+    anyway = frozenset(v for _, v, _ in states)
+    return right, anyway
+
+
+def hand_key(cards) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=lambda c: (c[0], sorted(c[1]))))
+
+
+def action_cards(deck: Deck, cards=None) -> tuple[Card, ...]:
+    step = deck.ruleset.speed_step
+    return hand_key((a.acceleration // step, a.steering) for a in (cards if cards is not None else deck.starting_set()))
+
+
+def best_hand_options(deck: Deck, wheel: str | None) -> tuple[frozenset, frozenset]:
+    """What the best hand of ``hand_size`` cards from the starting set can do (the plan's ideal)."""
+    r = deck.ruleset
+    return reachable(action_cards(deck), min(r.max_cards_per_turn, r.hand_size), wheel, r.speed_carries_over)
+
+
+def outcome_cost(r: Ruleset, speed: int, outcome) -> tuple[float, int]:
+    """(seconds, speed held after) of one outcome of a crossing at ``speed`` steps."""
+    if outcome == SPIN:
+        return (r.solo(r.spin_timed_speed // r.speed_step) + r.spin_penalty_seconds,
+                r.speed_after_spin // r.speed_step)
+    return r.solo(speed) + outcome, speed
+
+
+def section_outcomes(deck: Deck, s: Section, speed: int, wheel_ok: bool) -> dict:
+    r = deck.ruleset
+    step = r.speed_step
+    return deck.tables_of(s).outcomes(speed, s.safety // step, s.top // step, wheel_ok or s.wheel is None)
+
+
+@dataclass
+class Leg:
+    """One section of a plan: the speed taken (km/h), the wheel, and the expected seconds it costs."""
+    index: int
+    card: str
+    speed: int
+    wheel_ok: bool
+    seconds: float          # expected seconds of this section (time at that speed + expected penalties)
+    base: int               # seconds at that speed with no penalty
+    penalty: float          # expected penalty seconds (a spin counted as its whole cost above `base`)
+    spin_chance: float
+
+    def to_dict(self) -> dict:
+        return {"section": self.index + 1, "card": self.card, "speed": self.speed, "wheel_ok": self.wheel_ok,
+                "seconds": round(self.seconds, 3), "base": self.base, "penalty": round(self.penalty, 3),
+                "spin_chance": round(self.spin_chance, 4)}
+
+
+@dataclass
+class Plan:
+    kind: str
+    legs: list[Leg]
+    expected: float                     # expected solo seconds from the start
+    values: list[list[float]]           # values[i][v]: expected seconds from section i holding speed step v
+    q: list[dict]                       # q[i][(v, ok)]: expected seconds from section i choosing (v, ok)
+
+    @property
+    def speeds(self) -> list[int]:
+        return [leg.speed for leg in self.legs]
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "expected_seconds": round(self.expected, 3),
+                "seconds_without_penalty": sum(leg.base for leg in self.legs),
+                "expected_penalty": round(sum(leg.penalty for leg in self.legs), 3),
+                "spin_chance_total": round(1 - _prod(1 - leg.spin_chance for leg in self.legs), 4),
+                "legs": [leg.to_dict() for leg in self.legs]}
+
+
+def _prod(xs) -> float:
+    out = 1.0
+    for x in xs:
+        out *= x
+    return out
+
+
+def solve(deck: Deck, sections: list[Section], cautious: bool = False) -> Plan:
+    """The plan with the least expected solo seconds (``cautious``: never above a safety speed)."""
+    r = deck.ruleset
+    top, step = r.top_step, r.speed_step
+    n = len(sections)
+    values = [[0.0] * (top + 1) for _ in range(n + 1)]
+    choice: list[list[tuple[int, bool] | None]] = [[None] * (top + 1) for _ in range(n)]
+    q_all: list[dict] = [{} for _ in range(n)]
+    carries = r.speed_carries_over
+    for i in range(n - 1, -1, -1):
+        s = sections[i]
+        limit = min(top, s.safety // step) if cautious else top
+        q = q_all[i]
+        for v in range(limit + 1):
+            for ok in (True, False):
+                total = 0.0
+                for outcome, p in section_outcomes(deck, s, v, ok).items():
+                    sec, after = outcome_cost(r, v, outcome)
+                    total += p * (sec + values[i + 1][after])
+                q[(v, ok)] = total
+        right, anyway = best_hand_options(deck, s.wheel)
+        for prev in range(top + 1):
+            best, arg = float("inf"), None
+            for ok, deltas in ((True, right), (False, anyway)):
+                for d in deltas:
+                    v = prev + d if carries else d
+                    if 0 <= v <= limit and q[(v, ok)] < best - 1e-12:
+                        best, arg = q[(v, ok)], (v, ok)
+            if arg is None:        # cannot stay under the limit from here: take the least bad speed
+                for ok, deltas in ((True, right), (False, anyway)):
+                    for d in deltas:
+                        v = prev + d if carries else d
+                        if 0 <= v <= top:
+                            cost = _q(deck, s, v, ok, values[i + 1])
+                            if cost < best:
+                                best, arg = cost, (v, ok)
+            values[i][prev] = best
+            choice[i][prev] = arg
+    legs = []
+    speed = r.start_speed // step
+    for i, s in enumerate(sections):
+        v, ok = choice[i][speed]
+        outs = section_outcomes(deck, s, v, ok)
+        base = r.solo(v)
+        expected_here = sum(p * outcome_cost(r, v, o)[0] for o, p in outs.items())
+        legs.append(Leg(i, s.id, v * step, ok or s.wheel is None, expected_here, base, expected_here - base,
+                        outs.get(SPIN, 0.0)))
+        speed = v
+    return Plan("cautious" if cautious else "fastest", legs, values[0][r.start_speed // step], values, q_all)
+
+
+def _q(deck, s, v, ok, after_values) -> float:
+    r = deck.ruleset
+    return sum(p * (outcome_cost(r, v, o)[0] + after_values[outcome_cost(r, v, o)[1]])
+               for o, p in section_outcomes(deck, s, v, ok).items())
+
+
+def limits_profile(deck: Deck, sections: list[Section]) -> list[dict]:
+    """The 'speed limits' of this game: safety and top speed per section, with what the card asks of the wheel."""
+    return [{"section": i + 1, "card": s.id, "severity": s.severity, "direction": s.direction, "wheel": s.wheel,
+             "safety": s.safety, "top": s.top, "width": s.width, "surface": s.surface}
+            for i, s in enumerate(sections)]
+
+
+def hardest_braking(deck: Deck, sections: list[Section]) -> dict | None:
+    """The biggest drop in safety speed from one section to the next (km/h), and where."""
+    best = None
+    for i in range(1, len(sections)):
+        drop = sections[i - 1].safety - sections[i].safety
+        if drop > 0 and (best is None or drop > best["drop"]):
+            best = {"section": i + 1, "drop": drop}
+    return best

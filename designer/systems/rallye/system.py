@@ -1,0 +1,94 @@
+"""Rallye on the shared contract: what the command line and the app call."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from designer.core import paths, yamlio
+from designer.core.errors import DesignerError
+from designer.systems.base import Example, GameSystem
+from designer.systems.rallye import stage as stage_mod
+from designer.systems.rallye.deck import Deck, get_deck
+
+
+class RallyeSystem(GameSystem):
+    name = "rallye"
+    title = "Rallye (12-card game)"
+    summary = "12 road-section cards in order; the speed plan under the safety and top speeds"
+    stage_word = "stage"
+
+    # -- files ------------------------------------------------------------------------------------------
+    def load(self, path: str | Path) -> Any:
+        return stage_mod.load(path)
+
+    def loads(self, text: str, source: str = "<text>") -> Any:
+        return stage_mod.loads(text, source)
+
+    def dumps(self, doc: Any) -> str:
+        return stage_mod.dumps(doc)
+
+    def stages_of(self, doc: Any) -> list:
+        return list(doc.stages) if isinstance(doc, stage_mod.Rally) else [doc]
+
+    def is_rally(self, doc: Any) -> bool:
+        return isinstance(doc, stage_mod.Rally)
+
+    def stage_name(self, stage: Any) -> str:
+        return stage.name
+
+    def box_of(self, stage: Any, near: Path | None = None) -> Deck:
+        return get_deck(stage.deck, near or stage.near)
+
+    # -- checking and analysing ---------------------------------------------------------------------------
+    def validate(self, stage: Any, box: Any) -> list:
+        from designer.systems.rallye.validate import validate
+
+        return validate(stage, box)
+
+    def analyse(self, stage: Any, box: Any, *, players: int | None = None, **options: Any) -> dict:
+        from designer.systems.rallye.analyse import analyse
+
+        runs = int(options.get("runs", 300))
+        return analyse(stage, box, players=players, runs=runs, seed=int(options.get("seed", 1)))
+
+    def report(self, result: dict) -> str:
+        from designer.systems.rallye.analyse import report
+
+        return report(result)
+
+    # -- drawing and printing --------------------------------------------------------------------------
+    def draw(self, stage: Any, box: Any, result: dict | None = None) -> str:
+        from designer.systems.rallye.draw import stage_svg
+
+        if result is None:
+            result = self.analyse(stage, box, runs=0)
+        return stage_svg(result)
+
+    def roadbook(self, doc: Any, *, near: Path | None = None, paper: str = "A4", players: int | None = None,
+                 **options: Any) -> bytes:
+        from designer.systems.rallye.roadbook import roadbook
+
+        return roadbook(doc, near=near, paper=paper, players=players, runs=int(options.get("runs", 300)))
+
+    # -- bundled data ------------------------------------------------------------------------------------
+    def examples(self) -> list[Example]:
+        out = []
+        folder = paths.STAGES / "rallye"
+        for p in sorted(folder.glob("*.yaml")):
+            try:
+                data, _ = yamlio.load(p)
+            except DesignerError:
+                continue
+            if not isinstance(data, dict):
+                continue
+            if "rally" in data:
+                out.append(Example(f"rally/{p.stem}", f"Rally · {data['rally']}", p, "rally", tags=("demo",)))
+            else:
+                out.append(Example(p.stem, str(data.get("stage", p.stem)), p, "stage", group=None, tags=("demo",)))
+        for p in sorted((paths.TILESETS / "rallye").glob("*.yaml")):
+            if p.stem != "ruleset":
+                out.append(Example(f"deck/{p.stem}", f"Deck · {p.stem}", p, "box", tags=("demo",)))
+        return out
+
+
+SYSTEM = RallyeSystem()
