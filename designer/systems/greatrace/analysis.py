@@ -1,0 +1,132 @@
+"""The analysis of a race: shortest, fastest and cheapest routes, their trade-off, a Monte Carlo over the bag,
+both directions, length and duration. The result is JSON-ready."""
+from __future__ import annotations
+
+from designer.core.errors import DesignerError
+from designer.systems.greatrace import montecarlo, routes
+from designer.systems.greatrace.board import Board
+from designer.systems.greatrace.costs import CostMap
+from designer.systems.greatrace.plan import Plan, engine_limit, plan_route, rounds
+from designer.systems.greatrace.race import Race
+
+CANDIDATES = 16
+
+
+def pareto(plans: list[Plan]) -> list[Plan]:
+    """Plans no other plan beats on both pilot actions and francs (one per distinct pair), fewest actions first."""
+    out: list[Plan] = []
+    for p in sorted(plans, key=lambda p: (p.actions, p.francs, p.spaces)):
+        if any(q.actions <= p.actions and q.francs <= p.francs for q in out):
+            continue
+        out.append(p)
+    return out
+
+
+def direction(board: Board, race: Race, *, transport: bool = True, candidates: int = CANDIDATES) -> dict:
+    """The three routes of one direction, planned, with their Pareto set; Plans under ``_plans``."""
+    cm = CostMap(board, race)
+    start, finish = cm.hex_of_city(race.start), cm.hex_of_city(race.finish)
+    if start is None or finish is None:
+        missing = race.start if start is None else race.finish
+        raise DesignerError(f"{missing!r} is not a city of the board {board.name!r}", where=race.line("start"),
+                            hint=f"choose among: {', '.join(sorted(board.cities))}")
+    limit = engine_limit(cm)
+    cards = race.cards.get("transport", 0)
+    shortest = routes.shortest_route(cm, start, finish, transport)
+    if shortest is None:
+        return {"reachable": False, "start": race.start, "finish": race.finish, "_plans": {}}
+    fastest = routes.fastest_route(cm, start, finish, limit, transport)
+    pool = [shortest, fastest] + routes.candidate_routes(cm, start, finish, candidates, cards, transport)
+    if transport:
+        pool.append(routes.fastest_route(cm, start, finish, limit, transport=False))
+        pool.append(routes.shortest_route(cm, start, finish, transport=False))
+    seen, plans = set(), []
+    for r in pool:
+        if r is not None and r.key() not in seen:
+            seen.add(r.key())
+            plans.append(plan_route(cm, r))
+    by_key = {p.route.key(): p for p in plans}
+    p_short, p_fast = by_key[shortest.key()], by_key[fastest.key()]
+    p_cheap = min(plans, key=lambda p: (p.francs, p.actions, p.spaces))
+    front = pareto(plans)
+    return {"reachable": True, "start": race.start, "finish": race.finish, "engine_limit": limit,
+            "shortest": p_short.to_dict(), "fastest": p_fast.to_dict(), "cheapest": p_cheap.to_dict(),
+            "pareto": [{"actions": p.actions, "francs": p.francs, "spaces": p.spaces, "path": p.path} for p in front],
+            "candidates": len(plans),
+            "_plans": {"shortest": p_short, "fastest": p_fast, "cheapest": p_cheap}, "_cm": cm}
+
+
+def analyse(board: Board, race: Race, *, players: int | None = None, runs: int = 500, seed: int = 1,
+            transport: bool = True, candidates: int = CANDIDATES) -> dict:
+    players = players or race.players
+    fwd = direction(board, race, transport=transport, candidates=candidates)
+    back = direction(board, race.reversed(), transport=transport, candidates=candidates)
+    result: dict = {"system": "greatrace", "stage": race.name, "board": board.name, "start": race.start,
+                    "finish": race.finish, "median": race.median, "players": players, "transport": transport}
+    rules = board.rules
+    if not fwd["reachable"]:
+        result.update(reachable=False, summary=[f"no route from {race.start} to {race.finish} on this board"])
+        return result
+    result["reachable"] = True
+    for name in ("shortest", "fastest", "cheapest"):
+        result[name] = fwd[name]
+    result["pareto"] = fwd["pareto"]
+    result["engine_limit"] = fwd["engine_limit"]
+    cm = fwd["_cm"]
+    mc: dict = {}
+    done: dict = {}
+    for name in ("fastest", "cheapest", "shortest"):
+        plan = fwd["_plans"][name]
+        key = plan.route.key()
+        mc[name] = done[key] if key in done else montecarlo.simulate(cm, plan.route, runs=runs, seed=seed)
+        done[key] = mc[name]
+    result["montecarlo"] = mc
+    fast = fwd["_plans"]["fastest"]
+    result["duration"] = {"spaces": fast.spaces, "pilot_actions": fast.actions,
+                          "expected_pilot_actions": round(fast.expected_actions, 2),
+                          "scouting_actions": fast.scouting_actions,
+                          "blind": rounds(fast, rules, players), "scouted": rounds(fast, rules, players, True)}
+    result["directions"] = {"forward": _balance(fwd), "reverse": _balance(back)}
+    result["path"] = fast.path
+    result["assumed_parameters"] = [p.name for p in rules.not_rulebook()]
+    result["summary"] = _summary(result)
+    return result
+
+
+def _balance(d: dict) -> dict | None:
+    if not d["reachable"]:
+        return {"reachable": False, "start": d["start"], "finish": d["finish"]}
+    f, c = d["_plans"]["fastest"], d["_plans"]["cheapest"]
+    return {"reachable": True, "start": d["start"], "finish": d["finish"], "shortest_spaces": d["shortest"]["spaces"],
+            "fastest_actions": f.actions, "fastest_francs": f.francs, "cheapest_francs": c.francs,
+            "cheapest_actions": c.actions, "expected_fuel": round(f.fuel, 1), "risk_spaces": f.risk_spaces}
+
+
+def _summary(r: dict) -> list[str]:
+    s, f, c = r["shortest"], r["fastest"], r["cheapest"]
+    out = [f"{r['start']} -> {r['finish']} on {r['board']} (engine limit {r['engine_limit']} spaces per pilot action)",
+           f"shortest: {s['spaces']} spaces, {s['actions']} pilot actions, {s['francs']} F  [{' - '.join(s['path'])}]",
+           f"fastest:  {f['actions']} pilot actions ({f['expected_actions']} expected with STOPs drawn), "
+           f"{f['spaces']} spaces, {f['francs']} F  [{' - '.join(f['path'])}]",
+           f"cheapest: {c['francs']} F, {c['actions']} pilot actions, {c['spaces']} spaces  [{' - '.join(c['path'])}]",
+           "trade-off (actions / francs): " + ", ".join(f"{p['actions']} / {p['francs']} F" for p in r["pareto"])]
+    mc = r["montecarlo"]["fastest"]
+    if mc.get("fuel"):
+        out.append(f"Monte Carlo ({mc['runs']} runs, fastest route): fuel {mc['fuel']['p10']}-{mc['fuel']['p90']} "
+                   f"(mean {mc['fuel']['mean']}), mechanic {mc['mech']['p10']}-{mc['mech']['p90']}, actions "
+                   f"{mc['actions']['p10']}-{mc['actions']['p90']}, stranded {100 * mc['stranded_chance']:.0f}%")
+    else:
+        out.append(f"Monte Carlo ({mc['runs']} runs, fastest route): stranded in every run "
+                   f"({', '.join(mc['stranded_reasons'])})")
+    fw, bw = r["directions"]["forward"], r["directions"]["reverse"]
+    if bw and bw.get("reachable"):
+        out.append(f"both directions: {fw['fastest_actions']} / {bw['fastest_actions']} actions, "
+                   f"{fw['cheapest_francs']} / {bw['cheapest_francs']} F cheapest "
+                   f"({r['start']} first, then {r['finish']} first)")
+    d = r["duration"]
+    out.append(f"duration: {d['spaces']} spaces, {d['pilot_actions']} pilot actions, about {d['blind']['rounds']} "
+               f"rounds driving blind or {d['scouted']['rounds']} with the route scouted first "
+               f"({d['scouting_actions']} scouting actions); ~{d['blind']['table_minutes']} min for {r['players']} players")
+    if f["shortfall"]:
+        out.append(f"money: the fastest route spends {f['spent']} F, {f['shortfall']} F more than the purse")
+    return out

@@ -1,0 +1,132 @@
+"""SVG drawing of a Great Race board and a race on it: spaces, risk zones, cities, transport lines, bands,
+laid tiles, and a route. Readable in grayscale: risk zones are dark, cities are circles with their names,
+laid tiles carry their terrain's initial and symbols (! DANGER, ■ STOP), a route is a thick line."""
+from __future__ import annotations
+
+from designer.core import hexgrid
+from designer.core.svgkit import text as esc
+from designer.systems.greatrace.board import Board, label
+from designer.systems.greatrace.costs import CostMap
+
+SIZE = 22.0
+PAD = 30.0
+ROUTE_STYLES = {"fastest": ("#c0392b", ""), "cheapest": ("#1f6f3f", "8 5"), "shortest": ("#1f4e9a", "2 4")}
+TERRAIN_FILL = ["#f3e6c4", "#d9ead3", "#f1d3b5", "#e4d8ef", "#d4e4f1", "#f6d6d6", "#e8e8c8", "#dcdcdc"]
+
+
+def _xy(h, ox, oy):
+    x, y = hexgrid.to_pixel(h, SIZE)
+    return x + ox, y + oy
+
+
+def board_svg(board: Board, cm: CostMap | None = None, routes: dict | None = None, title: str = "",
+              show_labels: bool = True) -> str:
+    """The board; with ``cm`` the race's cities and laid tiles; ``routes`` maps a name to a list of hexes."""
+    spaces = board.spaces()
+    all_hexes = [h for h in spaces] or [(0, 0)]
+    x0, y0, x1, y1 = hexgrid.bounding_box(all_hexes, SIZE)
+    top = 26.0 if title else 8.0
+    ox, oy = PAD - x0, PAD + top - y0 + 10
+    width, height = x1 - x0 + 2 * PAD, y1 - y0 + 2 * PAD + top + 60
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+           f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="DejaVu Sans, sans-serif">',
+           f'<rect width="100%" height="100%" fill="white"/>']
+    if title:
+        out.append(f'<text x="{PAD}" y="22" font-size="15" font-weight="bold">{esc(title)}</text>')
+    # Progression bands: a label over each band, alternate shading behind the hexes.
+    for i, band in enumerate(board.bands):
+        hexes = [h for h in spaces if board.band_of(h) == band.name]
+        if not hexes:
+            continue
+        bx0, by0, bx1, by1 = hexgrid.bounding_box(hexes, SIZE)
+        if i % 2 == 0:
+            out.append(f'<rect x="{bx0 + ox:.1f}" y="{by0 + oy:.1f}" width="{bx1 - bx0:.1f}" height="{by1 - by0:.1f}" '
+                       f'fill="#eeeeee"/>')
+        out.append(f'<text x="{(bx0 + bx1) / 2 + ox:.1f}" y="{by0 + oy - 4:.1f}" font-size="9" text-anchor="middle" '
+                   f'fill="#555">band {esc(band.name)}</text>')
+    cities = cm.cities if cm is not None else {c.at: c for c in board.cities.values()}
+    terrains = {k.terrain: i for i, k in enumerate(board.bag)}
+    for h in spaces:
+        cx, cy = _xy(h, ox, oy)
+        pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in hexgrid.corners(SIZE - 0.8, (cx, cy)))
+        risk = h in board.risk
+        sp = cm.spaces.get(h) if cm is not None else None
+        fill = "#5a5a5a" if risk else "#fbf8f0"
+        if sp is not None and sp.kind == "tile":
+            fill = "#7a6a50" if risk else TERRAIN_FILL[terrains.get(sp.terrain, 0) % len(TERRAIN_FILL)]
+        out.append(f'<polygon points="{pts}" fill="{fill}" stroke="#888" stroke-width="0.8"/>')
+        if sp is not None and sp.kind == "tile":
+            kind = board.tile(sp.terrain)
+            mark = (kind.terrain[:2].title() if kind else "?") + ("!" if kind and kind.danger else "") + \
+                   ("■" if kind and kind.stop else "")
+            colour = "white" if risk else "black"
+            out.append(f'<text x="{cx:.1f}" y="{cy + 3:.1f}" font-size="9" text-anchor="middle" fill="{colour}" '
+                       f'font-weight="bold">{esc(mark)}</text>')
+            out.append(f'<text x="{cx:.1f}" y="{cy + 13:.1f}" font-size="7" text-anchor="middle" fill="{colour}">'
+                       f'{kind.fuel if kind else "?"}f {kind.mech if kind else "?"}m</text>')
+        elif show_labels and h not in cities and not any(c.at == h for c in board.cities.values()):
+            out.append(f'<text x="{cx:.1f}" y="{cy + 3:.1f}" font-size="7" text-anchor="middle" '
+                       f'fill="{"#ddd" if risk else "#aaa"}">{label(h)}</text>')
+    # Transport lines under the cities.
+    for t in board.transports:
+        if t.a not in board.cities or t.b not in board.cities:
+            continue
+        (ax, ay), (bx, by) = _xy(board.cities[t.a].at, ox, oy), _xy(board.cities[t.b].at, ox, oy)
+        dash = "6 4" if t.mode == "sea" else "1 4"
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        nx_, ny_ = -(by - ay), bx - ax
+        norm = max(1.0, (nx_ ** 2 + ny_ ** 2) ** 0.5)
+        qx, qy = mx + nx_ / norm * 30, my + ny_ / norm * 30
+        out.append(f'<path d="M{ax:.1f},{ay:.1f} Q{qx:.1f},{qy:.1f} {bx:.1f},{by:.1f}" fill="none" stroke="#1a4f8b" '
+                   f'stroke-width="2.2" stroke-dasharray="{dash}" stroke-linecap="round"/>')
+        lx, ly = (ax + 2 * qx + bx) / 4, (ay + 2 * qy + by) / 4
+        out.append(f'<rect x="{lx - 24:.1f}" y="{ly - 8:.1f}" width="48" height="13" rx="3" fill="white" '
+                   f'stroke="#1a4f8b" stroke-width="0.8"/>')
+        out.append(f'<text x="{lx:.1f}" y="{ly + 2:.1f}" font-size="8.5" text-anchor="middle" fill="#1a4f8b">'
+                   f'{t.mode} {t.fare} F</text>')
+    for name, hexes in (routes or {}).items():
+        colour, dash = ROUTE_STYLES.get(name, ("#333", ""))
+        pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in (_xy(h, ox, oy) for h in hexes))
+        out.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="4.5" stroke-opacity="0.85" '
+                   f'stroke-linejoin="round" stroke-linecap="round"' + (f' stroke-dasharray="{dash}"' if dash else "")
+                   + '/>')
+    for c in board.cities.values():
+        cx, cy = _xy(c.at, ox, oy)
+        present = c.at in cities
+        if c.median and not present:
+            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{SIZE * 0.6:.1f}" fill="none" stroke="#6b3fa0" '
+                       f'stroke-width="1.5" stroke-dasharray="3 2"/>')
+        else:
+            fill = "#6b3fa0" if c.purple or c.median else "white"
+            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{SIZE * 0.62:.1f}" fill="{fill}" stroke="black" '
+                       f'stroke-width="1.5"/>')
+            out.append(f'<text x="{cx:.1f}" y="{cy + 4:.1f}" font-size="11" font-weight="bold" text-anchor="middle" '
+                       f'fill="{"white" if c.purple or c.median else "black"}">{c.cards}</text>')
+        name = esc(c.name) + (" (median slot)" if c.median and not present else "")
+        for extra in ('stroke="white" stroke-width="3.5" fill="white"', 'fill="black"'):
+            out.append(f'<text x="{cx:.1f}" y="{cy + SIZE + 6:.1f}" font-size="10" font-weight="bold" '
+                       f'text-anchor="middle" {extra}>{name}</text>')
+    out.append(_legend(PAD, height - 40, routes or {}))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _legend(x: float, y: float, routes: dict) -> str:
+    parts = [f'<g font-size="9">',
+             f'<rect x="{x}" y="{y}" width="12" height="10" fill="#5a5a5a"/><text x="{x + 16}" y="{y + 9}">risk zone +1 fuel</text>',
+             f'<circle cx="{x + 126}" cy="{y + 5}" r="6" fill="#6b3fa0" stroke="black"/>'
+             f'<text x="{x + 136}" y="{y + 9}">purple city (cards drawn)</text>',
+             f'<line x1="{x + 270}" y1="{y + 5}" x2="{x + 300}" y2="{y + 5}" stroke="#1a4f8b" stroke-width="2" '
+             f'stroke-dasharray="6 4"/><text x="{x + 304}" y="{y + 9}">sea</text>',
+             f'<line x1="{x + 330}" y1="{y + 5}" x2="{x + 360}" y2="{y + 5}" stroke="#1a4f8b" stroke-width="2" '
+             f'stroke-dasharray="1 4"/><text x="{x + 364}" y="{y + 9}">air</text>',
+             f'<text x="{x + 390}" y="{y + 9}">tiles: ! danger  ■ stop  f fuel  m mechanic</text>']
+    dx = 0
+    for name in routes:
+        colour, dash = ROUTE_STYLES.get(name, ("#333", ""))
+        parts.append(f'<line x1="{x + dx}" y1="{y + 24}" x2="{x + dx + 30}" y2="{y + 24}" stroke="{colour}" '
+                     f'stroke-width="4"' + (f' stroke-dasharray="{dash}"' if dash else "") + '/>'
+                     f'<text x="{x + dx + 34}" y="{y + 28}">{esc(name)} route</text>')
+        dx += 130
+    parts.append("</g>")
+    return "".join(parts)

@@ -1,0 +1,175 @@
+"""Routes between two cities: the shortest (fewest spaces), the fastest (fewest pilot actions) and candidates
+for the cheapest (francs), over land spaces and transport lines.
+
+A pilot action moves at most ENGINE spaces (the engine read at the start of the action) and ends on
+entering a city or a laid STOP tile; a transport crossing is an action of its own, from city to city. An
+open space is searched as if its tile had no STOP (the Monte Carlo and :func:`expected_actions` add the
+chance of drawing one).
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from designer.systems.greatrace.board import neighbours
+from designer.systems.greatrace.costs import CostMap
+
+Hex = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Step:
+    to: Hex
+    via: str = "land"          # "land", "sea" or "air"
+    fare: int = 0              # printed fare of a transport line
+
+
+@dataclass
+class Route:
+    start: Hex
+    steps: list[Step] = field(default_factory=list)
+
+    def hexes(self) -> list[Hex]:
+        return [self.start] + [s.to for s in self.steps]
+
+    @property
+    def spaces(self) -> int:
+        return len(self.steps)
+
+    def key(self) -> tuple:
+        return tuple((s.to, s.via) for s in self.steps)
+
+
+def land_graph(cm: CostMap) -> nx.DiGraph:
+    """Every space with an edge to each neighbour; an edge's ``francs`` is a lower bound of what entering the
+    neighbour costs (fuel and mechanic at city prices)."""
+    g = nx.DiGraph()
+    fuel_p, rep_p = cm.rules.fuel_price(True), cm.rules.repair_price(True)
+    for h, sp in cm.spaces.items():
+        g.add_node(h)
+        for n in neighbours(cm.board, h):
+            t = cm.spaces[n]
+            if t.fuel == float("inf"):
+                continue       # an empty bag: an open space cannot be entered
+            g.add_edge(h, n, via="land", fare=0, francs=t.fuel * fuel_p + t.mech * rep_p)
+    return g
+
+
+def route_graph(cm: CostMap, cards: int = 0) -> nx.DiGraph:
+    """The land graph plus transport lines (a land edge is kept where both exist: it is always cheaper)."""
+    g = land_graph(cm)
+    fuel_p = cm.rules.fuel_price(True)
+    for a, b, mode, fare in cm.transports():
+        if not g.has_edge(a, b):
+            g.add_edge(a, b, via=mode, fare=fare,
+                       francs=cm.rules.fare(fare, cards) + cm.spaces[b].fuel * fuel_p)
+    return g
+
+
+def _route_of(g: nx.DiGraph, path: list[Hex]) -> Route:
+    return Route(path[0], [Step(b, g.edges[a, b]["via"], g.edges[a, b]["fare"]) for a, b in zip(path, path[1:])])
+
+
+def shortest_route(cm: CostMap, start: Hex, finish: Hex, transport: bool = True) -> Route | None:
+    """Fewest spaces entered (a transport crossing enters one: the city it lands in)."""
+    g = route_graph(cm) if transport else land_graph(cm)
+    try:
+        path = nx.shortest_path(g, start, finish)
+    except (nx.NetworkXNoPath, nx.NodeNotFound):
+        return None
+    return _route_of(g, path)
+
+
+def count_actions(cm: CostMap, route: Route, limit: int) -> int:
+    """Pilot actions to drive a route with an engine limit, open spaces taken as no STOP."""
+    actions, used = 0, 0
+    for step in route.steps:
+        if used == 0:
+            actions += 1
+        if step.via != "land":
+            used = 0
+            continue
+        used += 1
+        if cm.spaces[step.to].stops or used >= limit:
+            used = 0
+    return actions
+
+
+def expected_actions(cm: CostMap, route: Route, limit: int) -> float:
+    """Expected pilot actions when every open space may hold a STOP tile (the bag's chance)."""
+    dist = {0: 1.0}            # steps already made in the current action -> probability
+    total = 0.0
+    for step in route.steps:
+        total += dist.get(0, 0.0)
+        nxt: dict[int, float] = {}
+        sp = cm.spaces[step.to]
+        for used, p in dist.items():
+            if step.via != "land" or sp.stops or used + 1 >= limit:
+                nxt[0] = nxt.get(0, 0.0) + p
+                continue
+            nxt[0] = nxt.get(0, 0.0) + p * sp.p_stop
+            nxt[used + 1] = nxt.get(used + 1, 0.0) + p * (1.0 - sp.p_stop)
+        dist = nxt
+    return total
+
+
+def fastest_route(cm: CostMap, start: Hex, finish: Hex, limit: int, transport: bool = True) -> Route | None:
+    """Fewest pilot actions, then the fewest expected STOPs, then the fewest spaces: Dijkstra over
+    (space, steps made in the current action)."""
+    if limit <= 0:
+        return None
+    g = route_graph(cm) if transport else land_graph(cm)
+    if start not in g or finish not in g:
+        return None
+    counter = itertools.count()
+    best: dict[tuple[Hex, int], tuple] = {(start, 0): (0, 0.0, 0)}
+    back: dict[tuple[Hex, int], tuple] = {}
+    heap = [((0, 0.0, 0), next(counter), (start, 0))]
+    while heap:
+        cost, _, state = heapq.heappop(heap)
+        if best.get(state) != cost:
+            continue
+        h, used = state
+        if h == finish:
+            path = [state]
+            while path[-1] in back:
+                path.append(back[path[-1]][0])
+            path.reverse()
+            steps = [back[s][1] for s in path[1:]]
+            return Route(start, steps)
+        actions, stops, spaces = cost
+        if used == 0:
+            actions += 1
+        for n in g.successors(h):
+            e = g.edges[h, n]
+            if e["via"] != "land":
+                if used != 0:
+                    continue
+                nstate, nstops = (n, 0), stops
+            else:
+                sp = cm.spaces[n]
+                u = used + 1
+                nstate = (n, 0) if (sp.stops or u >= limit) else (n, u)
+                nstops = stops + (sp.p_stop if sp.kind == "open" else 0.0)
+            ncost = (actions, round(nstops, 9), spaces + 1)
+            if nstate not in best or ncost < best[nstate]:
+                best[nstate] = ncost
+                back[nstate] = (state, Step(n, e["via"], e["fare"]))
+                heapq.heappush(heap, (ncost, next(counter), nstate))
+    return None
+
+
+def candidate_routes(cm: CostMap, start: Hex, finish: Hex, count: int = 24, cards: int = 0,
+                     transport: bool = True) -> list[Route]:
+    """The ``count`` cheapest loop-free routes by the lower-bound francs of each space (Yen's algorithm)."""
+    g = route_graph(cm, cards) if transport else land_graph(cm)
+    out = []
+    try:
+        for path in itertools.islice(nx.shortest_simple_paths(g, start, finish, weight="francs"), count):
+            out.append(_route_of(g, path))
+    except (nx.NetworkXNoPath, nx.NodeNotFound):
+        return []
+    return out

@@ -1,0 +1,136 @@
+"""The Great Race on the shared contract (:class:`designer.systems.base.GameSystem`)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from designer.core import files, paths, yamlio
+from designer.core.errors import DesignerError
+from designer.systems.base import Example, GameSystem
+from designer.systems.greatrace import race as race_mod
+from designer.systems.greatrace.board import Board, board_from_data, load_board
+
+
+class GreatRace(GameSystem):
+    name = "greatrace"
+    title = "The Great Race"
+    summary = "a race between two purple cities on a hex map, with terrain tiles drawn from a bag"
+    stage_word = "race"
+
+    def __init__(self):
+        self._boards: dict[tuple, Board] = {}
+
+    # -- files ------------------------------------------------------------------------------
+    def load(self, path):
+        p = Path(path)
+        return self.loads(files.read_text(p, what="race file"), str(p), near=p.parent)
+
+    def loads(self, text: str, source: str = "<text>", near: Path | None = None):
+        data, lines = yamlio.loads(text, source)
+        if isinstance(data, dict) and "race" not in data and "bag" in data:
+            return self._board_check(board_from_data(data, lines, source, near=near))
+        race = race_mod.race_from_data(data, lines, source)
+        race.near = near
+        return race
+
+    def _board_check(self, board: Board):
+        """A board file opened on its own: a race between its first two purple cities, to check the board."""
+        purple = board.purple() + ["?", "?"]
+        race = race_mod.Race(name=f"{board.title or board.name} (board check: {purple[0]} to {purple[1]})",
+                             board=board.name, start=purple[0], finish=purple[1],
+                             median=(board.median_slots() or [None])[0], source=board.source)
+        race.board_obj = board
+        return race
+
+    def dumps(self, doc) -> str:
+        return race_mod.dumps_race(doc)
+
+    def stage_name(self, stage) -> str:
+        return stage.name
+
+    def box_of(self, stage, near: Path | None = None) -> Board:
+        board = getattr(stage, "board_obj", None)
+        if board is not None:
+            return board
+        near = near or getattr(stage, "near", None)
+        p = race_mod.board_path(stage.board, near)
+        key = (str(p.resolve()), p.stat().st_mtime_ns)
+        if key not in self._boards:
+            try:
+                self._boards[key] = load_board(p)
+            except DesignerError as exc:
+                exc.hint = exc.hint or f"the race {stage.name!r} uses this board"
+                raise
+        return self._boards[key]
+
+    # -- checking and analysing ---------------------------------------------------------------
+    def validate(self, stage, box) -> list:
+        from designer.systems.greatrace.validate import validate_race
+
+        return validate_race(stage, box)
+
+    def analyse(self, stage, box, *, players: int | None = None, **options: Any) -> dict:
+        from designer.systems.greatrace.analysis import analyse
+
+        from designer.core.problems import errors
+
+        bad = errors(self.validate(stage, box))
+        if bad:
+            return {"system": self.name, "stage": stage.name, "reachable": False, "problems": [p.to_dict() for p in bad],
+                    "summary": ["the race has errors; fix them first:"] + [str(p) for p in bad]}
+        allowed = {k: options[k] for k in ("runs", "seed", "transport", "candidates") if k in options}
+        return analyse(box, stage, players=players, **allowed)
+
+    def report(self, result: dict) -> str:
+        lines = [str(result.get("stage", ""))] + [f"  {s}" for s in result.get("summary", [])]
+        for leg in (result.get("fastest") or {}).get("legs", []):
+            lines.append(f"    {leg['start']} -> {leg['end']} ({leg['via']}): {leg['spaces']} spaces, "
+                         f"{leg['risk_spaces']} risk, fuel {leg['fuel']:.1f} (worst {leg['worst_fuel']}), "
+                         f"mechanic {leg['mech']:.1f} (worst {leg['worst_mech']}), {leg['francs']} F")
+        return "\n".join(lines)
+
+    # -- drawing and printing -------------------------------------------------------------------
+    def draw(self, stage, box, result: dict | None = None) -> str:
+        from designer.systems.greatrace.board import parse_label
+        from designer.systems.greatrace.costs import CostMap
+        from designer.systems.greatrace.draw import board_svg
+
+        cm = CostMap(box, stage)
+        routes = {}
+        for name in ("cheapest", "fastest"):
+            plan = (result or {}).get(name)
+            if plan:
+                routes[name] = [cm.hex_of_city(p) if cm.hex_of_city(p) is not None else parse_label(p)
+                                for p in plan["path"]]
+        return board_svg(box, cm, routes, title=stage.name)
+
+    def roadbook(self, doc, *, near: Path | None = None, paper: str = "A4", players: int | None = None,
+                 **options: Any) -> bytes:
+        from designer.systems.greatrace.roadbook import roadbook
+
+        board = self.box_of(doc, near)
+        bad = [p for p in self.validate(doc, board) if p.severity == "error"]
+        if bad:
+            raise DesignerError("the race has errors, so no road book can be printed", where=doc.source or doc.name,
+                                details=[str(p) for p in bad], hint="run validate and fix them first")
+        result = self.analyse(doc, board, players=players, **options)
+        return roadbook(doc, board, result, paper=paper)
+
+    # -- bundled data -----------------------------------------------------------------------------
+    def examples(self) -> list[Example]:
+        out = []
+        for p in sorted((paths.STAGES / "greatrace").glob("*.yaml")):
+            try:
+                data, _ = yamlio.load(p)
+                label = str(data.get("race", p.stem))
+            except DesignerError:
+                label = p.stem
+            out.append(Example(key=p.stem, label=label, path=p, kind="stage", tags=("demo",)))
+        for p in sorted((paths.TILESETS / "greatrace").glob("*.yaml")):
+            if p.name.endswith("-rules.yaml"):
+                continue
+            out.append(Example(key=f"board/{p.stem}", label=f"Board: {p.stem}", path=p, kind="box", tags=("demo",)))
+        return out
+
+
+SYSTEM = GreatRace()
