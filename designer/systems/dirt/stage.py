@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from designer.core import yamlio
 from designer.core.errors import DesignerError
 from designer.core.hexgrid import EDGES
+from designer.systems.dirt.tokens import Token
 
 SHARE_PREFIX = "RD1"
 
@@ -43,6 +44,7 @@ class Placement(_Model):
     exit: str | None = None
     at: tuple[int, int] | None = None
     rotation: int | None = Field(default=None, ge=0, le=5)
+    tokens: list[Token] = Field(default_factory=list)   # chicanes, water, jumps... laid on this tile
 
     @field_validator("tile")
     @classmethod
@@ -182,11 +184,16 @@ def stage_to_data(stage: Stage) -> dict:
         out["notes"] = stage.notes
     tiles = []
     for p in stage.tiles:
-        if p.entry is not None and p.at is None:
+        if p.entry is not None and p.at is None and not p.tokens:
             tiles.append(p.short())
         else:
-            tiles.append({k: (list(v) if isinstance(v, tuple) else v)
-                          for k, v in p.model_dump(exclude_none=True).items()})
+            d = {k: (list(v) if isinstance(v, tuple) else v)
+                 for k, v in p.model_dump(exclude_none=True, exclude={"tokens"}).items()}
+            if p.tokens:
+                d["tokens"] = [{k: (list(v) if isinstance(v, tuple) else v)
+                                for k, v in t.model_dump(exclude_none=True, exclude_defaults=True).items()}
+                               | {"kind": t.kind} for t in p.tokens]
+            tiles.append(d)
     out["tiles"] = tiles
     return out
 

@@ -7,7 +7,7 @@ lane 0 is always the driver's left and positions grow in the driving direction; 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import networkx as nx
 
@@ -29,10 +29,24 @@ class PlacedTile:
     rotation: int
     entry: str | None            # local edge the road enters by (None: unknown)
     exit: str | None             # local edge it leaves by (None: dead end / unknown)
+    road: Face | None = None     # the face of the road driven (several-road faces); None: the face itself
+    tokens: tuple = ()           # tokens laid on this tile (designer.systems.dirt.tokens.Token)
+    node_index: int | None = None  # index used in cell names when it differs from ``index`` (a lap's last tile)
 
     @property
     def tile(self) -> str:
         return self.face.id
+
+    @property
+    def driven(self) -> Face:
+        """The face of the road this placement drives (the face itself for a one-road face)."""
+        if self.road is not None:
+            return self.road
+        if self.face.roads:
+            found = self.face.road_between(self.entry, self.exit)
+            if found is not None:
+                return found
+        return self.face
 
     @property
     def world_entry(self) -> str | None:
@@ -45,7 +59,7 @@ class PlacedTile:
     @property
     def reversed(self) -> bool:
         """True when the tile is driven from ``ends[1]`` to ``ends[0]``."""
-        ends = self.face.ends
+        ends = self.driven.ends
         return bool(ends) and len(ends) == 2 and self.entry == ends[1]
 
 
@@ -57,6 +71,7 @@ class Track:
     graph: nx.DiGraph = field(default_factory=nx.DiGraph)
     unknown: list[tuple[int, str]] = field(default_factory=list)   # (index, tile id) not in tileset
     errors: list[tuple[int, str]] = field(default_factory=list)    # assembly problems (index, message)
+    circuit: bool = False        # the road closes on its first tile: the graph is one lap
 
     @property
     def road_tiles(self) -> list[PlacedTile]:
@@ -71,7 +86,7 @@ class Track:
         return self.graph.number_of_nodes() > 0
 
     def missing_cells(self) -> list[PlacedTile]:
-        return [t for t in self.road_tiles if not t.face.has_cells]
+        return [t for t in self.road_tiles if not t.face.has_cells or t.driven.cells is None]
 
     def start_cells(self) -> list[str]:
         return [n for n, d in self.graph.nodes(data=True) if d.get("start")]
@@ -111,9 +126,15 @@ def place_tiles(stage: Stage, tileset: Tileset) -> tuple[list[PlacedTile], list[
         entry = p.entry
         if p.at is not None:
             hex_, rot = tuple(p.at), p.rotation
-            if entry is None and prev is not None and prev.world_exit:
-                back = hexgrid.opposite(prev.world_exit)
-                entry = hexgrid.unrotate_edge(back, rot)
+            if prev is not None and prev.world_exit and hexgrid.neighbour(prev.hex, prev.world_exit) == hex_:
+                back = hexgrid.unrotate_edge(hexgrid.opposite(prev.world_exit), rot)
+                if entry is None:
+                    entry = back
+                elif entry != back and back in face.edges:
+                    errors.append((i, f"{face.id} is given entry edge {entry}, but the road of tile {prev.index + 1} "
+                                      f"({prev.tile}) arrives on its edge {back}: the tile would be driven the "
+                                      "wrong way"))
+                    entry = back
         else:
             if entry not in face.edges:
                 errors.append((i, f"{face.id} has no road on edge {entry}; its road edges are "
@@ -144,7 +165,9 @@ def place_tiles(stage: Stage, tileset: Tileset) -> tuple[list[PlacedTile], list[
             elif len(face.exit_for(entry)) > 1:
                 errors.append((i, f"{face.id} is a junction: name the exit edge too, e.g. `{face.id} {entry} "
                                   f"{face.exit_for(entry)[0]}`"))
-        tile = PlacedTile(index=i, face=face, hex=hex_, rotation=rot, entry=entry, exit=exit_)
+        road = face.road_between(entry, exit_) if face.roads and entry in face.edges else None
+        tile = PlacedTile(index=i, face=face, hex=hex_, rotation=rot, entry=entry, exit=exit_, road=road,
+                          tokens=tuple(getattr(p, "tokens", None) or ()))
         placed.append(tile)
         prev = tile
     return placed, unknown, errors
@@ -232,53 +255,88 @@ def driving_order(placements: list[tuple[str, tuple[int, int], int]], tileset: T
 # -- the cell graph -------------------------------------------------------------------------
 
 def _oriented(tile: PlacedTile):
-    """Yield (cell, lane, a, b, is_slide) with lane and span in driving direction."""
-    face = tile.face
+    """Yield (cell, (first lane, last lane), a, b, is_slide) with lanes and span in driving direction."""
+    face = tile.driven
     lanes = max(face.lanes, 1)
     slides = face.slide_ids()
     flip = tile.reversed
     for c in face.all_cells():
         a, b = c.span
-        lane = c.lane
+        lo, hi = c.lane_range
         if flip:
             a, b = 1.0 - b, 1.0 - a
-            lane = (lanes - 1) - lane
-        yield c, lane, a, b, c.id in slides
+            lo, hi = (lanes - 1) - hi, (lanes - 1) - lo
+        yield c, (lo, hi), a, b, c.id in slides
+
+
+def _gap(la, lb) -> int:
+    """Lanes between two lane ranges: 0 when they share a lane, 1 when side by side."""
+    return max(la[0], lb[0]) - min(la[1], lb[1])
 
 
 def _touch(la, lb, sa, sb) -> bool:
     if sa or sb:
         return True
-    return abs(la - lb) <= 1
+    return _gap(la, lb) <= 1
 
 
-def build_graph(tiles: list[PlacedTile]) -> nx.DiGraph:
+def _kind(la, lb, sa, sb) -> str:
+    if sa or sb:
+        return "slide"
+    return "straight" if _gap(la, lb) <= 0 else "diagonal"
+
+
+def _lines(tile: PlacedTile, first: bool, last: bool, lap_end: bool) -> tuple[float | None, float | None]:
+    """Where the start and finish lines of a tile are, in driving direction, for its place in the stage."""
+    face = tile.driven
+    start_line, finish_line = face.start_line, face.finish_line
+    if face.role == "start-finish":
+        line = start_line if start_line is not None else finish_line
+        start_line = line if first and not lap_end else None
+        finish_line = line if last or lap_end else None
+    if tile.reversed:
+        start_line = None if start_line is None else 1.0 - start_line
+        finish_line = None if finish_line is None else 1.0 - finish_line
+    return start_line, finish_line
+
+
+def build_graph(tiles: list[PlacedTile], lap_end: PlacedTile | None = None) -> nx.DiGraph:
+    """The directed cell graph of tiles in driving order.
+
+    ``lap_end`` closes a circuit: the first tile is driven once more, up to its finish line, as the
+    last tile of one lap (its cells are named with the next free index).
+    """
+    from designer.systems.dirt.tokens import apply_tokens
+
     g = nx.DiGraph()
-    prev_exit: list[tuple[str, int, bool]] = []
-    for tile in tiles:
-        face = tile.face
-        if face.role == "assistance" or not face.has_cells:
+    prev_exit: list[tuple[str, tuple[int, int], bool]] = []
+    road = [t for t in tiles if t.face.role not in NOT_ROAD and t.face.has_cells]
+    sequence = list(tiles) + ([lap_end] if lap_end is not None else [])
+    by_hex: dict[tuple[int, int], list[PlacedTile]] = {}
+    for t in tiles:
+        by_hex.setdefault(t.hex, []).append(t)
+    for tile in sequence:
+        face = tile.driven
+        if face.role == "assistance" or not face.has_cells or face.cells is None:
             prev_exit = []
             continue
-        i = tile.index
+        is_lap_end = tile is lap_end
+        i = tile.node_index if tile.node_index is not None else tile.index
         cells = list(_oriented(tile))
-        start_line = face.start_line
-        finish_line = face.finish_line
-        if tile.reversed:
-            start_line = None if start_line is None else 1.0 - start_line
-            finish_line = None if finish_line is None else 1.0 - finish_line
-        for c, lane, a, b, is_slide in cells:
+        start_line, finish_line = _lines(tile, bool(road) and tile is road[0], bool(road) and tile is road[-1]
+                                         and lap_end is None, is_lap_end)
+        for c, lanes, a, b, is_slide in cells:
             node = f"{i}:{c.id}"
-            g.add_node(node, index=i, tile=face.id, cell=c.id, lane=lane, a=a, b=b,
+            g.add_node(node, index=tile.index, tile=face.id, cell=c.id, lane=lanes[0], width=c.width, a=a, b=b,
                        pos=i + (a + b) / 2.0, limit=c.limit,
-                       corner=f"{i}:{c.corner}" if c.corner else None, path=c.path,
-                       cut=c.cut, jump=c.jump, ford=c.ford, slide=is_slide,
+                       corner=f"{tile.index}:{c.corner}" if c.corner else None, path=c.path,
+                       cut=c.cut, jump=c.jump, ford=c.ford, slide=is_slide, climb=c.climb,
                        start=bool(start_line is not None and not c.is_cut and not is_slide
                                   and abs(b - start_line) < EPS),
                        finish=bool(finish_line is not None and not c.is_cut and not is_slide
                                    and abs(a - finish_line) < EPS),
-                       danger=face.danger, terrain=face.terrain)
-        plain = [(c, lane, a, b, s) for c, lane, a, b, s in cells if not c.is_cut]
+                       danger=face.danger, terrain=face.terrain, road=face.road)
+        plain = [(c, lanes, a, b, s) for c, lanes, a, b, s in cells if not c.is_cut]
         for cu, lu, au, bu, su in plain:
             for cv, lv, av, bv, sv in plain:
                 if cu is cv or not _touch(lu, lv, su, sv):
@@ -286,14 +344,13 @@ def build_graph(tiles: list[PlacedTile]) -> nx.DiGraph:
                 if cu.corner and cu.corner == cv.corner and cu.path != cv.path:
                     continue
                 if av > au + EPS and bv > bu + EPS and av <= bu + EPS:
-                    kind = "slide" if (su or sv) else ("straight" if lu == lv else "diagonal")
-                    g.add_edge(f"{i}:{cu.id}", f"{i}:{cv.id}", kind=kind)
+                    g.add_edge(f"{i}:{cu.id}", f"{i}:{cv.id}", kind=_kind(lu, lv, su, sv))
         # Cuts: linked both ways along the road to the cells they connect (never corner cells).
-        by_id = {c.id: (c, lane, a, b, s) for c, lane, a, b, s in cells}
+        by_id = {c.id: (c, lanes, a, b, s) for c, lanes, a, b, s in cells}
         slide_rows = []
         for k, sl in enumerate(face.slides, start=1):
             slide_rows.append((sl.span, f"s{k}a", f"s{k}b"))
-        for c, lane, a, b, _ in cells:
+        for c, lanes, a, b, _ in cells:
             if not c.is_cut:
                 continue
             mid = (a + b) / 2.0
@@ -311,23 +368,45 @@ def build_graph(tiles: list[PlacedTile]) -> nx.DiGraph:
                         else:
                             g.add_edge(f"{i}:{c.id}", f"{i}:{ha if not tile.reversed else hb}", kind="cut")
         # Links across the edge from the previous tile.
-        entry_cells = [(f"{i}:{c.id}", lane, s) for c, lane, a, b, s in plain if a < EPS]
+        entry_cells = [(f"{i}:{c.id}", lanes, s) for c, lanes, a, b, s in plain if a < EPS]
         for u, lu, su in prev_exit:
             for v, lv, sv in entry_cells:
                 if _touch(lu, lv, su, sv):
-                    g.add_edge(u, v, kind="straight" if (lu == lv and not su and not sv) else
-                               ("slide" if (su or sv) else "diagonal"))
-        prev_exit = [(f"{i}:{c.id}", lane, s) for c, lane, a, b, s in plain if b > 1 - EPS]
+                    g.add_edge(u, v, kind=_kind(lu, lv, su, sv))
+        prev_exit = [(f"{i}:{c.id}", lanes, s) for c, lanes, a, b, s in plain if b > 1 - EPS]
+        # Tokens of the physical tile (a tile driven twice shares them) change the cells they lie on.
+        tokens = [tok for t in by_hex.get(tile.hex, [tile]) if t.face.id == tile.face.id for tok in t.tokens]
+        if tokens:
+            apply_tokens(g, tile, i, tokens)
+    # A space closed by a token (a chicane) holds no car: the road goes round it.
+    g.remove_nodes_from([n for n, closed in g.nodes(data="closed") if closed])
     return g
+
+
+def closes_lap(tiles: list[PlacedTile]) -> bool:
+    """True when the road of the last tile runs into the entry of the first: a circuit."""
+    road = [t for t in tiles if t.face.role not in NOT_ROAD]
+    if len(road) < 3:
+        return False
+    first, last = road[0], road[-1]
+    if not (first.world_entry and last.world_exit):
+        return False
+    return (hexgrid.neighbour(last.hex, last.world_exit) == first.hex
+            and hexgrid.opposite(last.world_exit) == first.world_entry)
 
 
 def assemble(stage: Stage, tileset: Tileset) -> Track:
     """Place every tile and build the cell graph. Never raises for a bad stage: see ``errors``."""
     tiles, unknown, errors = place_tiles(stage, tileset)
     track = Track(stage=stage, tileset=tileset, tiles=tiles, unknown=unknown, errors=errors)
+    track.circuit = closes_lap(tiles)
     contiguous = not unknown and not errors
-    if contiguous and all(t.face.has_cells for t in track.road_tiles):
-        track.graph = build_graph(tiles)
+    if contiguous and all(t.face.has_cells and t.driven.cells is not None for t in track.road_tiles):
+        lap_end = None
+        if track.circuit:
+            first = track.road_tiles[0]
+            lap_end = replace(first, node_index=len(stage.tiles))
+        track.graph = build_graph(tiles, lap_end)
     return track
 
 
