@@ -1,0 +1,145 @@
+"""Expected stage time under the dice, with the best policy, by exact backward induction.
+
+The driver rolls dice one by one (ART.4) and may stop after any die. A state inside a turn is
+(cell, gear, dice used, gas used per road, hazard marks, marks on snow cells); at a turn boundary it is
+(cell, gear). The car only moves forward, so the values are computed once each, from the finish back:
+
+- stop: the time card of the gear, then the value of the turn boundary;
+- roll a die towards a cell: with the die's hazard chance the mark is counted; reaching the turn's limit
+  (ART.7.1: 3, 2 on snow with asphalt tyres, the soft-tyre sectors) is a loss of control: 1'00" and a restart
+  in gear 1 from the cell's restart cell (ART.7.3-7.4); a mark on a double downshift is a loss (ART.19); a mark
+  on a ford taken while changing gear ends the turn there (ART.23); a loss crossing the finish line still
+  finishes (ART.13).
+
+Left out of the value (said in the result): damage after a loss (ART.8; its expected dice are reported), cut
+cards (ART.9.3), Big Attack and dropping seconds (ART.5-6), the SISU card (ART.7.5).
+:func:`simulate` plays the same policy with random dice, to check the value by Monte Carlo.
+"""
+from __future__ import annotations
+
+import random
+import sys
+
+import networkx as nx
+
+from designer.systems.classic import moves as M
+from designer.systems.classic.rules import Rules
+
+
+class Solver:
+    def __init__(self, g: nx.DiGraph, rules: Rules, car: M.Car | None = None):
+        self.g, self.rules, self.car = g, rules, car or M.Car()
+        self.V: dict = {}
+        self.W: dict = {}
+        self.loss_chance: dict = {}
+
+    # -- limits -----------------------------------------------------------------------------
+    def _lost(self, node: str, hz: int, hz_snow: int) -> bool:
+        d = self.g.nodes[node]
+        car, rules = self.car, self.rules
+        limit = rules.hazard_limit_for(car.tyres, "asphalt", d.get("sector"))
+        if hz >= limit:
+            return True
+        return car.tyres == "asphalt" and hz_snow >= rules.hazard_limit["asphalt_tyres_on_snow"]
+
+    def _p(self, die: str, to: str) -> float:
+        return float(self.rules.hazard_chance(M.hazard_die(self.rules, self.g, self.car, die, to)))
+
+    # -- values -----------------------------------------------------------------------------
+    def value(self, node: str, gear: int) -> float:
+        """Expected seconds from a turn boundary to the end of the stage."""
+        key = (node, gear)
+        if key not in self.V:
+            self.V[key] = self._within(M.TurnState(node, gear), 0, 0)[0]
+        return self.V[key]
+
+    def _within(self, state: M.TurnState, hz: int, hz_snow: int):
+        key = (state.node, state.gear, state.used, tuple(sorted(state.gas_used.items())), hz, hz_snow,
+               bool(state.steps))
+        if key in self.W:
+            return self.W[key]
+        best = (float("inf"), None)
+        if state.steps:
+            best = (self.rules.card(state.gear) + self.value(state.node, state.gear), "stop")
+        for die, to, s in M.legal_steps(self.g, self.rules, self.car, state):
+            nxt = M.apply(self.g, self.rules, self.car, state, die, to)
+            nxt.steps = [s]          # only "has moved" matters for the key
+            p = self._p(die, to)
+            calm = self._after(nxt, s, hz, hz_snow, False)
+            marked = self._after(nxt, s, hz + 1, hz_snow + (self.g.nodes[s.to].get("surface") == "snow"
+                                                            if s.to != "finish" else 0), True)
+            cost = (1 - p) * calm + p * marked
+            if cost < best[0] - 1e-12:
+                best = (cost, (die, to))
+        self.W[key] = best
+        return best
+
+    def _after(self, nxt: M.TurnState, s: M.Step, hz: int, hz_snow: int, marked: bool) -> float:
+        rules = self.rules
+        if s.event == "finish":
+            return rules.card(nxt.gear)
+        if marked and (self._lost(s.to, hz, hz_snow) or s.risk == "double"):
+            return rules.loss_seconds + self.value(self.g.nodes[s.to].get("restart", s.to), 0)
+        if marked and s.risk == "ford":
+            return rules.card(nxt.gear) + self.value(s.to, nxt.gear)
+        return self._within(nxt, hz, hz_snow)[0]
+
+    def solve(self) -> float:
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20000))
+        try:
+            return self.value("start", 0)
+        finally:
+            sys.setrecursionlimit(limit)
+
+
+def simulate(solver: Solver, runs: int = 2000, seed: int = 1) -> dict:
+    """Play the solver's policy with random dice; mean time, losses of control and dice lost per run."""
+    rng = random.Random(seed)
+    g, rules, car = solver.g, solver.rules, solver.car
+    solver.solve()
+    total, losses, damage = 0.0, 0, 0
+    for _ in range(runs):
+        node, gear, t = "start", 0, 0.0
+        for _turn in range(500):
+            state, hz, hz_snow, done, over = M.TurnState(node, gear), 0, 0, False, False
+            while True:
+                _, action = solver._within(state, hz, hz_snow)
+                if action == "stop" or action is None:
+                    t += rules.card(state.gear)
+                    node, gear = state.node, state.gear
+                    break
+                die, to = action
+                s = M.step(g, rules, car, state, die, to)
+                moved = M.apply(g, rules, car, state, die, to)
+                marked = rng.random() < solver._p(die, to)
+                if marked:
+                    hz += 1
+                    hz_snow += s.to != "finish" and g.nodes[s.to].get("surface") == "snow"
+                if s.event == "finish":
+                    t += rules.card(moved.gear)
+                    done = True
+                    break
+                if marked and (solver._lost(s.to, hz, hz_snow) or s.risk == "double"):
+                    t += rules.loss_seconds
+                    losses += 1
+                    damage += g.nodes[s.to].get("damage", 0)
+                    node, gear, over = g.nodes[s.to].get("restart", s.to), 0, True
+                    break
+                if marked and s.risk == "ford":
+                    t += rules.card(moved.gear)
+                    node, gear = s.to, moved.gear
+                    break
+                moved.steps = [s]
+                state = moved
+            if done:
+                break
+        total += t
+    return {"runs": runs, "mean_seconds": total / runs, "losses_per_run": losses / runs,
+            "dice_lost_per_run": damage / runs}
+
+
+def expected_time(g: nx.DiGraph, rules: Rules, car: M.Car | None = None) -> dict:
+    solver = Solver(g, rules, car)
+    seconds = solver.solve()
+    return {"seconds": round(seconds, 1), "states": len(solver.W), "solver": solver}
