@@ -1,0 +1,171 @@
+"""The road book of a Great Race race (PDF, fpdf2): the map with the routes, the itinerary leg by leg
+(spaces, risk spaces, expected and worst costs, where to refuel and repair, the transport alternative, the
+bands crossed), then the trade-off, both directions and the Monte Carlo. Nothing under 7 pt; grayscale-safe."""
+from __future__ import annotations
+
+import io
+
+from fpdf import FPDF
+
+from designer.core import paths
+from designer.core.svgkit import svg_to_png
+from designer.systems.greatrace.board import Board
+from designer.systems.greatrace.race import Race
+
+FONT = "DejaVu"
+
+
+class _Book(FPDF):
+    def __init__(self, paper: str, footer_text: str):
+        super().__init__(orientation="P", unit="mm", format="Letter" if paper.lower() == "letter" else "A4")
+        self.add_font(FONT, "", str(paths.FONTS / "DejaVuSans.ttf"))
+        self.add_font(FONT, "B", str(paths.FONTS / "DejaVuSans-Bold.ttf"))
+        self.footer_text = footer_text
+        self.set_margins(12, 12, 12)
+        self.set_auto_page_break(True, 14)
+
+    def footer(self):
+        self.set_y(-10)
+        self.set_font(FONT, "", 7)
+        self.set_text_color(80)
+        self.cell(0, 4, f"{self.footer_text}  ·  page {self.page_no()}", align="C")
+        self.set_text_color(0)
+
+    def heading(self, text: str, size: float = 13):
+        self.set_font(FONT, "B", size)
+        self.multi_cell(0, size * 0.5, text, new_x="LMARGIN", new_y="NEXT")
+        self.ln(1.5)
+
+    def para(self, text: str, size: float = 9, bold: bool = False):
+        self.set_font(FONT, "B" if bold else "", size)
+        self.multi_cell(0, size * 0.45, text, new_x="LMARGIN", new_y="NEXT")
+        self.ln(0.8)
+
+    def grid(self, header: list[str], rows: list[list], widths: list[float], size: float = 8):
+        self.set_font(FONT, "", size)
+        with self.table(col_widths=widths, text_align="LEFT", line_height=size * 0.5, padding=0.8,
+                        headings_style=_heading_style(), first_row_as_headings=True) as table:
+            table.row([str(h) for h in header])
+            for r in rows:
+                table.row([str(v) for v in r])
+        self.ln(2)
+
+
+def _heading_style():
+    from fpdf.fonts import FontFace
+
+    return FontFace(emphasis="BOLD", fill_color=(225, 225, 225))
+
+
+def _leg_rows(plan: dict) -> list[list]:
+    rows = []
+    for i, leg in enumerate(plan["legs"], 1):
+        buy = []
+        if leg["fuel_bought_city"]:
+            buy.append(f"{leg['fuel_bought_city']} fuel in {leg['start']}")
+        if leg["fuel_bought_on_way"]:
+            buy.append(f"{leg['fuel_bought_on_way']} fuel on the way")
+        if leg["repair_city"]:
+            buy.append(f"repair {leg['repair_city']} in {leg['start']}")
+        if leg["repair_on_way"]:
+            buy.append(f"repair {leg['repair_on_way']} on the way (engine limit)")
+        alt = [f"{a['mode']} to {a['to']}: {a['fare']} F" + (f" ({a['fare_with_cards']} F with cards)"
+                                                             if a["fare_with_cards"] != a["fare"] else "")
+               for a in leg["alternatives"] if not (leg["via"] != "land" and a["same_end"])]
+        symbols = []
+        if leg["stops"]:
+            symbols.append(f"{leg['stops']} STOP")
+        if leg["stop_chance"] > 0.005:
+            symbols.append(f"STOP chance {leg['stop_chance']:.2f}")
+        via = leg["via"] if leg["via"] == "land" else f"{leg['via']}, fare {leg['fare']} F"
+        rows.append([i, f"{leg['start']} → {leg['end']}\n{via}", f"{leg['spaces']} ({leg['risk_spaces']} risk)\n"
+                     + " ".join(leg["hexes"]),
+                     f"{leg['fuel']:.1f} / {leg['worst_fuel']}", f"{leg['mech']:.1f} / {leg['worst_mech']}",
+                     "\n".join(buy) or "-", "\n".join(alt) or "-", " ".join(leg["bands"]) or "-",
+                     f"{leg['francs']} F" + ("\n" + ", ".join(symbols) if symbols else "")])
+    return rows
+
+
+def roadbook(race: Race, board: Board, result: dict, paper: str = "A4") -> bytes:
+    from designer.systems.greatrace.system import SYSTEM
+
+    assumed = result.get("assumed_parameters", [])
+    pdf = _Book(paper, f"{race.name} · The Great Race road book · rally-designer")
+    pdf.add_page()
+    pdf.heading(race.name, 15)
+    dash = ", ".join(f"{g} {getattr(race, g) if getattr(race, g) is not None else board.rules.gauge_max(g)}"
+                     for g in ("fuel", "engine", "chassis"))
+    cards = ", ".join(f"{k} {v}" for k, v in race.cards.items() if v) or "none"
+    pdf.para(f"Board: {board.title}. {race.start} → {race.finish}"
+             + (f", median city {race.median}" if race.median else "")
+             + f". {result['players']} players. Dashboard: {dash}. Purse: {race.money} F. Cards: {cards}.")
+    if not result.get("reachable"):
+        pdf.para("No route joins the start and the finish on this board.", bold=True)
+        return bytes(pdf.output())
+    svg = SYSTEM.draw(race, board, result)
+    png = svg_to_png(svg, scale=2.0)
+    width = pdf.w - pdf.l_margin - pdf.r_margin
+    pdf.image(io.BytesIO(png), x=pdf.l_margin, w=width)
+    pdf.ln(2)
+    rows = []
+    for name in ("fastest", "cheapest", "shortest"):
+        p = result[name]
+        rows.append([name, p["spaces"], p["risk_spaces"], f"{p['actions']} ({p['expected_actions']})",
+                     f"{p['fuel']:.1f} / {p['worst_fuel']}", f"{p['mech']:.1f} / {p['worst_mech']}",
+                     f"{p['francs']} F", " - ".join(p["path"])])
+    pdf.grid(["route", "spaces", "risk", "pilot actions (expected)", "fuel exp / worst", "mech exp / worst",
+              "francs", "path"], rows, [16, 12, 10, 20, 18, 18, 14, 78])
+    if assumed:
+        pdf.para("Contains assumed parameters (not printed in the rulebook): " + ", ".join(assumed)
+                 + ". See the ruleset file for their sources.", 7.5)
+    for name in ("fastest", "cheapest"):
+        if name == "cheapest" and result["cheapest"]["path"] == result["fastest"]["path"]:
+            continue
+        p = result[name]
+        pdf.add_page()
+        pdf.heading(f"Itinerary: the {name} route ({p['actions']} pilot actions, {p['francs']} F)")
+        pdf.para(f"Engine limit {p['engine_limit']} spaces per pilot action. Costs are expected / worst; an "
+                 "open space costs the bag's expectation. Fuel is bought at 10 F in cities, 20 F elsewhere; repairs "
+                 "at 20 F / 40 F." + (f" Without repairs: {p['actions_without_repairs']} pilot actions."
+                                       if p["actions_without_repairs"] is not None else
+                                       " Without repairs the car would break down on the way."), 8)
+        pdf.grid(["#", "leg", "spaces", "fuel", "mech", "refuel / repair", "transport alternative", "bands",
+                  "francs"], _leg_rows(p), [6, 32, 34, 13, 13, 30, 28, 12, 18], size=7.5)
+        if p["shortfall"]:
+            pdf.para(f"Money: this route spends {p['spent']} F, {p['shortfall']} F more than the purse. The funding "
+                     "space pays 10/20/40/70/110 F for 1-5 assistants.", 8.5, bold=True)
+        if p["owed_mech"]:
+            pdf.para(f"At the finish {p['owed_mech']} mechanic levels are still owed (1 prestige point each).", 8.5)
+    pdf.add_page()
+    pdf.heading("Trade-off, both directions, Monte Carlo")
+    pdf.grid(["pilot actions", "francs", "spaces", "path"],
+             [[p["actions"], f"{p['francs']} F", p["spaces"], " - ".join(p["path"])] for p in result["pareto"]],
+             [24, 20, 16, 126])
+    rows = []
+    for key, d in result["directions"].items():
+        if d and d.get("reachable"):
+            rows.append([f"{d['start']} → {d['finish']}", d["shortest_spaces"], d["fastest_actions"],
+                         f"{d['fastest_francs']} F", f"{d['cheapest_francs']} F ({d['cheapest_actions']} actions)",
+                         d["expected_fuel"], d["risk_spaces"]])
+        else:
+            rows.append([f"{d['start']} → {d['finish']}", "no route", "", "", "", "", ""])
+    pdf.grid(["direction", "shortest spaces", "fastest actions", "fastest francs", "cheapest", "fuel (fastest)",
+              "risk spaces"], rows, [48, 20, 20, 22, 36, 20, 20])
+    rows = []
+    for name, mc in result["montecarlo"].items():
+        def fmt(k):
+            v = mc.get(k)
+            return f"{v['mean']} ({v['p10']}-{v['p90']}, max {v['max']})" if v else "-"
+        rows.append([name, mc["runs"], fmt("fuel"), fmt("mech"), fmt("actions"), fmt("francs"),
+                     f"{100 * mc['stranded_chance']:.0f}%"])
+    pdf.grid(["route", "runs", "fuel mean (p10-p90)", "mechanic", "pilot actions", "francs spent", "stranded"],
+             rows, [16, 12, 36, 34, 30, 36, 22], size=7.5)
+    d = result["duration"]
+    pdf.para(f"Length and duration (fastest route): {d['spaces']} spaces, {d['pilot_actions']} pilot actions "
+             f"({d['expected_pilot_actions']} expected). Driving blind: {d['blind']['assistants']} assistants, about "
+             f"{d['blind']['rounds']} rounds, ~{d['blind']['table_minutes']} min at the table for "
+             f"{result['players']} players. With the route scouted first: {d['scouting_actions']} scouting actions, "
+             f"about {d['scouted']['rounds']} rounds.", 8.5)
+    pdf.para("Stranded: the car cannot pay the next space and has not the francs to buy fuel or parts (a funding "
+             "action would then cost extra rounds). The Monte Carlo draws the open spaces' tiles from the bag.", 7.5)
+    return bytes(pdf.output())
