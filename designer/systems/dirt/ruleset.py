@@ -19,6 +19,9 @@ from designer.core import yamlio
 from designer.core.errors import DesignerError
 
 RULES_FILE = "dirt-rules.yaml"
+# Parameters of the same file read by another module (the costs of mishaps under the dice: .mishaps).
+READ_ELSEWHERE = frozenset({"card_backs", "sisu_card", "crash_damage_marks", "damage_tokens", "cut_tokens",
+                            "spare_wheel_seconds", "abandon_seconds", "expected_bounds"})
 DIE_KINDS = ("gear", "gas", "brake", "leader")
 STATUSES = ("rulebook", "reference", "assumed", "decided")
 
@@ -245,7 +248,7 @@ def load_ruleset(path: str | Path | None = None) -> Ruleset:
     sources: dict[str, dict[str, str]] = {}
     known = set(_Values.model_fields)
     for k, item in data.items():
-        if k in ("ruleset", "title"):
+        if k in ("ruleset", "title") or k in READ_ELSEWHERE:
             continue
         if k not in known:
             problems.append(((k,), f"unknown parameter; known: {', '.join(sorted(known))}"))
