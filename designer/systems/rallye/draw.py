@@ -24,7 +24,7 @@ def strip(result: dict, y0: float) -> tuple[list[str], float]:
     rows = result["recon"]
     n = max(1, len(rows))
     cw = (W - 2 * MARGIN) / n
-    h = 118
+    h = 122
     out = []
     for i, row in enumerate(rows):
         x = MARGIN + i * cw
@@ -35,14 +35,14 @@ def strip(result: dict, y0: float) -> tuple[list[str], float]:
                    f'stroke="#333" stroke-width="1.2"/>')
         note = row["note"] if sev != "none" else "—"
         out.append(_t(x + cw / 2, y0 + 21, note, 17, "middle", "bold", INK[sev]))
-        out.append(_t(x + cw / 2, y0 + 46, WORD[sev], 10.5, "middle", "bold"))
-        out.append(_t(x + cw / 2, y0 + 60, row["width"], 10, "middle"))
-        out.append(_t(x + cw / 2, y0 + 73, row["surface"], 10, "middle"))
-        out.append(_t(x + 8, y0 + 92, "safe", 9, "start", fill="#444"))
-        out.append(_t(x + cw - 8, y0 + 92, str(row["safety"]), 13, "end", "bold"))
-        out.append(_t(x + 8, y0 + 109, "top", 9, "start", fill="#444"))
-        out.append(_t(x + cw - 8, y0 + 109, str(row["top"]), 13, "end"))
-        out.append(_t(x + cw / 2, y0 + h + 15, f"{row['section']} · card {row['card']}", 10, "middle", fill="#333"))
+        out.append(_t(x + cw / 2, y0 + 47, WORD[sev], 12, "middle", "bold"))
+        out.append(_t(x + cw / 2, y0 + 62, row["width"], 12, "middle"))
+        out.append(_t(x + cw / 2, y0 + 76, row["surface"], 12, "middle"))
+        out.append(_t(x + 6, y0 + 94, "safe", 11.5, "start", fill="#333"))
+        out.append(_t(x + cw - 6, y0 + 94, str(row["safety"]), 14, "end", "bold"))
+        out.append(_t(x + 6, y0 + 112, "top", 11.5, "start", fill="#333"))
+        out.append(_t(x + cw - 6, y0 + 112, str(row["top"]), 14, "end"))
+        out.append(_t(x + cw / 2, y0 + h + 16, f"{row['section']} · #{row['card']}", 12, "middle", fill="#222"))
     return out, y0 + h + 24
 
 
@@ -56,11 +56,11 @@ def profile(result: dict, y0: float, height: float = 230) -> tuple[list[str], fl
     def ky(v):
         return bottom_y - (bottom_y - top_y) * v / vmax
 
-    out = [_t(MARGIN, y0 - 2, "speed (km/h) by section: safety speed (shaded), top speed (bar), plans (lines)", 11,
+    out = [_t(MARGIN, y0 - 2, "speed (km/h) by section: safety speed (shaded), top speed (bar), plans (lines)", 13,
               weight="bold")]
     for v in range(0, vmax + 1, 40):
         out.append(f'<line x1="{MARGIN}" y1="{ky(v):.1f}" x2="{W - MARGIN}" y2="{ky(v):.1f}" stroke="#ccc" stroke-width="0.7"/>')
-        out.append(_t(MARGIN - 6, ky(v) + 4, str(v), 10, "end", fill="#444"))
+        out.append(_t(MARGIN - 5, ky(v) + 4, str(v), 12, "end", fill="#333"))
     for i, s in enumerate(limits):
         x = MARGIN + i * cw
         out.append(f'<rect x="{x + 6:.1f}" y="{ky(s["safety"]):.1f}" width="{cw - 12:.1f}" '
@@ -81,16 +81,16 @@ def profile(result: dict, y0: float, height: float = 230) -> tuple[list[str], fl
         for i, leg in enumerate(legs):
             if name == "fastest" and (leg["spin_chance"] > 0 or leg["penalty"] > 0):
                 x = MARGIN + i * cw + cw / 2
-                out.append(_t(x, ky(leg["speed"]) - 5, f"+{leg['penalty']:.1f}s", 9, "middle", fill="#0d47a1"))
-    ly = bottom_y + 20
+                out.append(_t(x, ky(leg["speed"]) - 6, f"+{leg['penalty']:.1f}s", 12, "middle", fill="#0d47a1"))
+    ly = bottom_y + 22
     out.append(f'<line x1="{MARGIN}" y1="{ly - 4}" x2="{MARGIN + 30}" y2="{ly - 4}" stroke="#2e7d32" stroke-width="2" '
                f'stroke-dasharray="6 4"/>')
-    out.append(_t(MARGIN + 36, ly, f"cautious plan {plans['cautious']['expected_seconds']:.1f} s", 11))
-    out.append(f'<line x1="{MARGIN + 230}" y1="{ly - 4}" x2="{MARGIN + 260}" y2="{ly - 4}" stroke="#1565c0" stroke-width="3"/>')
-    out.append(_t(MARGIN + 266, ly, f"fastest plan {plans['fastest']['expected_seconds']:.1f} s expected "
-                                    "(+s: expected penalty)", 11))
-    out.append(f'<line x1="{MARGIN + 600}" y1="{ly - 4}" x2="{MARGIN + 630}" y2="{ly - 4}" stroke="#111" stroke-width="3"/>')
-    out.append(_t(MARGIN + 636, ly, "top speed", 11))
+    out.append(_t(MARGIN + 36, ly, f"cautious plan {plans['cautious']['expected_seconds']:.1f} s", 12.5))
+    out.append(f'<line x1="{MARGIN + 200}" y1="{ly - 4}" x2="{MARGIN + 230}" y2="{ly - 4}" stroke="#1565c0" stroke-width="3"/>')
+    out.append(_t(MARGIN + 236, ly, f"fastest plan {plans['fastest']['expected_seconds']:.1f} s expected "
+                                    "(+s: expected penalty)", 12.5))
+    out.append(f'<line x1="{MARGIN + 620}" y1="{ly - 4}" x2="{MARGIN + 650}" y2="{ly - 4}" stroke="#111" stroke-width="3"/>')
+    out.append(_t(MARGIN + 656, ly, "top speed", 12.5))
     return out, ly + 14
 
 
@@ -101,8 +101,8 @@ def table_map(result: dict, x0: float, y0: float, cell: float = 44) -> tuple[lis
         return [], y0
     xs, ys = [c[0] for c in cells], [c[1] for c in cells]
     minx, miny = min(xs), min(ys)
-    out = [_t(x0, y0 - 4, f"on the table ({lay['size'][0]} x {lay['size'][1]} cards)"
-              + ("" if lay["ok"] else ": CANNOT BE LAID"), 11, weight="bold")]
+    out = [_t(x0, y0 - 6, f"on the table ({lay['size'][0]} x {lay['size'][1]} cards)"
+              + ("" if lay["ok"] else ": CANNOT BE LAID"), 13, weight="bold")]
     sev = {r["section"]: r["severity"] for r in result["recon"]}
     bad = {p["section"] for p in lay["problems"]}
     centres = []
@@ -119,23 +119,35 @@ def table_map(result: dict, x0: float, y0: float, cell: float = 44) -> tuple[lis
     return out, y0 + 4 + (max(ys) - miny + 1) * cell
 
 
-def stage_svg(result: dict, title: str | None = None, parts=("strip", "profile", "map")) -> str:
+def _svg(body: list[str], width: float, height: float) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+            f'viewBox="0 0 {width:.0f} {height:.0f}"><rect width="100%" height="100%" fill="#ffffff"/>'
+            + "".join(body) + "</svg>")
+
+
+def stage_svg(result: dict, title: str | None = None, parts=("strip", "profile", "map"), header: bool = True) -> str:
+    """The stage drawing: a header, then the chosen parts (strip of cards, speed profile, cards on the table)."""
     body = []
-    y = 16
-    head = title or result.get("stage", "stage")
-    body.append(_t(MARGIN, y + 12, head, 18, weight="bold"))
-    body.append(_t(W - MARGIN, y + 12, f"deck {result.get('deck', '')}"
-                   + (" (demonstration data)" if result.get("demo_deck") else ""), 11, "end", fill="#444"))
-    y += 34
+    y = 8
+    if header:
+        body.append(_t(MARGIN, y + 20, title or result.get("stage", "stage"), 18, weight="bold"))
+        body.append(_t(W - MARGIN, y + 20, f"deck {result.get('deck', '')}"
+                       + (" (demonstration data)" if result.get("demo_deck") else ""), 12, "end", fill="#333"))
+        y += 34
     if "strip" in parts:
-        more, y = strip(result, y)
+        more, y = strip(result, y + 6)
         body += more
     if "profile" in parts:
-        more, y = profile(result, y + 16)
+        more, y = profile(result, y + 18)
         body += more
     if "map" in parts:
-        more, y = table_map(result, MARGIN, y + 26)
+        more, y = table_map(result, MARGIN, y + 28)
         body += more
-    height = y + 16
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height:.0f}" viewBox="0 0 {W} {height:.0f}">'
-            f'<rect width="100%" height="100%" fill="#ffffff"/>' + "".join(body) + "</svg>")
+    return _svg(body, W, y + 12)
+
+
+def map_svg(result: dict, cell: float = 44) -> str:
+    """The cards on the table alone, as small as it can be."""
+    cols, rows = result["layout"]["size"]
+    body, y = table_map(result, 8, 26, cell)
+    return _svg(body, max(8 + cols * cell + 8, 250), y + 8)
