@@ -13,33 +13,73 @@ MAX_BYTES = 5 * 1024 * 1024
 Path_ = tuple[Any, ...]
 
 
-class _Loader(yaml.SafeLoader):
-    """Safe loader that keeps every key as a string (``201a`` and ``101`` alike)."""
+MAX_NODES = 200_000           # values in one document, aliases expanded: a large tileset has about 40,000
+MAX_DEPTH = 60                # nesting: stage and tileset files need fewer than 10 levels
+
+# The C parser (libyaml) when PyYAML has it: composing is the costly part and it keeps every node's line.
+_Composer = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SCALARS = yaml.constructor.SafeConstructor()
 
 
 def _compose(text: str, source: str):
     try:
-        return yaml.compose(text, Loader=_Loader)
+        return yaml.compose(text, Loader=_Composer)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{source}:{mark.line + 1}" if mark else source
         problem = getattr(exc, "problem", None) or str(exc)
         raise DesignerError(f"this is not valid YAML ({problem})", where=where,
                             hint="check the indentation and the quotes on that line") from None
+    except RecursionError:
+        raise DesignerError("the YAML is nested too deeply", where=source,
+                            hint=f"stage, box and tileset files need fewer than {MAX_DEPTH} levels") from None
 
 
-def _construct(node, path: Path_, lines: dict[Path_, int]):
-    lines[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        out = {}
-        for key_node, value_node in node.value:
-            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.value)
-            out[key] = _construct(value_node, path + (key,), lines)
-        return out
-    if isinstance(node, yaml.SequenceNode):
-        return [_construct(v, path + (i,), lines) for i, v in enumerate(node.value)]
-    loader = _Loader("")
-    return loader.construct_object(node, deep=True)
+class _Builder:
+    """Plain data from composed nodes: keys as strings (``201a`` and ``101`` alike), the line of every value,
+    and limits so that a hostile file (aliases expanded a billion times, a list nested thousands deep,
+    a Python tag) is a message, not a hang or a traceback."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.lines: dict[Path_, int] = {}
+        self.count = 0
+
+    def _fail(self, node, message: str, hint: str):
+        raise DesignerError(message, where=f"{self.source}:{node.start_mark.line + 1}", hint=hint)
+
+    def build(self, node, path: Path_, depth: int = 0):
+        self.count += 1
+        if self.count > MAX_NODES:
+            self._fail(node, f"the YAML holds more than {MAX_NODES:,} values (aliases counted as often as they "
+                             "are used)", "write the values out; anchors and aliases that repeat a block many "
+                                          "times are refused")
+        if depth > MAX_DEPTH:
+            self._fail(node, "the YAML is nested too deeply",
+                       f"stage, box and tileset files need fewer than {MAX_DEPTH} levels")
+        self.lines[path] = node.start_mark.line + 1
+        if isinstance(node, yaml.MappingNode):
+            out = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    self._fail(key_node, "merge keys (<<) are not supported", "write the keys out")
+                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.value)
+                if key in out:
+                    self._fail(key_node, f"the key {key!r} appears twice in the same block",
+                               "keep one of them; with two, one would be ignored")
+                out[key] = self.build(value_node, path + (key,), depth + 1)
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(v, path + (i,), depth + 1) for i, v in enumerate(node.value)]
+        constructor = _SCALARS.yaml_constructors.get(node.tag)
+        if constructor is None or node.tag is None:
+            self._fail(node, f"the tag {node.tag} is not allowed here",
+                       "remove the tag: stage, box and tileset files hold plain values only")
+        try:
+            return constructor(_SCALARS, node)
+        except (yaml.YAMLError, ValueError, TypeError):
+            self._fail(node, f"cannot read the value {str(node.value)[:40]!r} as {node.tag.rsplit(':', 1)[-1]}",
+                       "quote it to keep it as text")
 
 
 def loads(text: str, source: str = "<text>") -> tuple[Any, dict[Path_, int]]:
@@ -48,10 +88,10 @@ def loads(text: str, source: str = "<text>") -> tuple[Any, dict[Path_, int]]:
         raise DesignerError(f"the file is larger than {MAX_BYTES // (1024 * 1024)} MiB", where=source,
                             hint="a stage or tileset file is a few kilobytes; check that this is the right file")
     node = _compose(text, source)
-    lines: dict[Path_, int] = {}
     if node is None:
-        return None, lines
-    return _construct(node, (), lines), lines
+        return None, {}
+    builder = _Builder(source)
+    return builder.build(node, ()), builder.lines
 
 
 def load(path: str | Path) -> tuple[Any, dict[Path_, int]]:
