@@ -98,10 +98,11 @@ def simulate(solver: Solver, runs: int = 2000, seed: int = 1) -> dict:
     rng = random.Random(seed)
     g, rules, car = solver.g, solver.rules, solver.car
     solver.solve()
-    total, losses, damage = 0.0, 0, 0
+    total, losses, damage, turns = 0.0, 0, 0, 0
     for _ in range(runs):
         node, gear, t = "start", 0, 0.0
         for _turn in range(500):
+            turns += 1
             state, hz, hz_snow, done, over = M.TurnState(node, gear), 0, 0, False, False
             while True:
                 _, action = solver._within(state, hz, hz_snow)
@@ -136,7 +137,7 @@ def simulate(solver: Solver, runs: int = 2000, seed: int = 1) -> dict:
                 break
         total += t
     return {"runs": runs, "mean_seconds": total / runs, "losses_per_run": losses / runs,
-            "dice_lost_per_run": damage / runs}
+            "dice_lost_per_run": damage / runs, "turns_per_run": turns / runs}
 
 
 def expected_time(g: nx.DiGraph, rules: Rules, car: M.Car | None = None) -> dict:

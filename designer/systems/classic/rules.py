@@ -165,6 +165,16 @@ def _load_cached(path: str, mtime: float) -> Rules:
     return rules_from_data(data, lines, path)
 
 
+def rules_for(stage) -> Rules:
+    """The ruleset a stage names (``rules:``, beside the stage file) or the bundled one."""
+    if not getattr(stage, "rules", None):
+        return load_rules()
+    p = Path(stage.rules)
+    if not p.is_absolute():
+        p = Path(stage.source).parent / p
+    return load_rules(p)
+
+
 def load_rules(path: str | Path | None = None) -> Rules:
     """The ruleset (the bundled one when ``path`` is None)."""
     p = Path(path) if path else RULES_FILE

@@ -284,7 +284,8 @@ def _face(rd: _Reader, letter, surface, fd, size, damage, at) -> Face:
         rd.fail(at, f"face {letter}-{surface} has no road `ends`", "number the road ends: ends: {0: A4, 3: H6}")
     roads = []
     for i, rdata in enumerate(fd.get("roads") or []):
-        roads.append(_road(rd, rdata, size, ends, at + ("roads", i)))
+        roads.append(_road(rd, rdata, size, ends, at + ("roads", i),
+                           frozenset(n for n, c in cells.items() if c.crossroads)))
     if not roads:
         rd.fail(at, f"face {letter}-{surface} has no `roads`")
     seen = {}
@@ -296,7 +297,7 @@ def _face(rd: _Reader, letter, surface, fd, size, damage, at) -> Face:
     return Face(letter, surface, size, cells, ends, roads, damage)
 
 
-def _road(rd: _Reader, data, size, ends, at) -> Road:
+def _road(rd: _Reader, data, size, ends, at, crossroads=frozenset()) -> Road:
     if not isinstance(data, dict):
         rd.fail(at, "a road is a mapping: {ends: [0, 3], path: A4 B4 C4 ...}")
     e = data.get("ends")
@@ -317,11 +318,12 @@ def _road(rd: _Reader, data, size, ends, at) -> Road:
         if not adjacent(a, b):
             rd.fail(at + ("path",), f"{a} and {b} follow each other on the path but do not touch",
                     "consecutive cells share a side or a corner; add the cells in between")
-    corners = tuple(_corner(rd, cd, path, size, at + ("corners", j)) for j, cd in enumerate(data.get("corners") or []))
+    corners = tuple(_corner(rd, cd, path, size, at + ("corners", j), crossroads)
+                    for j, cd in enumerate(data.get("corners") or []))
     return Road((e[0], e[1]), path, corners)
 
 
-def _corner(rd: _Reader, cd, path, size, at) -> Corner:
+def _corner(rd: _Reader, cd, path, size, at, crossroads=frozenset()) -> Corner:
     if not isinstance(cd, dict):
         rd.fail(at, "a corner is {inside: D4, note: 3, drift: E3 E4 E5, gear: 4, cut: C5, k: 4}")
     inside = tuple(rd.cell(c, size, at + ("inside",)) for c in _cells(cd.get("inside")))
@@ -348,6 +350,8 @@ def _corner(rd: _Reader, cd, path, size, at) -> Corner:
         rd.fail(at, "a drift lane needs its imposed `gear`, and a drift `gear` needs the `drift` cells")
     if bool(cut) != (k is not None):
         rd.fail(at, "a cut needs its note `k`, and `k` needs the `cut` cells")
+    if drift and any(c in crossroads for c in inside):
+        rd.fail(at + ("drift",), "there is no drift in a crossroads (ART.25)", "remove the drift lane of this corner")
     for lane, name in ((drift, "drift"), (cut, "cut")):
         if not lane:
             continue

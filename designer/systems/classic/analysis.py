@@ -1,0 +1,131 @@
+"""The analysis of a classic stage as JSON-ready data: length, shortest and ideal line, expected time with the
+best policy, gear-limit profile, build instructions, chance of snow under variable weather, table time.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from designer.core.errors import DesignerError
+from designer.racing.course import format_time
+from designer.systems.classic import expected as E
+from designer.systems.classic import lines as L
+from designer.systems.classic import moves as M
+from designer.systems.classic import notation
+from designer.systems.classic.assembly import Course, assemble, turn_side
+from designer.systems.classic.rules import Rules, rules_for
+
+TURN_WORDS = {0: "unturned", 1: "turned a quarter clockwise", 2: "turned half round", 3: "turned a quarter anticlockwise"}
+SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+def rules_of(stage) -> Rules:
+    return rules_for(stage)
+
+
+def snow_chances(stage, box, rules: Rules) -> list[dict]:
+    """ART.15.2: the director rolls die k for the k-th zone of the stage; a hazard mark turns it to snow."""
+    out, seen = [], []
+    for t in stage.route:
+        if t.zone not in seen:
+            seen.append(t.zone)
+    for k, zone in enumerate(seen, start=1):
+        die = f"gear{min(k, rules.top)}"
+        p = rules.hazard_chance(die) if box.zones.get(zone) and box.zones[zone].face(True) else Fraction(0)
+        out.append({"zone": zone, "die": k, "chance": float(p), "fraction": str(p)})
+    return out
+
+
+def build_steps(course: Course) -> list[str]:
+    """How to lay the boards, in words."""
+    steps = []
+    for i, (zone, p) in enumerate(course.placements.items()):
+        side = "snow side up" if p.surface == "snow" else f"{p.surface} side up"
+        if i == 0:
+            steps.append(f"Lay zone {zone} {side}, {TURN_WORDS[p.rot]}; the START panel at its road end "
+                         f"{course.route[0].entry}.")
+            continue
+        join = next((a, b) for a, b in zip(course.route, course.route[1:]) if b.zone == zone)
+        face_a = course.faces[course.route.index(join[0])]
+        where = SIDE_WORDS[turn_side(face_a.ends[join[0].exit].side, course.placements[join[0].zone].rot)]
+        steps.append(f"Lay zone {zone} {side} {TURN_WORDS[p.rot]}, against the {where} edge of zone {join[0].zone}, "
+                     f"so that its road end {join[1].entry} meets road end {join[0].exit} of {join[0].zone}.")
+    last = course.route[-1]
+    steps.append(f"The FINISH panel at road end {last.exit} of zone {last.zone}.")
+    return steps
+
+
+def analyse(stage, box, *, players: int | None = None, rules: Rules | None = None, monte_carlo: int = 0,
+            **options) -> dict:
+    if options:
+        raise DesignerError(f"unknown analysis option{'s' if len(options) > 1 else ''} for classic Rallyman: "
+                            f"{', '.join(sorted(options))}", hint="classic Rallyman knows players")
+    rules = rules or rules_of(stage)
+    players = players or stage.players
+    course = assemble(stage.route, box)
+    result = {"system": "classic", "stage": stage.name, "route": notation.sheet(stage.route),
+              "share": notation.share(stage.route), "zones": box.name, "demo_zones": box.demo,
+              "weather": stage.weather, "tyres": stage.tyres, "players": players}
+    if not course.ok:
+        result["problems"] = [p.to_dict() for p in course.problems]
+        result["summary"] = ["cannot analyse: " + "; ".join(p.message for p in course.problems
+                                                            if p.severity == "error")]
+        return result
+    g = course.graph
+    car = M.Car(tyres=stage.tyres, leader=stage.leader)
+    main = L.main_line(g)
+    short = L.shortest(g) or []
+    ideal = L.ideal_line(g, rules, car)
+    result.update({"boards": [{"zone": p.zone, "side": p.surface, "x": p.x, "y": p.y, "turn": p.rot}
+                              for p in course.placements.values()],
+                   "build": build_steps(course), "length_cells": len(main), "shortest_cells": len(short),
+                   "shortest_line": short, "snow_chances": snow_chances(stage, box, rules)})
+    if ideal is None:
+        result["summary"] = ["no legal line from the start to the finish"]
+        return result
+    exp = E.expected_time(g, rules, car)
+    sim = E.simulate(exp["solver"], runs=max(monte_carlo, 300), seed=7)
+    turns = sim.get("turns_per_run") or ideal["turn_count"]
+    table_min = turns * players * rules.table_seconds / 60 + (players - 1) * rules.table_seconds / 60
+    result.update({
+        "ideal_line": {k: v for k, v in ideal.items()},
+        "expected": {"seconds": exp["seconds"], "time": format_time(exp["seconds"]), "states": exp["states"],
+                     "losses_per_run": round(sim["losses_per_run"], 3),
+                     "dice_lost_per_run": round(sim["dice_lost_per_run"], 3),
+                     "monte_carlo": {"runs": sim["runs"], "mean_seconds": round(sim["mean_seconds"], 1)},
+                     "not_priced": ["damage after a loss of control", "cut cards", "Big Attack and dropping seconds",
+                                    "the SISU card"]},
+        "profile": L.limit_profile(g, ideal["cells"], ideal["gears"]),
+        "table": {"turns_per_player": round(turns, 1), "players": players, "minutes": round(table_min, 1),
+                  "seconds_per_turn": rules.table_seconds},
+    })
+    zones_snow = ", ".join(f"{s['zone']} {s['fraction']}" for s in result["snow_chances"])
+    result["summary"] = [
+        f"route {result['route']}  (share {result['share']})",
+        f"length {len(main)} cells on the road, shortest line {len(short)} cells",
+        f"ideal time {ideal['time']} in {ideal['turn_count']} turns (shakedown, ART.17)",
+        f"expected time {format_time(exp['seconds'])} with the best policy "
+        f"({sim['losses_per_run']:.2f} losses of control per run; Monte Carlo {format_time(sim['mean_seconds'])})",
+        f"table time about {table_min:.0f} min for {players} players",
+        f"variable weather, chance of snow per zone: {zones_snow}" if stage.weather == "variable"
+        else "fixed weather",
+    ]
+    return result
+
+
+def rally_summary(rally, box_of, players: int | None = None) -> dict:
+    """Per stage and in total: length in cells, ideal and expected time (for the course sheet and the app)."""
+    rows, total_cells, total_ideal, total_exp = [], 0, 0, 0.0
+    for i, st in enumerate(rally.stages, start=1):
+        res = analyse(st, box_of(st), players=players)
+        cells = res.get("length_cells") or 0
+        ideal = (res.get("ideal_line") or {}).get("time_seconds")
+        exp = (res.get("expected") or {}).get("seconds")
+        total_cells += cells
+        total_ideal += ideal or 0
+        total_exp += exp or 0
+        rows.append({"es": f"ES{i}", "name": st.name, "route": res["route"], "cells": cells,
+                     "ideal": format_time(ideal) if ideal is not None else "-",
+                     "expected": format_time(exp) if exp is not None else "-", "assistance": st.assistance,
+                     "result": res})
+    return {"rally": rally.name, "stages": rows, "cells": total_cells, "ideal": format_time(total_ideal),
+            "expected": format_time(total_exp)}

@@ -1,0 +1,50 @@
+"""Checks of a classic stage against its zone box: located problems with a hint, never an exception.
+
+Route problems come from :func:`designer.systems.classic.assembly.assemble` (unknown zone or road end, no road
+between two ends, ends that do not face each other, boards on top of each other, snow sides mixed within a
+zone); this module adds the stage's own: split points off the route, tyres that do not suit the roads, a
+finish nobody can reach, and the information a race director wants (boards and sides used).
+"""
+from __future__ import annotations
+
+from designer.core.problems import Problem
+from designer.systems.classic import lines as L
+from designer.systems.classic import moves as M
+from designer.systems.classic.assembly import Course, assemble
+from designer.systems.classic.rules import Rules, rules_for
+
+
+def validate(stage, box, rules: Rules | None = None, course: Course | None = None) -> list[Problem]:
+    course = course or assemble(stage.route, box)
+    problems = list(course.problems)
+    if not course.ok:
+        return problems
+    g = course.graph
+    for i, cell in stage.splits:
+        node = f"{i}:{cell}"
+        if node not in g:
+            t = stage.route[i]
+            problems.append(Problem("split-off-route", "error",
+                                    f"split point {i + 1}:{cell} is not on the road driven through zone {t.zone}",
+                                    "put the split time pawn on a cell of the route (ART.16)", "splits"))
+    surfaces = {g.nodes[n].get("surface") for n in g if n not in ("start", "finish")}
+    if stage.tyres == "asphalt" and "snow" in surfaces:
+        problems.append(Problem("tyres", "warning", "asphalt tyres on snow: two hazard marks on snow cells are a "
+                                "loss of control (ART.15.4)", "choose snow tyres for a snowy stage", "tyres"))
+    if stage.tyres in ("snow", "snow2") and "asphalt" in surfaces:
+        problems.append(Problem("tyres", "info", "snow tyres on asphalt: one gas die only on asphalt cells "
+                                "(ART.15.4)", "", "tyres"))
+    if stage.weather == "variable":
+        flat = [t.zone for t in stage.route if box.zones[t.zone].face(True) is None]
+        if flat:
+            problems.append(Problem("weather", "warning", f"variable weather, but zone {', '.join(sorted(set(flat)))} "
+                                    "has no snow side in this box", "add its snow face or use fixed weather",
+                                    "weather"))
+    rules = rules or rules_for(stage)
+    car = M.Car(tyres=stage.tyres, leader=stage.leader)
+    if L.ideal_line(g, rules, car) is None:
+        problems.append(Problem("unreachable", "error", "no legal way leads from the start to the finish",
+                                "check the corner notes and drift gears of the roads driven", "route"))
+    boards = ", ".join(f"{p.zone} ({p.surface})" for p in course.placements.values())
+    problems.append(Problem("boards", "info", f"boards: {boards}", "", "route"))
+    return problems
