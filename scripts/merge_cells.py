@@ -1,7 +1,13 @@
-"""Merge per-face cell fragments (``<face>.yaml`` with ends/turn/cells/slides...) into a tileset file,
-and write the tileset back in a compact, diff-friendly layout (one cell per line).
+"""Merge per-face cell fragments (``<face>.yaml`` with ends/turn/cells/slides..., or ``roads:`` for a face
+with several roads) into a tileset file, and write the tileset back in a compact, diff-friendly layout
+(one cell per line).
 
-Usage: python scripts/merge_cells.py tilesets/dirt-core.yaml [FRAGMENT_DIR]
+Usage: python scripts/merge_cells.py TILESET [FRAGMENT_DIR]
+
+Only the faces the tileset already lists (at tile level) are merged; a fragment for another face is
+reported and left alone, so one folder of fragments can be merged into each box's file in turn::
+
+    for box in dirt-monte-carlo dirt-rx dirt-climb; do python scripts/merge_cells.py tilesets/$box.yaml tilesets/readings; done
 """
 from __future__ import annotations
 
@@ -10,7 +16,9 @@ from pathlib import Path
 
 import yaml
 
-CELL_KEYS = ("ends", "turn", "start_line", "finish_line", "cells", "slides", "notes")
+CELL_KEYS = ("ends", "turn", "start_line", "finish_line", "cells", "slides", "roads", "notes")
+ONE_ROAD = ("ends", "turn", "start_line", "finish_line", "cells", "slides")
+KNOWN = set(CELL_KEYS) | {"face"}
 
 
 def flow(value) -> str:
@@ -23,10 +31,27 @@ def flow(value) -> str:
     return text
 
 
+def dump_roads(roads: list, lines: list[str]) -> None:
+    lines.append("    roads:")
+    for road in roads:
+        first = True
+        for k, v in road.items():
+            lead = "      - " if first else "        "
+            first = False
+            if k in ("cells", "slides") and isinstance(v, list) and v:
+                lines.append(f"{lead}{k}:")
+                for item in v:
+                    lines.append(f"          - {flow(item)}")
+            else:
+                lines.append(f"{lead}{k}: {flow(v)}")
+
+
 def dump_face(key: str, face: dict) -> str:
     lines = [f"  '{key}':"]
     for k, v in face.items():
-        if k in ("cells", "slides") and isinstance(v, list):
+        if k == "roads" and isinstance(v, list):
+            dump_roads(v, lines)
+        elif k in ("cells", "slides") and isinstance(v, list):
             if not v:
                 lines.append(f"    {k}: []")
                 continue
@@ -54,12 +79,20 @@ def main(tileset: str, fragments: str | None = None) -> None:
             if key not in tiles:
                 print(f"skip {frag.name}: {key} not in tileset")
                 continue
+            unknown = set(d) - KNOWN
+            if unknown:
+                print(f"warning {frag.name}: keys left out: {', '.join(sorted(unknown))}")
+            drop = ONE_ROAD if d.get("roads") else ("roads",)
+            for k in drop:
+                tiles[key].pop(k, None)
             for k in CELL_KEYS:
+                if d.get("roads") and k in ONE_ROAD:
+                    continue
                 if k in d and d[k] is not None and d[k] != []:
                     tiles[key][k] = d[k]
                 elif k in ("start_line", "finish_line", "notes"):
                     tiles[key].pop(k, None)
-                elif k == "slides":
+                elif k == "slides" and not d.get("roads"):
                     tiles[key][k] = d.get(k) or []
             merged += 1
     out = [header.rstrip("\n")]

@@ -269,6 +269,47 @@ def _oriented(tile: PlacedTile):
         yield c, (lo, hi), a, b, c.id in slides
 
 
+def _edge_lanes(cells: list, edge_lanes: int | None) -> list:
+    """The cells at a tile edge with their lanes counted at that edge.
+
+    Where a road narrows on its tile (three lanes inside, two at the edge), the cells that reach the
+    edge are numbered across the edge's own lanes, left to right, so that they meet the next tile's lanes.
+    """
+    plain = [c for c in cells if not c[2]]
+    covered = sorted({lane for _, rng, _ in plain for lane in range(rng[0], rng[1] + 1)})
+    if not edge_lanes or not plain or len(covered) == edge_lanes:
+        shift = {lane: k for k, lane in enumerate(covered)}
+        return [(n, (shift.get(r[0], r[0]), shift.get(r[1], r[1])), s) for n, r, s in cells]
+    ranges = sorted({r for _, r, _ in plain})
+    if len(ranges) == edge_lanes:
+        rank = {r: k for k, r in enumerate(ranges)}
+        return [(n, (rank[r], rank[r]) if not s else r, s) for n, r, s in cells]
+    return cells
+
+
+def _climbs(tile: PlacedTile) -> dict[str, str]:
+    """Climb marks in driving direction: cell id -> up/down for the cells entered across a marked line.
+
+    A face marks the cell entered across the line when driving from ``ends[0]``; driven the other way the
+    same line is crossed into the cell before it, and an ascent becomes a descent.
+    """
+    face = tile.driven
+    marked = [c for c in face.cells or [] if c.climb]
+    if not marked:
+        return {}
+    if not tile.reversed:
+        return {c.id: c.climb for c in marked}
+    out = {}
+    flip = {"up": "down", "down": "up"}
+    for m in marked:
+        for c in face.cells:
+            if c.is_cut or c is m:
+                continue
+            if abs(c.span[1] - m.span[0]) < EPS and _gap(c.lane_range, m.lane_range) <= 0:
+                out[c.id] = flip[m.climb]
+    return out
+
+
 def _gap(la, lb) -> int:
     """Lanes between two lane ranges: 0 when they share a lane, 1 when side by side."""
     return max(la[0], lb[0]) - min(la[1], lb[1])
@@ -323,6 +364,7 @@ def build_graph(tiles: list[PlacedTile], lap_end: PlacedTile | None = None) -> n
         is_lap_end = tile is lap_end
         i = tile.node_index if tile.node_index is not None else tile.index
         cells = list(_oriented(tile))
+        climbs = _climbs(tile)
         start_line, finish_line = _lines(tile, bool(road) and tile is road[0], bool(road) and tile is road[-1]
                                          and lap_end is None, is_lap_end)
         for c, lanes, a, b, is_slide in cells:
@@ -330,7 +372,7 @@ def build_graph(tiles: list[PlacedTile], lap_end: PlacedTile | None = None) -> n
             g.add_node(node, index=tile.index, tile=face.id, cell=c.id, lane=lanes[0], width=c.width, a=a, b=b,
                        pos=i + (a + b) / 2.0, limit=c.limit,
                        corner=f"{tile.index}:{c.corner}" if c.corner else None, path=c.path,
-                       cut=c.cut, jump=c.jump, ford=c.ford, slide=is_slide, climb=c.climb,
+                       cut=c.cut, jump=c.jump, ford=c.ford, slide=is_slide, climb=climbs.get(c.id),
                        start=bool(start_line is not None and not c.is_cut and not is_slide
                                   and abs(b - start_line) < EPS),
                        finish=bool(finish_line is not None and not c.is_cut and not is_slide
@@ -368,12 +410,14 @@ def build_graph(tiles: list[PlacedTile], lap_end: PlacedTile | None = None) -> n
                         else:
                             g.add_edge(f"{i}:{c.id}", f"{i}:{ha if not tile.reversed else hb}", kind="cut")
         # Links across the edge from the previous tile.
-        entry_cells = [(f"{i}:{c.id}", lanes, s) for c, lanes, a, b, s in plain if a < EPS]
+        entry_cells = _edge_lanes([(f"{i}:{c.id}", lanes, s) for c, lanes, a, b, s in plain if a < EPS],
+                                  tile.face.edges.get(tile.entry) if tile.entry else None)
         for u, lu, su in prev_exit:
             for v, lv, sv in entry_cells:
                 if _touch(lu, lv, su, sv):
                     g.add_edge(u, v, kind=_kind(lu, lv, su, sv))
-        prev_exit = [(f"{i}:{c.id}", lanes, s) for c, lanes, a, b, s in plain if b > 1 - EPS]
+        prev_exit = _edge_lanes([(f"{i}:{c.id}", lanes, s) for c, lanes, a, b, s in plain if b > 1 - EPS],
+                                tile.face.edges.get(tile.exit) if tile.exit else None)
         # Tokens of the physical tile (a tile driven twice shares them) change the cells they lie on.
         tokens = [tok for t in by_hex.get(tile.hex, [tile]) if t.face.id == tile.face.id for tok in t.tokens]
         if tokens:
