@@ -1,0 +1,113 @@
+"""The map editor of The Great Race pages: click hexes (or name them) to paint cities, risk zones and off-board
+hexes, edit the cities, transport lines and bag as tables, see the problems at once, download the YAML."""
+from __future__ import annotations
+
+import hashlib
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from designer.app.greatrace import K, ss, svg_image
+from designer.core.errors import DesignerError
+from designer.core.hexgrid import to_pixel
+from designer.systems.greatrace import edit
+from designer.systems.greatrace.board import board_from_data, hex_of, label
+from designer.systems.greatrace.draw import board_svg
+from designer.systems.greatrace.validate import validate_board
+
+HEX_SHAPE = "M1,0L0.5,0.866L-0.5,0.866L-1,0L-0.5,-0.866L0.5,-0.866Z"
+KIND_COLOURS = {"open": "#f3ecd9", "risk": "#555555", "off": "#ffffff", "city": "#ffffff", "purple city": "#6b3fa0",
+                "median slot": "#c7b3e0"}
+
+
+def _tag(value) -> str:
+    """A short tag of a table's content: a widget keyed with it starts afresh when the content changes."""
+    return hashlib.sha1(repr(value).encode("utf-8")).hexdigest()[:10]
+
+
+def _kinds(data: dict) -> dict[str, str]:
+    kinds = {}
+    for h in data.get("risk", []):
+        kinds[str(h).upper()] = "risk"
+    for h in data.get("off", []):
+        kinds[str(h).upper()] = "off"
+    for c in data.get("cities", []):
+        kinds[str(c["at"]).upper()] = "median slot" if c.get("median") else "purple city" if c.get("purple") else "city"
+    return kinds
+
+
+def _hex_chart(data: dict) -> alt.Chart:
+    kinds = _kinds(data)
+    names = {str(c["at"]).upper(): c["name"] for c in data.get("cities", [])}
+    rows = []
+    for c in range(int(data["columns"])):
+        for r in range(int(data["rows"])):
+            x, y = to_pixel(hex_of(c, r), 1.0)
+            name = label(hex_of(c, r))
+            rows.append({"hex": name, "x": x, "y": -y, "kind": kinds.get(name, "open"), "city": names.get(name, "")})
+    df = pd.DataFrame(rows)
+    pick = alt.selection_point(name="pick", fields=["hex"], on="click", toggle=False)
+    width = 36 * int(data["columns"]) + 40
+    base = alt.Chart(df).encode(x=alt.X("x:Q", axis=None), y=alt.Y("y:Q", axis=None))
+    hexes = base.mark_point(shape=HEX_SHAPE, filled=True, size=900, stroke="#777", strokeWidth=0.7).encode(
+        color=alt.Color("kind:N", scale=alt.Scale(domain=list(KIND_COLOURS), range=list(KIND_COLOURS.values())),
+                        legend=alt.Legend(orient="bottom", title=None)),
+        tooltip=["hex", "kind", "city"]).add_params(pick)
+    labels = base.mark_text(fontSize=8, color="#333").encode(text="hex")
+    return (hexes + labels).properties(width=width, height=int(width * 0.6 * data["rows"] / data["columns"]) + 40)
+
+
+def editor_tab() -> None:
+    data = ss[K + "board"]
+    st.markdown("Paint hexes: choose what a hex becomes, then click hexes on the map (or name them and press Apply).")
+    c1, c2, c3 = st.columns([2, 2, 1])
+    mode = c1.radio("Paint", edit.MODES, horizontal=True, key=K + "paint_mode")
+    city_name = c2.text_input("City name (for one hex)", key=K + "paint_name")
+    named = c3.text_input("Hexes (e.g. C4 D5)", key=K + "paint_hexes")
+    if st.button("Apply", key=K + "paint_apply") and named.strip():
+        try:
+            ss[K + "board"] = data = edit.paint(data, named.replace(",", " ").split(), mode, city_name or None)
+        except ValueError as exc:
+            st.error(str(exc))
+    event = st.altair_chart(_hex_chart(data), on_select="rerun", key=K + "hex_chart_" + _tag(_kinds(data)), selection_mode="pick")
+    picked = [p.get("hex") for p in (getattr(event, "selection", {}) or {}).get("pick", []) if p.get("hex")]
+    if picked and ss.get(K + "last_pick") != (tuple(picked), mode):
+        ss[K + "last_pick"] = (tuple(picked), mode)
+        ss[K + "board"] = data = edit.paint(data, picked, mode, city_name or None)
+        st.rerun()
+    st.markdown("**Cities**")
+    cities = pd.DataFrame(data.get("cities", []), columns=["name", "at", "cards", "purple", "median"])
+    ed = st.data_editor(cities, num_rows="dynamic", key=K + "cities_editor_" + _tag(data.get("cities")), width="stretch")
+    st.markdown("**Transport lines**")
+    lines = pd.DataFrame(data.get("transport", []), columns=["from", "to", "mode", "fare"])
+    et = st.data_editor(lines, num_rows="dynamic", key=K + "transport_editor_" + _tag(data.get("transport")), width="stretch",
+                        column_config={"mode": st.column_config.SelectboxColumn(options=["sea", "air"])})
+    st.markdown("**The bag of terrain tiles**")
+    bag = pd.DataFrame(data.get("bag", []), columns=["terrain", "count", "fuel", "mech", "danger", "stop"])
+    eb = st.data_editor(bag, num_rows="dynamic", key=K + "bag_editor_" + _tag(data.get("bag")), width="stretch")
+    width = st.number_input("Progression bands: columns per band", 1, 26, 2, key=K + "band_width")
+    new = edit.set_table(data, "cities", ed.to_dict("records"))
+    new = edit.set_table(new, "transport", et.to_dict("records"))
+    new = edit.set_table(new, "bag", eb.to_dict("records"))
+    if st.button("Set the bands", key=K + "bands_apply"):
+        new = edit.bands_every(new, width)
+    if new != data:
+        ss[K + "board"] = data = new
+        ss[K + "result"] = None
+    st.subheader("Checks")
+    try:
+        board = board_from_data(data, {}, "board in the editor", rules=ss.get(K + "board_rules"))
+    except DesignerError as exc:
+        st.error(str(exc))
+        board = None
+    if board is not None:
+        problems = validate_board(board)
+        for p in problems:
+            (st.error if p.severity == "error" else st.warning if p.severity == "warning" else st.caption)(
+                f"**{p.code}** · {p.message}" + (f" — {p.hint}" if p.hint else ""))
+        if not any(p.severity == "error" for p in problems):
+            st.success(f"The board is valid: {len(board.cities)} cities, {board.bag_size()} tiles in the bag.")
+        svg_image(board_svg(board, title=board.title))
+    st.download_button("Download the board (YAML)", edit.dumps(data), file_name=f"{data.get('board', 'board')}.yaml",
+                       mime="text/yaml", key=K + "dl_board")

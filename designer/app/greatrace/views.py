@@ -1,0 +1,158 @@
+"""The Race and Analysis tabs of The Great Race pages."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from designer.app.greatrace.editor import _tag
+from designer.app.greatrace import K, current_board, current_race, ss, svg_image
+from designer.core.errors import DesignerError
+from designer.systems.greatrace.race import dumps_race
+from designer.systems.greatrace.system import SYSTEM
+
+
+def _show_problems(problems) -> bool:
+    bad = False
+    for p in problems:
+        text = f"**{p.code}** · {p.message}" + (f" — {p.hint}" if p.hint else "")
+        if p.severity == "error":
+            st.error(text)
+            bad = True
+        elif p.severity == "warning":
+            st.warning(text)
+        else:
+            st.caption(text)
+    return bad
+
+
+def _objects():
+    try:
+        board = current_board()
+    except DesignerError as exc:
+        st.error(f"The board has problems; fix them in the map editor.\n\n{exc}")
+        return None, None
+    try:
+        race = current_race()
+    except DesignerError as exc:
+        st.error(str(exc))
+        return board, None
+    return board, race
+
+
+def race_tab() -> None:
+    board, race = _objects()
+    if board is None:
+        return
+    data = dict(ss[K + "race"])
+    st.text_input("Race name", data.get("race", ""), key=K + "race_name")
+    cities = list(board.cities)
+    purple = board.purple() or cities
+    c1, c2, c3, c4 = st.columns(4)
+    start = c1.selectbox("Start", purple, index=purple.index(data["start"]) if data.get("start") in purple else 0,
+                         key=K + "start")
+    rest = [p for p in purple if p != start] or purple
+    finish = c2.selectbox("Finish", rest, index=rest.index(data["finish"]) if data.get("finish") in rest else 0,
+                          key=K + "finish")
+    slots = ["(none)"] + board.median_slots()
+    median = c3.selectbox("Median city", slots, index=slots.index(data["median"]) if data.get("median") in slots else 0,
+                          key=K + "median")
+    players = c4.number_input("Players", 1, 5, int(data.get("players", 4)), key=K + "players")
+    dash = data.get("dashboard", {})
+    rules = board.rules
+    g1, g2, g3, g4 = st.columns(4)
+    fuel = g1.number_input("Fuel", 0, rules.gauge_max("fuel"), int(dash.get("fuel", rules.gauge_max("fuel"))),
+                           key=K + "fuel")
+    engine = g2.number_input("Engine", 0, rules.gauge_max("engine"),
+                             int(dash.get("engine", rules.gauge_max("engine"))), key=K + "engine")
+    chassis = g3.number_input("Chassis", 0, rules.gauge_max("chassis"),
+                              int(dash.get("chassis", rules.gauge_max("chassis"))), key=K + "chassis")
+    money = g4.number_input("Money (F)", 0, 5000, int(data.get("money", 80)), step=10, key=K + "money")
+    cards = data.get("cards", {})
+    h1, h2, h3 = st.columns(3)
+    transport = h1.number_input("TRANSPORT cards", 0, 9, int(cards.get("transport", 0)), key=K + "c_transport")
+    escort = h2.number_input("ESCORTE cards", 0, 9, int(cards.get("escort", 0)), key=K + "c_escort")
+    guide = h3.number_input("GUIDE cards", 0, 9, int(cards.get("guide", 0)), key=K + "c_guide")
+    st.markdown("**Tiles already laid** (hex and terrain)")
+    laid = pd.DataFrame([{"hex": h, "terrain": t} for h, t in (data.get("laid") or {}).items()],
+                        columns=["hex", "terrain"])
+    edited = st.data_editor(laid, num_rows="dynamic", key=K + "laid_editor_" + _tag(data.get("laid")), width="stretch",
+                            column_config={"terrain": st.column_config.SelectboxColumn(
+                                options=[k.terrain for k in board.bag])})
+    new = {"system": "greatrace", "race": ss[K + "race_name"], "board": board.name, "start": start, "finish": finish,
+           "players": int(players), "dashboard": {"fuel": int(fuel), "engine": int(engine), "chassis": int(chassis)},
+           "money": int(money), "cards": {"transport": int(transport), "escort": int(escort), "guide": int(guide)},
+           "laid": {str(r["hex"]).strip().upper(): r["terrain"] for r in edited.to_dict("records")
+                    if r.get("hex") and r.get("terrain")}}
+    if median != "(none)":
+        new["median"] = median
+    if new != ss[K + "race"]:
+        ss[K + "race"] = new
+        ss[K + "result"] = None
+    try:
+        race = current_race()
+    except DesignerError as exc:
+        st.error(str(exc))
+        return
+    st.subheader("Checks")
+    if not _show_problems(SYSTEM.validate(race, board)):
+        st.success("The race is valid.")
+    st.download_button("Download the race (YAML)", dumps_race(race), file_name="race.yaml", mime="text/yaml",
+                       key=K + "dl_race")
+
+
+def _analyse(board, race, runs: int, transport: bool) -> dict:
+    key = (repr(ss[K + "race"]), repr(ss[K + "board"]), runs, transport)
+    if ss.get(K + "result_key") != key or ss.get(K + "result") is None:
+        ss[K + "result"] = SYSTEM.analyse(race, board, runs=runs, transport=transport)
+        ss[K + "result_key"] = key
+    return ss[K + "result"]
+
+
+def analysis_tab() -> None:
+    board, race = _objects()
+    if board is None or race is None:
+        return
+    c1, c2 = st.columns(2)
+    runs = c1.select_slider("Monte Carlo runs", [100, 300, 1000, 3000], value=300, key=K + "runs")
+    transport = c2.toggle("Use transport lines", value=True, key=K + "transport")
+    result = _analyse(board, race, runs, transport)
+    if not result.get("reachable"):
+        for line in result.get("summary", []):
+            st.error(line)
+        return
+    st.subheader(result["stage"])
+    rows = []
+    for name in ("shortest", "fastest", "cheapest"):
+        p = result[name]
+        rows.append({"route": name, "spaces": p["spaces"], "risk spaces": p["risk_spaces"],
+                     "pilot actions": p["actions"], "expected actions": p["expected_actions"],
+                     "fuel (exp)": p["fuel"], "mechanic (exp)": p["mech"], "francs": p["francs"],
+                     "path": " - ".join(p["path"])})
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    svg_image(SYSTEM.draw(race, board, result))
+    st.markdown("**Trade-off: pilot actions against francs** (no other route is better on both)")
+    st.dataframe(pd.DataFrame(result["pareto"]).assign(path=lambda d: d["path"].map(" - ".join)), hide_index=True,
+                 width="stretch")
+    st.markdown("**Legs of the fastest route**")
+    legs = [{k: v for k, v in leg.items() if k not in ("alternatives", "hexes")} for leg in result["fastest"]["legs"]]
+    st.dataframe(pd.DataFrame(legs), hide_index=True, width="stretch")
+    st.markdown("**Monte Carlo over the bag**")
+    mc_rows = []
+    for name, mc in result["montecarlo"].items():
+        row = {"route": name, "runs": mc["runs"], "stranded": f"{100 * mc['stranded_chance']:.1f}%"}
+        for k in ("fuel", "mech", "actions", "francs"):
+            v = mc.get(k)
+            row[k] = f"{v['mean']} ({v['p10']}-{v['p90']})" if v else "-"
+        mc_rows.append(row)
+    st.dataframe(pd.DataFrame(mc_rows), hide_index=True, width="stretch")
+    st.markdown("**Both directions**")
+    st.dataframe(pd.DataFrame([d for d in result["directions"].values() if d]), hide_index=True, width="stretch")
+    st.markdown("**Summary**")
+    st.code("\n".join(result["summary"]), language=None)
+    if st.button("Build the road book (PDF)", key=K + "build_rb"):
+        from designer.systems.greatrace.roadbook import roadbook
+
+        ss[K + "roadbook"] = roadbook(race, board, result)
+    if ss.get(K + "roadbook"):
+        st.download_button("Download the road book", ss[K + "roadbook"], file_name="roadbook.pdf",
+                           mime="application/pdf", key=K + "dl_rb")

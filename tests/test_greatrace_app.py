@@ -1,0 +1,84 @@
+"""The Great Race pages in Streamlit's AppTest: open a demo, see the analysis, edit the map, change the race."""
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+
+def _app():
+    import streamlit as st
+
+    from designer.app import greatrace
+
+    greatrace.sidebar()
+    tabs = greatrace.tabs()
+    for widget, (_label, draw) in zip(st.tabs([label for label, _ in tabs]), tabs):
+        with widget:
+            draw()
+
+
+@pytest.fixture
+def at():
+    app = AppTest.from_function(_app, default_timeout=60)
+    app.run()
+    assert not app.exception, app.exception
+    return app
+
+
+def _texts(at) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.code] + [s.value for s in at.subheader]
+    parts += [e.value for e in at.error] + [w.value for w in at.warning] + [s.value for s in at.success]
+    return "\n".join(str(p) for p in parts)
+
+
+def test_opens_a_demo_and_shows_the_analysis(at):
+    text = _texts(at)
+    assert "Demo race 1" in text
+    assert "fastest:" in text and "cheapest:" in text
+    assert "The race is valid." in text
+    frames = [df.value for df in at.dataframe]
+    routes = next(f for f in frames if "route" in f.columns and "path" in f.columns)
+    assert list(routes["route"]) == ["shortest", "fastest", "cheapest"]
+    assert (routes["francs"] >= 0).all()
+
+
+def test_opening_another_demo_changes_the_race(at):
+    box = at.selectbox(key="greatrace_demo_choice")
+    box.select(next(o for o in box.options if "Demo race 2" in o)).run()
+    at.button(key="greatrace_open_demo").click().run()
+    assert not at.exception
+    assert "Demo race 2" in _texts(at)
+
+
+def test_painting_hexes_changes_the_board_and_checks_it(at):
+    at.radio(key="greatrace_paint_mode").set_value("off").run()
+    at.text_input(key="greatrace_paint_hexes").set_value("A6").run()   # Porto Azul's hex
+    at.button(key="greatrace_paint_apply").click().run()
+    assert not at.exception
+    board = at.session_state["greatrace_board"]
+    assert "A6" in board["off"]
+    assert all(c["at"] != "A6" for c in board["cities"])
+    # The race started in Porto Azul, which is gone: the race tab says so instead of crashing.
+    assert "Porto Azul" not in [c["name"] for c in board["cities"]]
+
+
+def test_a_blank_board_is_flagged_until_it_is_connected(at):
+    at.number_input(key="greatrace_new_cols").set_value(6).run()
+    at.number_input(key="greatrace_new_rows").set_value(4).run()
+    at.button(key="greatrace_new_board").click().run()
+    assert not at.exception
+    board = at.session_state["greatrace_board"]
+    assert board["columns"] == 6 and len(board["cities"]) == 2
+    # Cut the board in two with off-board hexes: the east city becomes unreachable.
+    at.radio(key="greatrace_paint_mode").set_value("off").run()
+    at.text_input(key="greatrace_paint_hexes").set_value("C1 C2 C3 C4").run()
+    at.button(key="greatrace_paint_apply").click().run()
+    assert "city-unreachable" in _texts(at)
+
+
+def test_changing_the_money_reruns_the_analysis(at):
+    at.number_input(key="greatrace_money").set_value(400).run()
+    assert not at.exception
+    assert at.session_state["greatrace_race"]["money"] == 400
+    text = _texts(at)
+    assert "more than the purse" not in text
