@@ -51,7 +51,7 @@ def _face_parts(face: Face, ox: float, oy: float, rot: int, highlight: set | Non
         fill = {"road": ROAD.get(face.surface, "#999"), "drift": "#d9d9d9", "cut": "#a07850"}[lane]
         dash = ' stroke-dasharray="4 3"' if lane == "drift" else ""
         out.append(f'<rect x="{x + 1}" y="{y + 1}" width="{PX - 2}" height="{PX - 2}" fill="{fill}" '
-                   f'fill-opacity="{1 if on_route else 0.45}" stroke="#333" stroke-width="1"{dash}/>')
+                   f'fill-opacity="{1 if on_route else 0.3}" stroke="#333" stroke-width="1"{dash}/>')
         colour, letter = ENV[info.env]
         out.append(f'<rect x="{x + 2}" y="{y + 2}" width="7" height="7" fill="{colour}" stroke="#fff" stroke-width="0.5"/>')
         if letter:
@@ -126,12 +126,14 @@ def stage_svg(course: Course, title: str = "", line: dict | None = None) -> str:
     if g is not None:
         first = [v for v in g.successors("start")]
         last = [u for u in g.predecessors("finish")]
-        for label, nodes, colour in (("START", first, "#000"), ("FINISH", last, "#000")):
+        for label, nodes in (("START", first), ("FINISH", last)):
             if nodes:
                 x, y = pos(nodes[0])
-                body.append(f'<text x="{x}" y="{y - 8}" font-size="11" font-weight="bold" text-anchor="middle" '
-                            f'fill="{colour}" stroke="#fff" stroke-width="3" paint-order="stroke" '
-                            f'font-family="DejaVu Sans, sans-serif">{label}</text>')
+                wd = 9 + 7.5 * len(label)
+                body.append(f'<rect x="{x - wd / 2}" y="{y - PX / 2 - 2}" width="{wd}" height="14" rx="3" '
+                            f'fill="#fff" stroke="#000" stroke-width="1"/>'
+                            f'<text x="{x}" y="{y - PX / 2 + 9}" font-size="10" font-weight="bold" '
+                            f'text-anchor="middle" font-family="DejaVu Sans, sans-serif">{label}</text>')
     if line and g is not None:
         pts = [pos(n) for n in line.get("cells", []) if n in g]
         if pts:

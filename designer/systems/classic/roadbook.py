@@ -1,0 +1,175 @@
+"""The printable road book of a classic stage or rally (fpdf2): the course sheet (P.C. COURSE, ART.1) with
+the stages, assistances and a time table to fill in, then per stage the route, how to lay the boards, the
+drawing with the ideal line, the pace notes and the ideal line turn by turn.
+
+Everything is black on white or grey (readable in grayscale); no text a player reads is under 7 pt.
+"""
+from __future__ import annotations
+
+from fpdf import FPDF
+
+from designer.core import paths
+from designer.core.svgkit import svg_to_png
+from designer.systems.classic import notation
+from designer.systems.classic.analysis import analyse
+from designer.systems.classic.assembly import assemble
+from designer.systems.classic.pacenotes import stage_notes
+from designer.systems.classic.render import stage_svg
+from designer.systems.classic.stage import Rally
+
+FONT = "DejaVu"
+MIN_PT = 7
+
+
+class Book(FPDF):
+    def __init__(self, paper: str):
+        super().__init__(orientation="P", unit="mm", format="Letter" if paper.lower() == "letter" else "A4")
+        self.add_font(FONT, "", str(paths.FONTS / "DejaVuSans.ttf"))
+        self.add_font(FONT, "B", str(paths.FONTS / "DejaVuSans-Bold.ttf"))
+        self.set_auto_page_break(True, margin=14)
+        self.set_margins(14, 14, 14)
+        self.footer_text = ""
+
+    def footer(self):
+        self.set_y(-10)
+        self.font(7.5)
+        self.cell(0, 5, f"{self.footer_text}   page {self.page_no()}", align="C")
+
+    def font(self, size: float, bold: bool = False):
+        self.set_font(FONT, "B" if bold else "", max(MIN_PT, size))
+
+    def heading(self, text: str, size: float = 15):
+        self.font(size, True)
+        self.multi_cell(0, size * 0.5, text, new_x="LMARGIN", new_y="NEXT")
+        self.ln(1.5)
+
+    def para(self, text: str, size: float = 9.5):
+        self.font(size)
+        self.multi_cell(0, size * 0.48, text, new_x="LMARGIN", new_y="NEXT")
+
+    def table(self, head: list[str], rows: list[list[str]], widths: list[float], size: float = 9,
+              height: float = 6.5):
+        self.font(size, True)
+        self.set_fill_color(220, 220, 220)
+        for h, w in zip(head, widths):
+            self.cell(w, height, h, border=1, fill=True)
+        self.ln(height)
+        self.font(size)
+        for row in rows:
+            if self.get_y() + height > self.h - 16:
+                self.add_page()
+            for v, w in zip(row, widths):
+                text = str(v)
+                while self.get_string_width(text) > w - 2 and len(text) > 3:
+                    text = text[:-2] + "…"
+                self.cell(w, height, text, border=1)
+            self.ln(height)
+
+
+def _box(checked: bool) -> str:
+    return "[X]" if checked else "[ ]"
+
+
+def course_sheet(pdf: Book, rally: Rally, results: list[dict], demo: bool):
+    pdf.add_page()
+    pdf.heading("P.C. COURSE", 20)
+    pdf.font(11)
+    pdf.cell(95, 8, f"Rallye: {rally.name}", border=1)
+    pdf.cell(0, 8, f"Date: {rally.date or '....................'}", border=1, new_x="LMARGIN", new_y="NEXT")
+    drivers = rally.drivers or [""] * 4
+    pdf.cell(0, 8, "Drivers: " + "   ".join(f"{i + 1}. {d or '..............'}" for i, d in enumerate(drivers)),
+             border=1, new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(4)
+    rows = []
+    for i, (st, res) in enumerate(zip(rally.stages, results), start=1):
+        start, joins, finish = notation.sheet_parts(st.route)
+        rows.append([f"ES{i}", start, " ".join(joins) or "→", finish, _box(st.assistance)])
+    pdf.table(["", "START", "→  joins", "FINISH", "Assistance"], rows, [16, 24, 86, 24, 32], size=11, height=9)
+    pdf.ln(3)
+    pdf.para("Joins: C3-J1 = leave zone C at road end 3, enter zone J at road end 1. * = the zone's snow side. "
+             "Assistance ticked: repairs, spare wheel back and tyre choice after the stage (ART.14).", 8.5)
+    pdf.ln(4)
+    pdf.heading("Times", 13)
+    names = [d or f"Driver {i + 1}" for i, d in enumerate(drivers)]
+    w = (182 - 40) / max(1, len(names))
+    rows = [[label] + [""] * len(names) for label in ("ES1", "ES2", "ES1-ES2", "ES3", "ES1-ES2-ES3")]
+    pdf.table(["Stage"] + names, rows, [40] + [w] * len(names), size=10, height=10)
+    pdf.ln(4)
+    pdf.heading("The stages at a glance (analysis)", 13)
+    rows, total_cells = [], 0
+    for i, (st, res) in enumerate(zip(rally.stages, results), start=1):
+        cells = res.get("length_cells") or 0
+        total_cells += cells
+        rows.append([f"ES{i}", st.name, f"{cells}", (res.get("ideal_line") or {}).get("time", "-"),
+                     (res.get("expected") or {}).get("time", "-"), f"{st.tyres}, {st.weather}"])
+    rows.append(["Rally", "", str(total_cells), "", "", ""])
+    pdf.table(["", "Stage", "Cells", "Ideal", "Expected", "Tyres, weather"], rows, [16, 70, 16, 18, 22, 40], size=9)
+    pdf.ln(2)
+    pdf.para("Ideal: a shakedown with no hazard rolled (ART.17). Expected: the average time of the best policy "
+             "under the dice, with a loss of control costing 1'00\" and a restart in gear 1.", 8)
+    if demo:
+        pdf.ln(1)
+        pdf.para("These stages use the DEMONSTRATION zones X and Y of this product, not the official boards.", 8.5)
+
+
+def stage_pages(pdf: Book, index: int, stage, box, res: dict):
+    pdf.add_page()
+    pdf.heading(f"ES{index}  {stage.name}", 16)
+    pdf.para(f"Route (course sheet): {notation.sheet(stage.route)}      share: {notation.share(stage.route)}", 10)
+    pdf.para(f"Tyres: {stage.tyres}   weather: {stage.weather}   assistance after: "
+             f"{'yes' if stage.assistance else 'no'}", 10)
+    pdf.ln(2)
+    course = assemble(stage.route, box)
+    pdf.heading("Building the stage", 12)
+    for i, line in enumerate(res.get("build", []), start=1):
+        pdf.para(f"{i}. {line}", 9.5)
+    if stage.weather == "variable":
+        snow = ", ".join(f"zone {s['zone']}: die {s['die']}, {s['fraction']}" for s in res.get("snow_chances", []))
+        pdf.para(f"Variable weather (ART.15.2): chance a zone turns to snow - {snow}.", 9)
+    pdf.ln(2)
+    svg = stage_svg(course, title="", line=res.get("ideal_line"))
+    png = svg_to_png(svg, scale=2.0)
+    import io
+    import re
+    wpx, hpx = (float(x) for x in re.search(r'width="([\d.]+)" height="([\d.]+)"', svg).groups())
+    width = 182
+    height = width * hpx / wpx
+    if height > 110:
+        height, width = 110, 110 * wpx / hpx
+    if pdf.get_y() + height > pdf.h - 16:
+        pdf.add_page()
+    pdf.image(io.BytesIO(png), x=14, y=pdf.get_y(), w=width, h=height)
+    pdf.set_y(pdf.get_y() + height + 2)
+    pdf.para("Drawing: grey cells the road driven, dashed cells drift lanes with their gear, brown K cells cuts, "
+             "(n) an inside note, ^n a bump, ~ a ford, + a crossroads, F/R forest/rocks beside the cell; "
+             "the black line the ideal line, circles the gear at the end of each turn.", 7.5)
+    pdf.ln(2)
+    pdf.heading("Pace notes", 12)
+    for label, notes in stage_notes(course):
+        pdf.para(f"{label}:  {notes}", 10)
+    pdf.para("Straights in cells; corner inside/drift/K (ART.9); ^ bump, ~ ford, // half-cells, + crossroads.", 7.5)
+    pdf.ln(2)
+    ideal = res.get("ideal_line")
+    if ideal:
+        if pdf.get_y() > pdf.h - 60:
+            pdf.add_page()
+        pdf.heading(f"Ideal line: {ideal['time']} in {ideal['turn_count']} turns; expected "
+                    f"{(res.get('expected') or {}).get('time', '-')}", 12)
+        rows = []
+        for k, t in enumerate(ideal["turns"], start=1):
+            dice = " ".join("G" if d == "gas" else d[4:] for d in t["dice"])
+            cells = " ".join(c.split(":", 1)[-1] if c != "finish" else "FIN" for c in t["cells"])
+            rows.append([str(k), dice, cells, str(t["gear"]), f"{t['card']}\""])
+        pdf.table(["Turn", "Dice (G = gas)", "Cells", "Gear", "Card"], rows, [14, 44, 90, 14, 20], size=8.5)
+
+
+def roadbook(doc, box_of, paper: str = "A4", players: int | None = None) -> bytes:
+    rally = doc if isinstance(doc, Rally) else Rally(name=doc.name, stages=[doc])
+    pdf = Book(paper)
+    pdf.footer_text = f"{rally.name} - road book"
+    boxes = [box_of(st) for st in rally.stages]
+    results = [analyse(st, b, players=players) for st, b in zip(rally.stages, boxes)]
+    course_sheet(pdf, rally, results, any(b.demo for b in boxes))
+    for i, (st, b, res) in enumerate(zip(rally.stages, boxes, results), start=1):
+        stage_pages(pdf, i, st, b, res)
+    return bytes(pdf.output())
