@@ -185,3 +185,10 @@ def roadbook(doc: Stage | Rally, *, near: Path | None = None, paper: str = "A4",
     for result, deck in zip(results, decks):
         _stage_page(pdf, result, deck)
     return bytes(pdf.output())
+
+
+def stage_pdf(stage: Stage, deck, *, paper: str = "A4", players: int | None = None, runs: int = 300) -> bytes:
+    """PDF bytes of one stage's road book with a deck given as an object (e.g. one being edited)."""
+    pdf = _Book(paper, stage.name)
+    _stage_page(pdf, analyse(stage, deck, players=players, runs=runs), deck)
+    return bytes(pdf.output())

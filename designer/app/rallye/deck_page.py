@@ -1,0 +1,111 @@
+"""The Deck editor tab: enter one's own deck once, card by card, with the player aid's types to copy from.
+
+The tables are edited in place; "Apply" checks the whole deck (every problem with its row) and makes it the
+deck of the session; the deck leaves as a YAML download, never written on the server.
+"""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from designer.app.rallye import deckedit
+from designer.core.errors import DesignerError
+from designer.systems.rallye.deck import DIRECTIONS, EXITS, OWNERS, SEVERITIES, deck_from_data
+
+ss = st.session_state
+K = "rallye_"
+
+
+def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _records(df: pd.DataFrame) -> list[dict]:
+    return df.astype(object).where(pd.notna(df), None).to_dict("records")
+
+
+def deck_tab() -> None:
+    data = ss[K + "deck"]
+    version = ss.get(K + "editor_version", 0)
+    st.markdown("Enter the cards of your own printed deck once; the demo deck is here to copy from. "
+                "A card with a **type** takes its width, surface and severity from the player aid's line.")
+    c1, c2, c3 = st.columns([1, 2, 1])
+    name = c1.text_input("Deck name", str(data.get("deck", "my-deck")), key=f"{K}deck_name_{version}")
+    title = c2.text_input("Title", str(data.get("title", "")), key=f"{K}deck_title_{version}")
+    stress = c3.number_input("Stress cards", 0, 200, int((data.get("stress") or {}).get("count", 24)),
+                             key=f"{K}deck_stress_{version}")
+    widths, surfaces = list(data.get("widths") or []), list(data.get("surfaces") or [])
+    st.caption(f"Widths: {', '.join(widths)} · surfaces: {', '.join(surfaces)} (the words of your cards; "
+               "change them in the YAML)")
+
+    st.markdown("**Player aid: section types** (safety and top speed ranges, km/h)")
+    types = st.data_editor(
+        _frame(deckedit.types_table(data), deckedit.TYPE_COLUMNS), num_rows="dynamic", hide_index=True,
+        key=f"{K}types_{version}", width="stretch",
+        column_config={"width": st.column_config.SelectboxColumn(options=widths),
+                       "surface": st.column_config.SelectboxColumn(options=surfaces),
+                       "severity": st.column_config.SelectboxColumn(options=list(SEVERITIES))})
+    type_names = [t for t in types["type"].tolist() if isinstance(t, str) and t]
+
+    st.markdown("**Section cards**")
+    with st.form(f"{K}add_card_{version}", border=False):
+        a1, a2, a3 = st.columns([2, 1, 1])
+        pick = a1.selectbox("Copy a type into a new card", type_names or ["(no type yet)"], key=K + "copy_type")
+        direction = a2.selectbox("Direction", list(DIRECTIONS), key=K + "copy_dir")
+        add = a3.form_submit_button("Add card")
+    sections = st.data_editor(
+        _frame(deckedit.sections_table(data), deckedit.SECTION_COLUMNS), num_rows="dynamic", hide_index=True,
+        key=f"{K}sections_{version}", width="stretch",
+        column_config={"type": st.column_config.SelectboxColumn(options=type_names),
+                       "width": st.column_config.SelectboxColumn(options=widths),
+                       "surface": st.column_config.SelectboxColumn(options=surfaces),
+                       "severity": st.column_config.SelectboxColumn(options=list(SEVERITIES)),
+                       "direction": st.column_config.SelectboxColumn(options=list(DIRECTIONS)),
+                       "exit": st.column_config.SelectboxColumn(options=list(EXITS)),
+                       "safety": st.column_config.NumberColumn(step=20, min_value=0, max_value=240),
+                       "top": st.column_config.NumberColumn(step=20, min_value=0, max_value=240)})
+
+    st.markdown("**Action cards** (steering: arrows such as `orange-left, red-left`; owner: start or pile)")
+    actions = st.data_editor(
+        _frame(deckedit.actions_table(data), deckedit.ACTION_COLUMNS), num_rows="dynamic", hide_index=True,
+        key=f"{K}actions_{version}", width="stretch",
+        column_config={"owner": st.column_config.SelectboxColumn(options=list(OWNERS)),
+                       "acceleration": st.column_config.NumberColumn(step=20, min_value=20, max_value=240),
+                       "count": st.column_config.NumberColumn(step=1, min_value=1)})
+
+    edited = deckedit.tables_to_data({**data, "deck": name, "title": title}, _records(types), _records(sections),
+                                     _records(actions), int(stress))
+    if add and pick in type_names:
+        edited = {**edited, "demo": False}
+        edited["sections"] = edited["sections"] + [
+            {k: v for k, v in deckedit.card_from_type(edited, pick, deckedit.next_card_id(edited), direction).items()
+             if v is not None}]
+        _take(edited, f"card {edited['sections'][-1]['id']} added from the type {pick}")
+        st.rerun()
+    b1, b2 = st.columns(2)
+    if b1.button("Apply to the session", key=K + "apply_deck", type="primary"):
+        _take(edited, "deck applied")
+        st.rerun()
+    try:
+        deck_from_data(edited, {}, "deck in the editor")
+        st.success(f"the deck is complete: {len(edited['sections'])} section cards, "
+                   f"{sum(a.get('count', 1) for a in edited['actions'])} action cards")
+    except DesignerError as exc:
+        st.error(str(exc))
+    b2.download_button("Download the deck (YAML)", deckedit.dumps_deck(edited),
+                       file_name=f"{name or 'deck'}.yaml", mime="text/yaml", key=K + "dl_deck")
+    if ss.get(K + "deck_message"):
+        st.caption(ss[K + "deck_message"])
+
+
+def _take(data: dict, message: str) -> None:
+    try:
+        deck_from_data(data, {}, "deck in the editor")
+    except DesignerError as exc:
+        ss[K + "deck_message"] = f"not applied: {exc}"
+        return
+    ss[K + "deck"] = data
+    ss[K + "stage"]["deck"] = str(data.get("deck"))
+    ss[K + "result"] = None
+    ss[K + "editor_version"] = ss.get(K + "editor_version", 0) + 1
+    ss[K + "deck_message"] = message

@@ -1,0 +1,109 @@
+"""Plain functions behind the deck editor: a deck's YAML data to editable tables and back.
+
+Tables are lists of row dicts (what ``st.data_editor`` gives back from a DataFrame); empty cells arrive as None,
+NaN or "" and are left out of the data, so that a card with a ``type`` takes the missing fields from it.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import yaml
+
+TYPE_COLUMNS = ["type", "width", "surface", "severity", "safety_from", "safety_to", "top_from", "top_to"]
+SECTION_COLUMNS = ["id", "type", "width", "surface", "severity", "direction", "safety", "top", "exit", "note"]
+ACTION_COLUMNS = ["id", "acceleration", "steering", "owner", "count"]
+
+
+def _blank(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v)) or (isinstance(v, str) and not v.strip())
+
+
+def _num(v: Any):
+    """A whole number from a table cell (pandas may give floats), or the value as it is for the loader to judge."""
+    if isinstance(v, float) and not math.isnan(v) and v == int(v):
+        return int(v)
+    if isinstance(v, str) and v.strip().lstrip("-").isdigit():
+        return int(v.strip())
+    return v
+
+
+def types_table(data: dict) -> list[dict]:
+    rows = []
+    for t in data.get("types") or []:
+        s, m = t.get("safety") or [None, None], t.get("top") or [None, None]
+        rows.append({"type": t.get("type"), "width": t.get("width"), "surface": t.get("surface"),
+                     "severity": t.get("severity"), "safety_from": s[0], "safety_to": s[1],
+                     "top_from": m[0], "top_to": m[1]})
+    return rows
+
+
+def sections_table(data: dict) -> list[dict]:
+    return [{c: s.get(c) for c in SECTION_COLUMNS} for s in data.get("sections") or []]
+
+
+def actions_table(data: dict) -> list[dict]:
+    return [{"id": a.get("id"), "acceleration": a.get("acceleration"),
+             "steering": ", ".join(a.get("steering") or []), "owner": a.get("owner", "start"),
+             "count": a.get("count", 1)} for a in data.get("actions") or []]
+
+
+def tables_to_data(base: dict, types: list[dict], sections: list[dict], actions: list[dict],
+                   stress: int | None = None) -> dict:
+    """The deck data with its types, cards and action cards replaced by the edited tables."""
+    out = {k: v for k, v in base.items() if k not in ("types", "sections", "actions")}
+    out.setdefault("system", "rallye")
+    out["types"] = []
+    for r in types:
+        if _blank(r.get("type")):
+            continue
+        out["types"].append({"type": str(r["type"]).strip(), "width": r.get("width"), "surface": r.get("surface"),
+                             "severity": r.get("severity"),
+                             "safety": [_num(r.get("safety_from")), _num(r.get("safety_to"))],
+                             "top": [_num(r.get("top_from")), _num(r.get("top_to"))]})
+    out["sections"] = []
+    for r in sections:
+        if _blank(r.get("id")):
+            continue
+        card = {}
+        for c in SECTION_COLUMNS:
+            v = r.get(c)
+            if _blank(v):
+                continue
+            card[c] = _num(v) if c in ("id", "safety", "top") else (str(v).strip() if isinstance(v, str) else v)
+        out["sections"].append(card)
+    out["actions"] = []
+    for r in actions:
+        if _blank(r.get("id")):
+            continue
+        steering = r.get("steering")
+        arrows = [] if _blank(steering) else [s.strip() for s in str(steering).replace(";", ",").split(",") if s.strip()]
+        out["actions"].append({"id": str(_num(r["id"])), "acceleration": _num(r.get("acceleration")),
+                               "steering": arrows, "owner": r.get("owner") or "start",
+                               "count": _num(r.get("count")) if not _blank(r.get("count")) else 1})
+    if stress is not None:
+        out["stress"] = {"count": int(stress)}
+    return out
+
+
+def card_from_type(data: dict, type_name: str, card_id: Any, direction: str | None = None) -> dict:
+    """A new card row copying a type of the player aid (speeds at the low end of its ranges)."""
+    t = next((t for t in data.get("types") or [] if t.get("type") == type_name), None)
+    if t is None:
+        raise KeyError(type_name)
+    row = {c: None for c in SECTION_COLUMNS}
+    row.update({"id": card_id, "type": type_name, "safety": (t.get("safety") or [None])[0],
+                "top": (t.get("top") or [None])[0]})
+    if t.get("severity") != "none":
+        row["direction"] = direction or "left"
+    return row
+
+
+def next_card_id(data: dict) -> int:
+    ids = [int(s["id"]) for s in data.get("sections") or [] if str(s.get("id", "")).isdigit()]
+    return max(ids, default=0) + 1
+
+
+def dumps_deck(data: dict) -> str:
+    head = ("# A Rallye deck (format: tilesets/rallye/README.md), written by the rally-designer deck editor.\n")
+    return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None, width=120)

@@ -1,0 +1,201 @@
+"""The Stage, Analysis and Road book tabs of the Rallye pages."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+
+import pandas as pd
+import streamlit as st
+
+from designer.core.errors import DesignerError
+from designer.systems.rallye.analyse import pace_note
+from designer.systems.rallye.draft import draft
+from designer.systems.rallye.draw import stage_svg
+from designer.systems.rallye.stage import POLICIES, dumps
+from designer.systems.rallye.system import SYSTEM
+
+ss = st.session_state
+K = "rallye_"
+
+
+def _state():
+    from designer.app.rallye import current_deck, current_stage
+
+    return current_deck, current_stage
+
+
+def card_label(s) -> str:
+    return f"{s.id} · {pace_note(s)} · {s.width} {s.surface} · {s.safety}/{s.top}"
+
+
+def show_svg(svg: str, caption: str = "") -> None:
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    st.markdown(f'<img src="data:image/svg+xml;base64,{data}" style="width:100%;max-width:1100px" '
+                f'alt="{caption}"/>', unsafe_allow_html=True)
+
+
+def _deck_and_stage():
+    current_deck, current_stage = _state()
+    try:
+        deck = current_deck()
+    except DesignerError as exc:
+        st.error(f"The deck in the editor has problems; fix them in the Deck editor tab.\n\n{exc}")
+        return None, None
+    try:
+        stage = current_stage()
+    except DesignerError as exc:
+        st.error(str(exc))
+        return deck, None
+    return deck, stage
+
+
+def _problems(problems) -> None:
+    if not problems:
+        st.success("valid: 12 cards, all known, laid on the table")
+    for p in problems:
+        text = f"**{p.code}** · {p.message} ({p.where})" + (f"  \n_hint: {p.hint}_" if p.hint else "")
+        {"error": st.error, "warning": st.warning}.get(p.severity, st.info)(text)
+
+
+def stage_tab() -> None:
+    deck, stage = _deck_and_stage()
+    if deck is None or stage is None:
+        return
+    data = ss[K + "stage"]
+    c1, c2 = st.columns([3, 1])
+    data["stage"] = c1.text_input("Stage name", data.get("stage", ""), key=K + "name") or "stage"
+    players = c2.number_input("Drivers", 1, 4, int(data.get("players") or 1), key=K + "players")
+    data["players"] = int(players)
+    labels = {cid: card_label(s) for cid, s in deck.sections.items()}
+    by_label = {v: k for k, v in labels.items()}
+    version = ss.get(K + "editor_version", 0)
+    base = ss.get(K + "cards_base")
+    if not base or base[0] != version:            # the table starts from the stage as it was opened or drafted
+        base = (version, [str(c) for c in data.get("cards") or []])
+        ss[K + "cards_base"] = base
+    cards = base[1]
+    rows = [{"section": i + 1, "card": labels.get(c, f"{c} · not in the deck")} for i, c in enumerate(cards)]
+    rows += [{"section": len(rows) + i + 1, "card": None} for i in range(max(0, 12 - len(rows)))]
+    st.markdown(f"**The 12 cards in driving order** (deck *{deck.name}*: {len(deck.sections)} cards)")
+    edited = st.data_editor(
+        pd.DataFrame(rows), key=f"{K}cards_{version}", num_rows="dynamic",
+        hide_index=True, width="stretch",
+        column_config={"section": st.column_config.NumberColumn("#", disabled=True, width="small"),
+                       "card": st.column_config.SelectboxColumn("card", options=list(labels.values()) +
+                                                                [r["card"] for r in rows if r["card"] and r["card"] not in by_label],
+                                                                width="large")})
+    picked = []
+    for value in edited["card"].tolist():
+        if isinstance(value, str) and value:
+            picked.append(by_label.get(value, value.split(" · ")[0]))
+    data["cards"] = picked
+    with st.expander("Draft the stage as the rules do (six face-up piles)"):
+        d1, d2, d3 = st.columns(3)
+        seed = d1.number_input("Seed", 0, 10 ** 6, 1, key=K + "draft_seed")
+        dp = d2.number_input("Drivers drafting", 1, 4, int(players), key=K + "draft_players")
+        policy = d3.selectbox("Drivers choose", POLICIES, key=K + "draft_policy",
+                              help="random; fast: the highest safety speed; slow: the lowest")
+        if st.button("Draft 12 cards", key=K + "draft"):
+            try:
+                result = draft(deck, int(dp), int(seed), policy)
+                data["cards"] = [int(c) if c.isdigit() else c for c in result.cards]
+                data["draft"] = {"seed": int(seed), "players": int(dp), "policy": policy}
+                ss[K + "editor_version"] = ss.get(K + "editor_version", 0) + 1
+                ss[K + "draft_log"] = result.log
+                st.rerun()
+            except DesignerError as exc:
+                st.error(str(exc))
+        if ss.get(K + "draft_log"):
+            st.caption(" · ".join(ss[K + "draft_log"]))
+    stage = _state()[1]()
+    problems = SYSTEM.validate(stage, deck)
+    _problems(problems)
+    if stage.cards and not any(p.code == "unknown-card" for p in problems):
+        result = SYSTEM.analyse(stage, deck, players=int(players), runs=0)
+        show_svg(stage_svg(result), "stage drawing")
+    st.download_button("Download the stage (YAML)", dumps(stage), file_name=_file_name(stage.name, ".yaml"),
+                       mime="text/yaml", key=K + "dl_stage")
+
+
+def _file_name(name: str, ext: str) -> str:
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in name.lower()).strip("-") or "stage"
+    return safe[:60] + ext
+
+
+def _analysis(stage, deck, players: int, runs: int) -> dict:
+    key = hashlib.sha1(json.dumps([dumps(stage), ss[K + "deck"], players, runs], sort_keys=True, default=str)
+                       .encode("utf-8")).hexdigest()
+    cached = ss.get(K + "result")
+    if cached and cached[0] == key:
+        return cached[1]
+    result = SYSTEM.analyse(stage, deck, players=players, runs=runs)
+    ss[K + "result"] = (key, result)
+    return result
+
+
+def analysis_tab() -> None:
+    deck, stage = _deck_and_stage()
+    if deck is None or stage is None:
+        return
+    errors = [p for p in SYSTEM.validate(stage, deck) if p.severity == "error"]
+    if errors:
+        st.warning(f"The stage has {len(errors)} error(s) (see the Stage tab); the analysis covers the cards it has.")
+    if not stage.cards or any(p.code == "unknown-card" for p in errors):
+        st.info("Choose the cards of the stage first.")
+        return
+    c1, c2 = st.columns(2)
+    players = int(c1.number_input("Drivers at the table", 1, 4, int(stage.players or 1), key=K + "an_players"))
+    runs = int(c2.selectbox("Simulated solo runs", [100, 300, 1000], index=1, key=K + "an_runs"))
+    result = _analysis(stage, deck, players, runs)
+    sim = (result.get("simulation") or {}).get("fastest") or {}
+    m = st.columns(4)
+    m[0].metric("Cautious plan", f"{result['cautious_solo_seconds']:.1f} s")
+    m[1].metric("Fastest plan", f"{result['best_solo_seconds']:.1f} s", f"-{result['fastest_gain_seconds']:.1f} s",
+                delta_color="inverse")
+    m[2].metric("With real hands", f"{sim.get('mean_seconds', '-')} s")
+    m[3].metric("Table time", f"{result['table_time']['minutes']} min")
+    for line in result["summary"]:
+        st.markdown(f"- {line}")
+    show_svg(stage_svg(result, parts=("profile",)), "speed profile")
+    st.markdown("**Reconnaissance notes**")
+    rows = [{"#": r["section"], "card": r["card"], "call": r["note"], "width": r["width"], "surface": r["surface"],
+             "safety": r["safety"], "top": r["top"], "cautious": r["cautious_speed"], "planned": r["planned_speed"],
+             "next hard": f"in {r['next_hard']['in']} → {r['next_hard']['note']}" if r["next_hard"] else "—"}
+            for r in result["recon"]]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    with st.expander("Both plans, section by section (expected seconds)"):
+        legs = zip(result["plans"]["cautious"]["legs"], result["plans"]["fastest"]["legs"])
+        st.dataframe(pd.DataFrame([{"#": a["section"], "cautious km/h": a["speed"], "cautious s": a["seconds"],
+                                    "fastest km/h": b["speed"], "fastest s": b["seconds"],
+                                    "expected penalty s": b["penalty"], "spin chance": b["spin_chance"]}
+                                   for a, b in legs]), hide_index=True, width="stretch")
+    if sim.get("histogram"):
+        st.markdown(f"**Solo times with real hands** ({sim['runs']} runs of the fastest plan)")
+        hist = pd.DataFrame({"seconds": [int(k) for k in sim["histogram"]], "runs": list(sim["histogram"].values())})
+        st.bar_chart(hist, x="seconds", y="runs")
+    st.download_button("Download the analysis (JSON)", json.dumps(result, indent=2, default=str),
+                       file_name=_file_name(stage.name, "-analysis.json"), mime="application/json", key=K + "dl_json")
+
+
+def roadbook_tab() -> None:
+    deck, stage = _deck_and_stage()
+    if deck is None or stage is None:
+        return
+    if not stage.cards:
+        st.info("Choose the cards of the stage first.")
+        return
+    st.markdown("The reconnaissance sheet: per section the call, width and surface, safety and top speed, "
+                "the planned speed and the distance to the next tight corner; the strip, the speed profile, "
+                "the cards on the table and the solo targets.")
+    paper = st.selectbox("Paper", ["A4", "Letter"], key=K + "paper")
+    if st.button("Build the road book", key=K + "build_rb"):
+        from designer.systems.rallye.roadbook import stage_pdf
+
+        try:
+            ss[K + "roadbook"] = stage_pdf(stage, deck, paper=paper, players=stage.players, runs=200)
+        except DesignerError as exc:
+            st.error(str(exc))
+    if ss.get(K + "roadbook"):
+        st.download_button("Download the road book (PDF)", ss[K + "roadbook"],
+                           file_name=_file_name(stage.name, ".pdf"), mime="application/pdf", key=K + "dl_pdf")
