@@ -95,22 +95,10 @@ def loads(text: str, source: str = "<text>") -> tuple[Any, dict[Path_, int]]:
 
 
 def load(path: str | Path) -> tuple[Any, dict[Path_, int]]:
-    p = Path(path)
-    try:
-        if p.stat().st_size > MAX_BYTES:
-            raise DesignerError(f"the file is larger than {MAX_BYTES // (1024 * 1024)} MiB", where=str(p),
-                                hint="a stage or tileset file is a few kilobytes; check that this is the right file")
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DesignerError("no such file", where=str(p), hint="check the path and the file name") from None
-    except IsADirectoryError:
-        raise DesignerError("this is a folder, not a file", where=str(p)) from None
-    except UnicodeDecodeError:
-        raise DesignerError("the file is not UTF-8 text", where=str(p),
-                            hint="save it as UTF-8 text (YAML)") from None
-    except OSError as exc:
-        raise DesignerError(f"cannot read the file ({exc.strerror})", where=str(p)) from None
-    return loads(text, str(p))
+    """Read a YAML file (a regular file of at most MAX_BYTES); return the data and the line of every value."""
+    from designer.core import files
+
+    return loads(files.read_text(path, limit=MAX_BYTES), str(path))
 
 
 def line_of(lines: dict[Path_, int], path: Path_) -> int | None:

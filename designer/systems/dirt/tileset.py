@@ -450,8 +450,19 @@ def _mtime(path) -> float:
         return 0.0
 
 
+_LOADING: set[str] = set()          # tilesets being read, to refuse an include loop
+
+
 @functools.lru_cache(maxsize=16)
 def _load_cached(path: str, _mtime_key: float) -> Tileset:
+    _LOADING.add(path)
+    try:
+        return _read_tileset(path)
+    finally:
+        _LOADING.discard(path)
+
+
+def _read_tileset(path: str) -> Tileset:
     data, lines = yamlio.load(path)
     source = path
     try:
@@ -463,10 +474,21 @@ def _load_cached(path: str, _mtime_key: float) -> Tileset:
                             hint="see tilesets/README.md for the format")
     problems: list[tuple[tuple, str]] = []
     faces: dict[str, Face] = {}
-    for inc in data.get("include", []) or []:
+    includes = data.get("include", []) or []
+    if not isinstance(includes, list):
+        includes = []
+        problems.append((("include",), "must be a list of tileset files in the same folder, e.g. [dirt-core.yaml]"))
+    for inc in includes:
+        if not isinstance(inc, str) or Path(inc).name != inc or not inc.endswith((".yaml", ".yml")):
+            problems.append((("include",), f"{inc!r} must be the name of a .yaml file in the same folder"))
+            continue
         inc_path = Path(path).parent / inc
         if not inc_path.is_file():
             problems.append((("include",), f"included file {inc} not found"))
+            continue
+        key = str(inc_path.resolve())
+        if key in _LOADING:
+            problems.append((("include",), f"{inc} includes this file back (an include loop)"))
             continue
         faces.update(load_tileset(inc_path).tiles)
     tiles = data.get("tiles") or {}
