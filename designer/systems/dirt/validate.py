@@ -20,7 +20,7 @@ from shapely.ops import unary_union
 from designer.core import hexgrid
 from designer.systems.dirt.stage import Stage
 from designer.systems.dirt.tileset import Tileset
-from designer.systems.dirt.track import NOT_ROAD, Track, assemble
+from designer.systems.dirt.track import NOT_ROAD, PlacedTile, Track, assemble
 
 Severity = Literal["error", "warning", "info"]
 
@@ -75,7 +75,9 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
     for i, msg in track.errors:
         add(Problem("bad-edge", "error", msg, "write the edge the road enters by, e.g. `210b C`",
                     i, stage.tiles[i].tile))
-    # Tile numbers: the box holds one of each number, both faces cannot be used together.
+    # Tile numbers: the box holds one of each number, both faces cannot be used together. A face with
+    # several roads may be driven twice (two roads of one tile on the table): same place, same turn.
+    twice = _driven_twice(track)
     numbers: dict[str, list[int]] = {}
     for i, p in enumerate(stage.tiles):
         numbers.setdefault(p.tile[:3], []).append(i)
@@ -87,42 +89,65 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
             else:
                 msg = f"tile {stage.tiles[idx[0]].tile} is used {len(idx)} times; the box holds one tile {num}"
             for i in idx[1:]:
-                add(Problem("tile-reused", "error", msg,
-                            "replace it with another tile of the same shape", i, stage.tiles[i].tile))
+                if i in twice:
+                    continue
+                hint = "replace it with another tile of the same shape"
+                if len(faces) == 1 and tileset.face(stage.tiles[i].tile).roads if stage.tiles[i].tile in tileset else False:
+                    hint = ("to drive another road of the same tile, put it on the same place with the same turn "
+                            "and enter it by an edge of that other road")
+                add(Problem("tile-reused", "error", msg, hint, i, stage.tiles[i].tile))
     # Two tiles on one hex.
     seen: dict[tuple[int, int], int] = {}
     for t in track.tiles:
-        if t.hex in seen:
+        if t.hex in seen and t.index not in twice:
             j = seen[t.hex]
             add(Problem("overlap", "error", f"sits on the same place as tile {j + 1} ({stage.tiles[j].tile})",
                         "drive a tile the other way or choose a curve turning the other way",
                         t.index, t.tile))
         else:
-            seen[t.hex] = t.index
-    by_hex = {t.hex: t for t in track.tiles}
+            seen.setdefault(t.hex, t.index)
+    by_hex: dict[tuple[int, int], PlacedTile] = {}
+    driven_on: dict[tuple[int, int], set[str]] = {}
+    indices: dict[tuple[int, int], list[int]] = {}
+    for t in track.tiles:
+        if t.index not in twice:
+            by_hex[t.hex] = t
+        driven_on.setdefault(t.hex, set()).update(e for e in (t.entry, t.exit) if e)
+        if t.index in twice:
+            indices.setdefault(t.hex, []).append(t.index)
+    closing = _closing_pair(track)
     # Road edges that meet nothing, a tile's side, or a road of another width.
     for t in track.tiles:
+        if t.index in twice:
+            continue            # the second drive of a tile: its edges are checked with the first
         for local, lanes in t.face.edges.items():
             w = hexgrid.rotate_edge(local, t.rotation)
             nb = by_hex.get(hexgrid.neighbour(t.hex, w))
-            is_stage_start = t.index == track.tiles[0].index and local == t.entry
+            on_route = local in driven_on.get(t.hex, set())
+            is_stage_start = t.index == track.tiles[0].index and local == t.entry and not track.circuit
             if nb is None:
                 if is_stage_start or t.face.role in ("finish", "start-finish") and local == t.exit:
                     continue
                 if t.face.role in NOT_ROAD:
                     continue
-                if local in (t.entry, t.exit) or local not in (t.entry, t.exit):
-                    add(Problem("open-road", "error" if local in (t.entry, t.exit) else "warning",
-                                f"the road on edge {local} leads off the stage",
-                                "add a tile there, or end the stage with a finish tile (203)", t.index, t.tile))
+                if not on_route and len(t.face.links) > 1:
+                    add(Problem("unused-road-end", "info",
+                                f"the {t.face.kind} {t.tile} has a road end on edge {local} that this stage does not drive",
+                                "leave it open, or close it with another tile", t.index, t.tile))
+                    continue
+                add(Problem("open-road", "error" if on_route else "warning",
+                            f"the road on edge {local} leads off the stage",
+                            "add a tile there, or end the stage with a finish tile (203)" if not track.circuit
+                            else "add a tile there to keep the circuit closed", t.index, t.tile))
                 continue
             back = hexgrid.opposite(w)
             nb_local = hexgrid.unrotate_edge(back, nb.rotation)
             if nb.face.role in NOT_ROAD or t.face.role in NOT_ROAD:
                 continue
-            open_end = is_stage_start or (t.face.role in ("finish", "start-finish") and local == t.exit)
+            open_end = is_stage_start or (t.face.role in ("finish", "start-finish") and local == t.exit
+                                          and not track.circuit)
             if nb_local not in nb.face.edges:
-                if open_end:
+                if open_end or not on_route:
                     continue  # the stage's own open end may touch a tile's side (seen in official layouts)
                 add(Problem("road-into-side", "error",
                             f"the road on edge {local} runs into the side of tile {nb.index + 1} ({nb.tile})",
@@ -131,8 +156,9 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
                 add(Problem("lanes-mismatch", "error",
                             f"{lanes} lanes meet {nb.face.edges[nb_local]} lanes of tile {nb.index + 1} ({nb.tile})",
                             "join roads of the same width", t.index, t.tile))
-            elif abs(nb.index - t.index) != 1 and t.index < nb.index and not (
-                    t.face.role == "assistance" or nb.face.role == "assistance"):
+            elif (on_route and nb_local in driven_on.get(nb.hex, set()) and not _next_to([t.index] + indices.get(t.hex, []), [nb.index] + indices.get(nb.hex, []))
+                  and {t.index, nb.index} != closing and t.index < nb.index
+                  and not (t.face.role == "assistance" or nb.face.role == "assistance")):
                 add(Problem("road-crossing", "error",
                             f"the road meets tile {nb.index + 1} ({nb.tile}), which is not the next tile",
                             "the road must be one path from start to finish", t.index, t.tile))
@@ -142,18 +168,32 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
         first, last = road[0], road[-1]
         if first.face.role not in ("start", "start-finish"):
             add(Problem("no-start", "error", f"the stage starts with {first.tile}, not a start tile",
-                        "put a start tile (202a or 202b) first", first.index, first.tile))
-        if last.face.role not in ("finish", "start-finish"):
+                        "put a start tile (202a or 202b) first" if not track.circuit else
+                        "a circuit starts and ends on a start-finish tile (401a or 401b): put it first",
+                        first.index, first.tile))
+        if track.circuit:
+            if first.face.role == "start-finish":
+                add(Problem("circuit", "info", f"a circuit of {len(road)} tiles: the road closes on "
+                                               f"{first.tile}, whose line is the start and the finish",
+                            "the analysis drives one lap"))
+        elif last.face.role not in ("finish", "start-finish"):
+            hint = "end the stage with a finish tile (203a or 203b)"
+            if first.face.role == "start-finish":
+                hint = ("a circuit's road comes back into its start-finish tile: lay the last tile so that it "
+                        "meets the edge the road leaves the start by, or end with a finish tile")
             add(Problem("no-finish", "error", f"the stage ends with {last.tile}, not a finish tile",
-                        "end the stage with a finish tile (203a or 203b)", last.index, last.tile))
+                        hint, last.index, last.tile))
         for t in road[1:-1]:
             if t.face.role in ("start", "finish"):
                 add(Problem("start-finish-inside", "error", f"{t.tile} is a {t.face.role} tile in the middle of the stage",
                             "start and finish tiles belong at the two ends", t.index, t.tile))
     for i, p in enumerate(stage.tiles):
-        if i < len(stage.tiles) - 1:
-            tid = p.tile
-            if tid in tileset and tileset.face(tid).role == "assistance":
+        tid = p.tile
+        if tid in tileset and tileset.face(tid).role == "assistance":
+            # Fillers, the podium and the pit tile may lie anywhere; a road tile after 201 may not.
+            later = [q.tile for q in stage.tiles[i + 1:] if q.tile not in tileset
+                     or tileset.face(q.tile).role not in NOT_ROAD]
+            if later:
                 add(Problem("assistance-inside", "error", "the assistance tile can only follow the finish",
                             "move 201 after the finish tile", i, tid))
     # The road must be one path (cell level, when the cells are known).
@@ -185,9 +225,58 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
     if missing and not track.unknown:
         ids = ", ".join(sorted({t.tile for t in missing}))
         add(Problem("no-cells", "info", f"faces without a cell graph: {ids}; lines and timing are not available",
-                    "cell graphs exist for the DIRT core box (201a-232b)"))
+                    "cell graphs exist for the DIRT core box and the expansion faces read from their pictures; "
+                    "416 and 417 have no picture and stay at tile level"))
+    out += _token_problems(track)
     order = {"error": 0, "warning": 1, "info": 2}
     out.sort(key=lambda p: (order[p.severity], p.tile if p.tile is not None else -1))
+    return out
+
+
+def _driven_twice(track: Track) -> set[int]:
+    """Indices of placements that drive another road of a tile already placed (same place, face and turn)."""
+    first: dict[tuple[int, int], PlacedTile] = {}
+    out = set()
+    for t in track.tiles:
+        f = first.get(t.hex)
+        if f is None:
+            first[t.hex] = t
+            continue
+        if (f.face.id == t.face.id and f.rotation == t.rotation and len(t.face.links) > 1
+                and {f.entry, f.exit} != {t.entry, t.exit} and t.exit is not None):
+            out.add(t.index)
+    return out
+
+
+def _next_to(a: list[int], b: list[int]) -> bool:
+    """True when some placement of one place comes right before or after some placement of the other."""
+    return any(abs(i - j) == 1 for i in a for j in b)
+
+
+def _closing_pair(track: Track) -> set[int]:
+    if not track.circuit:
+        return set()
+    road = track.road_tiles
+    return {road[0].index, road[-1].index}
+
+
+def _token_problems(track: Track) -> list[Problem]:
+    """Tokens that lie on no space of the road driven, and tokens that do not act in the analysis."""
+    out = []
+    for e in track.graph.graph.get("tokens", []) if track.has_cells else []:
+        if e["cell"] is None and e["effect"] != "none":
+            out.append(Problem("token-off-road", "warning", f"the {e['label']} token lies on no space of the road driven",
+                               "move it onto the road (name its cell) or remove it", e["tile"], e["tile_id"]))
+        elif e["effect"] == "none":
+            out.append(Problem("token-not-modelled", "info",
+                               f"the {e['label']} token is kept and drawn but does not act in the analysis "
+                               "(its rule is not in our sources)", "see tilesets/dirt-token-rules.yaml",
+                               e["tile"], e["tile_id"]))
+    if not track.has_cells:
+        for t in track.tiles:
+            for tok in t.tokens:
+                out.append(Problem("token-kept", "info", f"the {tok.label()} token is kept; it acts once every "
+                                   "tile has cells", "", t.index, t.tile))
     return out
 
 
