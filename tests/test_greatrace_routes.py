@@ -1,0 +1,121 @@
+"""Route searches and plans: the demo races, and properties over random boards."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from designer.systems.greatrace.analysis import direction, pareto
+from designer.systems.greatrace.board import board_from_data, hex_of, label
+from designer.systems.greatrace.costs import CostMap
+from designer.systems.greatrace.race import race_from_data
+from designer.systems.greatrace.routes import count_actions, expected_actions
+from designer.systems.greatrace.system import SYSTEM
+
+
+def _demo(n):
+    race = SYSTEM.load(f"stages/greatrace/demo-race-{n}.yaml")
+    return race, SYSTEM.box_of(race)
+
+
+def test_demo_race_3_fastest_avoids_the_city_stop():
+    race, board = _demo(3)
+    d = direction(board, race)
+    assert d["fastest"]["actions"] < d["shortest"]["actions"]
+    assert "Mesa Verde" not in d["fastest"]["path"][1:-1]
+    assert d["shortest"]["spaces"] <= d["fastest"]["spaces"]
+
+
+def test_demo_race_1_offers_a_trade_off_between_actions_and_francs():
+    race, board = _demo(1)
+    d = direction(board, race)
+    front = d["pareto"]
+    assert len(front) >= 2
+    assert [p["actions"] for p in front] == sorted(p["actions"] for p in front)
+    assert [p["francs"] for p in front] == sorted((p["francs"] for p in front), reverse=True)
+
+
+def test_transport_can_be_switched_off():
+    race, board = _demo(1)
+    d = direction(board, race, transport=False)
+    for name in ("shortest", "fastest", "cheapest"):
+        assert all(leg["via"] == "land" for leg in d[name]["legs"])
+
+
+def test_laid_tiles_cost_their_real_value_and_leave_the_bag():
+    race, board = _demo(2)
+    cm = CostMap(board, race)
+    from designer.systems.greatrace.board import parse_label
+
+    m = cm.spaces[parse_label("M1")]
+    assert m.kind == "tile" and m.terrain == "river" and m.p_stop == 1.0
+    plains_laid = sum(1 for t in race.laid.values() if t == "plain")
+    assert cm.bag["plain"][1] == board.tile("plain").count - plains_laid
+
+
+# -- properties over random boards -----------------------------------------------------------
+
+@st.composite
+def boards(draw):
+    cols = draw(st.integers(4, 7))
+    rows = draw(st.integers(2, 4))
+    hexes = [label(hex_of(c, r)) for c in range(cols) for r in range(rows)]
+    west, east = label(hex_of(0, 0)), label(hex_of(cols - 1, rows - 1))
+    inner = [h for h in hexes if h not in (west, east)]
+    risk = draw(st.lists(st.sampled_from(inner), unique=True, max_size=len(inner) // 2))
+    off = draw(st.lists(st.sampled_from(inner), unique=True, max_size=len(inner) // 4))
+    mid = draw(st.sampled_from(inner))
+    kinds = [("plain", 1, 0, False, False), ("forest", 1, 1, False, False), ("hills", 2, 0, False, False),
+             ("peak", 2, 1, True, False), ("river", 1, 0, False, True)]
+    bag = [{"terrain": t, "count": draw(st.integers(1, 8)), "fuel": f, "mech": m, "danger": d, "stop": s}
+           for t, f, m, d, s in kinds]
+    data = {"board": "random", "columns": cols, "rows": rows, "risk": risk, "off": [h for h in off if h != mid],
+            "cities": [{"name": "West", "at": west, "purple": True}, {"name": "East", "at": east, "purple": True},
+                       {"name": "Mid", "at": mid, "cards": 1}],
+            "transport": draw(st.sampled_from([[], [{"from": "West", "to": "Mid", "mode": "sea", "fare": 30}]])),
+            "bag": bag}
+    board = board_from_data(data, {}, "random")
+    free = [h for h in inner if h not in off and h != mid]
+    laid = draw(st.dictionaries(st.sampled_from(free), st.sampled_from([k[0] for k in kinds]), max_size=4)) \
+        if free else {}
+    race = race_from_data({"race": "r", "board": "random", "start": "West", "finish": "East",
+                           "dashboard": {"engine": draw(st.integers(1, 5)), "fuel": draw(st.integers(0, 10))},
+                           "money": draw(st.integers(0, 200)), "cards": {"transport": draw(st.integers(0, 1))},
+                           "laid": laid}, {}, "random")
+    return board, race
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards())
+def test_route_invariants(pair):
+    board, race = pair
+    d = direction(board, race, candidates=6)
+    if not d["reachable"]:
+        return
+    short, fast, cheap = d["shortest"], d["fastest"], d["cheapest"]
+    assert cheap["francs"] <= short["francs"]
+    assert cheap["francs"] <= fast["francs"]
+    assert fast["actions"] <= short["actions"]
+    assert short["spaces"] <= fast["spaces"] and short["spaces"] <= cheap["spaces"]
+    cm = d["_cm"]
+    plans = d["_plans"]
+    for p in plans.values():
+        assert p.expected_actions >= count_actions(cm, p.route, p.engine_limit) - 1e-9
+        assert p.worst_fuel >= p.fuel - 1e-9 and p.worst_mech >= p.mech - 1e-9
+        assert p.route.hexes()[0] == cm.hex_of_city("West") and p.route.hexes()[-1] == cm.hex_of_city("East")
+    front = pareto(list(plans.values()))
+    for a in front:
+        assert not any(b is not a and b.actions <= a.actions and b.francs <= a.francs
+                       and (b.actions, b.francs) != (a.actions, a.francs) for b in plans.values())
+
+
+@settings(max_examples=15, deadline=None)
+@given(boards())
+def test_expected_actions_without_stop_tiles_equal_the_count(pair):
+    board, race = pair
+    board.bag = [replace(k, stop=False) for k in board.bag]
+    d = direction(board, race, candidates=2)
+    if d["reachable"]:
+        p = d["_plans"]["fastest"]
+        assert abs(expected_actions(d["_cm"], p.route, p.engine_limit) - p.actions) < 1e-9
