@@ -1,0 +1,43 @@
+"""How long The Great Race analysis takes on the demo races: route searches, planning, Monte Carlo.
+
+Run: .venv/bin/python benchmarks/bench_greatrace.py
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from designer.systems.greatrace import montecarlo
+from designer.systems.greatrace.analysis import direction
+from designer.systems.greatrace.system import SYSTEM
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _time(fn, repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def main() -> None:
+    print(f"{'race':58} {'routes':>8} {'MC 1000':>8} {'analyse':>8} {'roadbook':>9}")
+    for path in sorted((ROOT / "stages" / "greatrace").glob("*.yaml")):
+        race = SYSTEM.load(path)
+        board = SYSTEM.box_of(race)
+        d = direction(board, race)
+        route = d["_plans"]["fastest"].route
+        t_routes = _time(lambda: direction(board, race))
+        t_mc = _time(lambda: montecarlo.simulate(d["_cm"], route, runs=1000))
+        t_all = _time(lambda: SYSTEM.analyse(race, board, runs=500), repeat=2)
+        t_book = _time(lambda: SYSTEM.roadbook(race, near=path.parent), repeat=1)
+        print(f"{race.name[:58]:58} {t_routes:7.3f}s {t_mc:7.3f}s {t_all:7.3f}s {t_book:8.3f}s")
+    print("routes: shortest, fastest and 16 cheapest candidates planned, one direction; "
+          "analyse: both directions and 3 x 500 Monte Carlo runs; best of 3 (2, 1) runs")
+
+
+if __name__ == "__main__":
+    main()
