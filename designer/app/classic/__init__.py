@@ -1,0 +1,111 @@
+"""Classic Rallyman pages of the app: open a demo stage or rally, or upload one; edit the route; see the
+analysis and the course sheet; enter zones with the zone editor.
+
+Session state keys start with ``classic_``. The open document (a stage or a rally) is kept as the system's own
+objects; a zone box uploaded or made in the editor is kept as YAML text. Nothing is written on the server:
+stages, rallies, boxes and road books leave as downloads.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import streamlit as st
+
+from designer.core.errors import DesignerError
+from designer.systems.classic import zones as Z
+from designer.systems.classic.system import SYSTEM
+
+ss = st.session_state
+K = "classic_"
+
+
+def open_path(path: Path) -> None:
+    ss[K + "doc"] = SYSTEM.load(path)
+    ss[K + "near"] = str(path.parent)
+    ss[K + "source"] = path.name
+    ss[K + "stage_index"] = 0
+    ss[K + "analysis"] = {}
+    ss.pop(K + "roadbook", None)
+    ss.pop(K + "route_text", None)
+
+
+def open_text(text: str, source: str) -> None:
+    if "zones:" in text and "roads:" in text and "stage:" not in text and "rally:" not in text:
+        box = Z.loads_box(text, source)
+        ss[K + "box_text"] = text
+        ss[K + "message"] = f"using the zone box {box.name} from {source}"
+        return
+    ss[K + "doc"] = SYSTEM.loads(text, source)
+    ss[K + "near"] = None
+    ss[K + "source"] = source
+    ss[K + "stage_index"] = 0
+    ss[K + "analysis"] = {}
+    ss.pop(K + "roadbook", None)
+    ss.pop(K + "route_text", None)
+
+
+def ensure() -> None:
+    if K + "doc" not in ss:
+        first = next(e for e in SYSTEM.examples() if e.kind == "rally")
+        open_path(first.path)
+        ss[K + "message"] = f"opened the demo {first.label}"
+
+
+def box_for(stage):
+    text = ss.get(K + "box_text")
+    if text:
+        return Z.loads_box(text, "zone box (uploaded or edited)")
+    near = Path(ss[K + "near"]) if ss.get(K + "near") else None
+    return SYSTEM.box_of(stage, near)
+
+
+def stages() -> list:
+    return SYSTEM.stages_of(ss[K + "doc"])
+
+
+def current_stage():
+    items = stages()
+    i = min(ss.get(K + "stage_index", 0), len(items) - 1)
+    return i, items[i]
+
+
+def sidebar() -> None:
+    ensure()
+    sb = st.sidebar
+    sb.subheader("Classic Rallyman")
+    examples = [e for e in SYSTEM.examples() if e.kind in ("stage", "rally")]
+    labels = {e.key: f"{e.label} ({e.kind})" for e in examples}
+    key = sb.selectbox("Example", [e.key for e in examples], format_func=lambda k: labels[k], key=K + "example")
+    if sb.button("Open example", key=K + "open"):
+        open_path(next(e.path for e in examples if e.key == key))
+        ss[K + "message"] = f"opened {labels[key]}"
+    up = sb.file_uploader("Upload a stage, rally or zone box (YAML)", type=["yaml", "yml"], key=K + "upload")
+    if up is not None and ss.get(K + "uploaded") != (up.name, up.size):
+        ss[K + "uploaded"] = (up.name, up.size)
+        try:
+            if up.size > 2_000_000:
+                raise DesignerError("the file is larger than 2 MB", where=up.name, hint="a stage or box is a few kB")
+            open_text(up.getvalue().decode("utf-8", errors="replace"), up.name)
+            ss.setdefault(K + "message", f"opened {up.name}")
+        except DesignerError as exc:
+            ss[K + "message"] = f"error: {exc}"
+    if sb.button("New stage", key=K + "new"):
+        open_text("system: classic\nstage: My stage\nzones: demo-zones\nroute: 'X0 | - | X4'\n", "new stage")
+        ss[K + "message"] = "a new stage on the demo zones: change its route in the Stage tab"
+    if ss.get(K + "box_text"):
+        sb.caption("Zones: your own box (uploaded or from the editor)")
+        if sb.button("Back to the bundled zones", key=K + "bundled"):
+            ss.pop(K + "box_text")
+            ss[K + "analysis"] = {}
+    msg = ss.get(K + "message")
+    if msg:
+        (sb.error if msg.startswith("error") else sb.info)(msg)
+
+
+def tabs() -> list[tuple[str, Callable[[], None]]]:
+    from designer.app.classic import editor, views
+
+    ensure()
+    return [("Stage", views.stage_tab), ("Analysis", views.analysis_tab), ("Rally & road book", views.rally_tab),
+            ("Zone editor", editor.editor_tab)]

@@ -1,0 +1,185 @@
+"""The zone editor: enter a zone face from the board in front of you, optionally over a photo of it.
+
+Click cells on the grid to lay a road's path, place road ends, set environments and marks; fine-tune in the
+four tables; the face is checked by the same loader as a box file after every change and drawn beside it.
+The box leaves as a YAML download (or is used at once for the stages); nothing is written on the server.
+"""
+from __future__ import annotations
+
+import base64
+import copy
+
+import pandas as pd
+import streamlit as st
+
+from designer.app.classic import K, ss
+from designer.core import paths, yamlio
+from designer.systems.classic import edit as E
+from designer.systems.classic.render import face_svg
+from designer.systems.classic.zones import ENVIRONMENTS, SURFACES, cell_name
+
+MODES = ("road path", "road end", "environment", "bump", "ford", "half-cell", "crossroads", "two lanes")
+
+
+def _start() -> None:
+    if K + "ed_box" in ss:
+        return
+    data, _ = yamlio.load(paths.TILESETS / "classic" / "demo-zones.yaml")
+    data = copy.deepcopy(data)
+    ss[K + "ed_box"] = {"name": "my-zones", "size": data["size"], "zones": data["zones"]}
+    ss[K + "ed_pick"] = ("X", "asphalt")
+    ss[K + "ed_tables"] = E.tables_from_face(data["zones"]["X"]["faces"]["asphalt"])
+    ss[K + "ed_version"] = 0
+
+
+def _store_face() -> None:
+    zone, surface = ss[K + "ed_pick"]
+    box = ss[K + "ed_box"]
+    z = box["zones"].setdefault(zone, {"title": f"Zone {zone}", "faces": {}})
+    z["faces"][surface] = E.face_from_tables(ss[K + "ed_tables"])
+
+
+def _bump() -> None:
+    ss[K + "ed_version"] = ss.get(K + "ed_version", 0) + 1
+
+
+def _click(cell: str) -> None:
+    t = ss[K + "ed_tables"]
+    mode = ss.get(K + "ed_mode", MODES[0])
+    if mode == "road path":
+        if not t["roads"]:
+            st.toast("add a road first (its two road ends) in the roads table or with 'New road'")
+            return
+        t = E.toggle_path_cell(t, int(ss.get(K + "ed_road", 0)), cell)
+    elif mode == "road end":
+        n = int(ss.get(K + "ed_end", 0))
+        t = copy.deepcopy(t)
+        t["ends"] = [r for r in t["ends"] if int(r["end"]) != n] + [{"end": n, "cell": cell, "side": None}]
+    elif mode == "environment":
+        t = E.set_cell(t, cell, env=ss.get(K + "ed_env", "forest"))
+    elif mode == "bump":
+        t = E.set_cell(t, cell, bump=int(ss.get(K + "ed_bump_note", 3)))
+    else:
+        flag = {"ford": "ford", "half-cell": "half", "crossroads": "crossroads"}.get(mode)
+        row = next((r for r in t["cells"] if str(r.get("cell")).upper() == cell), {})
+        if flag:
+            t = E.set_cell(t, cell, **{flag: not bool(row.get(flag))})
+        else:
+            t = E.set_cell(t, cell, lanes=1 if row.get("lanes") == 2 else 2)
+    ss[K + "ed_tables"] = t
+    _bump()
+
+
+def _grid(size: int) -> None:
+    t = ss[K + "ed_tables"]
+    road = int(ss.get(K + "ed_road", 0))
+    path = str(t["roads"][road]["path"]).split() if t["roads"] and road < len(t["roads"]) else []
+    ends = {str(r["cell"]).upper(): r["end"] for r in t["ends"] if r.get("cell")}
+    cols = st.columns(size, gap="small")
+    for c in range(size):
+        for r in range(size):
+            name = cell_name(c, r)
+            label = name
+            if name in ends:
+                label = f"{name}·{ends[name]}"
+            if name in path:
+                label = f"[{path.index(name) + 1}]"
+            cols[c].button(label, key=f"{K}g_{name}", on_click=_click, args=(name,), width="stretch")
+
+
+def _table(name: str, columns: tuple, config: dict | None = None) -> None:
+    t = ss[K + "ed_tables"]
+    df = pd.DataFrame(t[name], columns=list(columns))
+    out = st.data_editor(df, num_rows="dynamic", key=f"{K}tab_{name}_{ss[K + 'ed_version']}",
+                         column_config=config or {}, width="stretch")
+    rows = out.astype(object).where(pd.notna(out), None).to_dict("records")
+    if rows != t[name]:
+        t = copy.deepcopy(t)
+        t[name] = rows
+        ss[K + "ed_tables"] = t
+
+
+def editor_tab() -> None:
+    _start()
+    box = ss[K + "ed_box"]
+    st.caption("Enter one side of a zone board: click cells to lay each road, then set corners in the table. "
+               "Starts from the demonstration zones; change them or add your own zone letter.")
+    c1, c2, c3, c4 = st.columns(4)
+    box["name"] = c1.text_input("Box name", box["name"], key=K + "ed_name")
+    box["size"] = int(c2.number_input("Cells per edge", 3, 20, int(box["size"]), key=K + "ed_size"))
+    letters = sorted(box["zones"])
+    zone = c3.text_input("Zone letter", ss[K + "ed_pick"][0], max_chars=1, key=K + "ed_zone").upper() or "X"
+    surface = c4.selectbox("Side", SURFACES, index=SURFACES.index(ss[K + "ed_pick"][1]), key=K + "ed_surface")
+    if (zone, surface) != ss[K + "ed_pick"]:
+        _store_face()
+        ss[K + "ed_pick"] = (zone, surface)
+        fd = box["zones"].get(zone, {}).get("faces", {}).get(surface)
+        ss[K + "ed_tables"] = E.tables_from_face(fd) if fd else E.empty_tables()
+        _bump()
+    st.caption(f"Zones in this box: {', '.join(letters)}")
+    photo = st.file_uploader("Photo of the board (optional backdrop, stays in your browser session)",
+                             type=["png", "jpg", "jpeg"], key=K + "ed_photo")
+    top, bottom = st.container(), st.container()
+    with bottom:
+        _tables()
+    left, right = top.columns([3, 2])
+    with left:
+        m1, m2, m3 = st.columns(3)
+        m1.selectbox("Click sets", MODES, key=K + "ed_mode")
+        t = ss[K + "ed_tables"]
+        m2.selectbox("Road (row)", list(range(max(1, len(t["roads"])))), key=K + "ed_road")
+        mode = ss.get(K + "ed_mode")
+        if mode == "road end":
+            m3.number_input("End number", 0, 9, 0, key=K + "ed_end")
+        elif mode == "environment":
+            m3.selectbox("Environment", ENVIRONMENTS, index=2, key=K + "ed_env")
+        elif mode == "bump":
+            m3.number_input("Bump note", 1, 5, 3, key=K + "ed_bump_note")
+        n1, n2, n3 = st.columns(3)
+        a = n1.number_input("New road from end", 0, 9, 0, key=K + "ed_new_a")
+        b = n2.number_input("to end", 0, 9, 1, key=K + "ed_new_b")
+        if n3.button("New road", key=K + "ed_new_road"):
+            ss[K + "ed_tables"] = E.add_road(ss[K + "ed_tables"], int(a), int(b))
+            _bump()
+            st.rerun()
+        _grid(box["size"])
+    _store_face()
+    data = E.box_data(box["name"], box["size"], box["zones"])
+    checked, message = E.check(data)
+    with right:
+        if message:
+            st.error(message)
+        else:
+            st.success(f"valid: {len(checked.zones)} zone(s), this side has "
+                       f"{len(checked.zones[zone].faces[surface].roads)} road(s)")
+        fd = box["zones"].get(zone, {}).get("faces", {}).get(surface)
+        if checked and zone in checked.zones and surface in checked.zones[zone].faces:
+            svg = face_svg(checked.zones[zone].faces[surface], title=f"Zone {zone}, {surface} side")
+            if photo is not None:
+                uri = f"data:{photo.type};base64,{base64.b64encode(photo.getvalue()).decode()}"
+                svg = svg.replace('<rect width="100%" height="100%" fill="#fff"/>',
+                                  '<rect width="100%" height="100%" fill="#fff"/>'
+                                  f'<image href="{uri}" x="24" y="38" width="{box["size"] * 40}" '
+                                  f'height="{box["size"] * 40}" opacity="0.45" preserveAspectRatio="none"/>', 1)
+            b64 = base64.b64encode(svg.encode()).decode()
+            st.markdown(f'<img src="data:image/svg+xml;base64,{b64}" style="width:100%"/>', unsafe_allow_html=True)
+        elif fd is None:
+            st.info("an empty side: add road ends and roads")
+        st.download_button("Download the box (YAML)", E.dump(data), file_name=f"{box['name']}.yaml",
+                           mime="text/yaml", key=K + "ed_dl", disabled=bool(message))
+        if st.button("Use this box for the stages", key=K + "ed_use", disabled=bool(message)):
+            ss[K + "box_text"] = E.dump(data)
+            ss[K + "analysis"] = {}
+            ss[K + "message"] = "the stages now use the box from the zone editor"
+
+
+def _tables() -> None:
+    st.subheader("Tables")
+    st.markdown("**Road ends** (number 0-9, border cell, side N/E/S/W for a corner cell of the board)")
+    _table("ends", E.END_COLUMNS)
+    st.markdown("**Roads** (row number = road; path: cells from the first end to the second)")
+    _table("roads", E.ROAD_COLUMNS)
+    st.markdown("**Corners** (road row; inside cells, note; drift cells, gear; cut cells, K)")
+    _table("corners", E.CORNER_COLUMNS)
+    st.markdown("**Cells with marks** (environment, bump note, ford, half-cell, lanes, crossroads)")
+    _table("cells", E.CELL_COLUMNS, {"env": st.column_config.SelectboxColumn(options=list(ENVIRONMENTS))})
