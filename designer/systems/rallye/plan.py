@@ -118,43 +118,49 @@ def _prod(xs) -> float:
     return out
 
 
+FORCED = 1000.0     # what a cautious plan counts for being forced above a safety speed (so it avoids it first)
+
+
 def solve(deck: Deck, sections: list[Section], cautious: bool = False) -> Plan:
-    """The plan with the least expected solo seconds (``cautious``: never above a safety speed)."""
+    """The plan with the least expected solo seconds (``cautious``: never above a safety speed).
+
+    A cautious driver who cannot stay under a safety speed (the section before was too fast to brake from)
+    takes the least bad speed; the plan counts that as much worse than any time, so it avoids it when it can.
+    """
     r = deck.ruleset
     top, step = r.top_step, r.speed_step
     n = len(sections)
-    values = [[0.0] * (top + 1) for _ in range(n + 1)]
+    values = [[0.0] * (top + 1) for _ in range(n + 1)]      # what the plan minimises
+    seconds = [[0.0] * (top + 1) for _ in range(n + 1)]     # expected seconds under the plan
     choice: list[list[tuple[int, bool] | None]] = [[None] * (top + 1) for _ in range(n)]
     q_all: list[dict] = [{} for _ in range(n)]
     carries = r.speed_carries_over
     for i in range(n - 1, -1, -1):
         s = sections[i]
         limit = min(top, s.safety // step) if cautious else top
-        q = q_all[i]
-        for v in range(limit + 1):
+        q, q_sec = q_all[i], {}
+        for v in range(top + 1):
             for ok in (True, False):
-                total = 0.0
+                total = total_sec = 0.0
                 for outcome, p in section_outcomes(deck, s, v, ok).items():
                     sec, after = outcome_cost(r, v, outcome)
                     total += p * (sec + values[i + 1][after])
-                q[(v, ok)] = total
+                    total_sec += p * (sec + seconds[i + 1][after])
+                if v > limit:
+                    total += FORCED
+                else:
+                    q[(v, ok)] = total
+                q_sec[(v, ok)] = (total, total_sec)
         right, anyway = best_hand_options(deck, s.wheel)
         for prev in range(top + 1):
             best, arg = float("inf"), None
             for ok, deltas in ((True, right), (False, anyway)):
                 for d in deltas:
                     v = prev + d if carries else d
-                    if 0 <= v <= limit and q[(v, ok)] < best - 1e-12:
-                        best, arg = q[(v, ok)], (v, ok)
-            if arg is None:        # cannot stay under the limit from here: take the least bad speed
-                for ok, deltas in ((True, right), (False, anyway)):
-                    for d in deltas:
-                        v = prev + d if carries else d
-                        if 0 <= v <= top:
-                            cost = _q(deck, s, v, ok, values[i + 1])
-                            if cost < best:
-                                best, arg = cost, (v, ok)
+                    if 0 <= v <= top and q_sec[(v, ok)][0] < best - 1e-12:
+                        best, arg = q_sec[(v, ok)][0], (v, ok)
             values[i][prev] = best
+            seconds[i][prev] = q_sec[arg][1]
             choice[i][prev] = arg
     legs = []
     speed = r.start_speed // step
@@ -163,16 +169,10 @@ def solve(deck: Deck, sections: list[Section], cautious: bool = False) -> Plan:
         outs = section_outcomes(deck, s, v, ok)
         base = r.solo(v)
         expected_here = sum(p * outcome_cost(r, v, o)[0] for o, p in outs.items())
-        legs.append(Leg(i, s.id, v * step, ok or s.wheel is None, expected_here, base, expected_here - base,
+        legs.append(Leg(i, s.id, v * step, ok or s.wheel is None, expected_here, base, max(0.0, expected_here - base),
                         outs.get(SPIN, 0.0)))
         speed = v
-    return Plan("cautious" if cautious else "fastest", legs, values[0][r.start_speed // step], values, q_all)
-
-
-def _q(deck, s, v, ok, after_values) -> float:
-    r = deck.ruleset
-    return sum(p * (outcome_cost(r, v, o)[0] + after_values[outcome_cost(r, v, o)[1]])
-               for o, p in section_outcomes(deck, s, v, ok).items())
+    return Plan("cautious" if cautious else "fastest", legs, seconds[0][r.start_speed // step], values, q_all)
 
 
 def limits_profile(deck: Deck, sections: list[Section]) -> list[dict]:
