@@ -123,7 +123,8 @@ def test_hand_made_rgt_sample(official):
     assert stage.name == "Hairpin test"
     assert stage.tileset == "dirt-core"
     assert "Author: Test Author" in stage.notes
-    assert "tile 2 (205a): dirt3 (water, gravel)" in stage.notes
+    water = stage.tiles[1].tokens
+    assert [(t.kind, t.terrain, t.at) for t in water] == [("water", "gravel", (0.0, 0.0))]
     codes = _codes(stage)
     assert not set(codes) & ROAD_ERRORS
     assert codes == ["short-stage"]          # a valid stage, only shorter than the rulebook's
@@ -136,7 +137,7 @@ def test_hand_made_rekee_sample_is_the_same_stage():
     a = import_file("hairpin-4.rgt", (DATA / "hairpin-4.rgt").read_bytes())
     b = import_file("hairpin-4.json", (DATA / "hairpin-4.json").read_bytes())
     assert b.tiles == a.tiles and b.start_rotation == a.start_rotation
-    assert "water-gravel" in b.notes
+    assert [(t.kind, t.terrain) for t in b.tiles[1].tokens] == [("water", "gravel")]
     # And export gives back the sample's positions (up to centring on the board).
     exported = json.loads(export_rgt(a))["Tuiles"]
     sample = json.loads((DATA / "hairpin-4.rgt").read_text())["Tuiles"]

@@ -36,8 +36,10 @@ the short form (``202a A``, ``210b C``...) with ``start_rotation`` keeping the l
 do not follow from the previous tile (a stray tile, a second tile on one place, an unknown tile) keep their
 position and rotation so that nothing is lost and validation can point at them.
 
-What cannot be represented (tokens such as chicanes, water, jumps, joker doors; the author) goes into the
-stage's ``notes``; graphic variants of a tile (``106b-2``) are read as their face (``106b``).
+Tokens (chicanes, water, jumps, Climb markers, RX arches) are kept on their tile's placement and written
+back on export (:mod:`designer.systems.dirt.io.tokens`); a token id we do not know is listed in the stage's
+``notes`` and reported by the import. The author goes into the notes; graphic variants of a tile
+(``106b-2``) are read as their face (``106b``).
 """
 from __future__ import annotations
 
@@ -185,7 +187,8 @@ class LayoutTile:
     tile: str
     hex: tuple[int, int]
     rotation: int
-    tokens: list[str] = field(default_factory=list)
+    tokens: list = field(default_factory=list)          # our Token objects
+    unread: list[str] = field(default_factory=list)     # token ids we do not know (kept in the notes)
 
 
 def default_name(source: str) -> str:
@@ -193,14 +196,19 @@ def default_name(source: str) -> str:
     return stem or "Imported stage"
 
 
+BOX_TILESETS = ("dirt-core", "dirt-monte-carlo", "dirt-rx", "dirt-climb")
+
+
 def _stage_tileset_name(ids: list[str], tileset: Tileset) -> str:
+    """The smallest bundled tileset that knows every tile: the core box, one expansion (with the core), else all."""
     if tileset.name == "official" and ids:
-        try:
-            core = get_tileset("dirt-core")
-        except DesignerError:
-            return tileset.name
-        if all(i in core for i in ids):
-            return "dirt-core"
+        for name in BOX_TILESETS:
+            try:
+                box = get_tileset(name)
+            except DesignerError:
+                continue
+            if all(i in box for i in ids):
+                return name
     return tileset.name
 
 
@@ -232,6 +240,12 @@ def stage_from_layout(tiles: list[LayoutTile], tileset: Tileset, *, name: str, n
     walked = driving_order([(t.tile, t.hex, t.rotation) for t in known], tileset) if known else []
     order = list(walked) + [Placement(tile=t.tile, at=t.hex, rotation=t.rotation) for t in extra]
     origins = [first_on[tuple(p.at)] for p in walked] + extra
+    # Tokens go on the first placement of their tile (a tile driven twice keeps one set).
+    given: set[int] = set()
+    for k, (p, src) in enumerate(zip(order, origins)):
+        if src.tokens and id(src) not in given:
+            order[k] = p.model_copy(update={"tokens": list(src.tokens)})
+            given.add(id(src))
 
     # Move the layout so that its first tile sits at (0, 0), where assembly puts a stage's first tile.
     if order:
@@ -239,11 +253,13 @@ def stage_from_layout(tiles: list[LayoutTile], tileset: Tileset, *, name: str, n
         order = [p.model_copy(update={"at": (p.at[0] - oq, p.at[1] - or_)}) for p in order]
 
     token_lines = []
+    listed: set[int] = set()
     for i, (p, src) in enumerate(zip(order, origins)):
-        if src.tokens:
-            token_lines.append(f"- tile {i + 1} ({p.tile}): {', '.join(src.tokens)}")
+        if src.unread and id(src) not in listed:
+            token_lines.append(f"- tile {i + 1} ({p.tile}): {', '.join(src.unread)}")
+            listed.add(id(src))
     if token_lines:
-        notes = notes + ["Tokens in the file that this designer does not model (left out):", *token_lines]
+        notes = notes + ["Tokens in the file with ids this designer does not know (not placed):", *token_lines]
     base = {"name": (name or "Imported stage")[:MAX_NAME],
             "tileset": _stage_tileset_name([p.tile for p in order], tileset),
             "notes": "\n".join(notes) or None}
@@ -259,7 +275,8 @@ def _compact(order: list[Placement], tileset: Tileset, base: dict) -> Stage:
     keep = [p.entry is None or p.tile not in tileset for p in order]
     stage = Stage(**base, tiles=order)
     for attempt in range(len(order) + 1):
-        tiles = [p if keep[i] else Placement(tile=p.tile, entry=p.entry, exit=p.exit) for i, p in enumerate(order)]
+        tiles = [p if keep[i] else Placement(tile=p.tile, entry=p.entry, exit=p.exit, tokens=p.tokens)
+                 for i, p in enumerate(order)]
         start = 0
         if order and not keep[0]:
             start = (order[0].rotation + hexgrid.edge_index(order[0].entry) - 3) % 6
@@ -294,28 +311,46 @@ def layout_of(stage: Stage, tileset: Tileset) -> list[tuple[str, tuple[int, int]
 
     Tiles unknown to the tileset can be written only where the stage gives their position.
     """
+    return [row[:3] for row in layout_rows(stage, tileset)]
+
+
+def layout_rows(stage: Stage, tileset: Tileset) -> list[tuple[str, tuple[int, int], int, list]]:
+    """As :func:`layout_of`, with each tile's tokens as ``(token, position on the upright tile, terrain)``.
+
+    A tile driven on two of its roads is one tile on the table: it is written once, with the tokens of both.
+    """
+    from designer.systems.dirt.io.tokens import token_position
+
     placed, unknown, _errors = place_tiles(stage, tileset)
-    rows: dict[int, tuple[str, tuple[int, int], int]] = {}
+    rows: dict[int, tuple[str, tuple[int, int], int, list]] = {}
+    first_at: dict[tuple, int] = {}
     for t in placed:
         tid = stage.tiles[t.index].tile
-        rows[t.index] = (tid if _FULL_ID.fullmatch(tid) else t.face.id, tuple(t.hex), t.rotation)
+        name = tid if _FULL_ID.fullmatch(tid) else t.face.id
+        toks = [(tok, token_position(t, tok), t.face.terrain) for tok in t.tokens]
+        key = (name, tuple(t.hex), t.rotation)
+        if key in first_at and len(t.face.links) > 1:
+            rows[first_at[key]][3].extend(toks)
+            continue
+        first_at.setdefault(key, t.index)
+        rows[t.index] = (name, tuple(t.hex), t.rotation, toks)
     missing = []
     for i, tid in unknown:
         p = stage.tiles[i]
         if p.at is None:
             missing.append(f"tile {i + 1} ({tid})")
         else:
-            rows[i] = (tid, tuple(p.at), p.rotation)
+            rows[i] = (tid, tuple(p.at), p.rotation, [(tok, tok.at or (0.0, 0.0), None) for tok in p.tokens])
     if missing:
         raise DesignerError(f"cannot place {', '.join(missing)}: unknown in tileset {tileset.name}",
                             where=stage.name,
                             hint="fix the tile id (see `rally-designer tiles`) or give the tile a position `at: [q, r]`")
     out = [rows[i] for i in sorted(rows)]
     if out:
-        qs = [h[0] for _, h, _ in out]
-        rs = [h[1] for _, h, _ in out]
+        qs = [h[0] for _, h, _, _ in out]
+        rs = [h[1] for _, h, _, _ in out]
         cq, cr = (min(qs) + max(qs)) // 2, (min(rs) + max(rs)) // 2
-        out = [(tid, (h[0] - cq, h[1] - cr), rot) for tid, h, rot in out]
+        out = [(tid, (h[0] - cq, h[1] - cr), rot, toks) for tid, h, rot, toks in out]
     return out
 
 

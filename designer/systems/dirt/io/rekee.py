@@ -40,7 +40,8 @@ from typing import Any
 
 from designer.core.errors import DesignerError
 from designer.systems.dirt.io import (LayoutTile, as_int, author_of, default_tileset, field_of, foreign_tile_id,
-                         layout_of, parse_json, read_text, imported_stage, tileset_for)
+                         layout_rows, parse_json, read_text, imported_stage, tileset_for)
+from designer.systems.dirt.io import tokens as T
 from designer.systems.dirt.stage import Stage
 from designer.systems.dirt.tileset import Tileset
 
@@ -72,18 +73,22 @@ def import_rekee(text: str | bytes, tileset: Tileset | None = None, source: str 
     return stage_from_rekee(data, tileset or default_tileset(), source)
 
 
-def _token_names(raw: Any) -> list[str]:
+def read_tokens(raw: Any) -> tuple[list, list[str]]:
+    """(our tokens, ids of those we cannot read) of a tile's ``tokens``."""
     if not isinstance(raw, list):
-        return [] if raw in (None, "") else ["(unreadable tokens)"]
-    out = []
+        return [], ([] if raw in (None, "") else ["(unreadable tokens)"])
+    out, unread = [], []
     for tok in raw:
-        if isinstance(tok, dict) and isinstance(tok.get("id"), str):
-            out.append(tok["id"])
+        ours = T.from_rekee(tok)
+        if ours is not None:
+            out.append(ours)
+        elif isinstance(tok, dict) and isinstance(tok.get("id"), str):
+            unread.append(tok["id"][:40])
         elif isinstance(tok, list) and tok and isinstance(tok[0], str):
-            out.append(tok[0])
+            unread.append(tok[0][:40])
         else:
-            out.append("(unreadable token)")
-    return out
+            unread.append("(unreadable token)")
+    return out, unread
 
 
 def stage_from_rekee(data: Any, tileset: Tileset, source: str) -> Stage:
@@ -109,7 +114,8 @@ def stage_from_rekee(data: Any, tileset: Tileset, source: str) -> Stage:
         r = as_int(field_of(t, "r", source, where, tile_hint), source, where, "r", tile_hint)
         rot = as_int(field_of(t, "dir", source, where, tile_hint), source, where, "dir", tile_hint) % 6
         tid = foreign_tile_id(field_of(t, "id", source, where, tile_hint), source, where)
-        tiles.append(LayoutTile(tile=tid, hex=from_rekee(q, r), rotation=rot, tokens=_token_names(t.get("tokens"))))
+        toks, unread = read_tokens(t.get("tokens"))
+        tiles.append(LayoutTile(tile=tid, hex=from_rekee(q, r), rotation=rot, tokens=toks, unread=unread))
     return imported_stage(tiles, tileset, title=data.get("title"), author=data.get("author"), editor="rekee",
                           source=source)
 
@@ -123,9 +129,12 @@ def export_rekee(stage: Stage, tileset: Tileset | None = None) -> str:
         data["author"] = author
     data["orientation"] = "flat"
     tiles = []
-    for tid, (q, r), rot in layout_of(stage, tileset):
+    for tid, (q, r), rot, toks in layout_rows(stage, tileset):
         rq, rr = to_rekee(q, r)
-        tiles.append({"q": rq, "r": rr, "id": tid, "dir": rot})
+        row = {"q": rq, "r": rr, "id": tid, "dir": rot}
+        if toks:
+            row["tokens"] = [T.to_rekee(tok, at) for tok, at, _terrain in toks]
+        tiles.append(row)
     data["tiles"] = tiles
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 

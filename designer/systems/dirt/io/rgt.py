@@ -23,7 +23,8 @@ File layout::
 * ``Tokens`` (optional): pieces laid on a tile, at X/Y pixels from its centre with a rotation in degrees. rekee
   maps the ids: ``asphalt|dirt|ice`` 1 chicane with a speed limit, 2 chicane, 3 water, 4 jump; ``climbm1``
   ascent, ``climbp1`` descent, ``climbw`` cloud, ``climbr1..3`` oxygen; ``greendoor`` joker entrance,
-  ``reddoor`` joker exit, ``whitedoor`` finish arch. This designer has no tokens: they are listed in the notes.
+  ``reddoor`` joker exit, ``whitedoor`` finish arch. They are read into the stage's tokens and written back
+  (:mod:`designer.systems.dirt.io.tokens`); an id we do not know is listed in the notes.
 
 Coordinates. rekee converts a tile's offset position to its axial one with
 ``q = -X - ((Y & 1) + Y) / 2``, ``r = Y``, minus ``IMPORT_OFFSET = (-81, 52)``, and takes ``Orientation`` as its
@@ -45,7 +46,8 @@ from typing import Any
 
 from designer.core.errors import DesignerError
 from designer.systems.dirt.io import (RGT_ALIASES, LayoutTile, as_int, author_of, default_tileset, field_of,
-                         foreign_tile_id, layout_of, parse_json, read_text, imported_stage, tileset_for)
+                         foreign_tile_id, layout_rows, parse_json, read_text, imported_stage, tileset_for)
+from designer.systems.dirt.io import tokens as T
 from designer.systems.dirt.io.rekee import from_rekee, to_rekee
 from designer.systems.dirt.stage import Stage
 from designer.systems.dirt.tileset import Tileset, normalise_tile_id
@@ -113,16 +115,20 @@ def token_name(token_id: str) -> str:
     return token_id
 
 
-def _token_names(raw: Any) -> list[str]:
+def read_tokens(raw: Any) -> tuple[list, list[str]]:
+    """(our tokens, names of those we cannot read) of a tile's ``Tokens``."""
     if not isinstance(raw, list):
-        return [] if raw in (None, "") else ["(unreadable tokens)"]
-    out = []
+        return [], ([] if raw in (None, "") else ["(unreadable tokens)"])
+    out, unread = [], []
     for tok in raw:
-        if isinstance(tok, dict) and isinstance(tok.get("TokenId"), str):
-            out.append(token_name(tok["TokenId"]))
+        ours = T.from_rgt(tok)
+        if ours is not None:
+            out.append(ours)
+        elif isinstance(tok, dict) and isinstance(tok.get("TokenId"), str):
+            unread.append(token_name(tok["TokenId"]))
         else:
-            out.append("(unreadable token)")
-    return out
+            unread.append("(unreadable token)")
+    return out, unread
 
 
 def import_rgt(text_or_bytes: str | bytes, tileset: Tileset | None = None, source: str = "track.rgt") -> Stage:
@@ -153,7 +159,8 @@ def stage_from_rgt(data: Any, tileset: Tileset, source: str) -> Stage:
         rot = as_int(field_of(t, "Orientation", source, where, tile_hint), source, where, "Orientation",
                      tile_hint) % 6
         tid = foreign_tile_id(field_of(t, "TuileId", source, where, tile_hint), source, where)
-        tiles.append(LayoutTile(tile=tid, hex=from_offset(x, y), rotation=rot, tokens=_token_names(t.get("Tokens"))))
+        toks, unread = read_tokens(t.get("Tokens"))
+        tiles.append(LayoutTile(tile=tid, hex=from_offset(x, y), rotation=rot, tokens=toks, unread=unread))
     return imported_stage(tiles, tileset, title=data.get("Name"), author=data.get("Author"),
                           editor="Rallyman Track Editor", source=source)
 
@@ -167,9 +174,12 @@ def export_rgt(stage: Stage, tileset: Tileset | None = None) -> str:
         data["Author"] = author
     data["Orientation"] = "flat"
     tuiles = []
-    for tid, (q, r), rot in layout_of(stage, tileset):
+    for tid, (q, r), rot, toks in layout_rows(stage, tileset):
         x, y = to_offset(q, r)
-        tuiles.append({"X": x, "Y": y, "Orientation": rot, "TuileId": rgt_tile_id(tid)})
+        row = {"X": x, "Y": y, "Orientation": rot, "TuileId": rgt_tile_id(tid)}
+        if toks:
+            row["Tokens"] = [T.to_rgt(tok, at, terrain) for tok, at, terrain in toks]
+        tuiles.append(row)
     data["Tuiles"] = tuiles
     data["lowResWidth"], data["lowResHeight"] = LOW_RES
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
