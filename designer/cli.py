@@ -6,6 +6,8 @@ Every failure is a message saying where and what to fix; no traceback.
 from __future__ import annotations
 
 import json
+import math
+import os
 import sys
 from pathlib import Path
 
@@ -27,6 +29,18 @@ class _Group(click.Group):
             _fail(exc)
         except (BrokenPipeError, KeyboardInterrupt):
             sys.exit(130)
+        except MemoryError:
+            click.echo("error: the input needs more memory than this machine has; is it the right file?", err=True)
+            sys.exit(2)
+        except RecursionError:
+            click.echo("error: the input is nested too deeply to read", err=True)
+            sys.exit(2)
+        except Exception as exc:  # a bug: say so in one line, keep the traceback for RALLY_DEBUG=1
+            if os.environ.get("RALLY_DEBUG"):
+                raise
+            click.echo(f"error: internal error ({type(exc).__name__}: {exc}); this is a bug in rally-designer, "
+                       "please report it with the file that caused it (RALLY_DEBUG=1 shows the details)", err=True)
+            sys.exit(3)
 
 
 def _stage_and_tileset(path: str):
@@ -181,6 +195,8 @@ def info(stage_path, tile_cm, as_json):
     from designer.systems.dirt.track import assemble
     from designer.systems.dirt.validate import TILE_FLAT_TO_FLAT_CM, boxes_needed, footprint
 
+    if tile_cm is not None and not (math.isfinite(tile_cm) and 5 <= tile_cm <= 100):
+        raise DesignerError(f"--tile-cm {tile_cm} is not a tile size", hint="measure across the flats, e.g. --tile-cm 20")
     stage, ts = _stage_and_tileset(stage_path)
     track = assemble(stage, ts)
     fp = footprint(track, tile_cm or TILE_FLAT_TO_FLAT_CM)

@@ -57,6 +57,12 @@ def init() -> None:
 
 def tileset_of(stage: Stage) -> Tileset:
     """The stage's tileset (cached by the loader); the bundled DIRT core box when it is unknown."""
+    if stage.tileset not in sources.tileset_names():
+        ss.setdefault("flash", []).append(
+            ("warning", f"The stage names the tileset {_md(str(stage.tileset)[:60])!r}, which this app does not have "
+                        "(it offers the bundled tilesets and those in the folder its owner chose) - showing it with "
+                        "dirt-core"))
+        return get_tileset("dirt-core")
     try:
         return get_tileset(stage.tileset)
     except DesignerError as exc:

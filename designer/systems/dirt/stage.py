@@ -32,6 +32,15 @@ from designer.core.hexgrid import EDGES
 from designer.systems.dirt.tokens import Token
 
 SHARE_PREFIX = "RD1"
+# Caps that no real stage reaches (the rulebook's stages have 9-14 road tiles; the largest circuits and
+# championship stages about 40), so that a hostile file is refused at once instead of tying up a machine.
+MAX_TILES = 150
+MAX_COORDINATE = 500
+MAX_NAME = 120
+MAX_NOTES = 5000
+MAX_SHARE_CODE = 8000
+_CONTROL = {i: None for i in range(32)}
+_CONTROL_KEEP_LINES = {i: None for i in range(32) if i not in (9, 10)}
 
 
 class _Model(BaseModel):
@@ -62,6 +71,13 @@ class Placement(_Model):
         v = str(v).strip().upper()
         if v not in EDGES:
             raise ValueError(f"edge {v!r} is not one of A, B, C, D, E, F")
+        return v
+
+    @field_validator("at")
+    @classmethod
+    def _on_a_table(cls, v):
+        if v is not None and any(abs(c) > MAX_COORDINATE for c in v):
+            raise ValueError(f"position {list(v)} is far off any table (at most {MAX_COORDINATE} hexes from the origin)")
         return v
 
     @model_validator(mode="after")
@@ -108,7 +124,29 @@ class Stage(_Model):
     def _short_forms(cls, v):
         if not isinstance(v, list):
             return v
+        if len(v) > MAX_TILES:
+            raise ValueError(f"a stage has at most {MAX_TILES} tiles; this one has {len(v)}")
         return [parse_short_placement(x) if isinstance(x, str) else x for x in v]
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _clean_name(cls, v):
+        if not isinstance(v, str):
+            v = str(v)
+        v = " ".join(v.translate(_CONTROL).split())
+        if len(v) > MAX_NAME:
+            raise ValueError(f"a stage name has at most {MAX_NAME} characters")
+        return v or "Untitled stage"
+
+    @field_validator("notes", mode="before")
+    @classmethod
+    def _clean_notes(cls, v):
+        if v is None:
+            return v
+        v = str(v).translate(_CONTROL_KEEP_LINES)
+        if len(v) > MAX_NOTES:
+            raise ValueError(f"notes have at most {MAX_NOTES} characters")
+        return v
 
     @property
     def tile_ids(self) -> list[str]:
@@ -241,6 +279,9 @@ def share_code(stage: Stage) -> str:
 
 def from_share_code(code: str) -> Stage:
     text = code.strip()
+    if len(text) > MAX_SHARE_CODE:
+        raise DesignerError(f"this share code is {len(text):,} characters long, more than any stage needs "
+                            f"({MAX_SHARE_CODE:,})", where="share code", hint="copy the code again, whole and only it")
     bits = text.split("/", 3)
     if len(bits) < 3 or bits[0] != SHARE_PREFIX:
         raise DesignerError("this is not a stage share code", where="share code",
