@@ -243,3 +243,30 @@ def test_share_codes_have_a_length_limit():
 
     with pytest.raises(DesignerError, match="long"):
         from_share_code("RD1/dirt-core/" + "205aA." * 5000)
+
+
+# -- the app's upload path (the same library, reached from a browser) ---------------------------------------------------
+
+@pytest.mark.parametrize("name,data,message", [
+    ("bomb.yaml", BOMB.encode(), "aliases"),
+    ("deep.yaml", ("tiles: " + "[" * 5000 + "]" * 5000).encode(), "nested"),
+    ("long.yaml", ("stage: x\ntiles: [" + ", ".join(["205a A"] * 5000) + "]\n").encode(), "150 tiles"),
+    ("big.yaml", b"x" * (2 * 1024 * 1024), "limit"),
+    ("evil.yaml", b"stage: x\ntileset: /etc/passwd\ntiles: [202a A]\n", None),
+    ("tag.yaml", b"stage: !!python/name:os.system x\ntiles: []\n", "tag"),
+    ("rally.yaml", b"rally: R\nstages: [../../../etc/passwd]\n", "upload"),
+    ("rally5.yaml", b"rally: R\nstages: 5\n", "list"),
+])
+def test_uploads_are_refused_quickly_and_read_nothing_else(name, data, message):
+    from designer.app.dirt import sources
+    from designer.core.errors import DesignerError
+
+    t = time.perf_counter()
+    if message is None:                      # accepted as a stage, but the app will not load that tileset
+        loaded = sources.read_upload(name, data)
+        assert loaded.stages[0].tileset == "/etc/passwd"
+        assert "/etc/passwd" not in sources.tileset_names()
+    else:
+        with pytest.raises(DesignerError, match=message):
+            sources.read_upload(name, data)
+    assert time.perf_counter() - t < 5

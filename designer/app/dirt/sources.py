@@ -179,6 +179,8 @@ def read_yaml_text(text: str, source: str = "<upload>") -> Loaded:
 
     data, lines = yamlio.loads(text, source)
     if isinstance(data, dict) and "stages" in data and "tiles" not in data:
+        if not isinstance(data["stages"], list):
+            raise DesignerError("`stages:` must be a list of stages", where=source)
         stages = []
         for i, ref in enumerate(data.get("stages") or []):
             if isinstance(ref, dict):
