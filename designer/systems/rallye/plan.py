@@ -97,7 +97,7 @@ class Plan:
     legs: list[Leg]
     expected: float                     # expected solo seconds from the start
     values: list[list[float]]           # values[i][v]: expected seconds from section i holding speed step v
-    q: list[dict]                       # q[i][(v, ok)]: expected seconds from section i choosing (v, ok)
+    q: list[dict]                       # q[i][(v, ok)]: what the plan counts from section i choosing (v, ok)
 
     @property
     def speeds(self) -> list[int]:
@@ -148,8 +148,7 @@ def solve(deck: Deck, sections: list[Section], cautious: bool = False) -> Plan:
                     total_sec += p * (sec + seconds[i + 1][after])
                 if v > limit:
                     total += FORCED
-                else:
-                    q[(v, ok)] = total
+                q[(v, ok)] = total
                 q_sec[(v, ok)] = (total, total_sec)
         right, anyway = best_hand_options(deck, s.wheel)
         for prev in range(top + 1):

@@ -51,9 +51,12 @@ def run_once(deck: Deck, sections: list[Section], plan: Plan, rng: random.Random
     hand: list = []
     speed = r.start_speed // step
     seconds = spins = stress_taken = cards_lost = 0
-    max_cards = min(r.max_cards_per_turn, r.hand_size)
+    hand_size = r.hand_size
+    max_cards = min(r.max_cards_per_turn, hand_size)
+    carries = r.speed_carries_over
     for i, s in enumerate(sections):
-        while len(hand) < r.hand_size:
+        q = plan.q[i]
+        while len(hand) < hand_size:
             if not draw:
                 if not discard:
                     break
@@ -62,16 +65,13 @@ def run_once(deck: Deck, sections: list[Section], plan: Plan, rng: random.Random
             hand.append(draw.pop())
         actions = sorted((c for c in hand if c is not STRESS), key=lambda c: (c[0], sorted(c[1])))
         stress_in_hand = len(hand) - len(actions)
-        moves = _moves(tuple(actions), max_cards, s.wheel, r.speed_carries_over)
+        moves = _moves(tuple(actions), max_cards, s.wheel, carries)
         best = None
         for (d, ok), used in moves.items():
-            v = speed + d if r.speed_carries_over else d
+            v = speed + d if carries else d
             if not 0 <= v <= top:
                 continue
-            cost = plan.q[i].get((v, ok))
-            if cost is None:       # outside the plan's own choices (e.g. above safety for the cautious plan)
-                cost = 1e6 + _expected_after(deck, s, v, ok, plan, i)
-            key = (cost, len(used))
+            key = (q[(v, ok)], len(used))
             if best is None or key < best[0]:
                 best = (key, v, ok, used)
         _, v, ok, used = best
@@ -100,13 +100,6 @@ def run_once(deck: Deck, sections: list[Section], plan: Plan, rng: random.Random
             discard += [STRESS] * r.spin_stress_cards
         speed = after
     return {"seconds": seconds, "spins": spins, "stress": stress_taken, "cards_lost": cards_lost}
-
-
-def _expected_after(deck, s, v, ok, plan: Plan, i: int) -> float:
-    r = deck.ruleset
-    nxt = plan.values[i + 1]
-    return sum(p * (outcome_cost(r, v, o)[0] + nxt[outcome_cost(r, v, o)[1]])
-               for o, p in section_outcomes(deck, s, v, ok).items())
 
 
 def simulate(deck: Deck, sections: list[Section], plan: Plan, runs: int = 400, seed: int = 1) -> dict:

@@ -1,0 +1,119 @@
+"""The demo Rallye stages end to end through the command line (the shared contract), and the road book PDF."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from designer.cli import main
+from designer import systems
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGES = ROOT / "stages" / "rallye"
+SS = sorted(str(p) for p in STAGES.glob("demo-ss*.yaml"))
+RALLY = str(STAGES / "demo-rally.yaml")
+
+
+@pytest.fixture(scope="module")
+def runner():
+    return CliRunner()
+
+
+def test_registry_finds_rallye_by_the_files_key():
+    system = systems.system_of_file(SS[0])
+    assert system.name == "rallye" and systems.get("rally") is system
+    kinds = {e.kind for e in system.examples()}
+    assert kinds == {"stage", "rally", "box"}
+
+
+def test_validate_demo_stages_and_rally(runner):
+    result = runner.invoke(main, ["validate", *SS, RALLY])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("valid (Rallye") == 6
+    assert "demo-deck" in result.output
+
+
+def test_validate_an_invalid_stage_exits_1_with_located_messages(runner, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("system: rallye\nstage: bad\ndeck: rallye-demo\ncards:\n  - 32\n  - 5\n  - 32\n  - 999\n",
+                   encoding="utf-8")
+    result = runner.invoke(main, ["validate", str(bad)])
+    assert result.exit_code == 1
+    assert f"{bad}:8: cards[3]" in result.output and "no card '999'" in result.output
+    result = runner.invoke(main, ["validate", "--json", str(bad)])
+    data = json.loads(result.output)
+    assert {p["code"] for p in data[0]["problems"]} >= {"stage-length", "card-twice", "unknown-card"}
+
+
+def test_bad_input_exits_2_without_traceback(runner, tmp_path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("system: rallye\nstage: [oops\n", encoding="utf-8")
+    result = runner.invoke(main, ["analyze", str(broken)])
+    assert result.exit_code == 2 and "not valid YAML" in result.output and "Traceback" not in result.output
+    nodeck = tmp_path / "nodeck.yaml"
+    nodeck.write_text("system: rallye\nstage: x\ndeck: my-own\ncards: [1]\n", encoding="utf-8")
+    result = runner.invoke(main, ["analyze", str(nodeck)])
+    assert result.exit_code == 2 and "no deck called 'my-own'" in result.output and "hint:" in result.output
+
+
+def test_analyze_text_and_json(runner):
+    result = runner.invoke(main, ["analyze", SS[0]])
+    assert result.exit_code == 0, result.output
+    assert "cautious plan" in result.output and "fastest plan" in result.output and "next hard" in result.output
+    result = runner.invoke(main, ["analyze", "--json", "--players", "4", SS[1]])
+    data = json.loads(result.output)
+    assert data["system"] == "rallye" and data["players"] == 4 and len(data["recon"]) == 12
+    assert data["cautious_solo_seconds"] >= data["best_solo_seconds"]
+    assert data["simulation"]["fastest"]["runs"] > 0
+    assert data["table_time"]["minutes"] > 0
+
+
+def test_render_svg_and_png(runner, tmp_path):
+    svg, png = tmp_path / "s.svg", tmp_path / "s.png"
+    assert runner.invoke(main, ["render", SS[2], "-o", str(svg)]).exit_code == 0
+    text = svg.read_text(encoding="utf-8")
+    assert text.startswith("<svg") and "TIGHT" in text and "on the table" in text
+    assert runner.invoke(main, ["render", SS[2], "-o", str(png)]).exit_code == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_roadbook_of_the_rally(runner, tmp_path):
+    out = tmp_path / "rally.pdf"
+    result = runner.invoke(main, ["roadbook", RALLY, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes()[:5] == b"%PDF-"
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", "-layout", str(out), "-"], capture_output=True, text=True).stdout
+        assert "Rallye de Démonstration" in text
+        for name in ("SS1 demo: Col des Essais", "SS2 demo: Forêt Longue", "SS3 demo: Neige au Tirage"):
+            assert name in text
+        assert text.count("DEMONSTRATION DATA") == 3
+        assert "next hard" in text and "Solo challenge" in text
+    if shutil.which("pdffonts"):
+        fonts = subprocess.run(["pdffonts", str(out)], capture_output=True, text=True).stdout
+        assert "DejaVu" in fonts
+
+
+def test_roadbook_text_is_never_under_6_pt(tmp_path):
+    """Every text run the road book writes itself is 6 pt or more (drawings are scaled to keep theirs so)."""
+    from designer.systems.rallye import roadbook as rb
+
+    sizes = []
+    original = rb._Book.set_font
+
+    def spy(self, family=None, style="", size=0):
+        if size:
+            sizes.append(size)
+        return original(self, family, style, size)
+
+    rb._Book.set_font = spy
+    try:
+        system = systems.get("rallye")
+        system.roadbook(system.load(RALLY), runs=20)
+    finally:
+        rb._Book.set_font = original
+    assert sizes and min(sizes) >= 6
