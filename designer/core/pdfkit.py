@@ -1,0 +1,243 @@
+"""The page kit of every printed road book (fpdf2): a :class:`Book` with the bundled DejaVu fonts, page
+furniture (running title, page n of N), headings, paragraphs, a title block of key and value, tables with
+compact rows and a header repeated on every page they run onto, vector drawings placed on the page
+(:mod:`designer.core.pdfsvg`), and a palette that still reads when printed in black and white.
+
+Type never goes below :data:`MIN_PT` (6 pt): :meth:`Book.font` raises smaller sizes to it, and so does the
+drawing placement.
+
+>>> book = new_book("A4", "Demo rally")
+>>> book.add_page(); book.heading("Stage 1")
+>>> book.table([Column("Tile", 20), Column("Note")], [["1", "Left 3"], ["2", "Flat"]])
+>>> bytes(book.output())[:5]
+b'%PDF-'
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from fpdf import FPDF
+from fpdf.enums import PDFResourceType
+
+from designer.core import files, paths, pdfsvg
+from designer.core.errors import DesignerError
+
+FONT = "DejaVu Sans"
+PAPERS = {"a4": "A4", "letter": "Letter"}
+MIN_PT = pdfsvg.MIN_PT
+MARGIN = 12.0
+FOOTER = 10.0
+# Grayscale-safe palette: every ink is dark enough to read on white, every fill light enough to carry ink.
+INK = (25, 25, 25)
+GREY = (85, 85, 85)           # secondary text: still about 67 % black when printed in grey
+RULE = (160, 160, 160)
+SHADE = (232, 232, 232)       # header rows and bands
+PALE = (246, 246, 246)
+ALERT = (160, 20, 20)         # dark red: reads as near-black in grayscale
+BAND = (214, 232, 204)        # pale green band (assistance); grey 222 in black and white
+
+
+def rgb(hex_colour: str) -> tuple[int, int, int]:
+    h = hex_colour.lstrip("#")
+    return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
+
+
+@dataclass
+class Column:
+    """A table column: its header, width in mm (0: share what is left), alignment, and type."""
+    name: str
+    width: float = 0.0
+    align: str = "L"
+    bold: bool = False
+    size: float | None = None       # type size of the cells (the table's when None)
+    grey: bool = False
+
+
+class Book(FPDF):
+    """A printed book: A4 or Letter, portrait, mm, DejaVu Sans with every symbol the books print."""
+
+    font_family_name = FONT
+
+    def __init__(self, paper: str = "A4", title: str = "", subject: str = ""):
+        key = str(paper).strip().lower()
+        if key not in PAPERS:
+            raise DesignerError(f"unknown paper size {paper!r}", where="paper", hint="use A4 or Letter")
+        super().__init__(orientation="P", unit="mm", format=PAPERS[key])
+        self.set_margins(MARGIN, MARGIN, MARGIN)
+        self.set_auto_page_break(True, margin=FOOTER + 4)
+        self.add_font(FONT, "", str(paths.FONTS / "DejaVuSans.ttf"))
+        self.add_font(FONT, "B", str(paths.FONTS / "DejaVuSans-Bold.ttf"))
+        self.set_title(title)
+        self.set_creator("rally-designer")
+        if subject:
+            self.set_subject(subject)
+        self.running = title
+        self.small_text = 0          # drawing labels raised to MIN_PT
+        self.set_text_color(*INK)
+        self.set_draw_color(*INK)
+        self.alias_nb_pages()
+
+    # -- furniture -------------------------------------------------------------------------
+    def footer(self):
+        self.set_y(-FOOTER)
+        self.font(7, False, GREY)
+        self.cell(self.epw * 0.8, 4, self.running, align="L")
+        self.cell(self.epw * 0.2, 4, f"page {self.page_no()}/{{nb}}", align="R")
+        self.set_text_color(*INK)
+
+    @property
+    def bottom(self) -> float:
+        """The lowest y a body line may reach."""
+        return self.h - FOOTER - 4
+
+    def room(self, height: float) -> bool:
+        return self.get_y() + height <= self.bottom
+
+    def need(self, height: float) -> bool:
+        """Start a new page unless ``height`` mm fit; True when a page was added."""
+        if self.room(height):
+            return False
+        self.add_page()
+        return True
+
+    # -- text --------------------------------------------------------------------------------
+    def font(self, size: float, bold: bool = False, colour=INK) -> None:
+        self.set_font(FONT, "B" if bold else "", max(size, MIN_PT))
+        self.set_text_color(*colour)
+
+    def heading(self, text: str, size: float = 14) -> None:
+        self.font(size, True)
+        self.cell(0, size * 0.48, text, new_x="LMARGIN", new_y="NEXT")
+        self.set_draw_color(*INK)
+        self.set_line_width(0.4)
+        y = self.get_y() + 0.5
+        self.line(self.l_margin, y, self.w - self.r_margin, y)
+        self.ln(2.2)
+
+    def subheading(self, text: str, size: float = 10.5) -> None:
+        self.font(size, True)
+        self.cell(0, size * 0.5, text, new_x="LMARGIN", new_y="NEXT")
+        self.ln(0.6)
+
+    def para(self, text: str, size: float = 8.5, colour=INK, h: float | None = None, bold: bool = False) -> None:
+        self.font(size, bold, colour)
+        self.multi_cell(0, h or max(size, MIN_PT) * 0.45, text, new_x="LMARGIN", new_y="NEXT")
+        self.set_text_color(*INK)
+
+    def keyvalues(self, rows: Iterable[tuple[str, str]], key_w: float = 30, size: float = 9,
+                  line: float | None = None) -> None:
+        """A title block: bold keys in a column, values wrapped beside them."""
+        h = line or size * 0.5
+        for key, value in rows:
+            self.font(size, True)
+            self.cell(key_w, h, key)
+            self.font(size)
+            self.multi_cell(0, h, value, new_x="LMARGIN", new_y="NEXT")
+
+    # -- tables ------------------------------------------------------------------------------
+    def widths(self, columns: Sequence[Column], total: float | None = None) -> list[float]:
+        total = self.epw if total is None else total
+        fixed = sum(c.width for c in columns)
+        free = [c for c in columns if not c.width]
+        share = (total - fixed) / len(free) if free else 0.0
+        return [c.width or share for c in columns]
+
+    def table_header(self, columns: Sequence[Column], widths: Sequence[float], size: float = 7.5,
+                     x: float | None = None) -> None:
+        h = max(size, MIN_PT) * 0.5 + 1.4
+        self.set_x(self.l_margin if x is None else x)
+        self.font(size, True)
+        self.set_fill_color(*SHADE)
+        self.set_draw_color(*RULE)
+        self.set_line_width(0.2)
+        for c, w in zip(columns, widths):
+            self.cell(w, h, c.name, border="B", fill=True, align=c.align)
+        self.ln(h)
+
+    def table(self, columns: Sequence[Column], rows: Iterable[Sequence], size: float = 8.0,
+              row_h: float | None = None, x: float | None = None, total: float | None = None,
+              zebra: bool = True, keep: int = 2) -> None:
+        """Rows of text under a header that is repeated when the table runs onto a new page.
+
+        A row whose value is a ``(text, dict)`` pair takes the dict as cell options (``bold``, ``grey``,
+        ``fill`` an RGB tuple spanning the row). Rows are compact: the line height follows the type size.
+        """
+        widths = self.widths(columns, total)
+        h = row_h or max(size, MIN_PT) * 0.46 + 1.0
+        left = self.l_margin if x is None else x
+        rows = list(rows)
+        if not self.room(h * (1 + min(keep, len(rows))) + 3):
+            self.add_page()
+        self.table_header(columns, widths, size * 0.94, left)
+        for k, row in enumerate(rows):
+            if not self.room(h):
+                self.add_page()
+                self.table_header(columns, widths, size * 0.94, left)
+            self.set_x(left)
+            fill = None
+            if isinstance(row, dict):
+                fill, row = row.get("fill"), row["cells"]
+            if fill is None and zebra and k % 2 == 1:
+                fill = PALE
+            if fill is not None:
+                self.set_fill_color(*fill)
+            for c, w, value in zip(columns, widths, row):
+                opts = {}
+                if isinstance(value, tuple):
+                    value, opts = value
+                self.font(opts.get("size", c.size or size), opts.get("bold", c.bold),
+                          GREY if opts.get("grey", c.grey) else INK)
+                self.cell(w, h, str(value), align=c.align, fill=fill is not None)
+            self.ln(h)
+        self.set_text_color(*INK)
+
+    # -- drawings ----------------------------------------------------------------------------
+    def svg(self, svg: str, x: float, y: float, w: float, h: float, align: str = "C",
+            max_scale: float | None = None) -> tuple[float, float]:
+        """Place a vector drawing scaled to fit the box; returns the size used (mm)."""
+        return pdfsvg.place(self, svg, x, y, w, h, align=align, max_scale=max_scale)
+
+    def register_font_on_page(self, font) -> None:
+        """Make a font a resource of the current page (for text written by :mod:`designer.core.pdfsvg`)."""
+        self._resource_catalog.add(PDFResourceType.FONT, font.i, self.page)
+
+    def dot(self, x: float, y: float, fill, r: float = 1.3) -> None:
+        """A filled disc with a dark ring (visible in grayscale whatever its colour)."""
+        self.set_fill_color(*(rgb(fill) if isinstance(fill, str) else fill))
+        self.set_draw_color(*INK)
+        self.set_line_width(0.25)
+        self.circle(x, y, r, style="DF")
+
+    def band(self, text: str, size: float = 7.5, fill=SHADE, bold: bool = False, colour=INK,
+             h: float | None = None) -> None:
+        """A full-width shaded line of text (a note between rows)."""
+        self.set_fill_color(*fill)
+        self.font(size, bold, colour)
+        self.cell(0, h or max(size, MIN_PT) * 0.5 + 1.2, text, fill=True, new_x="LMARGIN", new_y="NEXT")
+        self.set_text_color(*INK)
+
+    def rule(self, y: float | None = None, colour=RULE, width: float = 0.2) -> None:
+        y = self.get_y() if y is None else y
+        self.set_draw_color(*colour)
+        self.set_line_width(width)
+        self.line(self.l_margin, y, self.w - self.r_margin, y)
+        self.set_draw_color(*INK)
+
+
+def new_book(paper: str = "A4", title: str = "", subject: str = "") -> Book:
+    """A new book (raises DesignerError for a paper size other than A4 and Letter)."""
+    return Book(paper, title, subject)
+
+
+def finish(book: Book, path: str | Path | None = None) -> bytes:
+    """The PDF bytes, also written (all at once) to ``path`` when given."""
+    data = bytes(book.output())
+    if path is not None:
+        files.write_atomic(path, data, suffixes=[".pdf"], what="road book")
+    return data
+
+
+__all__ = ["Book", "Column", "new_book", "finish", "rgb", "PAPERS", "MIN_PT", "FONT", "INK", "GREY", "RULE",
+           "SHADE", "PALE", "ALERT", "BAND"]
