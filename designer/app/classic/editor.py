@@ -81,7 +81,7 @@ def _grid(size: int) -> None:
             name = cell_name(c, r)
             label = name
             if name in ends:
-                label = f"{name}·{ends[name]}"
+                label = f"e{ends[name]}"
             if name in path:
                 label = f"[{path.index(name) + 1}]"
             cols[c].button(label, key=f"{K}g_{name}", on_click=_click, args=(name,), width="stretch")
@@ -159,7 +159,7 @@ def editor_tab() -> None:
                 uri = f"data:{photo.type};base64,{base64.b64encode(photo.getvalue()).decode()}"
                 svg = svg.replace('<rect width="100%" height="100%" fill="#fff"/>',
                                   '<rect width="100%" height="100%" fill="#fff"/>'
-                                  f'<image href="{uri}" x="24" y="38" width="{box["size"] * 40}" '
+                                  f'<image href="{uri}" x="36" y="50" width="{box["size"] * 40}" '
                                   f'height="{box["size"] * 40}" opacity="0.45" preserveAspectRatio="none"/>', 1)
             b64 = base64.b64encode(svg.encode()).decode()
             st.markdown(f'<img src="data:image/svg+xml;base64,{b64}" style="width:100%"/>', unsafe_allow_html=True)

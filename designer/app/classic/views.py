@@ -57,7 +57,8 @@ def stage_tab() -> None:
     except DesignerError as exc:
         st.error(str(exc))
         return
-    st.caption(f"Zones: {box.title or box.name}" + (" - demonstration boards, not the official ones" if box.demo else ""))
+    demo = box.demo and "demonstration" not in (box.title or "").lower()
+    st.caption(f"Zones: {box.title or box.name}" + (" - demonstration boards, not the official ones" if demo else ""))
     with st.form(K + "stage_form"):
         name = st.text_input("Stage name", stage.name)
         route = st.text_input("Route: START | joins | FINISH, or the share form (L0-1/C7-6*)",

@@ -234,7 +234,8 @@ def _graph(course: Course) -> nx.DiGraph:
             corner = in_corner.get(cell)
             attrs = {}
             if corner:
-                attrs = dict(lane="inside", corner=corner[0], highest=corner[1].highest, limit=corner[1].note)
+                attrs = dict(lane="inside", corner=corner[0], highest=corner[1].highest, limit=corner[1].note,
+                             corner_notes=(corner[1].note, corner[1].gear, corner[1].k))
                 if corner[1].note is None:
                     attrs["limit"] = 0          # a corner with no inside line: only its drift or cut is driven
             add(cid[cell], cell, attrs.pop("lane", "road"), **attrs)
@@ -249,7 +250,7 @@ def _graph(course: Course) -> nx.DiGraph:
                 exits.append([cid[cell]])
         for u in prev_exits:
             for v in entries[0]:
-                if not (g.nodes[u].get("lane") == "road" and g.has_node(u + ".1") and v.endswith(".1")):
+                if not (g.has_node(u + ".1") and v.endswith(".1")):     # single cell to a half-cell: no (ART.18)
                     g.add_edge(u, v, kind="road")
         for k in range(len(path) - 1):
             for u in exits[k]:
@@ -270,6 +271,7 @@ def _graph(course: Course) -> nx.DiGraph:
                 for d, cell in enumerate(c.drift):
                     st = round(d * (m - 1) / (n - 1)) if n > 1 else 0
                     add(dn[d], cell, "drift", corner=key, highest=c.highest, limit=c.gear, exact=c.gear,
+                        corner_notes=(c.note, c.gear, c.k),
                         restart=cid[c.inside[st]], drift=d, drift_last=(d == n - 1))
                 for u in before_exits:
                     g.add_edge(u, dn[0], kind="road")
@@ -290,7 +292,7 @@ def _graph(course: Course) -> nx.DiGraph:
             if c.cut:
                 kn = [f"{i}:{cell}" for cell in c.cut]
                 for cell, node in zip(c.cut, kn):
-                    add(node, cell, "cut", corner=key, highest=c.highest, limit=c.k)
+                    add(node, cell, "cut", corner=key, highest=c.highest, limit=c.k, corner_notes=(c.note, c.gear, c.k))
                 for u in before_all:
                     g.add_edge(u, kn[0], kind="road")
                 for a, b in zip(kn, kn[1:]):

@@ -78,7 +78,7 @@ class Solver:
         rules = self.rules
         if s.event == "finish":
             return rules.card(nxt.gear)
-        if marked and (self._lost(s.to, hz, hz_snow) or s.risk == "double"):
+        if marked and (self._lost(s.to, hz, hz_snow) or s.risk in ("double", "bump")):
             return rules.loss_seconds + self.value(self.g.nodes[s.to].get("restart", s.to), 0)
         if marked and s.risk == "ford":
             return rules.card(nxt.gear) + self.value(s.to, nxt.gear)
@@ -121,7 +121,7 @@ def simulate(solver: Solver, runs: int = 2000, seed: int = 1) -> dict:
                     t += rules.card(moved.gear)
                     done = True
                     break
-                if marked and (solver._lost(s.to, hz, hz_snow) or s.risk == "double"):
+                if marked and (solver._lost(s.to, hz, hz_snow) or s.risk in ("double", "bump")):
                     t += rules.loss_seconds
                     losses += 1
                     damage += g.nodes[s.to].get("damage", 0)

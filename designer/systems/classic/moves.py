@@ -53,7 +53,8 @@ class Step:
     gear: int
     event: str | None = None
     passed: tuple = ()      # cells jumped over
-    risk: str | None = None # "ford": a hazard stops the car there (ART.23); "double": a hazard is a loss (ART.19)
+    risk: str | None = None # a hazard on this die: "ford" stops the car there (ART.23); "double" (ART.19) and
+                            # "bump" (one gear over, ART.11) are a loss of control
 
 
 @dataclass
@@ -82,8 +83,9 @@ def notes(g: nx.DiGraph, node: str, car: Car) -> tuple[int | None, int | None]:
     dirt = car.dirt_on(corner) if corner else 0
     if dirt and d.get("lane") in ("inside", "drift") and limit:
         limit = max(1, limit - dirt)
-    if dirt and highest:
-        highest = max(1, highest - dirt)
+    if dirt and d.get("corner_notes"):
+        note, gear, k = d["corner_notes"]
+        highest = max(x for x in (note and max(1, note - dirt), gear and max(1, gear - dirt), k) if x)
     return limit, highest
 
 
@@ -171,6 +173,8 @@ def step(g: nx.DiGraph, rules: Rules, car: Car, state: TurnState, die: str, to: 
             elif g.nodes[landing].get("lane") == "inside" and llimit is not None and new > llimit:
                 event = "loss"
         risk = "double" if k is not None and gear and k == gear - 2 else None
+        if event == "jump" and over == 1:
+            risk = "bump"                          # a hazard on this die: loss of control on landing (ART.11)
         if event == "jump" and landing != "finish" and g.nodes[landing].get("ford") and over == 0 \
                 and not (die == "gas" or new == gear):
             risk = risk or "ford"                 # landing in the ford at the note (ART.23)

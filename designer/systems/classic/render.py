@@ -83,13 +83,13 @@ def _face_parts(face: Face, ox: float, oy: float, rot: int, highlight: set | Non
 
 
 def face_svg(face: Face, title: str = "") -> str:
-    n, m = face.size, 24
+    n, m = face.size, 36
     w = h = n * PX + 2 * m
     body = _face_parts(face, m, m + 14, 0)
     for i in range(n):
-        body.append(f'<text x="{m + i * PX + PX / 2}" y="{m + 8}" font-size="9" text-anchor="middle" '
+        body.append(f'<text x="{m + i * PX + PX / 2}" y="{m - 12}" font-size="9" text-anchor="middle" '
                     f'font-family="DejaVu Sans, sans-serif">{chr(65 + i)}</text>')
-        body.append(f'<text x="{m - 14}" y="{m + 14 + i * PX + PX / 2 + 3}" font-size="9" text-anchor="middle" '
+        body.append(f'<text x="8" y="{m + 14 + i * PX + PX / 2 + 3}" font-size="9" text-anchor="middle" '
                     f'font-family="DejaVu Sans, sans-serif">{i + 1}</text>')
     head = f'<text x="{m}" y="12" font-size="12" font-family="DejaVu Sans, sans-serif">{esc(title or face.key)}</text>'
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h + 14}" viewBox="0 0 {w} {h + 14}">'
@@ -140,7 +140,7 @@ def stage_svg(course: Course, title: str = "", line: dict | None = None) -> str:
             first = pos(next(iter(g.successors("start"))))
             path = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
             body.append(f'<polyline points="{path}" fill="none" stroke="#000" stroke-width="3" '
-                        f'stroke-linejoin="round" stroke-opacity="0.8"/>')
+                        f'stroke-linejoin="round" stroke-opacity="0.65"/>')
             body.append(f'<circle cx="{first[0]}" cy="{first[1]}" r="4" fill="#000"/>')
         for k, turn in enumerate(line.get("turns", []), start=1):
             cells = [c for c in turn.get("cells", []) if c in g and c != "finish"]
