@@ -54,7 +54,7 @@ class _Canvas:
 
 
 def _draw_face(c: _Canvas, face, hex_=(0, 0), rotation=0, size=100.0, label=None, highlight=False,
-               show_limits=True, sublabel=None):
+               show_limits=True, sublabel=None, text_scale: float = 1.0):
     centre = hexgrid.to_pixel(hex_, size)
     corners = hexgrid.corners(size * 0.985, centre)
     fill = TERRAIN_FILL.get(face.terrain, "#efefef")
@@ -114,7 +114,7 @@ def _draw_face(c: _Canvas, face, hex_=(0, 0), rotation=0, size=100.0, label=None
                 if cid in slide_ids:
                     continue
                 x, y = world(geometry.cell_anchor(face, cell))
-                r = size * 0.062
+                r = size * 0.062 * text_scale
                 if cell.is_cut:
                     c.add(f'<rect x="{x - r:.2f}" y="{y - r:.2f}" width="{2 * r:.2f}" height="{2 * r:.2f}" rx="{r * 0.3:.2f}" '
                           f'fill="#2f5e1e" stroke="white" stroke-width="{sw:.2f}"/>')
@@ -165,22 +165,30 @@ def sheet_svg(faces, columns: int = 8, size: float = 100.0, width_px: float | No
 
 
 def stage_svg(track, size: float = 100.0, width_px: float | None = 900, lines: dict | None = None,
-              highlight: set[int] | None = None, numbers: bool = True, title: str | None = None) -> str:
-    """A whole stage. ``lines`` maps a name ('fastest', 'shortest') to a list of (cell node, gear or None)."""
+              highlight: set[int] | None = None, numbers: bool = True, title: str | None = None,
+              show_limits: bool = True, text_scale: float = 1.0, ids: bool = True) -> str:
+    """A whole stage. ``lines`` maps a name ('fastest', 'shortest') to a list of (cell node, gear or None).
+
+    For print: ``text_scale`` enlarges the limit, cut and jump marks and the tile labels; ``show_limits``
+    and ``ids`` leave out the limit marks and the face ids."""
     highlight = highlight or set()
     c = _Canvas()
     if not track.tiles:
         c.text(0, 0, "Empty stage: add a start tile", size * 0.15, fill="#666")
         return c.svg(-size * 1.5, -size, size * 3, size * 2, width_px, title=title)
     for t in track.tiles:
-        _draw_face(c, t.face, t.hex, t.rotation, size, label=None, highlight=t.index in highlight)
+        _draw_face(c, t.face, t.hex, t.rotation, size, label=None, highlight=t.index in highlight,
+                   show_limits=show_limits, text_scale=text_scale)
     # Tile numbers (driving order) and ids.
     for t in track.tiles:
         cx, cy = hexgrid.to_pixel(t.hex, size)
         if numbers:
-            c.add(f'<circle cx="{cx - size * 0.5:.2f}" cy="{cy - size * 0.62:.2f}" r="{size * 0.13:.2f}" fill="#222"/>')
-            c.text(cx - size * 0.5, cy - size * 0.62, t.index + 1, size * 0.13, fill="white", weight="bold")
-        c.text(cx + size * 0.42, cy - size * 0.66, t.tile, size * 0.12, fill="#333", weight="bold")
+            r = size * 0.13 * max(text_scale, 1.0) ** 0.5
+            c.add(f'<circle cx="{cx - size * 0.5:.2f}" cy="{cy - size * 0.62:.2f}" r="{r:.2f}" fill="#222"/>')
+            c.text(cx - size * 0.5, cy - size * 0.62, t.index + 1, r, fill="white", weight="bold")
+        if ids:
+            c.text(cx + size * 0.42, cy - size * 0.66, t.tile, size * 0.12 * max(text_scale, 1.0) ** 0.5,
+                   fill="#333", weight="bold")
     if lines:
         _draw_lines(c, track, lines, size)
     # Start and finish flags beside their tiles when cells are not drawn.
