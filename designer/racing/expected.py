@@ -1,0 +1,218 @@
+"""Expected time under the dice: the best policy of a Markov decision problem over turn boundaries.
+
+A dice-racing course only goes forward: every turn moves the car at least one cell, so the states at turn
+boundaries form an acyclic graph and the optimum is found exactly by backward induction (a memoised
+recursion from the start: a state's value needs only the values of states further along).
+
+Each state also carries a small *bank* (seconds tokens held, 0..R): values are vectors over the bank so
+that one decision per bank value is chosen at once. A :class:`TurnModel` supplies the game:
+
+- ``terminal(state)``: the value vector of a state that ends the stage (None for a state to play from);
+- ``decide(state, value)``: the best value vector of a state and its decision for each bank value, given
+  ``value(other_state)`` for the states a turn can lead to;
+- ``outcomes(state, bank, decision, value)``: the exact distribution of one turn played with that
+  decision, a list of :class:`Outcome` (chance, seconds, next state, next bank, loss of control?);
+- ``progress(state)``: a number that grows strictly from a state to every state after it.
+
+:func:`solve` returns a :class:`Solution`; :meth:`Solution.stats` follows the policy and gives the expected
+time (again, as a check), its spread, the expected number of turns, the chance of at least one loss of
+control and where the expected time is spent.
+
+>>> class Walk:                      # a 3-cell course: one step costs 10 s, two steps cost 25 s
+...     bank = 0
+...     def terminal(self, s): return np.zeros(1) if s >= 3 else None
+...     def progress(self, s): return s
+...     def decide(self, s, value):
+...         options = [(10 + value(s + 1), 1), (25 + value(min(3, s + 2)), 2)]
+...         v, step = min(options, key=lambda o: float(o[0][0]))
+...         return v, [step]
+...     def outcomes(self, s, b, step, value): return [Outcome(1.0, 10 if step == 1 else 25, min(3, s + step), 0)]
+>>> sol = solve(Walk(), [0])
+>>> sol.value(0), sol.stats([0]).turns
+(30.0, 3.0)
+"""
+from __future__ import annotations
+
+import heapq
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, Iterable, NamedTuple, Protocol
+
+import numpy as np
+
+State = Hashable
+
+
+class Outcome(NamedTuple):
+    """One result of a turn: its chance, the seconds it adds, where the car is next and the bank it holds."""
+    p: float
+    seconds: float
+    state: State
+    bank: int
+    loss: bool = False
+    info: Any = None
+
+
+class TurnModel(Protocol):
+    bank: int
+
+    def terminal(self, state: State) -> np.ndarray | None: ...
+
+    def decide(self, state: State, value: Callable[[State], np.ndarray]) -> tuple[np.ndarray, list]: ...
+
+    def outcomes(self, state: State, bank: int, decision: Any,
+                 value: Callable[[State], np.ndarray]) -> list[Outcome]: ...
+
+    def progress(self, state: State) -> float: ...
+
+
+@dataclass
+class PolicyStats:
+    """What following the optimal policy from a start gives, computed exactly (no sampling)."""
+    seconds: float
+    sd: float
+    turns: float
+    loss_chance: float
+    expected_losses: float
+    occupancy: dict = field(default_factory=dict)      # (state, bank) -> chance the car starts a turn there
+    turn_seconds: dict = field(default_factory=dict)   # (state, bank) -> expected seconds of that turn
+    turn_loss: dict = field(default_factory=dict)      # (state, bank) -> chance that turn is a loss of control
+
+
+class Solution:
+    """The values and decisions of every state the solver met; ``value(state, bank)`` of the best policy."""
+
+    def __init__(self, model: TurnModel, values: dict, decisions: dict):
+        self.model = model
+        self.values = values
+        self.decisions = decisions
+
+    def value(self, state: State, bank: int = 0) -> float:
+        return float(self._vector(state)[bank])
+
+    def _vector(self, state: State) -> np.ndarray:
+        hit = self.values.get(state)
+        if hit is None:
+            hit = _Solver(self.model, self.values, self.decisions).value(state)
+        return hit
+
+    def decision(self, state: State, bank: int = 0):
+        if state not in self.decisions:
+            self._vector(state)
+        return self.decisions[state][bank]
+
+    def outcomes(self, state: State, bank: int = 0) -> list[Outcome]:
+        return self.model.outcomes(state, bank, self.decision(state, bank), self._vector)
+
+    def stats(self, starts: Iterable[State], bank: int = 0) -> PolicyStats:
+        """Follow the policy from the best of ``starts`` (the driver picks the start cell) and sum up."""
+        starts = list(starts)
+        start = min(starts, key=lambda s: self.value(s, bank))
+        model = self.model
+        occ: dict = {(start, bank): 1.0}
+        clean: dict = {(start, bank): 1.0}       # chance of being there with no loss of control so far
+        heap = [(model.progress(start), 0, start, bank)]
+        queued = {(start, bank)}
+        seq = 1
+        turns = losses = 0.0
+        clean_end = 0.0
+        first = second = 0.0
+        turn_seconds: dict = {}
+        turn_loss: dict = {}
+        moment2: dict = {}
+        while heap:
+            _, _, s, b = heapq.heappop(heap)
+            p, pc = occ[(s, b)], clean.get((s, b), 0.0)
+            term = model.terminal(s)
+            if term is not None:
+                clean_end += pc
+                first += p * float(term[b])
+                continue
+            turns += p if getattr(self.decision(s, b), "turn", True) else 0.0
+            outs = self.outcomes(s, b)
+            turn_seconds[(s, b)] = sum(o.p * o.seconds for o in outs)
+            turn_loss[(s, b)] = sum(o.p for o in outs if o.loss)
+            losses += p * turn_loss[(s, b)]
+            first += p * turn_seconds[(s, b)]
+            for o in outs:
+                key = (o.state, o.bank)
+                if model.progress(o.state) <= model.progress(s) and model.terminal(o.state) is None:
+                    raise ValueError(f"the turn model went backwards: {s} -> {o.state}")
+                occ[key] = occ.get(key, 0.0) + p * o.p
+                if not o.loss:
+                    clean[key] = clean.get(key, 0.0) + pc * o.p
+                if key not in queued:
+                    queued.add(key)
+                    heapq.heappush(heap, (model.progress(o.state), seq, o.state, o.bank))
+                    seq += 1
+        second = self._moment2(start, bank, moment2)
+        mean = self.value(start, bank)
+        return PolicyStats(seconds=first, sd=float(np.sqrt(max(0.0, second - mean * mean))), turns=turns,
+                           loss_chance=1.0 - clean_end, expected_losses=losses,
+                           occupancy=occ, turn_seconds=turn_seconds, turn_loss=turn_loss)
+
+    def _moment2(self, state: State, bank: int, memo: dict) -> float:
+        """E[(time from here)^2] under the policy (for the spread), by the same backward recursion."""
+        key = (state, bank)
+        if key in memo:
+            return memo[key]
+        order = []
+        stack = [key]
+        seen = {key}
+        while stack:                                   # the policy's reachable states, then in reverse progress
+            s, b = stack.pop()
+            order.append((s, b))
+            if self.model.terminal(s) is not None:
+                continue
+            for o in self.outcomes(s, b):
+                k = (o.state, o.bank)
+                if k not in seen and k not in memo:
+                    seen.add(k)
+                    stack.append(k)
+        order.sort(key=lambda k: -self.model.progress(k[0]))
+        for s, b in order:
+            term = self.model.terminal(s)
+            if term is not None:
+                memo[(s, b)] = float(term[b]) ** 2
+                continue
+            total = 0.0
+            for o in self.outcomes(s, b):
+                v = self.value(o.state, o.bank)
+                total += o.p * (o.seconds ** 2 + 2 * o.seconds * v + memo[(o.state, o.bank)])
+            memo[(s, b)] = total
+        return memo[key]
+
+
+class _Solver:
+    def __init__(self, model: TurnModel, values: dict, decisions: dict):
+        self.model = model
+        self.values = values
+        self.decisions = decisions
+
+    def value(self, state: State) -> np.ndarray:
+        hit = self.values.get(state)
+        if hit is not None:
+            return hit
+        term = self.model.terminal(state)
+        if term is not None:
+            self.values[state] = term
+            return term
+        v, decisions = self.model.decide(state, self.value)
+        self.values[state] = v
+        self.decisions[state] = decisions
+        return v
+
+
+def solve(model: TurnModel, starts: Iterable[State]) -> Solution:
+    """Solve the model from ``starts`` by backward induction (memoised recursion over reachable states)."""
+    values: dict = {}
+    decisions: dict = {}
+    solver = _Solver(model, values, decisions)
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20000))
+    try:
+        for s in starts:
+            solver.value(s)
+    finally:
+        sys.setrecursionlimit(old)
+    return Solution(model, values, decisions)

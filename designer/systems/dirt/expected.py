@@ -1,0 +1,443 @@
+"""Expected stage time of Rallyman: DIRT under the dice: the best policy, exactly, by backward induction.
+
+A turn boundary is ``(cell, gear, damage)`` with the seconds tokens held as the solver's bank (0..max_tokens);
+``damage`` is ``(gear, gas, brake, spare used)``: damage tokens of each kind (up to ``max_damage`` each) and
+whether the spare wheel is spent. From a boundary the driver picks a plan (:mod:`.plans`) and rolls it one by
+one (stopping, securing) or makes a Big Attack. What follows is the rulebook (seed 002, pages of its own index):
+
+- hazards: reaching ``hazard_limit`` in a turn, or a hazard on a long-jump die, is a loss of control on that
+  die's cell (p. 16, p. 12); a loss of control on the die that crosses the finish line still finishes (p. 20);
+- a loss of control takes the 0 side of the card (``loss_of_control_seconds``); its back is a spin (the car
+  stays, gear 0), a crash (gear 0 and damage tokens by the tile's danger colour and the gear) or SISU (a few
+  seconds, the next turn in the card's gear) (p. 19) -- all chances and marks are parameters (``card_backs``,
+  ``crash_damage_marks``, ``sisu_card``);
+- a damage token is green (nothing), gear, brake or gas/leader: one die fewer of that kind from the next turn
+  (p. 20); a cut draws the other side of a token: OK, flat tyre (one gas/leader die fewer) or -1 for those
+  behind (p. 11); the spare wheel, at the end of a turn in gear 1, mends one flat for the card's 0 side (p. 20);
+  no gear die left is an abandon (p. 20);
+- seconds tokens left at the finish come off the time (p. 20); tokens beyond ``max_tokens`` are kept only
+  for that.
+
+>>> from designer.systems.dirt.stage import load_stage
+>>> from designer.systems.dirt.track import load_track
+>>> result = expected_time(load_track(load_stage("stages/dirt/rally-1/ss1.yaml")))
+>>> result.seconds >= result.ideal_seconds
+True
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from designer.core.errors import DesignerError
+from designer.racing.expected import Outcome, Solution, solve
+from designer.systems.dirt.mishaps import Mishaps, load_mishaps
+from designer.systems.dirt.plans import (BIG, X, PlanSet, attack_values, first_loss, plan_set, roll_values,
+                                         secure_cost, subset)
+from designer.systems.dirt.ruleset import Pool, Ruleset
+
+FIN = ("finished",)
+NO_DAMAGE = (0, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the driver does at a turn boundary: ``mode`` "roll" (one by one) or "attack" (Big Attack) with
+    plan number ``plan`` of that boundary's plan set, or ``mode`` "spare" (change a flat tyre)."""
+    mode: str
+    plan: int = -1
+
+    @property
+    def turn(self) -> bool:
+        return self.mode != "spare"
+
+
+class DirtModel:
+    """The DIRT turn model under the dice, for :func:`designer.racing.expected.solve`."""
+
+    def __init__(self, road, rules: Ruleset, mishaps: Mishaps, *, leader: bool = False, surface: str | None = None):
+        self.road = road
+        self.rules = rules
+        self.mishaps = mishaps
+        self.leader = leader
+        self.surface = surface
+        self.bank = mishaps.max_tokens
+        self.T1 = mishaps.max_tokens + 1
+        self.K = mishaps.max_secured
+        self.limit = rules.hazard_limit
+        self.fin_value = -np.arange(self.T1, dtype=float)
+        g = road.graph
+        self.cut = [g.nodes[n].get("cut") is not None for n in road.nodes]
+        self.danger = [g.nodes[n].get("danger") for n in road.nodes]
+        self._engines: dict = {}
+        self._plans: dict = {}
+        self._after: dict = {}
+        self._damage: dict = {}
+        self._point_cache: dict = {}
+        self._features: dict = {}
+        self._flat_cache: dict = {}
+        self.flat_chance = mishaps.flat_chance
+        backs = mishaps.card_backs
+        self.p_spin, self.p_crash, self.p_sisu = backs.get("spin", 0.0), backs.get("crash", 0.0), backs.get("sisu", 0.0)
+
+    # -- the state space ---------------------------------------------------------------------
+    def progress(self, state) -> float:
+        return math.inf if state == FIN else state[0] + state[1] / 10.0
+
+    def pool(self, cell: int, damage: tuple) -> Pool:
+        base = self.rules.pool(self.road.surface[cell] if self.surface is None else self.surface, self.leader)
+        g, s, b, _ = damage
+        return Pool(gear=max(0, base.gear - g), gas=max(0, base.gas - s), brake=max(0, base.brake - b),
+                    leader=max(0, base.leader - s))
+
+    def terminal(self, state):
+        if state == FIN:
+            return self.fin_value
+        if self.pool(state[0], state[2]).gear == 0:          # no gear die left: abandon (p. 20)
+            return np.full(self.T1, float(self.mishaps.abandon_seconds))
+        return None
+
+    def engine(self, pool: Pool):
+        from designer.systems.dirt.rules import TurnEngine
+
+        eng = self._engines.get(pool)
+        if eng is None:
+            eng = self._engines[pool] = TurnEngine(self.road, self.rules, pool, None)
+        return eng
+
+    def plans(self, cell: int, gear: int, damage: tuple) -> PlanSet:
+        pool = self.pool(cell, damage)
+        key = (cell, gear, pool)
+        ps = self._plans.get(key)
+        if ps is None:
+            ps = self._plans[key] = plan_set(self.engine(pool), cell, gear, self.cut, self._features)
+        return ps
+
+    # -- what a point of a plan leads to --------------------------------------------------------
+    def _add(self, damage: tuple, gear=0, gas=0, brake=0, spare=0) -> tuple:
+        cap = self.mishaps.max_damage
+        g, s, b, sp = damage
+        return (min(cap, g + gear), min(cap, s + gas), min(cap, b + brake), sp or spare)
+
+    def damage_draws(self, n: int) -> list[tuple[float, tuple[int, int, int]]]:
+        """Chances of (gear, gas, brake) damage among ``n`` tokens drawn from the bag (with replacement)."""
+        hit = self._damage.get(n)
+        if hit is None:
+            ch = self.mishaps.damage_chances()
+            dist: dict = {(0, 0, 0): 1.0}
+            for _ in range(n):
+                new: dict = {}
+                for (g, s, b), p in dist.items():
+                    for kind, pk in ch.items():
+                        if pk <= 0:
+                            continue
+                        key = (g + (kind == "gear"), s + (kind == "gas"), b + (kind == "brake"))
+                        new[key] = new.get(key, 0.0) + p * pk
+                dist = new
+            hit = self._damage[n] = [(p, k) for k, p in dist.items()]
+        return hit
+
+    def _flats(self, n_cuts: int, damage: tuple) -> list[tuple[float, tuple]]:
+        q = self.flat_chance
+        if n_cuts == 0 or q == 0:
+            return [(1.0, damage)]
+        key = (n_cuts, damage)
+        hit = self._flat_cache.get(key)
+        if hit is None:
+            hit = self._flat_cache[key] = [(math.comb(n_cuts, f) * q ** f * (1 - q) ** (n_cuts - f),
+                                            self._add(damage, gas=f)) for f in range(n_cuts + 1)]
+        return hit
+
+    def stop_outcomes(self, cell, gear, fin, n_cuts, damage) -> list[tuple[float, float, object, bool]]:
+        """(chance, seconds, next state, loss) of ending the turn at a point."""
+        if fin:
+            return [(1.0, float(self.rules.seconds(gear)), FIN, False)]
+        sec = float(self.rules.seconds(gear))
+        return [(p, sec, (cell, gear, d), False) for p, d in self._flats(n_cuts, damage)]
+
+    def loss_outcomes(self, cell, gear, fin, n_cuts, damage) -> list[tuple[float, float, object, bool]]:
+        """(chance, seconds, next state, loss) of a loss of control on a point of the plan (p. 19-20)."""
+        if fin:                       # past the finish line: finished, only the card's front counts (p. 20)
+            return self.stop_outcomes(cell, gear, fin, n_cuts, damage)
+        m = self.mishaps
+        lose = float(self.rules.loss_of_control_seconds)
+        sisu_gear = gear if m.sisu_gear == "same" else int(m.sisu_gear)
+        out = []
+        for pf, d in self._flats(n_cuts, damage):
+            if self.p_spin:
+                out.append((pf * self.p_spin, lose, (cell, 0, d), True))
+            if self.p_crash:
+                for pd, (g, s, b) in self.damage_draws(m.crash_marks(self.danger[cell], gear)):
+                    out.append((pf * self.p_crash * pd, lose, (cell, 0, self._add(d, g, s, b)), True))
+            if self.p_sisu:
+                out.append((pf * self.p_sisu, float(m.sisu_seconds), (cell, sisu_gear, d), True))
+        return out
+
+    def _mix(self, outs, value) -> np.ndarray:
+        v = np.zeros(self.T1)
+        for p, sec, nxt, _ in outs:
+            v += p * (sec + value(nxt))
+        return v
+
+    def point_values(self, ps: PlanSet, damage: tuple, value) -> tuple[np.ndarray, np.ndarray]:
+        """``stop[p, i, t]`` and ``loss[p, i, t]`` for every point of every plan."""
+        P, L1 = ps.cell.shape
+        keys = {}
+        kid = np.zeros((P, L1), dtype=np.int64)
+        for p in range(P):
+            for i in range(1, int(ps.length[p]) + 1):
+                key = (int(ps.cell[p, i]), int(ps.gear[p, i]), bool(ps.fin[p, i]), int(ps.cuts[p, i]))
+                kid[p, i] = keys.setdefault(key, len(keys) + 1)
+        stops = np.full((len(keys) + 1, self.T1), BIG)
+        losses = np.full((len(keys) + 1, self.T1), BIG)
+        cache = self._point_cache
+        for key, n in keys.items():
+            full = key + (damage,)
+            hit = cache.get(full)
+            if hit is None:
+                hit = cache[full] = (self._mix(self.stop_outcomes(*full), value),
+                                     self._mix(self.loss_outcomes(*full), value))
+            stops[n], losses[n] = hit
+        return stops[kid], losses[kid]
+
+    # -- the decision at a boundary ---------------------------------------------------------------
+    def _shift(self, ps: PlanSet, arr: np.ndarray) -> np.ndarray:
+        """``arr`` seen by a Big Attack: tokens t + gain (the excess over max_tokens kept as seconds off)."""
+        t = np.arange(self.T1)
+        total = t[None, :] + ps.gain[:, None]
+        idx = np.minimum(total, self.T1 - 1)
+        credit = np.maximum(total - (self.T1 - 1), 0)
+        shifted = np.take_along_axis(arr, np.broadcast_to(idx[:, None, :], arr.shape), axis=2)
+        return np.where(arr >= BIG, BIG, shifted - credit[:, None, :])
+
+    def decide(self, state, value):
+        cell, gear, damage = state
+        ps = self.plans(cell, gear, damage)
+        best = np.full(self.T1, BIG)
+        choice = [Decision("none")] * self.T1
+        if ps.n:
+            stop, loss = self.point_values(ps, damage, value)
+            rolled, _ = roll_values(ps, stop, loss, self.limit, self.K)
+            attack = attack_values(ps, self._shift(ps, stop), self._shift(ps, loss), self.limit)
+            for mode, vals in (("roll", rolled), ("attack", attack)):
+                p = np.argmin(vals, axis=0)
+                v = vals[p, np.arange(self.T1)]
+                better = v < best - 1e-9
+                best = np.where(better, v, best)
+                for t in np.nonzero(better)[0]:
+                    choice[t] = Decision(mode, int(p[t]))
+        m = self.mishaps
+        g, s, b, spare = damage
+        if gear == 1 and s > 0 and not spare:               # change the flat tyre (p. 20 'La roue de secours')
+            v = m.spare_wheel_seconds + value((cell, 0, (g, s - 1, b, 1)))
+            better = v < best - 1e-9
+            best = np.where(better, v, best)
+            for t in np.nonzero(better)[0]:
+                choice[t] = Decision("spare")
+        return best, choice
+
+    # -- replaying a decision --------------------------------------------------------------------
+    def single(self, state, decision: Decision, value):
+        """The chosen plan alone with its point values and (for one by one) its table of rules."""
+        cell, gear, damage = state
+        ps1 = subset(self.plans(cell, gear, damage), decision.plan)
+        stop, loss = self.point_values(ps1, damage, value)
+        table = None
+        if decision.mode == "roll":
+            _, table = roll_values(ps1, stop, loss, self.limit, self.K, keep=True)
+        return ps1, stop, loss, table
+
+    def choice(self, ps1, stop, loss, table, i, h, k, t) -> str:
+        """'stop', 'roll' or 'secure' at point i of a plan rolled one by one (h hazards, k secured, t tokens)."""
+        cont_roll, cont_sec = self.continue_values(ps1, stop, loss, table, i, h, k, t)
+        cont = min(cont_roll, cont_sec)
+        if i >= 1 and (i >= ps1.length[0] or stop[0, i, t] <= cont + 1e-9):
+            return "stop"
+        return "roll" if cont_roll <= cont_sec + 1e-9 else "secure"
+
+    def continue_values(self, ps1, stop, loss, table, i, h, k, t) -> tuple[float, float]:
+        j = i + 1
+        if j > ps1.length[0]:
+            return BIG, BIG
+        U = table[j][0]
+        lv = loss[0, j, t]
+        roll = 0.0
+        for x in range(X):
+            qx = ps1.q[0, j, x]
+            if qx:
+                roll += qx * (U[h + x, k, t] if h + x < self.limit else lv)
+        pj, pc = ps1.pj[0, j], ps1.pc[0, j]
+        roll = pj * lv + (1 - pj) * roll
+        roll = pc * stop[0, j, t] + (1 - pc) * roll
+        m = int(ps1.m[0, j])
+        c = secure_cost(k, m)
+        sec = U[h, k + m, t - c] if (k + m <= self.K and t >= c) else BIG
+        return float(roll), float(sec)
+
+    def _point(self, ps1, i):
+        return (int(ps1.cell[0, i]), int(ps1.gear[0, i]), bool(ps1.fin[0, i]), int(ps1.cuts[0, i]))
+
+    def outcomes(self, state, t, decision: Decision, value) -> list[Outcome]:
+        cell, gear, damage = state
+        if decision.mode == "spare":
+            g, s, b, _ = damage
+            return [Outcome(1.0, float(self.mishaps.spare_wheel_seconds), (cell, 0, (g, s - 1, b, 1)), t)]
+        ps1, stop, loss, table = self.single(state, decision, value)
+        out: list[Outcome] = []
+
+        def emit(p, outs, bank, credit=0.0, info=None):
+            for q, sec, nxt, lost in outs:
+                out.append(Outcome(p * q, sec - credit, nxt, bank, lost, info))
+
+        if decision.mode == "attack":
+            total = t + int(ps1.gain[0])
+            bank, credit = min(total, self.T1 - 1), max(0, total - (self.T1 - 1))
+            fail, ok = first_loss(ps1, self.limit)
+            n = int(ps1.length[0])
+            pc = ps1.pc[0, 1]
+            if pc:
+                emit(pc, self.stop_outcomes(*self._point(ps1, 1), damage), bank, credit, "canon")
+            emit((1 - pc) * ok[0], self.stop_outcomes(*self._point(ps1, n), damage), bank, credit, "attack")
+            for j in range(1, n + 1):
+                if fail[0, j] > 0:
+                    jj = min(range(j, n + 1), key=lambda x: loss[0, x, bank])
+                    emit((1 - pc) * fail[0, j], self.loss_outcomes(*self._point(ps1, jj), damage), bank, credit,
+                         "attack-failed")
+            return _merge(out)
+        mass = {(0, 0, t): 1.0}
+        for i in range(0, int(ps1.length[0]) + 1):
+            nxt: dict = {}
+            for (h, k, tok), p in mass.items():
+                act = self.choice(ps1, stop, loss, table, i, h, k, tok)
+                if act == "stop":
+                    emit(p, self.stop_outcomes(*self._point(ps1, i), damage), tok, 0.0, "stop")
+                    continue
+                j = i + 1
+                if act == "secure":
+                    m = int(ps1.m[0, j])
+                    key = (h, k + m, tok - secure_cost(k, m))
+                    nxt[key] = nxt.get(key, 0.0) + p
+                    continue
+                pj, pc = ps1.pj[0, j], ps1.pc[0, j]
+                if pc:
+                    emit(p * pc, self.stop_outcomes(*self._point(ps1, j), damage), tok, 0.0, "canon")
+                if pj:
+                    emit(p * (1 - pc) * pj, self.loss_outcomes(*self._point(ps1, j), damage), tok, 0.0, "loss")
+                rest = p * (1 - pc) * (1 - pj)
+                for x in range(X):
+                    qx = ps1.q[0, j, x]
+                    if not qx:
+                        continue
+                    if h + x >= self.limit:
+                        emit(rest * qx, self.loss_outcomes(*self._point(ps1, j), damage), tok, 0.0, "loss")
+                    else:
+                        key = (h + x, k, tok)
+                        nxt[key] = nxt.get(key, 0.0) + rest * qx
+            mass = nxt
+        return _merge(out)
+
+
+def _merge(outs: list[Outcome]) -> list[Outcome]:
+    merged: dict = {}
+    for o in outs:
+        key = (o.seconds, o.state, o.bank, o.loss)
+        old = merged.get(key)
+        merged[key] = o if old is None else old._replace(p=old.p + o.p)
+    return [o for o in merged.values() if o.p > 0]
+
+
+# -- playing a decision with real dice (for the simulator) ------------------------------------------
+
+def _pick(rng, outs):
+    r = rng.random()
+    acc = 0.0
+    for o in outs:
+        acc += o[0]
+        if r < acc:
+            return o
+    return outs[-1]
+
+
+class DicePlayer:
+    """Plays a :class:`DirtModel` decision with dice: every die rolled on its own, the card's back, the damage
+    and cut tokens drawn at random; the stopping and securing rule is the solver's."""
+
+    def __init__(self, model: DirtModel):
+        self.model = model
+        self._single: dict = {}
+        faces = model.rules.die_faces
+        self.faces = faces
+        self.hazard_faces = dict(model.rules.hazard_faces)
+
+    def _hazards(self, rng, dice) -> int:
+        hf, faces = self.hazard_faces, self.faces
+        return sum(1 for d in dice if rng.randrange(faces) < hf[d])
+
+    def play(self, state, t, decision: Decision, rng, value) -> Outcome:
+        model = self.model
+        cell, gear, damage = state
+        if decision.mode == "spare":
+            return model.outcomes(state, t, decision, value)[0]
+        key = (state, decision)
+        hit = self._single.get(key)
+        if hit is None:
+            hit = self._single[key] = model.single(state, decision, value)
+        ps1, stop, loss, table = hit
+        steps = ps1.steps[0]
+        n = int(ps1.length[0])
+
+        def done(outs, bank, credit=0.0, info=None):
+            q, sec, nxt, lost = _pick(rng, outs)
+            return Outcome(1.0, sec - credit, nxt, bank, lost, info)
+
+        if decision.mode == "attack":
+            total = t + int(ps1.gain[0])
+            bank, credit = min(total, model.T1 - 1), max(0, total - (model.T1 - 1))
+            first = None
+            h = 0
+            for j, (dice, _path, _g, events) in enumerate(steps, start=1):
+                counted = list(dice)
+                if "canon" in events:
+                    if self._hazards(rng, counted[:1]):        # p. 23: the turn ends one cell on, gear 2
+                        return done(model.stop_outcomes(*model._point(ps1, 1), damage), bank, credit, "canon")
+                    counted = counted[1:]
+                elif "long-jump" in events:
+                    if self._hazards(rng, counted[:1]) and first is None:
+                        first = j
+                    counted = counted[1:]
+                h += self._hazards(rng, counted)
+                if h >= model.limit and first is None:
+                    first = j
+            if first is None:
+                return done(model.stop_outcomes(*model._point(ps1, n), damage), bank, credit, "attack")
+            jj = min(range(first, n + 1), key=lambda x: loss[0, x, bank])
+            return done(model.loss_outcomes(*model._point(ps1, jj), damage), bank, credit, "attack-failed")
+        h = k = 0
+        tok = t
+        for i in range(0, n + 1):
+            act = model.choice(ps1, stop, loss, table, i, h, k, tok)
+            if act == "stop":
+                return done(model.stop_outcomes(*model._point(ps1, i), damage), tok, 0.0, "stop")
+            j = i + 1
+            dice, _path, _g, events = steps[j - 1]
+            if act == "secure":
+                m = int(ps1.m[0, j])
+                tok -= secure_cost(k, m)
+                k += m
+                continue
+            counted = list(dice)
+            if "canon" in events:
+                if self._hazards(rng, counted[:1]):
+                    return done(model.stop_outcomes(*model._point(ps1, j), damage), tok, 0.0, "canon")
+                counted = counted[1:]
+            elif "long-jump" in events:
+                if self._hazards(rng, counted[:1]):
+                    return done(model.loss_outcomes(*model._point(ps1, j), damage), tok, 0.0, "loss")
+                counted = counted[1:]
+            h += self._hazards(rng, counted)
+            if h >= model.limit:
+                return done(model.loss_outcomes(*model._point(ps1, j), damage), tok, 0.0, "loss")
+        raise AssertionError("a plan rolled one by one always ends")

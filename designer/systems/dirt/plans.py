@@ -1,0 +1,250 @@
+"""The plans of dice a DIRT driver can lay from one turn boundary, as arrays, and the best way to roll each.
+
+A *plan* is a legal turn laid on the track before rolling (rulebook p. 8, "Avant de lancer les dés, le joueur
+doit d'abord les poser sur la Piste"): one plan per distinct end (cell, gear, finished) of a turn, the least
+risky sequence of dice reaching it (:meth:`TurnEngine.outcomes`). Then the driver either
+
+- rolls the dice **one by one** (p. 16): before each die (or brake move) he may stop (after the first),
+  roll it, or secure it with seconds tokens (p. 17: the k-th die secured in a turn costs k seconds; a brake
+  move is secured whole); reaching the hazard limit is a loss of control on that die's cell;
+- or makes a **Big Attack** (p. 16-17): every die rolled at once, one seconds token per gear, gas or leader
+  die (brake dice earn none), kept whatever happens; on a failure the driver lays the rolled dice again to
+  choose where the loss of control happens: here, any point of the same plan at or after the first one whose
+  dice carry enough hazards.
+
+:func:`roll_values` finds the best stopping and securing rule of every plan at once (numpy over plans, hazards
+so far ``h``, dice secured so far ``k`` and tokens held ``t``), by backward induction along the plan.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+BIG = 1e9          # a value no policy takes (finite, so that 0 * BIG stays 0)
+X = 5              # hazard counts of one step: 0..4 (a gear die and up to three brake dice)
+
+
+@dataclass
+class PlanSet:
+    """Every plan from one turn boundary. Arrays are indexed [plan, point]; point 0 is the start."""
+    length: np.ndarray        # (P,) steps of each plan
+    cell: np.ndarray          # (P, L+1) cell index after each step
+    gear: np.ndarray          # (P, L+1) gear after each step
+    fin: np.ndarray           # (P, L+1) the step crossed the finish line
+    q: np.ndarray             # (P, L+1, X) chance of x hazards among the counted dice of the step
+    pj: np.ndarray            # (P, L+1) chance of a loss of control by a long-jump die's hazard
+    pc: np.ndarray            # (P, L+1) chance a canon-start gear 2 shows a hazard (the turn ends, p. 23)
+    m: np.ndarray             # (P, L+1) dice of the step (what securing it costs in dice)
+    cuts: np.ndarray          # (P, L+1) cuts entered up to and including the step
+    gain: np.ndarray          # (P,) seconds tokens a Big Attack of the plan earns
+    steps: list               # per plan: tuple of (dice, cell indexes, gear, events)
+
+    @property
+    def n(self) -> int:
+        return len(self.length)
+
+    @property
+    def width(self) -> int:
+        return self.cell.shape[1] - 1
+
+
+def plan_set(engine, cell: int, gear: int, cut_cells: list[bool], feats: dict | None = None) -> PlanSet:
+    """The plans of a turn boundary (cell index, gear) under ``engine`` (a TurnEngine: one dashboard column).
+    ``feats`` caches what each step means under the dice (share it between calls with the same rules)."""
+    best, seen = engine.outcomes(cell, gear, with_parents=True)
+    start = (cell, gear, 0, (), 0)
+    plans = []
+    for _end, (_risk, key) in sorted(best.items()):
+        steps = []
+        k = key
+        while k != start:
+            prev, step = seen[k]
+            steps.append(step)
+            k = prev
+        steps.reverse()
+        plans.append(tuple(steps))
+    rules = engine.rules
+    faces = rules.die_faces
+    hz = {d: n / faces for d, n in rules.hazard_faces.items()}
+    P = len(plans)
+    L = max((len(s) for s in plans), default=1)
+    length = np.zeros(P, dtype=np.int64)
+    cells = np.full((P, L + 1), cell, dtype=np.int64)
+    gears = np.full((P, L + 1), gear, dtype=np.int64)
+    fin = np.zeros((P, L + 1), dtype=bool)
+    q = np.zeros((P, L + 1, X))
+    q[:, :, 0] = 1.0
+    pj = np.zeros((P, L + 1))
+    pc = np.zeros((P, L + 1))
+    m = np.ones((P, L + 1), dtype=np.int64)
+    cuts = np.zeros((P, L + 1), dtype=np.int64)
+    gain = np.zeros(P, dtype=np.int64)
+    feats = {} if feats is None else feats
+    for p, steps in enumerate(plans):
+        length[p] = len(steps)
+        n_cut = 0
+        for i, step in enumerate(steps, start=1):
+            f = feats.get(step)
+            if f is None:
+                f = feats[step] = _features(step, hz, cut_cells)
+            cells[p, i], gears[p, i], fin[p, i], pc[p, i], pj[p, i], q[p, i], m[p, i], cut, g = f
+            n_cut += cut
+            cuts[p, i] = n_cut
+            gain[p] += g
+        cells[p, len(steps) + 1:] = cells[p, len(steps)]
+        gears[p, len(steps) + 1:] = gears[p, len(steps)]
+        cuts[p, len(steps) + 1:] = cuts[p, len(steps)]
+    return PlanSet(length=length, cell=cells, gear=gears, fin=fin, q=q, pj=pj, pc=pc, m=m, cuts=cuts, gain=gain,
+                   steps=list(plans))
+
+
+def _features(step, hz: dict, cut_cells) -> tuple:
+    """What one step of a plan means under the dice: (cell, gear, finished, canon hazard, long-jump hazard,
+    hazard-count chances of the other dice, dice to secure, cut entered, seconds tokens of a Big Attack)."""
+    dice, path, g, events = step
+    counted = list(dice)
+    pc = pj = 0.0
+    if "canon" in events:
+        pc = hz[counted.pop(0)]
+    elif "long-jump" in events:
+        pj = hz[counted.pop(0)]
+    dist = [1.0]
+    for d in counted:
+        h = hz[d]
+        dist = [(dist[x] if x < len(dist) else 0.0) * (1 - h) + (dist[x - 1] * h if x >= 1 else 0.0)
+                for x in range(len(dist) + 1)]
+    q = np.zeros(X)
+    q[:min(X, len(dist))] = dist[:X]
+    cut = int(bool(cut_cells[path[0]] or cut_cells[path[-1]]))
+    gain = 0 if "red-zone" in events else sum(1 for d in dice if d != "brake")   # p. 23: red-zone brakes earn none
+    return path[-1], g, "finish" in events, pc, pj, q, len(dice), cut, gain
+
+
+def subset(ps: PlanSet, p: int) -> PlanSet:
+    """One plan of a set, as a set of one (for replaying a decision)."""
+    sl = slice(p, p + 1)
+    L = int(ps.length[p])
+    return PlanSet(length=ps.length[sl], cell=ps.cell[sl, :L + 1], gear=ps.gear[sl, :L + 1], fin=ps.fin[sl, :L + 1],
+                   q=ps.q[sl, :L + 1], pj=ps.pj[sl, :L + 1], pc=ps.pc[sl, :L + 1], m=ps.m[sl, :L + 1],
+                   cuts=ps.cuts[sl, :L + 1], gain=ps.gain[sl], steps=[ps.steps[p]])
+
+
+# -- securing costs -------------------------------------------------------------------------------
+
+def secure_cost(k: int, m: int) -> int:
+    """Tokens to secure ``m`` more dice when ``k`` are already secured this turn: (k+1) + ... + (k+m).
+
+    >>> secure_cost(0, 3)        # Jonathan's example, p. 17: three dice cost 1 + 2 + 3 = 6 seconds
+    6
+    """
+    return m * k + m * (m + 1) // 2
+
+
+def _secure_tables(K: int, T: int):
+    """For m = 0..X-1 dice: flat index of (k + m, t - cost) in a (K+1, T+1) block and whether it is allowed."""
+    idx = np.zeros((X, (K + 1) * (T + 1)), dtype=np.int64)
+    ok = np.zeros((X, (K + 1) * (T + 1)), dtype=bool)
+    for m in range(1, X):
+        for k in range(K + 1):
+            for t in range(T + 1):
+                c = secure_cost(k, m)
+                if k + m <= K and t >= c:
+                    idx[m, k * (T + 1) + t] = (k + m) * (T + 1) + (t - c)
+                    ok[m, k * (T + 1) + t] = True
+    return idx, ok
+
+
+_TABLES: dict = {}
+
+
+def secure_tables(K: int, T: int):
+    key = (K, T)
+    if key not in _TABLES:
+        _TABLES[key] = _secure_tables(K, T)
+    return _TABLES[key]
+
+
+# -- one by one -----------------------------------------------------------------------------------
+
+def roll_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int, K: int, keep: bool = False):
+    """Value of rolling each plan one by one with the best stopping and securing rule.
+
+    ``stop[p, i, t]``: value of ending the turn after step i with t tokens (BIG at i = 0: a turn moves);
+    ``loss[p, i, t]``: value of a loss of control on step i. Returns ``U0[p, t]`` (the plan's value from
+    the start with no hazard and nothing secured) and, with ``keep``, the table ``U[i]`` of every point
+    (shape (P, limit, K+1, T+1)) for replaying the rule.
+    """
+    P, L1, T1 = stop.shape
+    L = L1 - 1
+    H = limit
+    idx, ok = secure_tables(K, T1 - 1)
+    U = np.broadcast_to(stop[:, L, None, None, :], (P, H, K + 1, T1)).copy()
+    table = [None] * (L + 1)
+    if keep:
+        table[L] = U
+    for i in range(L - 1, -1, -1):
+        j = i + 1
+        lv = loss[:, j]
+        pad = np.broadcast_to(lv[:, None, None, :], (P, X - 1, K + 1, T1))
+        upad = np.concatenate([U, pad], axis=1)
+        qj = ps.q[:, j]
+        roll = qj[:, 0, None, None, None] * upad[:, 0:H]
+        for x in range(1, X):
+            roll = roll + qj[:, x, None, None, None] * upad[:, x:x + H]
+        pjj = ps.pj[:, j, None, None, None]
+        roll = pjj * lv[:, None, None, :] + (1 - pjj) * roll
+        pcj = ps.pc[:, j, None, None, None]
+        roll = pcj * stop[:, j, None, None, :] + (1 - pcj) * roll
+        mj = ps.m[:, j]
+        flat = U.reshape(P, H, (K + 1) * T1)
+        gi = idx[mj][:, None, :]
+        sec = np.take_along_axis(flat, np.broadcast_to(gi, (P, H, gi.shape[2])), axis=2)
+        sec = np.where(ok[mj][:, None, :], sec, BIG).reshape(P, H, K + 1, T1)
+        cont = np.minimum(roll, sec)
+        cont = np.where((j <= ps.length)[:, None, None, None], cont, BIG)
+        U = np.minimum(stop[:, i, None, None, :], cont)
+        if keep:
+            table[i] = U
+    return U[:, 0, 0, :], table
+
+
+def first_loss(ps: PlanSet, limit: int) -> tuple[np.ndarray, np.ndarray]:
+    """For a Big Attack (every die rolled at once): the chance the plan's dice reach the loss of control
+    first at step j (hazards counted in plan order, or a long-jump die's hazard), and the chance of none.
+    The canon die (p. 23) is left out: the caller weighs its own outcome."""
+    P, L1 = ps.cell.shape
+    alive = np.zeros((P, limit))
+    alive[:, 0] = 1.0
+    fail = np.zeros((P, L1))
+    for j in range(1, L1):
+        live = (j <= ps.length)
+        pj = np.where(live, ps.pj[:, j], 0.0)
+        fail[:, j] += alive.sum(axis=1) * pj
+        alive = alive * (1 - pj)[:, None]
+        new = np.zeros_like(alive)
+        q = np.where(live[:, None], ps.q[:, j], np.eye(1, X, 0))
+        for x in range(X):
+            for h in range(limit):
+                if h + x < limit:
+                    new[:, h + x] += alive[:, h] * q[:, x]
+                else:
+                    fail[:, j] += alive[:, h] * q[:, x]
+        alive = new
+    return fail, alive.sum(axis=1)
+
+
+def attack_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int) -> np.ndarray:
+    """Value of a Big Attack of each plan with t tokens before it, ``A[p, t]`` (stop/loss as for
+    :func:`roll_values`, already shifted to the tokens held after the attack's gain)."""
+    P, L1, T1 = stop.shape
+    fail, ok = first_loss(ps, limit)
+    # the driver lays the loss of control at the cheapest point at or after the first failing step
+    best_after = loss.copy()
+    for j in range(L1 - 2, 0, -1):
+        best_after[:, j] = np.where((j + 1 <= ps.length)[:, None],
+                                    np.minimum(loss[:, j], best_after[:, j + 1]), loss[:, j])
+    end = stop[np.arange(P), ps.length]
+    value = ok[:, None] * end + np.einsum("pj,pjt->pt", fail[:, 1:], best_after[:, 1:])
+    pc = ps.pc[:, 1, None]
+    return pc * stop[:, 1] + (1 - pc) * value
