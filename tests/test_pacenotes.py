@@ -40,26 +40,40 @@ def test_rally_1_ss1_pace_notes(dirt):
     corners = [(n.tile + 1, n.tile_id, n.text) for n in notes if n.kind == "corner"]
     assert corners == [
         (2, "210b", "Left 1 · out 2"),
-        (4, "227a", "Right 4 · out 5"),
-        (5, "213a", "tightens Right 1 · out 2"),     # two cells after a right 4: same way, tighter
+        (4, "227a", "Right 4 · out 5 · slide in and out"),
+        (5, "213a", "into Right 1 · out 2 · slide in and out"),   # separate corners: "into", never "tightens"
         (7, "216a", "Right 2 · out 3"),
-        (8, "219a", "into Left 2 · out 3"),         # two cells after the right 2
-        (9, "217a", "Right 2 · out 3"),
+        (8, "219a", "into Left 2 · out 3 · slide in and out"),    # two cells after the right 2
+        (9, "217a", "Right 2 · out 3 · slide in and out"),
     ]
     assert notes[0].text == "Start" and notes[0].distance_from_start == 0
     assert notes[-2].kind == "finish" and notes[-2].distance_from_start == 26
     assert notes[-1].kind == "assistance"
     assert {n.danger for n in notes if n.tile_id == "213a"} == {"red"}
-    # The whole sheet, as read out: distance from the start and the note.
-    assert [(n.distance_from_start, n.text) for n in notes] == [
-        (0, "Start"), (3, "Left 1 · out 2"),
-        (7, "Slide"), (8, "Right 4 · out 5"), (9, "Slide"),
-        (10, "Slide"), (11, "tightens Right 1 · out 2"), (12, "Slide"),
-        (16, "Right 2 · out 3"),
-        (18, "Slide"), (19, "into Left 2 · out 3"), (20, "Slide"),
-        (22, "Slide"), (23, "Right 2 · out 3"), (24, "Slide"),
-        (26, "Finish"), (26, "Assistance after the finish"),
+    # The whole sheet, as read out: distance from the start, from the previous call, and the note.
+    assert [(n.distance_from_start, n.distance_from_previous, n.text.split(" · slide")[0]) for n in notes] == [
+        (0, 0, "Start"), (3, 3, "Left 1 · out 2"), (4, 1, "Flat"),
+        (8, 5, "Right 4 · out 5"), (11, 3, "into Right 1 · out 2"), (13, 2, "Flat"),
+        (16, 5, "Right 2 · out 3"), (19, 3, "into Left 2 · out 3"), (23, 4, "Right 2 · out 3"),
+        (26, 3, "Finish"), (26, 0, "Assistance after the finish"),
     ]
+    assert not [n for n in notes if n.kind == "slide"]          # folded into their corners
+
+
+def test_tiles_without_features_get_a_flat_call_with_their_colour(dirt):
+    notes = notes_of(dirt, ["202a A", "205a A", "209a D", "203a A"])
+    flats = [(n.tile_id, n.danger) for n in notes if n.kind == "flat"]
+    assert flats == [("205a", "yellow"), ("209a", dirt.face("209a").danger)]
+    # Every road tile has at least one note.
+    assert {n.tile for n in notes} == {0, 1, 2, 3}
+
+
+def test_into_links_close_corners_on_different_tiles(dirt):
+    for path in STAGE_FILES:
+        for n in pace_notes(track_of(path, dirt)):
+            assert not n.text.startswith("tightens"), (path, n.text)
+            if " tightens " in n.text or " opens " in n.text:
+                assert n.kind == "corner"                      # only within one corner's own limits
 
 
 def test_jumps_fords_and_cuts(dirt):
@@ -89,8 +103,14 @@ def test_invariants_on_rulebook_stages(path, dirt):
     raced = [n for n in notes if n.kind != "assistance"]
     d = [n.distance_from_start for n in raced]
     assert d == sorted(d)
-    for prev, n in zip(raced, raced[1:]):
+    counted = [n for n in raced if n.kind not in ("flat", "slide")]
+    for n in raced[1:]:
+        prev = [m for m in counted if m is not n and m.distance_from_start <= n.distance_from_start
+                and raced.index(m) < raced.index(n)][-1]
         assert n.distance_from_previous == n.distance_from_start - prev.distance_from_start
+    # Every road tile is called at least once (a flat call where it has no feature).
+    road = {t.index for t in track.road_tiles}
+    assert road <= {n.tile for n in notes}
     # Every corner and every limit of the stage is read out, on its own tile.
     corner_keys = {d["corner"] for _, d in track.graph.nodes(data=True) if d.get("corner")}
     assert len([n for n in notes if n.kind == "corner"]) == len(corner_keys)

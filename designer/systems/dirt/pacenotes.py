@@ -1,19 +1,20 @@
 """Pace notes: what a co-driver reads out, computed from an assembled track.
 
 One note per feature, in driving order: the start, every corner (direction and speed limits of
-its inside and outside lines), slide rows, cuts ("Cordes") with their limit, jumps with their
-value, fords, the finish and the assistance after it. Each note carries its distance in cells from
-the start and from the previous note, measured as the fewest moves (cells entered) from a start
-cell, i.e. along the shortest line to that point; the tile it lies on; and the danger colour of
-that tile.
+its inside and outside lines, with the slide rows of its tile folded in: "slide in", "slide out"),
+cuts ("Cordes") with their limit, jumps with their value, fords, a "Flat" call on a road tile with
+none of these, the finish and the assistance after it. Each note carries its distance in cells from
+the start, measured as the fewest moves (cells entered) from a start cell, i.e. along the shortest
+line to that point, and from the previous call (corner to corner: a flat call does not restart the
+count); the tile it lies on; and the danger colour of that tile.
 
 A corner's direction comes from the geometry of the oriented cell graph: lane 0 is always the
 driver's left, so a corner whose inside line is the lower lane turns left, otherwise right.
 In the pace-note number the speed limit is the severity: ``Left 1 · out 2`` is a corner whose
 inside line may be entered in gear 1 at most and whose outside line in gear 2 at most.
 When a hazard (corner, jump, ford) follows the previous one within ``close`` cells its note starts
-with ``into``; when it is a corner turning the same way with a lower limit it starts with
-``tightens``.
+with ``into`` (crews say "Right 4 into Right 1"); ``tightens`` and ``opens`` are kept for the limits
+within one corner ("Right 3 tightens 2").
 
 Pure functions, no drawing:
 
@@ -23,6 +24,8 @@ Pure functions, no drawing:
 >>> track = assemble(Stage(tiles=["202a A", "210b C", "203a D"]), get_tileset("dirt-core"))
 >>> [n.text for n in pace_notes(track)]
 ['Start', 'Left 1 · out 2', 'Finish']
+>>> [n.text for n in pace_notes(assemble(Stage(tiles=["202a A", "205a A", "203a A"]), get_tileset("dirt-core")))]
+['Start', 'Flat', 'Finish']
 """
 from __future__ import annotations
 
@@ -34,18 +37,21 @@ from dataclasses import dataclass, field, replace
 CLOSE = 2
 HAZARDS = ("corner", "jump", "ford")
 # When two notes share a distance, this orders them (a corner before the cut across it).
-_KIND_ORDER = {"start": 0, "slide": 1, "corner": 2, "cut": 3, "jump": 4, "ford": 5, "finish": 6, "assistance": 7}
+_KIND_ORDER = {"start": 0, "flat": 1, "slide": 1, "corner": 2, "cut": 3, "jump": 4, "ford": 5, "finish": 6,
+               "assistance": 7}
+# Notes the "+" distance does not count from: it runs corner to corner.
+_NOT_COUNTED = ("flat", "slide", "assistance")
 
 
 @dataclass(frozen=True)
 class PaceNote:
     """One line of the pace notes."""
-    kind: str                          # start, corner, slide, cut, jump, ford, finish, assistance
+    kind: str                          # start, corner, slide, cut, jump, ford, flat, finish, assistance
     text: str                          # what is read out, e.g. "into Left 3 · out 4"
     tile: int                          # 0-based index of the tile in the stage
     tile_id: str
     distance_from_start: int           # cells from the start (fewest moves to enter the feature)
-    distance_from_previous: int = 0    # cells from the previous note
+    distance_from_previous: int = 0    # cells from the previous call (a flat call is not counted from)
     direction: str | None = None       # "left" / "right" for corners and cuts
     limit: int | None = None           # corner: inside limit; cut: the cut's limit
     outside: int | None = None         # corner: outside limit
@@ -53,6 +59,7 @@ class PaceNote:
     link: str | None = None            # "into" / "tightens": relation to the previous hazard
     danger: str | None = None          # danger colour of the tile (yellow, orange, red)
     length: int = 1                    # cells the feature spans on the shortest line
+    slides: str | None = None          # corner: slide rows of its tile folded in ("in", "out", "in and out")
     cells: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     @property
@@ -62,7 +69,7 @@ class PaceNote:
     def to_dict(self) -> dict:
         return {k: getattr(self, k) for k in ("kind", "text", "tile", "tile_id", "distance_from_start",
                                                "distance_from_previous", "direction", "limit", "outside",
-                                               "value", "link", "danger", "length")}
+                                               "value", "link", "danger", "length", "slides")}
 
 
 # -- distances ---------------------------------------------------------------------------
@@ -248,7 +255,7 @@ def _ends(track, dist) -> list[PaceNote]:
 
 
 def _link(notes: list[PaceNote], close: int) -> list[PaceNote]:
-    """Fill distance_from_previous and the 'into' / 'tightens' links between close hazards."""
+    """Fill distance_from_previous (from the previous call) and the 'into' links between close hazards."""
     out: list[PaceNote] = []
     prev_hazard: PaceNote | None = None
     prev: PaceNote | None = None
@@ -259,17 +266,56 @@ def _link(notes: list[PaceNote], close: int) -> list[PaceNote]:
         if n.kind in HAZARDS and prev_hazard is not None:
             between = n.distance_from_start - prev_hazard.end - 1
             if between <= close:
-                if (n.kind == "corner" and prev_hazard.kind == "corner" and n.direction == prev_hazard.direction
-                        and n.limit is not None and prev_hazard.limit is not None and n.limit < prev_hazard.limit):
-                    link = "tightens"
-                else:
-                    link = "into"
+                link = "into"
                 text = f"{link} {text}"
-        n = replace(n, distance_from_previous=gap_prev, link=link, text=text)
+        n = replace(n, distance_from_previous=max(gap_prev, 0), link=link, text=text)
         out.append(n)
-        prev = n
+        if n.kind not in _NOT_COUNTED:
+            prev = n
         if n.kind in HAZARDS:
             prev_hazard = n
+    return out
+
+
+def _fold_slides(notes: list[PaceNote]) -> list[PaceNote]:
+    """Slide rows go into the note of the corner on their tile ("slide in", "slide out"); a slide row
+    on a tile without a corner keeps its own note."""
+    corners: dict[int, list[int]] = {}
+    for k, n in enumerate(notes):
+        if n.kind == "corner":
+            corners.setdefault(n.tile, []).append(k)
+    sides: dict[int, set[str]] = {}
+    keep = []
+    for n in notes:
+        if n.kind != "slide" or n.tile not in corners:
+            keep.append(n)
+            continue
+        # The slide belongs to the nearest corner of its tile: before it ("in") or after it ("out").
+        k = min(corners[n.tile], key=lambda i: abs(notes[i].distance_from_start - n.distance_from_start))
+        sides.setdefault(k, set()).add("in" if n.distance_from_start < notes[k].distance_from_start else "out")
+    out = []
+    for n in keep:
+        k = next((i for i, m in enumerate(notes) if m is n), None)
+        if k in sides:
+            word = " and ".join(w for w in ("in", "out") if w in sides[k])
+            n = replace(n, slides=word, text=f"{n.text} · slide {word}")
+        out.append(n)
+    return out
+
+
+def _flat_calls(track, dist, notes: list[PaceNote]) -> list[PaceNote]:
+    """A "Flat" call with its danger colour on each road tile that has no note of its own."""
+    has_note = {n.tile for n in notes}
+    g = track.graph
+    first: dict[int, tuple[int, dict]] = {}
+    for node, d in g.nodes(data=True):
+        if node in dist and d["index"] not in has_note:
+            if d["index"] not in first or dist[node] < first[d["index"]][0]:
+                first[d["index"]] = (dist[node], d)
+    out = []
+    for index, (distance, d) in first.items():
+        out.append(PaceNote(kind="flat", text="Flat", tile=index, tile_id=d["tile"], distance_from_start=distance,
+                            danger=d.get("danger")))
     return out
 
 
@@ -280,15 +326,17 @@ def pace_notes(track, close: int = CLOSE) -> list[PaceNote]:
     ----------
     track : designer.systems.dirt.track.Track
     close : int
-        Hazards with at most this many plain cells between them are linked ("into", "tightens").
+        Hazards with at most this many plain cells between them are linked ("into").
     """
     if not track.has_cells:
         return []
     dist = distances(track)
     notes = (_ends(track, dist) + _corner_notes(track, dist) + _row_notes(track, dist, "jump")
              + _row_notes(track, dist, "ford") + _slide_notes(track, dist) + _cut_notes(track, dist))
+    notes += _flat_calls(track, dist, notes)
     notes.sort(key=lambda n: (n.distance_from_start if n.kind != "assistance" else 10 ** 9,
                               n.tile, _KIND_ORDER.get(n.kind, 9)))
+    notes = _fold_slides(notes)
     # A note before the start line (cells behind the grid) cannot be reached and is not listed;
     # features after the finish line are not raced.
     finish = next((n.distance_from_start for n in notes if n.kind == "finish"), None)
