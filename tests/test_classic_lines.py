@@ -1,0 +1,113 @@
+"""Lines and times: the turn search agrees with an independent brute force; the expected time agrees with a
+Monte Carlo of its own policy and is never below the ideal time."""
+import functools
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from designer.systems.classic import expected as E
+from designer.systems.classic import lines as L
+from designer.systems.classic import moves as M
+from designer.systems.classic.assembly import assemble
+from designer.systems.classic.notation import parse_share
+from designer.systems.classic.rules import load_rules
+from designer.systems.classic.zones import find_box, loads_box
+
+RULES = load_rules()
+
+
+def board(note, gear, k, bump, length=6):
+    cells = " ".join(f"{chr(65 + i)}3" for i in range(length))
+    corner = f"{{inside: C3, note: {note}" + (f", drift: B2 C2 D2, gear: {gear}" if gear else "") + \
+             (f", cut: C4, k: {k}" if k else "") + "}"
+    bump_line = f"\n          E3: {{bump: {bump}}}" if bump else ""
+    text = f"""system: classic
+box: t
+size: {length}
+zones:
+  T:
+    faces:
+      asphalt:
+        cells:{bump_line or ' {}'}
+        ends: {{0: A3, 1: {chr(64 + length)}3}}
+        roads:
+          - ends: [0, 1]
+            path: {cells}
+            corners:
+              - {corner}
+"""
+    c = assemble(parse_share("T0-1"), loads_box(text, "t"))
+    assert c.ok, c.problems
+    return c.graph
+
+
+def brute_force(g, rules, car=M.Car()):
+    """Every die sequence of every turn, by plain recursion (no turn list, no priority queue)."""
+    @functools.lru_cache(maxsize=None)
+    def best(node, gear):
+        out = float("inf")
+        stack = [M.TurnState(node, gear)]
+        while stack:
+            state = stack.pop()
+            for die in ("gear1", "gear2", "gear3", "gear4", "gear5", "gas"):
+                for to in g.successors(state.node):
+                    try:
+                        nxt = M.apply(g, rules, car, state, die, to)
+                    except M.IllegalMove:
+                        continue
+                    ev = nxt.steps[-1].event
+                    if ev in ("loss", "abandon"):
+                        continue
+                    if ev == "finish":
+                        out = min(out, rules.card(nxt.gear))
+                        continue
+                    out = min(out, rules.card(nxt.gear) + best(nxt.node, nxt.gear))
+                    stack.append(nxt)
+        return out
+    return best("start", 0)
+
+
+@given(note=st.integers(1, 4), gear=st.sampled_from([None, 3, 4, 5]), k=st.sampled_from([None, 2, 4]),
+       bump=st.sampled_from([None, 2, 3, 4]))
+@settings(max_examples=25, deadline=None)
+def test_search_agrees_with_brute_force(note, gear, k, bump):
+    g = board(note, gear, k, bump)
+    ideal = L.ideal_line(g, RULES)
+    assert ideal is not None
+    assert ideal["time_seconds"] == brute_force(g, RULES)
+    assert sum(t["card"] for t in ideal["turns"]) == ideal["time_seconds"]
+    # every turn of the line replays as legal dice
+    for t in ideal["turns"]:
+        assert all(d in ("gas",) or d.startswith("gear") for d in t["dice"])
+
+
+@pytest.mark.parametrize("share, tyres", [("X0-4", "asphalt"), ("X1-3/Y3-1", "gravel"), ("X1-3*/Y3-6*/X5-6*", "snow")])
+def test_demo_stages_brute_force_and_expected_time(share, tyres):
+    c = assemble(parse_share(share), find_box("demo-zones"))
+    car = M.Car(tyres=tyres)
+    ideal = L.ideal_line(c.graph, RULES, car)
+    assert ideal["time_seconds"] == brute_force(c.graph, RULES, car)
+    res = E.expected_time(c.graph, RULES, car)
+    assert res["seconds"] >= ideal["time_seconds"]
+    sim = E.simulate(res["solver"], runs=4000, seed=3)
+    # the Monte Carlo of the same policy agrees within a few standard errors (losses cost 60 s)
+    assert abs(sim["mean_seconds"] - res["seconds"]) < max(2.0, 0.04 * res["seconds"])
+
+
+def test_shakedown_has_no_hazard_so_expected_equals_ideal_without_hazard_faces():
+    g = board(3, 4, 4, 3)
+    faces = {k: 0 for k in RULES.hazard_faces}
+    calm = RULES.with_values(hazard_faces=faces)
+    assert E.expected_time(g, calm)["seconds"] == L.ideal_line(g, calm)["time_seconds"]
+
+
+def test_shortest_line_and_profile():
+    c = assemble(parse_share("X0-4"), find_box("demo-zones"))
+    assert len(L.shortest(c.graph)) == len(L.main_line(c.graph)) == 11
+    ideal = L.ideal_line(c.graph, RULES)
+    prof = L.limit_profile(c.graph, ideal["cells"], ideal["gears"])
+    for p in prof:
+        if p["lane"] == "drift":
+            assert p["gear"] == p["exact"]
+        elif p["limit"] and p["lane"] != "road":
+            assert p["gear"] <= p["limit"]
