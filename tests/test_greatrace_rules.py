@@ -126,19 +126,25 @@ def test_the_engine_read_at_the_start_of_an_action_limits_the_whole_move():
     cm = CostMap(board, race)
     route = _straight(cm, 5)
     out = run_once(cm, route, random.Random(1))
-    assert out["stranded"] is None
+    assert out["failed"] is None and not out["stranded"]
     assert out["actions"] == 2          # three tiles, then the city in a second action
     assert out["mech"] == 3
 
 
 def test_a_blind_move_that_cannot_be_paid_goes_back_and_ends_the_action():
-    board = _line_board([{"terrain": "dune", "count": 6, "fuel": 3, "mech": 0}], cols=4)
-    race = _race(dashboard={"fuel": 2, "engine": 3, "chassis": 3}, money=0)
+    # Four open spaces of dunes (3 fuel each) need 12 fuel; the gauge holds 10. The fourth blind move draws a
+    # dune the car cannot pay: it goes back, the action ends, the tile stays; the next action buys fuel on the
+    # spot (20 F), with a funding action since the purse is empty: the car was stranded there.
+    board = _line_board([{"terrain": "dune", "count": 6, "fuel": 3, "mech": 0}], cols=6)
+    race = _race(dashboard={"fuel": 10, "engine": 5, "chassis": 3}, money=0)
     cm = CostMap(board, race)
-    out = run_once(cm, _straight(cm, 4), random.Random(3))
-    assert out["blind_failures"] >= 1
-    assert out["stranded"] == "cannot pay the next space"
-    assert out["fuel"] == 0
+    out = run_once(cm, _straight(cm, 6), random.Random(3))
+    assert out["blind_failures"] == 1
+    assert out["tiles_drawn"] == 4            # the tile that could not be paid stayed on the board
+    assert out["stranded"] and out["funding_actions"] >= 1
+    assert out["fuel"] == 4 * 3 + 1           # four dunes and the city
+    assert out["actions"] == 2                # three dunes, back from the fourth | the fourth and the city
+    assert out["failed"] is None
 
 
 def test_count_actions_breaks_at_cities_and_laid_stop_tiles():

@@ -37,6 +37,24 @@ def _kinds(data: dict) -> dict[str, str]:
     return kinds
 
 
+PPU = 20.0   # chart pixels per hex radius
+
+
+def chart_layout(data: dict) -> dict:
+    """Domains and size of the clickable hex chart: one hex radius is ``PPU`` pixels both ways."""
+    cols, rows = int(data["columns"]), int(data["rows"])
+    xs, ys = [], []
+    for c in range(cols):
+        for r in range(rows):
+            x, y = to_pixel(hex_of(c, r), 1.0)
+            xs.append(x)
+            ys.append(-y)
+    x_domain = [min(xs) - 1.0, max(xs) + 1.0]
+    y_domain = [min(ys) - 1.0, max(ys) + 1.0]
+    return {"x_domain": x_domain, "y_domain": y_domain, "width": round((x_domain[1] - x_domain[0]) * PPU),
+            "height": round((y_domain[1] - y_domain[0]) * PPU)}
+
+
 def _hex_chart(data: dict) -> alt.Chart:
     kinds = _kinds(data)
     names = {str(c["at"]).upper(): c["name"] for c in data.get("cities", [])}
@@ -47,15 +65,18 @@ def _hex_chart(data: dict) -> alt.Chart:
             name = label(hex_of(c, r))
             rows.append({"hex": name, "x": x, "y": -y, "kind": kinds.get(name, "open"), "city": names.get(name, "")})
     df = pd.DataFrame(rows)
+    lay = chart_layout(data)
     pick = alt.selection_point(name="pick", fields=["hex"], on="click", toggle=False)
-    width = 36 * int(data["columns"]) + 40
-    base = alt.Chart(df).encode(x=alt.X("x:Q", axis=None), y=alt.Y("y:Q", axis=None))
-    hexes = base.mark_point(shape=HEX_SHAPE, filled=True, size=900, stroke="#777", strokeWidth=0.7).encode(
+    base = alt.Chart(df).encode(
+        x=alt.X("x:Q", axis=None, scale=alt.Scale(domain=lay["x_domain"], zero=False, nice=False)),
+        y=alt.Y("y:Q", axis=None, scale=alt.Scale(domain=lay["y_domain"], zero=False, nice=False)))
+    hexes = base.mark_point(shape=HEX_SHAPE, filled=True, size=(2 * PPU * 0.96) ** 2, opacity=1, stroke="#777",
+                            strokeWidth=0.7).encode(
         color=alt.Color("kind:N", scale=alt.Scale(domain=list(KIND_COLOURS), range=list(KIND_COLOURS.values())),
                         legend=alt.Legend(orient="bottom", title=None)),
         tooltip=["hex", "kind", "city"]).add_params(pick)
     labels = base.mark_text(fontSize=8, color="#333").encode(text="hex")
-    return (hexes + labels).properties(width=width, height=int(width * 0.6 * data["rows"] / data["columns"]) + 40)
+    return (hexes + labels).properties(width=lay["width"], height=lay["height"])
 
 
 def editor_tab() -> None:

@@ -139,8 +139,9 @@ def analysis_tab() -> None:
     st.markdown("**Monte Carlo over the bag**")
     mc_rows = []
     for name, mc in result["montecarlo"].items():
-        row = {"route": name, "runs": mc["runs"], "stranded": f"{100 * mc['stranded_chance']:.1f}%"}
-        for k in ("fuel", "mech", "actions", "francs"):
+        row = {"route": name, "runs": mc["runs"], "stranded": f"{100 * mc['stranded_chance']:.1f}%",
+               "needs funding": f"{100 * mc['funding_chance']:.1f}%"}
+        for k in ("fuel", "mech", "actions", "rounds", "francs"):
             v = mc.get(k)
             row[k] = f"{v['mean']} ({v['p10']}-{v['p90']})" if v else "-"
         mc_rows.append(row)

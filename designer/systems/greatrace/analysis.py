@@ -51,7 +51,8 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
     front = pareto(plans)
     return {"reachable": True, "start": race.start, "finish": race.finish, "engine_limit": limit,
             "shortest": p_short.to_dict(), "fastest": p_fast.to_dict(), "cheapest": p_cheap.to_dict(),
-            "pareto": [{"actions": p.actions, "francs": p.francs, "spaces": p.spaces, "path": p.path} for p in front],
+            "pareto": [{"actions": p.actions, "francs": p.francs, "spaces": p.spaces,
+                        "rounds": rounds(p, board.rules, race.players)["rounds"], "path": p.path} for p in front],
             "candidates": len(plans),
             "_plans": {"shortest": p_short, "fastest": p_fast, "cheapest": p_cheap}, "_cm": cm}
 
@@ -112,12 +113,14 @@ def _summary(r: dict) -> list[str]:
            "trade-off (actions / francs): " + ", ".join(f"{p['actions']} / {p['francs']} F" for p in r["pareto"])]
     mc = r["montecarlo"]["fastest"]
     if mc.get("fuel"):
-        out.append(f"Monte Carlo ({mc['runs']} runs, fastest route): fuel {mc['fuel']['p10']}-{mc['fuel']['p90']} "
-                   f"(mean {mc['fuel']['mean']}), mechanic {mc['mech']['p10']}-{mc['mech']['p90']}, actions "
-                   f"{mc['actions']['p10']}-{mc['actions']['p90']}, stranded {100 * mc['stranded_chance']:.0f}%")
-    else:
-        out.append(f"Monte Carlo ({mc['runs']} runs, fastest route): stranded in every run "
-                   f"({', '.join(mc['stranded_reasons'])})")
+        out.append(f"Monte Carlo ({mc['runs']} runs, fastest route, 10-90%): fuel {mc['fuel']['p10']}-"
+                   f"{mc['fuel']['p90']} (mean {mc['fuel']['mean']}), mechanic {mc['mech']['p10']}-{mc['mech']['p90']}, "
+                   f"actions {mc['actions']['p10']}-{mc['actions']['p90']}, rounds {mc['rounds']['p10']}-"
+                   f"{mc['rounds']['p90']}; stranded {100 * mc['stranded_chance']:.0f}%, funding needed "
+                   f"{100 * mc['funding_chance']:.0f}%")
+    if mc.get("failed_chance"):
+        out.append(f"Monte Carlo: the route could not be finished in {100 * mc['failed_chance']:.0f}% of the runs "
+                   f"({', '.join(mc['failed_reasons'])})")
     fw, bw = r["directions"]["forward"], r["directions"]["reverse"]
     if bw and bw.get("reachable"):
         out.append(f"both directions: {fw['fastest_actions']} / {bw['fastest_actions']} actions, "
@@ -128,5 +131,6 @@ def _summary(r: dict) -> list[str]:
                f"rounds driving blind or {d['scouted']['rounds']} with the route scouted first "
                f"({d['scouting_actions']} scouting actions); ~{d['blind']['table_minutes']} min for {r['players']} players")
     if f["shortfall"]:
-        out.append(f"money: the fastest route spends {f['spent']} F, {f['shortfall']} F more than the purse")
+        out.append(f"money: the fastest route spends {f['spent']} F, {f['shortfall']} F more than the purse "
+                   f"({f['funding_actions']} funding actions, counted in the rounds)")
     return out

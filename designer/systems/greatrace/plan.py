@@ -10,7 +10,8 @@ levels. Its policy, stated so a reader can check it:
   city the engine and chassis are repaired back to where they started (20 F a level); where a leg would
   drop the engine below its limit, a repair on the way (40 F a level) keeps it up;
 - escorts cancel the laid DANGER tiles first, in route order;
-- ``francs`` is what is spent plus the mechanic levels still owed at the finish, priced at a city repair.
+- ``francs`` is what is spent plus the mechanic levels still owed at the finish, priced at a city repair;
+  what the purse cannot pay is the ``shortfall``, covered by funding actions that cost assistants (rounds).
 """
 from __future__ import annotations
 
@@ -79,6 +80,7 @@ class Plan:
     francs: int
     fares: int
     shortfall: int
+    funding_actions: int            # funding actions (of ``funding_assistants`` each) to cover the shortfall
     repairs: int                    # mechanic actions (one per repair stop)
     scouting_actions: int
     bands: list[str]
@@ -239,7 +241,9 @@ def plan_route(cm: CostMap, route: Route) -> Plan:
                 fuel=sum(sp.fuel for sp in all_spaces), mech=sum(sp.mech for sp in all_spaces),
                 worst_fuel=sum(sp.worst_fuel for sp in all_spaces), worst_mech=sum(sp.worst_mech for sp in all_spaces),
                 spent=spent, owed_mech=owed, francs=spent + owed * rules.repair_price(True), fares=fares,
-                shortfall=max(0, spent - race.money), repairs=repairs,
+                shortfall=max(0, spent - race.money),
+                funding_actions=_up(max(0, spent - race.money) / max(1, rules.funding(int(rules["funding_assistants"])))),
+                repairs=repairs,
                 scouting_actions=_up(open_n / max(1, int(rules["scout_tiles"]))),
                 bands=_bands(cm, route.hexes()), path=[_name(cm, h) if h in cm.cities else label(h)
                                                        for h in route.hexes()])
@@ -268,9 +272,11 @@ def _alternatives(cm: CostMap, a, b) -> list[dict]:
 
 
 def rounds(plan: Plan, rules, players: int, scouted: bool = False) -> dict:
-    """Rounds of play for the route: every pilot, repair (and scout) is one assistant of the five a round."""
+    """Rounds of play for the route: every pilot, repair (and scout) is one assistant of the five a round, a
+    funding action ``funding_assistants`` of them."""
     per = int(rules["assistants_per_round"])
-    assistants = plan.actions + plan.repairs + (plan.scouting_actions if scouted else 0)
+    assistants = (plan.actions + plan.repairs + plan.funding_actions * int(rules["funding_assistants"])
+                  + (plan.scouting_actions if scouted else 0))
     n = max(1, _up(assistants / per))
     return {"assistants": assistants, "rounds": n,
             "table_minutes": round(n * players * float(rules["table_minutes_per_player_round"]))}

@@ -132,15 +132,18 @@ def roadbook(race: Race, board: Board, result: dict, paper: str = "A4") -> bytes
         pdf.grid(["#", "leg", "spaces", "fuel", "mech", "refuel / repair", "transport alternative", "bands",
                   "francs"], _leg_rows(p), [6, 32, 34, 13, 13, 30, 28, 12, 18], size=7.5)
         if p["shortfall"]:
-            pdf.para(f"Money: this route spends {p['spent']} F, {p['shortfall']} F more than the purse. The funding "
-                     "space pays 10/20/40/70/110 F for 1-5 assistants.", 8.5, bold=True)
+            pdf.para(f"Money: this route spends {p['spent']} F, {p['shortfall']} F more than the purse: about "
+                     f"{p['funding_actions']} funding actions (the funding space pays 10/20/40/70/110 F for 1-5 "
+                     "assistants).", 8.5, bold=True)
         if p["owed_mech"]:
             pdf.para(f"At the finish {p['owed_mech']} mechanic levels are still owed (1 prestige point each).", 8.5)
     pdf.add_page()
     pdf.heading("Trade-off, both directions, Monte Carlo")
-    pdf.grid(["pilot actions", "francs", "spaces", "path"],
-             [[p["actions"], f"{p['francs']} F", p["spaces"], " - ".join(p["path"])] for p in result["pareto"]],
-             [24, 20, 16, 126])
+    pdf.para("Trade-off: no other route is better on both pilot actions and francs. Rounds add the repairs and "
+             "the funding actions the purse needs.", 8)
+    pdf.grid(["pilot actions", "francs", "rounds", "spaces", "path"],
+             [[p["actions"], f"{p['francs']} F", p["rounds"], p["spaces"], " - ".join(p["path"])]
+              for p in result["pareto"]], [22, 18, 14, 14, 118])
     rows = []
     for key, d in result["directions"].items():
         if d and d.get("reachable"):
@@ -156,16 +159,18 @@ def roadbook(race: Race, board: Board, result: dict, paper: str = "A4") -> bytes
         def fmt(k):
             v = mc.get(k)
             return f"{v['mean']} ({v['p10']}-{v['p90']}, max {v['max']})" if v else "-"
-        rows.append([name, mc["runs"], fmt("fuel"), fmt("mech"), fmt("actions"), fmt("francs"),
-                     f"{100 * mc['stranded_chance']:.0f}%"])
-    pdf.grid(["route", "runs", "fuel mean (p10-p90)", "mechanic", "pilot actions", "francs spent", "stranded"],
-             rows, [16, 12, 36, 34, 30, 36, 22], size=7.5)
+        rows.append([name, mc["runs"], fmt("fuel"), fmt("mech"), fmt("actions"), fmt("rounds"), fmt("francs"),
+                     f"{100 * mc['stranded_chance']:.0f}%"
+                     + (f"\nunfinished {100 * mc['failed_chance']:.0f}%" if mc["failed_chance"] else "")])
+    pdf.grid(["route", "runs", "fuel mean (p10-p90)", "mechanic", "pilot actions", "rounds", "francs spent",
+              "stranded"], rows, [15, 10, 27, 27, 25, 25, 32, 25], size=7)
     d = result["duration"]
     pdf.para(f"Length and duration (fastest route): {d['spaces']} spaces, {d['pilot_actions']} pilot actions "
              f"({d['expected_pilot_actions']} expected). Driving blind: {d['blind']['assistants']} assistants, about "
              f"{d['blind']['rounds']} rounds, ~{d['blind']['table_minutes']} min at the table for "
              f"{result['players']} players. With the route scouted first: {d['scouting_actions']} scouting actions, "
              f"about {d['scouted']['rounds']} rounds.", 8.5)
-    pdf.para("Stranded: the car cannot pay the next space and has not the francs to buy fuel or parts (a funding "
-             "action would then cost extra rounds). The Monte Carlo draws the open spaces' tiles from the bag.", 7.5)
+    pdf.para("Stranded: the car runs dry away from a city without the francs to refuel or repair, and must wait "
+             "for funding where it stands. Rounds count every pilot, repair and funding assistant. The Monte Carlo "
+             "draws the open spaces' tiles from the bag.", 7.5)
     return bytes(pdf.output())

@@ -1,0 +1,135 @@
+"""The Great Race pages in a real browser: Debian's Chromium driven by Playwright against ``streamlit run``.
+
+Open the app on ``?system=greatrace``, see the demo race's analysis, then paint a city by clicking a hex in the
+map editor. Screenshots go to ``screenshots/`` (git-ignored) for a person to look at.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = ROOT / "screenshots"
+WAIT_MS = 60_000
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")]
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory):
+    port = _port()
+    log_path = tmp_path_factory.mktemp("greatrace") / "streamlit.log"
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "designer/app/main.py"),
+                                 "--server.headless", "true", "--server.port", str(port),
+                                 "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+                                 "--server.fileWatcherType", "none"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        stop = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"streamlit exited ({proc.returncode}):\n{log_path.read_text(errors='replace')}")
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > stop:
+                pytest.fail("streamlit did not answer in 60 s")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def page(app_url):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM),
+                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        try:
+            pg = browser.new_page(viewport={"width": 1280, "height": 900})
+            yield pg
+        finally:
+            browser.close()
+
+
+def _settle(pg) -> None:
+    pg.wait_for_timeout(400)
+    pg.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')
+                                 && !document.querySelector('[data-stale="true"]')""", timeout=WAIT_MS)
+    pg.wait_for_timeout(400)
+
+
+def _shot(pg, name: str) -> None:
+    """Streamlit scrolls inside its main block, so the window is grown to the content before the picture."""
+    SHOTS.mkdir(exist_ok=True)
+    size = pg.viewport_size
+    tall = pg.evaluate("""() => (document.querySelector('[data-testid="stMain"]') || document.body).scrollHeight""")
+    pg.set_viewport_size({"width": size["width"], "height": max(size["height"], min(int(tall) + 40, 6000))})
+    _settle(pg)
+    pg.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    pg.set_viewport_size(size)
+    _settle(pg)
+
+
+def test_open_the_system_and_see_the_analysis(page, app_url):
+    page.goto(f"{app_url}/?system=greatrace")
+    page.get_by_text("The race is valid.").wait_for(timeout=WAIT_MS)
+    _settle(page)
+    _shot(page, "greatrace-race")
+    page.get_by_role("tab", name="Analysis").click()
+    page.get_by_text("Monte Carlo over the bag").wait_for(timeout=WAIT_MS)
+    _settle(page)
+    summary = page.locator('[data-testid="stCode"]').first.inner_text()
+    assert "fastest:" in summary and "cheapest:" in summary and "both directions" in summary
+    _shot(page, "greatrace-analysis")
+
+
+def test_click_a_hex_to_make_it_a_city(page, app_url):
+    from designer.app.greatrace.editor import chart_layout
+    from designer.core.hexgrid import to_pixel
+    from designer.systems.greatrace.board import board_to_data, load_board, parse_label
+
+    page.get_by_role("tab", name="Map editor").click()
+    page.get_by_text("The board is valid").wait_for(timeout=WAIT_MS)
+    _settle(page)
+    assert "10 cities" in page.get_by_text("The board is valid").inner_text()
+    page.locator(".st-key-greatrace_paint_mode label").filter(has_text="city").first.click()
+    _settle(page)
+    lay = chart_layout(board_to_data(load_board(ROOT / "tilesets/greatrace/demo-frontier.yaml")))
+    area = page.locator('[data-testid="stVegaLiteChart"] path.background').first
+    area.wait_for(timeout=WAIT_MS)
+    box = area.bounding_box()
+    x, y = to_pixel(parse_label("E7"), 1.0)
+    px = box["x"] + (x - lay["x_domain"][0]) / (lay["x_domain"][1] - lay["x_domain"][0]) * box["width"]
+    py = box["y"] + (lay["y_domain"][1] + y) / (lay["y_domain"][1] - lay["y_domain"][0]) * box["height"]
+    page.mouse.click(px, py + 9)      # below the hex's name, on the hex itself
+    _settle(page)
+    page.get_by_text("11 cities").wait_for(timeout=WAIT_MS)
+    _shot(page, "greatrace-editor")
