@@ -52,7 +52,7 @@ def deck_tab() -> None:
         a1, a2, a3 = st.columns([2, 1, 1])
         pick = a1.selectbox("Copy a type into a new card", type_names or ["(no type yet)"], key=K + "copy_type")
         direction = a2.selectbox("Direction", list(DIRECTIONS), key=K + "copy_dir")
-        add = a3.form_submit_button("Add card")
+        add = a3.form_submit_button("Add card", key=K + "add_card")
     sections = st.data_editor(
         _frame(deckedit.sections_table(data), deckedit.SECTION_COLUMNS), num_rows="dynamic", hide_index=True,
         key=f"{K}sections_{version}", width="stretch",

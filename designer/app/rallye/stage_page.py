@@ -51,7 +51,7 @@ def _deck_and_stage():
 
 
 def _problems(problems) -> None:
-    if not problems:
+    if not any(p.severity == "error" for p in problems):
         st.success("valid: 12 cards, all known, laid on the table")
     for p in problems:
         text = f"**{p.code}** · {p.message} ({p.where})" + (f"  \n_hint: {p.hint}_" if p.hint else "")
@@ -63,13 +63,13 @@ def stage_tab() -> None:
     if deck is None or stage is None:
         return
     data = ss[K + "stage"]
+    version = ss.get(K + "editor_version", 0)
     c1, c2 = st.columns([3, 1])
-    data["stage"] = c1.text_input("Stage name", data.get("stage", ""), key=K + "name") or "stage"
-    players = c2.number_input("Drivers", 1, 4, int(data.get("players") or 1), key=K + "players")
+    data["stage"] = c1.text_input("Stage name", data.get("stage", ""), key=f"{K}name_{version}") or "stage"
+    players = c2.number_input("Drivers", 1, 4, int(data.get("players") or 1), key=f"{K}players_{version}")
     data["players"] = int(players)
     labels = {cid: card_label(s) for cid, s in deck.sections.items()}
     by_label = {v: k for k, v in labels.items()}
-    version = ss.get(K + "editor_version", 0)
     base = ss.get(K + "cards_base")
     if not base or base[0] != version:            # the table starts from the stage as it was opened or drafted
         base = (version, [str(c) for c in data.get("cards") or []])
