@@ -1,0 +1,55 @@
+"""The demo rally end to end through the command line (the shared contract only)."""
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from designer.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+RALLY = str(ROOT / "stages/classic/rally-demo.yaml")
+ES3 = str(ROOT / "stages/classic/es3-demo.yaml")
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_validate_and_analyze_the_demo_rally():
+    r = run("validate", RALLY)
+    assert r.exit_code == 0 and r.output.count("valid (") == 3
+    r = run("analyze", RALLY)
+    assert r.exit_code == 0
+    assert "ideal time" in r.output and "expected time" in r.output and "Demo ES3" in r.output
+    r = run("analyze", "--json", ES3)
+    import json
+    data = json.loads(r.output)
+    assert data["system"] == "classic" and data["route"] == "X1* | X3*-Y3* Y6*-X5* | X6*"
+    assert [s["fraction"] for s in data["snow_chances"]] == ["1/6", "1/3"]
+    assert data["expected"]["seconds"] >= data["ideal_line"]["time_seconds"]
+
+
+def test_render_and_roadbook(tmp_path):
+    out = tmp_path / "es3.svg"
+    r = run("render", ES3, "--line", "fastest", "-o", str(out))
+    assert r.exit_code == 0 and out.read_text().startswith("<svg")
+    pdf = tmp_path / "book.pdf"
+    r = run("roadbook", RALLY, "-o", str(pdf))
+    assert r.exit_code == 0 and pdf.read_bytes()[:5] == b"%PDF-"
+
+
+def test_bad_stage_is_a_message_not_a_traceback(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("system: classic\nstage: bad\nroute: 'X1 | X3-Y6 | Y8'\n")
+    r = CliRunner().invoke(main, ["validate", str(bad)])
+    assert r.exit_code == 1 and "ends-not-facing" in r.output
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("system: classic\nstage: [x\n")
+    r = CliRunner().invoke(main, ["analyze", str(broken)])
+    assert r.exit_code == 2 and "broken.yaml:" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["analyze", "--max-risk", "0.2", ES3])
+    assert r.exit_code == 2 and "max-risk" in r.output
+
+
+def test_examples_lists_the_classic_demos():
+    r = run("examples", "--system", "classic")
+    assert r.exit_code == 0 and "Demo Rally of the Two Boards" in r.output and "demo-zones" in r.output
