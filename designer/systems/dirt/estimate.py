@@ -73,12 +73,15 @@ class Estimate:
     table_minutes: float
     guidance_minutes: float | None
     params: TableTime = TABLE_TIME
+    expected_turns: float | None = None
 
     def to_dict(self) -> dict:
         return {
             "road_tiles": self.road_tiles,
             "length_cells": {"shortest_line": self.shortest_cells, "fastest_line": self.fastest_cells},
             "turns": self.turns,
+            "expected_turns": round(self.expected_turns, 3) if self.expected_turns is not None else None,
+            "table_turns": "expected" if self.expected_turns is not None else "fastest_line",
             "game_seconds": self.game_seconds,
             "game_time": format_time(self.game_seconds),
             "players": self.players,
@@ -97,7 +100,8 @@ def _road_tiles(track) -> int:
 
 
 def estimate(track, players: int = 4, rules: Ruleset | None = None, *, fastest: Line | None = None,
-             shortest: CellLine | None = None, params: TableTime = TABLE_TIME) -> Estimate:
+             shortest: CellLine | None = None, params: TableTime = TABLE_TIME,
+             expected_turns: float | None = None) -> Estimate:
     """Length (cells of the shortest and the fastest line), game time and table time of a stage.
 
     ``fastest`` / ``shortest`` may be passed when already computed.
@@ -115,8 +119,9 @@ def estimate(track, players: int = 4, rules: Ruleset | None = None, *, fastest: 
     turns = len(fastest.turns)
     return Estimate(road_tiles=tiles, shortest_cells=shortest.length if shortest else None,
                     fastest_cells=fastest.length, turns=turns, game_seconds=fastest.seconds, players=players,
-                    table_minutes=table_minutes(turns, players, tiles, params),
-                    guidance_minutes=guidance_minutes(tiles, players), params=params)
+                    table_minutes=table_minutes(expected_turns if expected_turns is not None else turns, players,
+                                                tiles, params),
+                    guidance_minutes=guidance_minutes(tiles, players), params=params, expected_turns=expected_turns)
 
 
 def fit_table_time(samples: Iterable[tuple[int, int]], build_minutes_per_tile: float = 1.0,

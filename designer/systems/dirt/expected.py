@@ -18,11 +18,7 @@ one (stopping, securing) or makes a Big Attack. What follows is the rulebook (se
 - seconds tokens left at the finish come off the time (p. 20); tokens beyond ``max_tokens`` are kept only
   for that.
 
->>> from designer.systems.dirt.stage import load_stage
->>> from designer.systems.dirt.track import load_track
->>> result = expected_time(load_track(load_stage("stages/dirt/rally-1/ss1.yaml")))
->>> result.seconds >= result.ideal_seconds
-True
+The stage-level entry point is :func:`designer.systems.dirt.expectation.expected_time`.
 """
 from __future__ import annotations
 

@@ -336,7 +336,7 @@ def shortest_line(track) -> CellLine | None:
 # -- everything at once --------------------------------------------------------------------------
 
 def analyze(track, players: int = 4, max_risk: float | None = None, rules: Ruleset | None = None,
-            leader: bool = False) -> dict:
+            leader: bool = False, expected: bool = True) -> dict:
     """Everything the designer knows about a stage's lines and timing, as one JSON-ready dict.
 
     Keys: ``stage``, ``rules`` (every parameter used, with sources), ``graph`` (cells and move links),
@@ -360,7 +360,12 @@ def analyze(track, players: int = 4, max_risk: float | None = None, rules: Rules
     safe = fastest_line(track, rules, max_risk=max_risk, leader=leader) if max_risk is not None else None
     short = shortest_line(track)
     limits = speed_limits(track, rules, leader=leader)
-    est = _estimate(track, players=players, rules=rules, fastest=fast, shortest=short)
+    exp = None
+    if expected:            # the expected time under the dice (designer.systems.dirt.expectation: its keys)
+        from designer.systems.dirt.expectation import expected_time
+        exp = expected_time(track, rules, leader=leader, ideal_seconds=fast.seconds)
+    est = _estimate(track, players=players, rules=rules, fastest=fast, shortest=short,
+                    expected_turns=exp.stats.turns if exp is not None else None)
     stage = getattr(track, "stage", None)
     out = {
         "stage": {
@@ -378,6 +383,7 @@ def analyze(track, players: int = 4, max_risk: float | None = None, rules: Rules
         "shortest_line": short.to_dict() if short is not None else None,
         "speed_limits": limits,
         "estimate": est.to_dict(),
+        "expected": exp.to_dict() if exp is not None else None,
     }
     if max_risk is not None and safe is None:
         out["notes"] = [f"no line keeps every turn's chance of a loss of control at or below {max_risk:g}"]

@@ -11,6 +11,7 @@ def text_report(result: dict) -> str:
     name = stage.get("name", "") if isinstance(stage, dict) else str(stage or "")
     out = [name,
            f"  length: {sl.get('cells', '?')} cells on the shortest line, {fl.get('cells', '?')} on the fastest",
+           *_expected_lines(result.get("expected")),
            f"  fastest line: {fl.get('time', '?')} game time in {fl.get('turns', '?')} turns "
            f"(hazards not rolled; worst turn {100 * (fl.get('max_turn_loss_of_control_chance') or 0):.0f}% loss of control)",
            f"  table time: about {est.get('table_minutes', '?')} min for {est.get('players', '?')} players "
@@ -27,3 +28,21 @@ def text_report(result: dict) -> str:
     out.append("")
     out.append("  --json gives the cell graph and every move, to check against the rules.")
     return "\n".join(out)
+
+
+def _expected_lines(exp: dict | None) -> list[str]:
+    """The expected time under the dice as the headline, the ideal (shakedown) time beside it."""
+    if not exp:
+        return []
+    out = [f"  expected time: {exp['time']} ({exp['seconds']:.1f} s, sd {exp['sd']:.1f} s) in {exp['turns']:.1f} turns "
+           f"-- ideal {exp.get('ideal_time') or '?'} (shakedown); "
+           f"{100 * exp['loss_of_control_chance']:.0f}% chance of a loss of control"
+           f"{' (leader dice)' if exp.get('leader') else ''}"]
+    costly = exp.get("costliest_tiles") or []
+    if costly:
+        out.append("  costliest tiles (expected seconds of turns started there): "
+                   + ", ".join(f"{t['tile']} #{t['index'] + 1} {t['expected_seconds']:.0f}s" for t in costly[:3]))
+    assumed = [k for k, v in (exp.get("assumed") or {}).items() if v.get("status") == "assumed"]
+    if assumed:
+        out.append(f"  expected time rests on assumed values: {', '.join(assumed)}")
+    return out

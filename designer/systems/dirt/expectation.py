@@ -1,0 +1,183 @@
+"""The expected stage time of a DIRT stage as a result: solve, follow the policy, say what it rests on.
+
+:func:`expected_time` returns an :class:`ExpectedTime`; its :meth:`~ExpectedTime.to_dict` is the ``expected``
+key of the analysis JSON. Keys (all times in game seconds):
+
+- ``seconds``, ``time``: expected stage time of the best policy (cards minus seconds tokens left);
+- ``sd``: its standard deviation; ``turns``: expected number of turns (for the table time);
+- ``loss_of_control_chance``: chance of at least one loss of control; ``expected_losses``: their mean number;
+- ``ideal_seconds``, ``ideal_time``: the shakedown line (hazards not rolled, no tokens), for comparison;
+- ``leader``: planned with the leader dice (a car alone on the stage is always the leader);
+- ``bounds``: what the solver tracks (tokens, dice secured per turn, damage of each kind);
+- ``assumed``: every parameter the figure rests on, with its value, status and source;
+- ``policy``: the turns of the most likely run, each with its boundary (cell, gear, tokens, damage), the mode
+  (``roll`` one by one, ``attack``, ``spare``), the plan die by die and, for one by one, what to do before
+  each die by hazards already shown (``roll``, ``secure`` or ``stop``);
+- ``decisions``: the decision at every turn boundary the policy reaches with a chance of 0.1 % or more (to
+  replay it): ``cell``, ``gear``, ``tokens``, ``damage``, ``chance``, ``mode``, ``dice`` and ``cells``;
+- ``tiles``: per road tile (in driving order) the expected seconds of the turns started on it and the chance
+  of a loss of control there, most expensive first in ``costliest_tiles``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from designer.core.errors import DesignerError
+from designer.racing.course import format_time
+from designer.racing.expected import PolicyStats, Solution, solve
+from designer.systems.dirt.expected import FIN, NO_DAMAGE, DicePlayer, DirtModel
+from designer.systems.dirt.mishaps import Mishaps, load_mishaps
+from designer.systems.dirt.ruleset import Ruleset
+
+RULE_KEYS = ("time_card", "loss_of_control_seconds", "dashboards", "hazard_faces", "hazard_limit")
+
+
+@dataclass
+class ExpectedTime:
+    """The expected time of a stage under the dice and the policy that achieves it."""
+    model: DirtModel
+    solution: Solution
+    starts: list
+    stats: PolicyStats
+    ideal_seconds: int | None
+    leader: bool
+    rules: Ruleset
+    mishaps: Mishaps
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def seconds(self) -> float:
+        return self.stats.seconds
+
+    @property
+    def start(self):
+        return min(self.starts, key=lambda s: self.solution.value(s, 0))
+
+    def simulate(self, runs: int = 1000, seed: int | None = 0):
+        """Play the policy ``runs`` times with dice (:func:`designer.racing.simulate.simulate`)."""
+        from designer.racing.simulate import simulate
+
+        return simulate(self.solution, DicePlayer(self.model), self.starts, runs=runs, seed=seed)
+
+    # -- the policy as data ----------------------------------------------------------------------
+    def _boundary(self, state, bank) -> dict:
+        names = self.model.road.nodes
+        cell, gear, damage = state
+        return {"cell": names[cell], "gear": gear, "tokens": bank,
+                "damage": {"gear": damage[0], "gas": damage[1], "brake": damage[2], "spare_used": bool(damage[3])}}
+
+    def _plan(self, state, decision) -> list[dict]:
+        if decision.mode not in ("roll", "attack"):
+            return []
+        ps = self.model.plans(state[0], state[1], state[2])
+        names = self.model.road.nodes
+        return [{"dice": list(dice), "cells": [names[c] for c in path], "gear": g, "events": list(events)}
+                for dice, path, g, events in ps.steps[decision.plan]]
+
+    def _rules(self, state, bank, decision) -> list[dict]:
+        """For one by one: before each die, what to do with 0, 1, ... hazards shown (nothing secured yet)."""
+        model = self.model
+        ps1, stop, loss, table = model.single(state, decision, self.solution._vector)
+        out = []
+        for i in range(int(ps1.length[0])):
+            out.append({str(h): model.choice(ps1, stop, loss, table, i, h, 0, bank) for h in range(model.limit)})
+        return out
+
+    def policy(self, max_turns: int = 200) -> list[dict]:
+        """The turns of the most likely run: at each boundary the decision, then its most likely outcome."""
+        sol, model = self.solution, self.model
+        s, b = self.start, 0
+        out = []
+        for n in range(1, max_turns + 1):
+            if model.terminal(s) is not None:
+                break
+            d = sol.decision(s, b)
+            outs = sol.outcomes(s, b)
+            entry = {"turn": n, **self._boundary(s, b), "mode": d.mode, "plan": self._plan(s, d),
+                     "expected_seconds_to_finish": round(sol.value(s, b), 3),
+                     "loss_of_control_chance": round(sum(o.p for o in outs if o.loss), 6)}
+            if d.mode == "roll":
+                entry["before_each_die"] = self._rules(s, b, d)
+            out.append(entry)
+            best = max(outs, key=lambda o: o.p)
+            s, b = best.state, best.bank
+        return out
+
+    def decisions(self, min_chance: float = 1e-3) -> list[dict]:
+        out = []
+        for (s, b), p in sorted(self.stats.occupancy.items(), key=lambda kv: -kv[1]):
+            if p < min_chance or self.model.terminal(s) is not None:
+                continue
+            d = self.solution.decision(s, b)
+            plan = self._plan(s, d)
+            out.append({**self._boundary(s, b), "chance": round(p, 6), "mode": d.mode,
+                        "dice": [st["dice"] for st in plan], "cells": [st["cells"][-1] for st in plan]})
+        return out
+
+    def tiles(self) -> list[dict]:
+        g = self.model.road.graph
+        names = self.model.road.nodes
+        per: dict = {}
+        for (s, b), p in self.stats.occupancy.items():
+            if s == FIN or (s, b) not in self.stats.turn_seconds:
+                continue
+            node = g.nodes[names[s[0]]]
+            key = (node.get("index"), node.get("tile"))
+            row = per.setdefault(key, [0.0, 0.0])
+            row[0] += p * self.stats.turn_seconds[(s, b)]
+            row[1] += p * self.stats.turn_loss[(s, b)]
+        return [{"index": i, "tile": t, "expected_seconds": round(v[0], 3), "loss_of_control_chance": round(v[1], 4)}
+                for (i, t), v in sorted(per.items(), key=lambda kv: (kv[0][0] is None, kv[0][0] or 0))]
+
+    def assumed(self) -> dict:
+        out = {k: {"value": self.rules.to_dict().get(k), **self.rules.sources.get(k, {})} for k in RULE_KEYS}
+        out.update(self.mishaps.assumed())
+        return out
+
+    def to_dict(self, details: bool = True) -> dict:
+        st = self.stats
+        tiles = self.tiles()
+        out = {
+            "seconds": round(st.seconds, 3), "time": format_time(st.seconds), "sd": round(st.sd, 3),
+            "turns": round(st.turns, 3), "loss_of_control_chance": round(st.loss_chance, 6),
+            "expected_losses": round(st.expected_losses, 6),
+            "ideal_seconds": self.ideal_seconds,
+            "ideal_time": format_time(self.ideal_seconds) if self.ideal_seconds is not None else None,
+            "leader": self.leader,
+            "bounds": {"max_tokens": self.mishaps.max_tokens, "max_secured": self.mishaps.max_secured,
+                       "max_damage": self.mishaps.max_damage},
+            "tiles": tiles,
+            "costliest_tiles": sorted(tiles, key=lambda r: -r["expected_seconds"])[:5],
+            "assumed": self.assumed(),
+            **self.extra,
+        }
+        if details:
+            out["policy"] = self.policy()
+            out["decisions"] = self.decisions()
+        return out
+
+
+def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | None = None, leader: bool = False,
+                  ideal_seconds: int | None = None) -> ExpectedTime:
+    """Solve a stage's expected time under the dice (the optimal policy), exactly within the model's bounds."""
+    from designer.systems.dirt import lines as L
+    from designer.systems.dirt.rules import road_of
+
+    graph = L.check_track(track)
+    rules = L._rules_for(track, rules)
+    if mishaps is None:
+        mishaps = load_mishaps(rules.path) if rules.path else load_mishaps()
+    model = DirtModel(road_of(graph), rules, mishaps, leader=leader, surface=L._stage_surface(track))
+    starts = [(s, 0, NO_DAMAGE) for s in model.road.starts()]
+    with L._gc_paused():
+        solution = solve(model, starts)
+        start = min(starts, key=lambda s: solution.value(s, 0))
+        if solution.value(start, 0) >= 1e8:
+            raise DesignerError("no way to drive this stage to the finish under the dice",
+                                hint="a cell limited to 0 or a dead end blocks the road; check the speed limits")
+        stats = solution.stats(starts)
+    if ideal_seconds is None:
+        line = L.fastest_line(track, rules, leader=leader)
+        ideal_seconds = line.seconds if line is not None else None
+    return ExpectedTime(model=model, solution=solution, starts=starts, stats=stats, ideal_seconds=ideal_seconds,
+                        leader=leader, rules=rules, mishaps=mishaps)
