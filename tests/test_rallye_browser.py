@@ -1,0 +1,99 @@
+"""The Rallye pages in a real browser: Debian's Chromium driven by Playwright against ``streamlit run``.
+
+Opens the app on ``?system=rallye``, opens a demo stage from the sidebar, and reads its analysis. A screenshot at
+1280 px goes to the test's temporary folder (and to ``screenshots/`` when that folder exists) for a person to see.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MAIN = ROOT / "designer" / "app" / "main.py"
+CHROMIUM = Path("/usr/bin/chromium")
+TIMEOUT_MS = 60_000
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory):
+    port = _free_port()
+    log = tmp_path_factory.mktemp("streamlit") / "server.log"
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(MAIN), "--server.headless", "true",
+             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+             "--server.fileWatcherType", "none"], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"streamlit stopped (exit {proc.returncode}):\n{log.read_text(errors='replace')}")
+            try:
+                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("streamlit did not answer within 60 s")
+            time.sleep(0.5)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def test_open_a_demo_and_see_its_analysis(url, tmp_path):
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM),
+                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            page.set_default_timeout(TIMEOUT_MS)
+            page.goto(f"{url}/?system=rallye")
+            page.get_by_text("Rallye (12 cards)").wait_for()
+            sidebar = page.locator('[data-testid="stSidebar"]')
+            sidebar.locator('[data-testid="stSelectbox"]').filter(has_text="Demo stage").click()
+            page.get_by_role("option", name="SS2 demo: Forêt Longue").click()
+            sidebar.get_by_role("button", name="Open demo").click()
+            page.get_by_text("opened demo-ss2-foret-longue.yaml").wait_for()
+            page.get_by_text("valid: 12 cards").wait_for()
+            page.get_by_role("tab", name="Analysis").click()
+            page.get_by_text("Reconnaissance notes").wait_for()
+            metrics = page.locator('[data-testid="stMetric"]')
+            metrics.nth(3).wait_for()
+            labels = " ".join(metrics.all_inner_texts())
+            assert "Cautious plan" in labels and "Fastest plan" in labels and "Table time" in labels
+            body = page.locator('[data-testid="stMain"]').inner_text()
+            assert "fastest plan: 73.7 s expected solo" in body            # SS2 on the demo deck
+            assert "Reconnaissance notes" in body
+            page.wait_for_timeout(1500)
+            shot = tmp_path / "rallye-analysis.png"
+            page.screenshot(path=str(shot), full_page=True)
+            if (ROOT / "screenshots").is_dir():
+                page.screenshot(path=str(ROOT / "screenshots" / "rallye-analysis.png"), full_page=True)
+            assert shot.stat().st_size > 10_000
+        finally:
+            browser.close()
