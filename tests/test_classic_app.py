@@ -1,0 +1,101 @@
+"""The classic pages of the app, driven with Streamlit's AppTest (sidebar, then every tab)."""
+import pytest
+from streamlit.testing.v1 import AppTest
+
+
+def classic_pages():
+    import streamlit as st
+
+    from designer.app import classic
+
+    classic.sidebar()
+    tabs = classic.tabs()
+    for (label, draw), tab in zip(tabs, st.tabs([label for label, _ in tabs])):
+        with tab:
+            draw()
+
+
+@pytest.fixture
+def at():
+    at = AppTest.from_function(classic_pages, default_timeout=180)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_opens_the_demo_rally_with_its_analysis(at):
+    values = [m.value for m in at.metric]
+    assert values[0] == "11 cells" and values[1] == "0:20"
+    assert any("expected time" in m.value for m in at.markdown)
+    labels = [t.label for t in at.tabs]
+    assert labels == ["Stage", "Analysis", "Rally & road book", "Zone editor"]
+    assert at.session_state["classic_doc"].name == "Demo Rally of the Two Boards"
+
+
+def test_a_bad_route_shows_where_and_how_to_fix(at):
+    route = next(t for t in at.text_input if t.label.startswith("Route"))
+    route.set_value("X1 | X3-Y6 | Y8")
+    next(b for b in at.button if b.label == "Apply").click()
+    at.run()
+    assert not at.exception
+    errors = " ".join(e.value for e in at.error)
+    assert "do not face each other" in errors
+    route = next(t for t in at.text_input if t.label.startswith("Route"))
+    route.set_value("X9 | - | X4")
+    next(b for b in at.button if b.label == "Apply").click()
+    at.run()
+    assert "road end 9" in " ".join(e.value for e in at.error)
+
+
+def test_editing_the_route_changes_the_analysis(at):
+    route = next(t for t in at.text_input if t.label.startswith("Route"))
+    route.set_value("X2-7")
+    next(b for b in at.button if b.label == "Apply").click()
+    at.run()
+    assert not at.exception
+    assert at.session_state["classic_doc"].stages[0].route[0].exit == 7
+    assert [m.value for m in at.metric][0] == "6 cells"
+
+
+def test_zone_editor_click_sets_a_road_end_and_checks_the_box(at):
+    at.selectbox(key="classic_ed_mode").set_value("road end")
+    at.run()
+    at.number_input(key="classic_ed_end").set_value(9)
+    at.run()
+    at.button(key="classic_g_A8").click()
+    at.run()
+    assert not at.exception
+    ends = at.session_state["classic_ed_tables"]["ends"]
+    assert {"end": 9, "cell": "A8", "side": None} in ends
+    # A8 is a corner of the board: the loader asks which edge
+    assert any("corner of the board" in e.value for e in at.error)
+
+
+def test_zone_editor_lays_a_new_road_by_clicking(at):
+    at.number_input(key="classic_ed_new_a").set_value(1)
+    at.number_input(key="classic_ed_new_b").set_value(7)
+    at.button(key="classic_ed_new_road").click()
+    at.run()
+    roads = at.session_state["classic_ed_tables"]["roads"]
+    new = len(roads) - 1
+    at.selectbox(key="classic_ed_road").set_value(new)
+    at.run()
+    for cell in ("A4", "B3", "C2", "C1"):
+        at.button(key=f"classic_g_{cell}").click()
+        at.run()
+    assert at.session_state["classic_ed_tables"]["roads"][new]["path"] == "A4 B3 C2 C1"
+    assert not any("problem" in e.value.lower() for e in at.error), [e.value for e in at.error]
+    assert any("valid:" in s.value for s in at.success)
+    at.button(key="classic_ed_use").click()
+    at.run()
+    assert "roads:" in at.session_state["classic_box_text"]
+
+
+def test_new_stage_and_rally_tab(at):
+    at.button(key="classic_new").click()
+    at.run()
+    assert at.session_state["classic_doc"].name == "My stage"
+    at.button(key="classic_make_rb").click()
+    at.run()
+    assert not at.exception
+    assert at.session_state["classic_roadbook"][:5] == b"%PDF-"
