@@ -35,6 +35,21 @@ def snow_chances(stage, box, rules: Rules) -> list[dict]:
     return out
 
 
+def split_times(stage, ideal: dict) -> list[dict]:
+    """ART.16: the ideal line's time when it passes each split point (cards of the turns up to it)."""
+    out = []
+    for i, cell in stage.splits:
+        node, elapsed, at = f"{i}:{cell}", 0, None
+        for k, turn in enumerate(ideal["turns"], start=1):
+            elapsed += turn["card"]
+            if node in turn["cells"] or any(c.startswith(node + ".") for c in turn["cells"]):
+                at = k
+                break
+        out.append({"crossing": i + 1, "cell": cell, "turn": at, "seconds": elapsed if at else None,
+                    "time": format_time(elapsed) if at else "-"})
+    return out
+
+
 def build_steps(course: Course) -> list[str]:
     """How to lay the boards, in words."""
     steps = []
@@ -98,6 +113,7 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
         "table": {"turns_per_player": round(turns, 1), "players": players, "minutes": round(table_min, 1),
                   "seconds_per_turn": rules.table_seconds},
     })
+    result["splits"] = split_times(stage, ideal)
     zones_snow = ", ".join(f"{s['zone']} {s['fraction']}" for s in result["snow_chances"])
     result["summary"] = [
         f"route {result['route']}  (share {result['share']})",

@@ -1,0 +1,56 @@
+"""Big Attack, dropping seconds, SISU, time control (ART.5-7, ART.22) and split times (ART.16)."""
+from pathlib import Path
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, strategies as st
+
+from designer.systems.classic import attack as A
+from designer.systems.classic.moves import IllegalMove
+from designer.systems.classic.rules import load_rules
+from designer.systems.classic.system import SYSTEM
+
+RULES = load_rules()
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_big_attack_rules():
+    assert A.big_attack(RULES, ["gear1", "gear2"], [True, True], 5) == A.Attack(2, 2, False)
+    lost = A.big_attack(RULES, ["gear2", "gear3", "gear4", "gear5", "gas"], [True, True, False, True, False], 8)
+    assert lost.loss and lost.seconds == 5 and lost.cells == 5
+    with pytest.raises(IllegalMove, match="at least two"):
+        A.big_attack(RULES, ["gear1"], [False], 5)
+    with pytest.raises(IllegalMove, match="cells left"):
+        A.big_attack(RULES, ["gear3", "gear4", "gas"], [False] * 3, 2)
+    with pytest.raises(IllegalMove, match="not allowed in a Big Attack"):
+        A.big_attack(RULES, ["gear3", "gear4"], [False] * 2, 5, dropped=1)
+
+
+def test_drop_seconds_sisu_and_time_control():
+    assert A.drop_seconds_cost(RULES, 2, 3) == 6
+    with pytest.raises(IllegalMove, match="two hazard marks"):
+        A.drop_seconds_cost(RULES, 1, 1)
+    assert A.sisu_cancels("marks") and not A.sisu_cancels("corner")
+    assert A.time_control_penalty(RULES, 3) == 15
+
+
+@given(st.lists(st.sampled_from(["gear1", "gear2", "gear3", "gear4", "gear5", "gas", "orange"]), max_size=7))
+def test_loss_chance_is_a_probability_and_grows_with_dice(dice):
+    p = A.loss_chance(RULES, dice)
+    assert 0 <= p <= 1
+    assert A.loss_chance(RULES, dice + ["gear4"]) >= p
+    if len(dice) < 3:
+        assert p == 0
+
+
+def test_loss_chance_exact():
+    # three dice with one face in six each: all three marked
+    assert A.loss_chance(RULES, ["gear1", "gas", "gas"]) == Fraction(1, 216)
+
+
+def test_split_times_on_the_ideal_line():
+    doc = SYSTEM.load(ROOT / "stages/classic/es1-demo.yaml")
+    res = SYSTEM.analyse(doc, SYSTEM.box_of(doc))
+    splits = res["splits"]
+    assert [s["cell"] for s in splits] == ["E4"]
+    assert 0 < splits[0]["seconds"] <= res["ideal_line"]["time_seconds"]
