@@ -82,3 +82,32 @@ def test_changing_the_money_reruns_the_analysis(at):
     assert at.session_state["greatrace_race"]["money"] == 400
     text = _texts(at)
     assert "more than the purse" not in text
+
+
+def _upload_app():
+    import streamlit as st
+
+    from designer.app import greatrace
+    from designer.app.greatrace import state
+
+    if "greatrace_test_opened" not in st.session_state:
+        st.session_state["greatrace_test_opened"] = True
+        board = ("system: greatrace\nboard: tiny\ncolumns: 5\nrows: 2\n"
+                 "cities:\n  - {name: Oak, at: A1, purple: true}\n  - {name: Elm, at: E2, purple: true}\n"
+                 "bag:\n  - {terrain: plain, count: 10, fuel: 1, mech: 0}\n")
+        state.open_text(board, "tiny.yaml")
+        state.open_text("system: greatrace\nrace: Tiny race\nboard: tiny\nstart: Oak\nfinish: Elm\n", "race.yaml")
+    greatrace.sidebar()
+    tabs = greatrace.tabs()
+    for widget, (_label, draw) in zip(st.tabs([label for label, _ in tabs]), tabs):
+        with widget:
+            draw()
+
+
+def test_a_race_uploaded_after_its_board_is_raced_on_that_board():
+    at = AppTest.from_function(_upload_app, default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    assert at.session_state["greatrace_board"]["board"] == "tiny"
+    text = _texts(at)
+    assert "Tiny race" in text and "Oak -> Elm on tiny" in text

@@ -2,13 +2,11 @@
 hexes, edit the cities, transport lines and bag as tables, see the problems at once, download the YAML."""
 from __future__ import annotations
 
-import hashlib
-
 import altair as alt
 import pandas as pd
 import streamlit as st
 
-from designer.app.greatrace import K, ss, svg_image
+from designer.app.greatrace.state import K, ss, svg_image, tag
 from designer.core.errors import DesignerError
 from designer.core.hexgrid import to_pixel
 from designer.systems.greatrace import edit
@@ -17,13 +15,8 @@ from designer.systems.greatrace.draw import board_svg
 from designer.systems.greatrace.validate import validate_board
 
 HEX_SHAPE = "M1,0L0.5,0.866L-0.5,0.866L-1,0L-0.5,-0.866L0.5,-0.866Z"
-KIND_COLOURS = {"open": "#f3ecd9", "risk": "#555555", "off": "#ffffff", "city": "#ffffff", "purple city": "#6b3fa0",
+KIND_COLOURS = {"open": "#f3ecd9", "risk": "#555555", "off": "#ffffff", "city": "#e0b341", "purple city": "#6b3fa0",
                 "median slot": "#c7b3e0"}
-
-
-def _tag(value) -> str:
-    """A short tag of a table's content: a widget keyed with it starts afresh when the content changes."""
-    return hashlib.sha1(repr(value).encode("utf-8")).hexdigest()[:10]
 
 
 def _kinds(data: dict) -> dict[str, str]:
@@ -91,7 +84,7 @@ def editor_tab() -> None:
             ss[K + "board"] = data = edit.paint(data, named.replace(",", " ").split(), mode, city_name or None)
         except ValueError as exc:
             st.error(str(exc))
-    event = st.altair_chart(_hex_chart(data), on_select="rerun", key=K + "hex_chart_" + _tag(_kinds(data)), selection_mode="pick")
+    event = st.altair_chart(_hex_chart(data), on_select="rerun", key=K + "hex_chart_" + tag(_kinds(data)), selection_mode="pick")
     picked = [p.get("hex") for p in (getattr(event, "selection", {}) or {}).get("pick", []) if p.get("hex")]
     if picked and ss.get(K + "last_pick") != (tuple(picked), mode):
         ss[K + "last_pick"] = (tuple(picked), mode)
@@ -99,14 +92,14 @@ def editor_tab() -> None:
         st.rerun()
     st.markdown("**Cities**")
     cities = pd.DataFrame(data.get("cities", []), columns=["name", "at", "cards", "purple", "median"])
-    ed = st.data_editor(cities, num_rows="dynamic", key=K + "cities_editor_" + _tag(data.get("cities")), width="stretch")
+    ed = st.data_editor(cities, num_rows="dynamic", key=K + "cities_editor_" + tag(data.get("cities")), width="stretch")
     st.markdown("**Transport lines**")
     lines = pd.DataFrame(data.get("transport", []), columns=["from", "to", "mode", "fare"])
-    et = st.data_editor(lines, num_rows="dynamic", key=K + "transport_editor_" + _tag(data.get("transport")), width="stretch",
+    et = st.data_editor(lines, num_rows="dynamic", key=K + "transport_editor_" + tag(data.get("transport")), width="stretch",
                         column_config={"mode": st.column_config.SelectboxColumn(options=["sea", "air"])})
     st.markdown("**The bag of terrain tiles**")
     bag = pd.DataFrame(data.get("bag", []), columns=["terrain", "count", "fuel", "mech", "danger", "stop"])
-    eb = st.data_editor(bag, num_rows="dynamic", key=K + "bag_editor_" + _tag(data.get("bag")), width="stretch")
+    eb = st.data_editor(bag, num_rows="dynamic", key=K + "bag_editor_" + tag(data.get("bag")), width="stretch")
     width = st.number_input("Progression bands: columns per band", 1, 26, 2, key=K + "band_width")
     new = edit.set_table(data, "cities", ed.to_dict("records"))
     new = edit.set_table(new, "transport", et.to_dict("records"))

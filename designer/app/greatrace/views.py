@@ -4,8 +4,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from designer.app.greatrace.editor import _tag
-from designer.app.greatrace import K, current_board, current_race, ss, svg_image
+from designer.app.greatrace.state import K, current_board, current_race, ss, svg_image, tag
 from designer.core.errors import DesignerError
 from designer.systems.greatrace.race import dumps_race
 from designer.systems.greatrace.system import SYSTEM
@@ -75,7 +74,7 @@ def race_tab() -> None:
     st.markdown("**Tiles already laid** (hex and terrain)")
     laid = pd.DataFrame([{"hex": h, "terrain": t} for h, t in (data.get("laid") or {}).items()],
                         columns=["hex", "terrain"])
-    edited = st.data_editor(laid, num_rows="dynamic", key=K + "laid_editor_" + _tag(data.get("laid")), width="stretch",
+    edited = st.data_editor(laid, num_rows="dynamic", key=K + "laid_editor_" + tag(data.get("laid")), width="stretch",
                             column_config={"terrain": st.column_config.SelectboxColumn(
                                 options=[k.terrain for k in board.bag])})
     new = {"system": "greatrace", "race": ss[K + "race_name"], "board": board.name, "start": start, "finish": finish,

@@ -30,7 +30,7 @@ def board_svg(board: Board, cm: CostMap | None = None, routes: dict | None = Non
     width, height = x1 - x0 + 2 * PAD, y1 - y0 + 2 * PAD + top + 60
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="DejaVu Sans, sans-serif">',
-           f'<rect width="100%" height="100%" fill="white"/>']
+           '<rect width="100%" height="100%" fill="white"/>']
     if title:
         out.append(f'<text x="{PAD}" y="22" font-size="15" font-weight="bold">{esc(title)}</text>')
     # Progression bands: a label over each band, alternate shading behind the hexes.
@@ -44,7 +44,7 @@ def board_svg(board: Board, cm: CostMap | None = None, routes: dict | None = Non
                        f'fill="#eeeeee"/>')
         out.append(f'<text x="{(bx0 + bx1) / 2 + ox:.1f}" y="{by0 + oy - 4:.1f}" font-size="9" text-anchor="middle" '
                    f'fill="#555">band {esc(band.name)}</text>')
-    cities = cm.cities if cm is not None else {c.at: c for c in board.cities.values()}
+    cities = cm.cities if cm is not None else {c.at: c for c in board.cities.values() if not c.median}
     terrains = {k.terrain: i for i, k in enumerate(board.bag)}
     for h in spaces:
         cx, cy = _xy(h, ox, oy)
@@ -112,7 +112,7 @@ def board_svg(board: Board, cm: CostMap | None = None, routes: dict | None = Non
 
 
 def _legend(x: float, y: float, routes: dict) -> str:
-    parts = [f'<g font-size="9">',
+    parts = ['<g font-size="9">',
              f'<rect x="{x}" y="{y}" width="12" height="10" fill="#5a5a5a"/><text x="{x + 16}" y="{y + 9}">risk zone +1 fuel</text>',
              f'<circle cx="{x + 126}" cy="{y + 5}" r="6" fill="#6b3fa0" stroke="black"/>'
              f'<text x="{x + 136}" y="{y + 9}">purple city (cards drawn)</text>',
