@@ -1,0 +1,52 @@
+"""Classic Rallyman: how long loading, the ideal line, the expected time (and its Monte Carlo check) and the road
+book take on the bundled demonstration stages; prints the figures.
+
+    .venv/bin/python benchmarks/bench_classic.py
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from designer.systems.classic import expected as E
+from designer.systems.classic import lines as L
+from designer.systems.classic import moves as M
+from designer.systems.classic.assembly import assemble
+from designer.systems.classic.rules import load_rules
+from designer.systems.classic.system import SYSTEM
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def clock(fn, repeat=3):
+    best, out = float("inf"), None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t)
+    return best * 1000, out
+
+
+def main() -> None:
+    rules = load_rules()
+    rally = SYSTEM.load(ROOT / "stages/classic/rally-demo.yaml")
+    print(f"{'stage':34} {'cells':>5} {'nodes':>5} {'load+lay ms':>11} {'ideal ms':>8} {'expected ms':>11} "
+          f"{'states':>7} {'ideal':>6} {'expect':>6} {'MC 4000':>7} {'MC ms':>6}")
+    for st in rally.stages:
+        box = SYSTEM.box_of(st)
+        ms_lay, course = clock(lambda: assemble(st.route, SYSTEM.box_of(st)))
+        car = M.Car(tyres=st.tyres, leader=st.leader)
+        ms_ideal, ideal = clock(lambda: L.ideal_line(course.graph, rules, car))
+        ms_exp, exp = clock(lambda: E.expected_time(course.graph, rules, car), repeat=1)
+        t = time.perf_counter()
+        sim = E.simulate(exp["solver"], runs=4000, seed=1)
+        ms_mc = (time.perf_counter() - t) * 1000
+        print(f"{st.name[:34]:34} {len(L.main_line(course.graph)):5d} {course.graph.number_of_nodes():5d} "
+              f"{ms_lay:11.1f} {ms_ideal:8.1f} {ms_exp:11.1f} {exp['states']:7d} {ideal['time_seconds']:6d} "
+              f"{exp['seconds']:6.1f} {sim['mean_seconds']:7.1f} {ms_mc:6.0f}")
+    ms_rb, pdf = clock(lambda: SYSTEM.roadbook(rally), repeat=1)
+    print(f"road book of the rally: {ms_rb:.0f} ms, {len(pdf) / 1024:.0f} kB")
+
+
+if __name__ == "__main__":
+    main()
