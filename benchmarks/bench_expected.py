@@ -1,0 +1,49 @@
+"""Speed of the expected time under the dice: the optimum of the longest rulebook stage (rally-3 ss2), all 18
+rulebook stages, and 10,000 simulated runs of a stage. Prints its figures.
+
+Run: .venv/bin/python benchmarks/bench_expected.py [--quick]   (--quick: rally-3 ss2 and the simulation only)
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from designer.systems.dirt.expectation import expected_time  # noqa: E402
+from designer.systems.dirt.stage import load_stage  # noqa: E402
+from designer.systems.dirt.track import load_track  # noqa: E402
+
+
+def solve_one(path: Path):
+    track = load_track(load_stage(path))
+    t0 = time.perf_counter()
+    result = expected_time(track)
+    return result, time.perf_counter() - t0
+
+
+def main(quick: bool = False) -> None:
+    longest = ROOT / "stages/dirt/rally-3/ss2.yaml"
+    result, secs = solve_one(longest)
+    print(f"rally-3 ss2 expected-time optimum: {secs:.2f} s (target <= 2 s); expected {result.seconds:.1f} s, "
+          f"ideal {result.ideal_seconds} s, {len(result.solution.values)} states")
+    t0 = time.perf_counter()
+    runs = result.simulate(10_000, seed=1)
+    print(f"10,000 simulated runs of rally-3 ss2: {time.perf_counter() - t0:.2f} s (target <= 5 s); "
+          f"mean {runs.mean:.2f} s, 95% CI {runs.ci95[0]:.2f}-{runs.ci95[1]:.2f}")
+    if quick:
+        return
+    total = 0.0
+    for path in sorted((ROOT / "stages/dirt").glob("rally-*/ss*.yaml")):
+        result, secs = solve_one(path)
+        total += secs
+        print(f"  {path.parent.name}/{path.stem}: {secs:6.2f} s  expected {result.seconds:6.1f} s  "
+              f"ideal {result.ideal_seconds} s  turns {result.stats.turns:.1f}  "
+              f"loss of control {100 * result.stats.loss_chance:.0f}%")
+    print(f"all 18 rulebook stages: {total:.1f} s (target <= 20 s)")
+
+
+if __name__ == "__main__":
+    main(quick="--quick" in sys.argv)

@@ -1,0 +1,177 @@
+"""Expected time of a DIRT stage under the dice: properties, the Monte Carlo check and the model's bounds.
+
+Most tests use a short demonstration stage (start, one hairpin, one bend, finish) so that each solve takes
+a second or two; one test runs a rulebook stage through ``analyze``.
+"""
+from __future__ import annotations
+
+import functools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from designer.systems.dirt.expectation import expected_time
+from designer.systems.dirt.expected import DicePlayer, Decision
+from designer.systems.dirt.mishaps import load_mishaps
+from designer.systems.dirt.plans import plan_set
+from designer.systems.dirt.ruleset import load_ruleset
+from designer.systems.dirt.stage import loads_stage
+from designer.systems.dirt.track import assemble
+from designer.systems.dirt.tileset import get_tileset
+
+DEMO = """\
+# Demonstration stage designed for these tests (not from the rulebook): start, a hairpin, a bend, finish.
+stage: Demo short stage (tests)
+tileset: dirt-core
+surface: gravel
+tiles:
+- 202a A
+- 210b C
+- 217a D
+- 203a A
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def demo_track():
+    stage = loads_stage(DEMO, "demo.yaml")
+    return assemble(stage, get_tileset(stage.tileset))
+
+
+def quick_mishaps(**changes):
+    m = load_mishaps()
+    return m.replace(**{"max_damage": 0, **changes})
+
+
+@functools.lru_cache(maxsize=None)
+def demo_result(max_damage=1):
+    return expected_time(demo_track(), mishaps=load_mishaps().replace(max_damage=max_damage))
+
+
+def no_hazards(rules):
+    return rules.replace(hazard_faces={k: 0 for k in rules.hazard_faces})
+
+
+def test_value_and_policy_agree():
+    r = demo_result()
+    assert r.stats.seconds == pytest.approx(r.solution.value(r.start, 0), abs=1e-9)
+    d = r.to_dict()
+    assert d["seconds"] == pytest.approx(r.seconds, abs=1e-3) and d["turns"] >= 1
+    assert 0 < d["loss_of_control_chance"] < 1
+    assert d["policy"][0]["cell"] == r.model.road.nodes[r.start[0]]
+    assert {"card_backs", "crash_damage_marks", "damage_tokens", "cut_tokens", "time_card"} <= set(d["assumed"])
+    assert all(v["status"] in ("rulebook", "reference", "assumed", "decided") for v in d["assumed"].values())
+
+
+def test_monte_carlo_agrees_with_the_expectation():
+    r = demo_result()
+    runs = r.simulate(4000, seed=7)
+    lo, hi = runs.ci95
+    assert lo <= r.seconds <= hi
+    assert runs.turns.mean() == pytest.approx(r.stats.turns, rel=0.05)
+    assert abs((runs.losses > 0).mean() - r.stats.loss_chance) < 0.03
+    assert runs.percentile(10) <= runs.percentile(50) <= runs.percentile(90)
+
+
+def _no_hazard_reference(track, rules):
+    """Without hazard faces every Big Attack succeeds: the best run is the cheapest chain of plans, each
+    costing its card minus the tokens it earns (an independent recursion over the same plans)."""
+    from designer.systems.dirt.rules import TurnEngine, road_of
+
+    road = road_of(track.graph)
+    engine = TurnEngine(road, rules, rules.pool("gravel", False), None)
+    cuts = [track.graph.nodes[n].get("cut") is not None for n in road.nodes]
+
+    @functools.lru_cache(maxsize=None)
+    def best(cell, gear):
+        ps = plan_set(engine, cell, gear, cuts)
+        out = float("inf")
+        for p in range(ps.n):
+            n = int(ps.length[p])
+            end_gear = int(ps.gear[p, n])
+            cost = rules.seconds(end_gear) - int(ps.gain[p])
+            rest = 0.0 if ps.fin[p, n] else best(int(ps.cell[p, n]), end_gear)
+            out = min(out, cost + rest)
+        return out
+
+    return min(best(s, 0) for s in road.starts())
+
+
+def test_without_hazard_faces_the_expected_time_is_the_ideal_time():
+    rules = no_hazards(load_ruleset())
+    r = expected_time(demo_track(), rules, mishaps=quick_mishaps(max_tokens=40))
+    assert r.stats.loss_chance == pytest.approx(0.0)
+    assert r.seconds == pytest.approx(_no_hazard_reference(demo_track(), rules), abs=1e-9)
+    assert r.seconds <= r.ideal_seconds            # Big Attack tokens only take time off the shakedown
+
+
+@settings(max_examples=4, deadline=None)
+@given(gear=st.integers(0, 3), gas=st.integers(0, 3), brake=st.integers(0, 3), crash=st.floats(0, 1))
+def test_expected_time_is_never_below_the_ideal_under_hazards(gear, gas, brake, crash):
+    """Whatever the hazard faces and card backs, the dice can only cost time: expected >= the no-hazard optimum
+    (the ideal time when Big Attack tokens are counted)."""
+    base = load_ruleset()
+    faces = {k: (gear if k.startswith("gear") else gas if k in ("gas", "leader") else brake)
+             for k in base.hazard_faces}
+    rules = base.replace(hazard_faces=faces)
+    mishaps = quick_mishaps(card_backs={"spin": 1 - crash, "crash": crash, "sisu": 0.0})
+    r = expected_time(demo_track(), rules, mishaps=mishaps)
+    ideal = expected_time(demo_track(), no_hazards(base), mishaps=mishaps)
+    assert r.seconds >= ideal.seconds - 1e-9
+
+
+class CautiousPlayer(DicePlayer):
+    """A fixed simple policy: always roll one by one the plan the solver picked, never secure, stop as soon as
+    one more hazard could be a loss of control (two hazards shown)."""
+
+    def play(self, state, t, decision, rng, value):
+        if decision.mode == "attack":
+            decision = Decision("roll", decision.plan)
+        return super().play(state, t, decision, rng, value)
+
+
+def test_optimal_policy_beats_a_simple_policy():
+    r = demo_result()
+    model = r.model
+    original = model.choice
+
+    def cautious(ps1, stop, loss, table, i, h, k, t):
+        if i >= 1 and (i >= ps1.length[0] or h >= model.limit - 1):
+            return "stop"
+        return "roll"
+
+    from designer.racing.simulate import simulate
+    model.choice = cautious
+    try:
+        player = CautiousPlayer(model)
+        runs = simulate(r.solution, player, r.starts, runs=3000, seed=3)
+    finally:
+        model.choice = original
+    assert r.seconds <= runs.ci95[1]
+    assert r.seconds < runs.mean
+
+
+def test_bounds_do_not_change_the_answer():
+    """Tokens held, dice secured per turn and damage tracked are bounded; raising each bound leaves the
+    expected time unchanged on the demo stage (and on the rulebook stages: benchmarks/bench_expected.py)."""
+    base = expected_time(demo_track(), mishaps=quick_mishaps()).seconds
+    assert expected_time(demo_track(), mishaps=quick_mishaps(max_tokens=14)).seconds == pytest.approx(base, abs=1e-6)
+    assert expected_time(demo_track(), mishaps=quick_mishaps(max_secured=5)).seconds == pytest.approx(base, abs=1e-6)
+    assert demo_result(2).seconds == pytest.approx(demo_result(1).seconds, abs=1e-6)
+
+
+def test_the_leader_drives_with_leader_dice():
+    r = expected_time(demo_track(), leader=True, mishaps=quick_mishaps())
+    dice = {d for turn in r.to_dict()["policy"] for step in turn["plan"] for d in step["dice"]}
+    assert "gas" not in dice and r.to_dict()["leader"] is True
+    follower = expected_time(demo_track(), mishaps=quick_mishaps())
+    assert r.seconds != pytest.approx(follower.seconds)
+
+
+def test_crashes_cost_more_than_spins():
+    spins = expected_time(demo_track(), mishaps=quick_mishaps(card_backs={"spin": 1.0, "crash": 0.0, "sisu": 0.0},
+                                                               max_damage=1))
+    crashes = expected_time(demo_track(), mishaps=quick_mishaps(card_backs={"spin": 0.0, "crash": 1.0, "sisu": 0.0},
+                                                                 max_damage=1))
+    assert crashes.seconds >= spins.seconds - 1e-9
