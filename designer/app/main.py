@@ -52,10 +52,18 @@ def _choose_system(names: list[str]) -> str:
         ss.system = names[0]
     titles = {n: systems.get(n).title for n in names}
     st.sidebar.title("Rally stage designer", anchor=False)
-    st.sidebar.selectbox("Game", names, key="system", format_func=lambda n: titles[n])
+    st.sidebar.selectbox("Game", names, key="system", format_func=lambda n: titles[n], on_change=_forget_address)
     if st.query_params.get("system") != ss.system:
         st.query_params["system"] = ss.system
     return ss.system
+
+
+def _forget_address() -> None:
+    """Another game was chosen: the address's other parameters belonged to the one before (each system owns
+    every query parameter but ``system`` while it is chosen)."""
+    for key in list(st.query_params):
+        if key != "system":
+            del st.query_params[key]
 
 
 def main() -> None:

@@ -41,5 +41,6 @@ def tabs():
     track = assemble(stage, tileset)
     ctx = Context(stage, tileset, track, validate(stage, tileset, track))
     header(ctx)
+    state.sync_address()
     return [(name, (lambda v=view: v.render(ctx)))
             for name, view in zip(state.VIEWS, (design_view, analysis_view, rally_view, export_view))]

@@ -31,16 +31,17 @@ def sidebar() -> None:
         labels = {b.key: b.label for b in bundled}
         if ss.get("bundled_choice") not in keys:
             ss.bundled_choice = keys[0]
-        sb.selectbox("Rulebook stages", keys, format_func=lambda k: labels[k], key="bundled_choice")
+        sb.selectbox("Bundled stages", keys, format_func=lambda k: labels[k], key="bundled_choice")
         sb.button("Open this stage", icon=":material/folder_open:", key="open_bundled",
                   on_click=state.on_open_bundled, width="stretch")
     with sb.form("share_form", clear_on_submit=False, border=False):
-        st.text_input("Share code", key="share_code_input", placeholder="RD1/dirt-core/202aA.210bC/name=...")
-        st.form_submit_button("Open share code", icon=":material/link:", on_click=state.on_share_code,
+        st.text_input("Share link or code", key="share_code_input", placeholder="https://…/?system=dirt&stage=d1.…",
+                      help="A link copied from the Export tab or the address bar; an older RD1/… code works too")
+        st.form_submit_button("Open the link", icon=":material/link:", on_click=state.on_share_code,
                               width="stretch")
     upload_key = f"upload_{ss.get('upload_nonce', 0)}"
     sb.file_uploader("Upload a stage: YAML, .rgt or rekee .json", type=list(sources.UPLOAD_TYPES),
-                     key=upload_key, on_change=state.on_upload, args=(upload_key,), max_upload_size=10,
+                     key=upload_key, on_change=state.on_upload, args=(upload_key,), max_upload_size=1,
                      help=f"Stage or rally YAML, a Rallyman Track Editor .rgt, or a rekee .json "
                           f"(at most {sources.MAX_UPLOAD_BYTES // (1024 * 1024)} MB)")
     names = sources.tileset_names()

@@ -11,7 +11,7 @@ from typing import Callable
 
 import streamlit as st
 
-from designer.app.dirt import editing, mapview, sources
+from designer.app.dirt import editing, links, mapview, sources
 from designer.core.errors import DesignerError
 from designer.systems.dirt.stage import Stage
 from designer.systems.dirt.tileset import Tileset, get_tileset
@@ -39,9 +39,11 @@ def init() -> None:
     ss.rally_slot = None
     ss.rally_name = "My rally"
     ss.rally_stages = []
-    stage = None
+    stage = stage_from_address()
     rallies = sources.bundled_rallies()
-    if rallies:
+    if stage is not None:
+        pass
+    elif rallies:
         first_rally = next(iter(rallies))
         try:
             stages = [sources.load_bundled(b.key) for b in rallies[first_rally]]
@@ -53,6 +55,50 @@ def init() -> None:
         except DesignerError as exc:
             flash("error", f"The bundled stages could not be read: {exc}")
     _put_stage(stage or editing.new_stage())
+
+
+def stage_from_address() -> Stage | None:
+    """The stage (and rally) named by the page address (``?stage=`` and ``?rally=``), or None.
+
+    A link that cannot be read is a message; the app then opens as if the address held nothing.
+    Only the stage and the rally live in the address: the undo history starts afresh after a reload."""
+    qp = st.query_params
+    stage = None
+    if qp.get("rally"):
+        try:
+            name, stages, slot = links.read_rally_code(qp.get("rally"))
+            ss.rally_name, ss.rally_stages, ss.rally_slot = name, stages, slot
+        except DesignerError as exc:
+            flash("error", f"**The rally in this link could not be opened.**  \n{sources.message_of(exc)}")
+    if qp.get("stage"):
+        try:
+            stage = links.read_stage_code(qp.get("stage"))
+            stage = editing.relative_form(stage, tileset_of(stage))
+        except DesignerError as exc:
+            flash("error", f"**The stage in this link could not be opened.**  \n{sources.message_of(exc)}")
+            stage = None
+    if stage is None and ss.rally_stages:
+        ss.rally_slot = ss.rally_slot or 0
+        stage = ss.rally_stages[ss.rally_slot]
+    if stage is not None and ss.rally_slot is not None:
+        ss.rally_stages[ss.rally_slot] = stage
+    if stage is None:
+        ss.rally_slot = None
+    return stage
+
+
+def sync_address() -> None:
+    """Write the edited stage (and the rally, when there is one) into the page address, so that a reload or a
+    copied address opens the same work. Only parameters that changed are written."""
+    qp = st.query_params
+    want = {"stage": links.stage_code(ss.stage)}
+    if ss.get("rally_stages"):
+        want["rally"] = links.rally_code(ss.rally_name, list(ss.rally_stages), ss.get("rally_slot"))
+    elif "rally" in qp:
+        del qp["rally"]
+    for key, value in want.items():
+        if qp.get(key) != value:
+            qp[key] = value
 
 
 def tileset_of(stage: Stage) -> Tileset:
@@ -302,8 +348,8 @@ def on_open_bundled() -> None:
 @_guard
 def on_share_code() -> None:
     code = ss.get("share_code_input", "")
-    stage = sources.read_share_code(code)
-    open_stage(stage, f"Opened {_md(stage.name)} from its share code.")
+    stage = links.read_stage_code(code)
+    open_stage(stage, f"Opened {_md(stage.name)} from its share link.")
 
 
 def on_upload(key: str) -> None:
