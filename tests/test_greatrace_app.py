@@ -42,12 +42,28 @@ def test_opens_a_demo_and_shows_the_analysis(at):
     assert (routes["francs"] >= 0).all()
 
 
-def test_opening_another_demo_changes_the_race(at):
+@pytest.mark.parametrize("which", ["Demo race 2", "Demo race 3", "Demo race 1"])
+def test_each_demo_race_opens_and_is_analysed(at, which):
     box = at.selectbox(key="greatrace_demo_choice")
-    box.select(next(o for o in box.options if "Demo race 2" in o)).run()
+    box.select(next(o for o in box.options if which in o)).run()
     at.button(key="greatrace_open_demo").click().run()
     assert not at.exception
-    assert "Demo race 2" in _texts(at)
+    text = _texts(at)
+    assert which in text and "The race is valid." in text
+    assert "fastest:" in text and "Monte Carlo" in text
+
+
+def test_two_cities_joined_by_a_line_in_the_editor(at):
+    at.radio(key="greatrace_paint_mode").set_value("air line").run()
+    at.number_input(key="greatrace_paint_fare").set_value(90).run()
+    at.text_input(key="greatrace_paint_hexes").set_value("A6 J1").run()    # Porto Azul and Nordhavn
+    at.button(key="greatrace_paint_apply").click().run()
+    assert not at.exception
+    lines = at.session_state["greatrace_board"]["transport"]
+    assert {"from": "Porto Azul", "to": "Nordhavn", "mode": "air", "fare": 90} in lines
+    at.text_input(key="greatrace_paint_hexes").set_value("A6 C3").run()    # C3 is no city
+    at.button(key="greatrace_paint_apply").click().run()
+    assert "C3 is not a city" in _texts(at)
 
 
 def test_painting_hexes_changes_the_board_and_checks_it(at):

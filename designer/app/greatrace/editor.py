@@ -6,13 +6,13 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from designer.app.greatrace.state import K, ss, svg_image, tag
+from designer.app.greatrace.state import K, current_race, ss, svg_image, tag
 from designer.core.errors import DesignerError
 from designer.core.hexgrid import to_pixel
 from designer.systems.greatrace import edit
 from designer.systems.greatrace.board import board_from_data, hex_of, label
 from designer.systems.greatrace.draw import board_svg
-from designer.systems.greatrace.validate import validate_board
+from designer.systems.greatrace.validate import validate_board, validate_race
 
 HEX_SHAPE = "M1,0L0.5,0.866L-0.5,0.866L-1,0L-0.5,-0.866L0.5,-0.866Z"
 KIND_COLOURS = {"open": "#f3ecd9", "risk": "#555555", "off": "#ffffff", "city": "#e0b341", "purple city": "#6b3fa0",
@@ -72,24 +72,54 @@ def _hex_chart(data: dict) -> alt.Chart:
     return (hexes + labels).properties(width=lay["width"], height=lay["height"])
 
 
+def _apply(hexes: list[str], mode: str, city_name: str, fare: int) -> None:
+    """Paint hexes, or join two cities with a line; a mistake is shown, the board kept as it was."""
+    data = ss[K + "board"]
+    try:
+        if mode in edit.LINE_MODES:
+            if len(hexes) != 2:
+                raise ValueError("a transport line needs two city hexes, like A6 E10")
+            data = edit.add_transport(data, hexes[0], hexes[1], mode.split()[0], int(fare))
+        else:
+            data = edit.paint(data, hexes, mode, city_name or None)
+    except ValueError as exc:
+        ss[K + "paint_error"] = str(exc)
+        return
+    ss[K + "board"] = data
+    ss[K + "result"] = None
+
+
 def editor_tab() -> None:
     data = ss[K + "board"]
-    st.markdown("Paint hexes: choose what a hex becomes, then click hexes on the map (or name them and press Apply).")
-    c1, c2, c3 = st.columns([2, 2, 1])
-    mode = c1.radio("Paint", edit.MODES, horizontal=True, key=K + "paint_mode")
+    st.markdown("Paint hexes: choose what a hex becomes, then click hexes on the map (or name them and press "
+                "Apply). For a transport line, click its two cities one after the other.")
+    c1, c2, c3, c4 = st.columns([3, 2, 1, 1])
+    mode = c1.radio("Paint", edit.MODES + edit.LINE_MODES, horizontal=True, key=K + "paint_mode")
     city_name = c2.text_input("City name (for one hex)", key=K + "paint_name")
-    named = c3.text_input("Hexes (e.g. C4 D5)", key=K + "paint_hexes")
+    fare = c3.number_input("Fare (F)", 0, 1000, 50, step=10, key=K + "paint_fare")
+    named = c4.text_input("Hexes (e.g. C4 D5)", key=K + "paint_hexes")
     if st.button("Apply", key=K + "paint_apply") and named.strip():
-        try:
-            ss[K + "board"] = data = edit.paint(data, named.replace(",", " ").split(), mode, city_name or None)
-        except ValueError as exc:
-            st.error(str(exc))
-    event = st.altair_chart(_hex_chart(data), on_select="rerun", key=K + "hex_chart_" + tag(_kinds(data)), selection_mode="pick")
+        _apply(named.replace(",", " ").split(), mode, city_name, fare)
+        data = ss[K + "board"]
+    pending = ss.get(K + "line_from")
+    if mode in edit.LINE_MODES and pending:
+        st.caption(f"line from {pending}: click the other city")
+    event = st.altair_chart(_hex_chart(data), on_select="rerun", key=K + "hex_chart_" + tag(_kinds(data)),
+                            selection_mode="pick")
     picked = [p.get("hex") for p in (getattr(event, "selection", {}) or {}).get("pick", []) if p.get("hex")]
     if picked and ss.get(K + "last_pick") != (tuple(picked), mode):
         ss[K + "last_pick"] = (tuple(picked), mode)
-        ss[K + "board"] = data = edit.paint(data, picked, mode, city_name or None)
-        st.rerun()
+        if mode in edit.LINE_MODES:
+            if not ss.get(K + "line_from"):
+                ss[K + "line_from"] = picked[0]
+                st.rerun()
+            picked = [ss.pop(K + "line_from")] + picked[:1]
+        _apply(picked, mode, city_name, fare)
+        if not ss.get(K + "paint_error"):
+            st.rerun()
+    if ss.get(K + "paint_error"):
+        st.error(ss.pop(K + "paint_error"))
+    data = ss[K + "board"]
     st.markdown("**Cities**")
     cities = pd.DataFrame(data.get("cities", []), columns=["name", "at", "cards", "purple", "median"])
     ed = st.data_editor(cities, num_rows="dynamic", key=K + "cities_editor_" + tag(data.get("cities")), width="stretch")
@@ -117,6 +147,10 @@ def editor_tab() -> None:
         board = None
     if board is not None:
         problems = validate_board(board)
+        try:
+            problems = validate_race(current_race(), board)   # the board's checks and the race's on it
+        except DesignerError:
+            pass
         for p in problems:
             (st.error if p.severity == "error" else st.warning if p.severity == "warning" else st.caption)(
                 f"**{p.code}** · {p.message}" + (f" — {p.hint}" if p.hint else ""))

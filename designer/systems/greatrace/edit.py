@@ -15,6 +15,7 @@ import yaml
 from designer.systems.greatrace.board import label, parse_label
 
 MODES = ("open", "risk", "off", "city", "purple city", "median slot")
+LINE_MODES = ("sea line", "air line")
 
 
 def new_board(name: str, columns: int, rows: int) -> dict:
@@ -60,6 +61,25 @@ def paint(data: dict, hexes: list[str], mode: str, city_name: str | None = None)
                 city["median"] = True
             cities.append(city)
         out["off"], out["risk"], out["cities"] = off, risk, cities
+    return out
+
+
+def add_transport(data: dict, a: str, b: str, mode: str = "sea", fare: int = 50) -> dict:
+    """A transport line between the cities on hexes ``a`` and ``b``."""
+    names = {_norm(c["at"]): c["name"] for c in data.get("cities", [])}
+    ends = []
+    for h in (a, b):
+        h = _norm(h)
+        if h not in names:
+            raise ValueError(f"{h} is not a city: a transport line joins two cities")
+        ends.append(names[h])
+    if ends[0] == ends[1]:
+        raise ValueError("a transport line joins two different cities")
+    if mode not in ("sea", "air"):
+        raise ValueError(f"mode is sea or air, not {mode!r}")
+    out = copy.deepcopy(data)
+    out["transport"] = [t for t in out.get("transport", []) if {t.get("from"), t.get("to")} != set(ends)]
+    out["transport"].append({"from": ends[0], "to": ends[1], "mode": mode, "fare": int(fare)})
     return out
 
 
