@@ -120,3 +120,11 @@ def test_editor_cells_as_pandas_gives_them():
     assert deckedit.next_card_id(data) == 8
     with pytest.raises(KeyError):
         deckedit.card_from_type(data, "nope", 8)
+
+
+def test_a_cards_own_tables_survive_the_editor():
+    base = {"deck": "x", "sections": [{"id": 3, "severity": "none", "tables": {"wheel_right": {"0": [0] * 6}}}]}
+    rows = [{"id": 3.0, "severity": "none", "safety": 100.0, "top": 120.0}]
+    data = deckedit.tables_to_data(base, [], rows, [])
+    assert data["sections"][0]["tables"] == {"wheel_right": {"0": [0] * 6}}
+    assert data["sections"][0]["safety"] == 100

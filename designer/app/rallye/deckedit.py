@@ -62,10 +62,12 @@ def tables_to_data(base: dict, types: list[dict], sections: list[dict], actions:
                              "safety": [_num(r.get("safety_from")), _num(r.get("safety_to"))],
                              "top": [_num(r.get("top_from")), _num(r.get("top_to"))]})
     out["sections"] = []
+    before = {str(c.get("id")): c for c in base.get("sections") or [] if isinstance(c, dict)}
     for r in sections:
         if _blank(r.get("id")):
             continue
-        card = {}
+        old = before.get(str(_num(r["id"])), {})
+        card = {k: v for k, v in old.items() if k not in SECTION_COLUMNS}     # e.g. a card's own `tables`
         for c in SECTION_COLUMNS:
             v = r.get(c)
             if _blank(v):

@@ -4,6 +4,8 @@ of every pile is discarded; the stage is done at 12 cards.
 
 How a simulated driver chooses among the cards that can be laid is the ``policy``: ``random``, ``fast`` (the
 highest safety speed: a driver who wants a quick stage) or ``slow`` (the lowest: a driver who wants a hard one).
+Whatever the policy, a simulated driver does not lay the road into a dead end (a place from which the rest of the
+stage could not be laid with any cards) while another card fits.
 """
 from __future__ import annotations
 
@@ -40,6 +42,8 @@ def draft(deck: Deck, players: int = 2, seed: int = 1, policy: str = "random", l
             raise DesignerError(f"the deck ran out after {len(result.cards)} cards: no stage of {length} could be laid",
                                 where="draft", hint="try another seed, or a bigger deck or table")
         fits = [(i, cid) for i, cid in tops if road.why_not(deck.sections[cid]) is None]
+        wise = [(i, cid) for i, cid in fits if road.keeps_a_future(deck.sections[cid])]
+        fits = wise or fits           # a driver avoids laying the road into a dead end when another card fits
         if not fits:
             for i, _ in tops:
                 piles[i].pop()

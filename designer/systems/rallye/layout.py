@@ -83,6 +83,40 @@ def why_not(taken: dict, cell, heading: int, section: Section, rules, last: bool
     return None
 
 
+def has_future(taken: dict, cell, heading: int, remaining: int, table: dict) -> bool:
+    """Can ``remaining`` more cards still be laid from ``cell`` (entered with ``heading``), whatever they are?
+
+    A search for a road that turns where it must, never crossing itself and staying on the table.
+    """
+    if remaining <= 0:
+        return True
+    seen = set(taken)
+    cells = list(taken)
+
+    def walk(at, head, left) -> bool:
+        if at in seen:
+            return False
+        cells.append(at)
+        if not _fits(cells, table):
+            cells.pop()
+            return False
+        if left == 1:
+            cells.pop()
+            return True
+        seen.add(at)
+        for turn in (0, 1, -1):
+            out = (head + turn) % 4
+            if walk(step(at, out), out, left - 1):
+                seen.discard(at)
+                cells.pop()
+                return True
+        seen.discard(at)
+        cells.pop()
+        return False
+
+    return walk(cell, heading, remaining)
+
+
 class Road:
     """The end of the road while a stage is being laid: where the next card goes and which way it faces."""
 
@@ -97,6 +131,14 @@ class Road:
     def why_not(self, section: Section) -> str | None:
         last = len(self.layout.placements) + 1 >= self.total
         return why_not(self.taken, self.cell, self.heading, section, self.rules, last)
+
+    def keeps_a_future(self, section: Section) -> bool:
+        """After laying ``section`` here, can the rest of the stage still be laid with some cards?"""
+        out = (self.heading + turn_of(exit_of(section, self.rules.turn_quarters))) % 4
+        taken = dict(self.taken)
+        taken.setdefault(self.cell, len(self.layout.placements))
+        left = self.total - len(self.layout.placements) - 1
+        return has_future(taken, step(self.cell, out), out, left, self.rules.table_cards)
 
     def lay(self, section: Section) -> None:
         out = (self.heading + turn_of(exit_of(section, self.rules.turn_quarters))) % 4

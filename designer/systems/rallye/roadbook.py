@@ -42,7 +42,7 @@ class _Book(FPDF):
 
 
 def _image(pdf: _Book, svg: str, width: float, x: float | None = None) -> None:
-    png = svg_to_png(svg, scale=2.4)
+    png = svg_to_png(svg, scale=2.0)
     pdf.image(io.BytesIO(png), x=x, w=width)
 
 
