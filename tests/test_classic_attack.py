@@ -54,3 +54,18 @@ def test_split_times_on_the_ideal_line():
     splits = res["splits"]
     assert [s["cell"] for s in splits] == ["E4"]
     assert 0 < splits[0]["seconds"] <= res["ideal_line"]["time_seconds"]
+
+
+def test_cut_cards_and_cleaning_on_gravel():
+    from designer.systems.classic.moves import Car
+
+    car = Car()
+    assert A.cut_card(car, "0:c0", "good", "asphalt") == (car, 0, frozenset())
+    _, _, clean = A.cut_card(car, "0:c0", "good", "gravel")
+    assert clean == {"0:c0"}
+    assert A.cut_card(car, "0:c0", "dirty", "gravel", clean) == (car, 0, clean)      # clean for good: no card
+    assert A.cut_card(car, "0:c0", "dirty", "gravel")[1] == 1
+    flat, _, _ = A.cut_card(car, "0:c0", "puncture", "asphalt")
+    assert flat.punctures == 1
+    with pytest.raises(IllegalMove, match="retires"):
+        A.cut_card(Car(punctures=2), "0:c0", "puncture", "asphalt")

@@ -68,6 +68,28 @@ def time_control_penalty(rules: Rules, tokens: int) -> int:
     return tokens * rules.penalty_step
 
 
+def cut_card(car, corner: str, card: str, surface: str, clean: frozenset = frozenset()):
+    """ART.9.3 and Dirt ART.21: what a CORDE card drawn in ``corner`` does.
+
+    Returns (the car, with a puncture if any; the dirty-cut tokens to add on the corner; the set of clean cuts).
+    A good cut on gravel cleans the cut for good: the cars behind draw no card there.
+    """
+    from dataclasses import replace
+
+    if corner in clean:
+        return car, 0, clean
+    if card == "good":
+        return car, 0, (clean | {corner}) if surface == "gravel" else clean
+    if card == "dirty":
+        return car, 1, clean
+    if card == "puncture":
+        punctures = car.punctures + 1
+        if punctures >= 3:
+            raise IllegalMove("a third puncture with none repaired: the car retires (ART.9.3)")
+        return replace(car, punctures=punctures), 0, clean
+    raise ValueError(f"unknown cut card {card!r}: good, dirty or puncture")
+
+
 def loss_chance(rules: Rules, dice: list[str], limit: int | None = None) -> Fraction:
     """The chance that rolling ``dice`` ("gear3", "gas", "orange") shows at least ``limit`` hazard marks."""
     limit = limit or rules.hazard_limit["default"]

@@ -60,7 +60,7 @@ def _face_parts(face: Face, ox: float, oy: float, rot: int, highlight: set | Non
         label = list(marks.get(cell, []))
         if info.bump:
             label.append(f"^{info.bump}")
-        if info.ford:
+        if info.ford and face.surface != "snow":          # frozen on the snow side (ART.23)
             label.append("~")
         if info.crossroads:
             label.append("+")

@@ -1,0 +1,90 @@
+"""Classic Rallyman in a real browser: Debian's Chromium (Playwright) against ``streamlit run``.
+
+Opens the classic pages by the address, opens a demo stage from the sidebar, and sees its analysis.
+A screenshot at 1280 px goes to ``screenshots/`` (git-ignored) for a person to look at.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = ROOT / "screenshots"
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory):
+    port = _free_port()
+    log = tmp_path_factory.mktemp("st") / "server.log"
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "designer/app/main.py",
+                                 "--server.headless", "true", "--server.port", str(port),
+                                 "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+                                 "--server.fileWatcherType", "none"],
+                                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"streamlit stopped:\n{log.read_text(errors='replace')}")
+            try:
+                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("streamlit did not start within 60 s")
+            time.sleep(0.5)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def test_open_a_demo_and_see_its_analysis(url):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM),
+                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            page.goto(f"{url}/?system=classic", timeout=60_000)
+            page.get_by_text("Classic Rallyman", exact=True).wait_for(timeout=60_000)
+            sidebar = page.locator("[data-testid='stSidebar']")
+            sidebar.locator("[data-testid='stSelectbox']").filter(has_text="Example").click()
+            page.get_by_role("option", name="Demo ES3 - Night on the snow (stage)").click()
+            sidebar.get_by_role("button", name="Open example").click()
+            page.get_by_text("opened Demo ES3 - Night on the snow").wait_for(timeout=60_000)
+            page.get_by_role("tab", name="Analysis").click()
+            page.get_by_text("Expected time").wait_for(timeout=90_000)
+            page.get_by_text("variable weather, chance of snow per zone: X 1/6, Y 1/3").wait_for(timeout=30_000)
+            body = page.inner_text("body")
+            assert "Ideal time" in body and "1:00" in body
+            SHOTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(SHOTS / "classic-analysis.png"), full_page=True)
+        finally:
+            browser.close()
