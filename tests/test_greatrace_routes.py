@@ -119,3 +119,16 @@ def test_expected_actions_without_stop_tiles_equal_the_count(pair):
     if d["reachable"]:
         p = d["_plans"]["fastest"]
         assert abs(expected_actions(d["_cm"], p.route, p.engine_limit) - p.actions) < 1e-9
+
+
+def test_transport_alternatives_point_towards_the_finish():
+    race, board = _demo(1)
+    d = direction(board, race)
+    legs = d["cheapest"]["legs"] + d["fastest"]["legs"]
+    offered = {(leg["start"], a["to"]) for leg in legs for a in leg["alternatives"]}
+    assert ("Saltmarsh", "Porto Azul") not in offered         # back towards the start
+    assert ("Saltmarsh", "Dry Springs") in offered or ("Porto Azul", "Saltmarsh") in offered
+    first = d["fastest"]["legs"][0]
+    assert first["start"] == "Porto Azul"
+    assert {a["to"] for a in first["alternatives"]} == {"Saltmarsh"}
+    assert first["alternatives"][0]["fare"] == 40

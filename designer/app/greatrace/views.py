@@ -95,6 +95,7 @@ def race_tab() -> None:
     st.subheader("Checks")
     if not _show_problems(SYSTEM.validate(race, board)):
         st.success("The race is valid.")
+    svg_image(SYSTEM.draw(race, board))
     st.download_button("Download the race (YAML)", dumps_race(race), file_name="race.yaml", mime="text/yaml",
                        key=K + "dl_race")
 

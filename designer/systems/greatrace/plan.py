@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from designer.core import hexgrid
 from designer.systems.greatrace.board import label
 from designer.systems.greatrace.costs import CostMap
 from designer.systems.greatrace.routes import Route, count_actions, expected_actions
@@ -226,7 +227,7 @@ def plan_route(cm: CostMap, route: Route) -> Plan:
         else:
             engine -= drop
         leg.bands = _bands(cm, [here] + [s.to for s in steps])
-        leg.alternatives = _alternatives(cm, here, steps[-1].to)
+        leg.alternatives = _alternatives(cm, here, steps[-1].to, route.hexes()[-1])
         spent += leg.francs
         legs.append(leg)
         here = steps[-1].to
@@ -258,14 +259,15 @@ def _bands(cm: CostMap, hexes) -> list[str]:
     return out
 
 
-def _alternatives(cm: CostMap, a, b) -> list[dict]:
-    """Transport lines leaving the leg's start city: where they go, their printed fare and the fare after cards."""
+def _alternatives(cm: CostMap, a, b, finish) -> list[dict]:
+    """Transport lines leaving the leg's start city towards the finish (they land nearer to it than the city
+    they leave): where they go, their printed fare and the fare after cards."""
     out = []
     if a not in cm.cities:
         return out
     cards = cm.race.cards.get("transport", 0)
     for x, y, mode, fare in cm.transports():
-        if x == a:
+        if x == a and (y == b or hexgrid.distance(y, finish) < hexgrid.distance(a, finish)):
             out.append({"to": cm.cities[y].name, "mode": mode, "fare": fare,
                         "fare_with_cards": cm.rules.fare(fare, cards), "same_end": y == b})
     return out
