@@ -61,6 +61,9 @@ def test_an_invalid_race_exits_1(tmp_path):
     r = CliRunner().invoke(main, ["validate", str(bad)])
     assert r.exit_code == 1
     assert "start-not-purple" in r.output
+    for command in (["analyze", str(bad)], ["roadbook", str(bad), "-o", str(tmp_path / "b.pdf")]):
+        r = CliRunner().invoke(main, command)
+        assert r.exit_code == 2 and "fix them first" in r.output and "Traceback" not in r.output
 
 
 def test_an_unknown_board_exits_2_with_a_hint(tmp_path):

@@ -115,7 +115,11 @@ def analysis_tab() -> None:
     c1, c2 = st.columns(2)
     runs = c1.select_slider("Monte Carlo runs", [100, 300, 1000, 3000], value=300, key=K + "runs")
     transport = c2.toggle("Use transport lines", value=True, key=K + "transport")
-    result = _analyse(board, race, runs, transport)
+    try:
+        result = _analyse(board, race, runs, transport)
+    except DesignerError as exc:
+        st.error(f"{exc.message}: fix the race first.\n\n" + "\n\n".join(exc.details))
+        return
     if not result.get("reachable"):
         for line in result.get("summary", []):
             st.error(line)

@@ -76,8 +76,8 @@ class GreatRace(GameSystem):
 
         bad = errors(self.validate(stage, box))
         if bad:
-            return {"system": self.name, "stage": stage.name, "reachable": False, "problems": [p.to_dict() for p in bad],
-                    "summary": ["the race has errors; fix them first:"] + [str(p) for p in bad]}
+            raise DesignerError("the race has errors, so it cannot be analysed", where=stage.source or stage.name,
+                                details=[str(p) for p in bad], hint="run validate and fix them first")
         allowed = {k: options[k] for k in ("runs", "seed", "transport", "candidates") if k in options}
         return analyse(box, stage, players=players, **allowed)
 
@@ -109,10 +109,6 @@ class GreatRace(GameSystem):
         from designer.systems.greatrace.roadbook import roadbook
 
         board = self.box_of(doc, near)
-        bad = [p for p in self.validate(doc, board) if p.severity == "error"]
-        if bad:
-            raise DesignerError("the race has errors, so no road book can be printed", where=doc.source or doc.name,
-                                details=[str(p) for p in bad], hint="run validate and fix them first")
         result = self.analyse(doc, board, players=players, **options)
         return roadbook(doc, board, result, paper=paper)
 
