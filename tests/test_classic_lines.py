@@ -111,3 +111,24 @@ def test_shortest_line_and_profile():
             assert p["gear"] == p["exact"]
         elif p["limit"] and p["lane"] != "road":
             assert p["gear"] <= p["limit"]
+
+
+def test_big_attack_never_slower_and_its_monte_carlo_agrees():
+    c = assemble(parse_share("X0-4"), find_box("demo-zones"))
+    plain = E.expected_time(c.graph, RULES)
+    attack = E.expected_time(c.graph, RULES, big_attack=True)
+    assert attack["seconds"] <= plain["seconds"] and attack["attack_states"] > 0
+    sim = E.simulate(attack["solver"], runs=4000, seed=5)
+    assert abs(sim["mean_seconds"] - attack["seconds"]) < 2.0
+
+
+def test_attack_outcome_uses_unmarked_dice_first():
+    c = assemble(parse_share("X0-4"), find_box("demo-zones"))
+    solver = E.Solver(c.graph, RULES, big_attack=True)
+    plan = solver._plans("start", 0)
+    five = next(p for p in plan if len(p) == 5)
+    assert solver.attack_outcome(five, 2, 0) == (False, five[-1])
+    lost, stop = solver.attack_outcome(five, 4, 0)
+    assert lost and stop is five[3]                    # 1 unmarked die + the 3rd mark: the 4th cell
+    dist = solver.marks_distribution(five)
+    assert abs(sum(dist.values()) - 1) < 1e-12

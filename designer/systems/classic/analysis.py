@@ -97,7 +97,7 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
     if ideal is None:
         result["summary"] = ["no legal line from the start to the finish"]
         return result
-    exp = E.expected_time(g, rules, car)
+    exp = E.expected_time(g, rules, car, big_attack=stage.big_attack)
     sim = E.simulate(exp["solver"], runs=max(monte_carlo, 300), seed=7)
     turns = sim.get("turns_per_run") or ideal["turn_count"]
     table_min = turns * players * rules.table_seconds / 60 + (players - 1) * rules.table_seconds / 60
@@ -107,8 +107,9 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
                      "losses_per_run": round(sim["losses_per_run"], 3),
                      "dice_lost_per_run": round(sim["dice_lost_per_run"], 3),
                      "monte_carlo": {"runs": sim["runs"], "mean_seconds": round(sim["mean_seconds"], 1)},
-                     "not_priced": ["damage after a loss of control", "cut cards", "Big Attack and dropping seconds",
-                                    "the SISU card"]},
+                     "big_attack": stage.big_attack, "attack_turns": exp["attack_states"],
+                     "not_priced": ["damage after a loss of control", "cut cards", "dropping seconds", "the SISU card"]
+                     + ([] if stage.big_attack else ["Big Attack (set big_attack: true in the stage)"])},
         "profile": L.limit_profile(g, ideal["cells"], ideal["gears"]),
         "table": {"turns_per_player": round(turns, 1), "players": players, "minutes": round(table_min, 1),
                   "seconds_per_turn": rules.table_seconds},
@@ -119,7 +120,8 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
         f"route {result['route']}  (share {result['share']})",
         f"length {len(main)} cells on the road, shortest line {len(short)} cells",
         f"ideal time {ideal['time']} in {ideal['turn_count']} turns (shakedown, ART.17)",
-        f"expected time {format_time(exp['seconds'])} with the best policy "
+        f"expected time {format_time(exp['seconds'])} with the best policy"
+        f"{' (Big Attack allowed)' if stage.big_attack else ''} "
         f"({sim['losses_per_run']:.2f} losses of control per run; Monte Carlo {format_time(sim['mean_seconds'])})",
         f"table time about {table_min:.0f} min for {players} players",
         f"variable weather, chance of snow per zone: {zones_snow}" if stage.weather == "variable"

@@ -11,8 +11,11 @@ The driver rolls dice one by one (ART.4) and may stop after any die. A state ins
   on a ford taken while changing gear ends the turn there (ART.23); a loss crossing the finish line still
   finishes (ART.13).
 
+With ``big_attack`` (ART.5), each turn boundary may instead roll a whole safe plan of two dice or more at
+once: one second won per die; too many marks lose control on the cell of die (unmarked + limit).
+
 Left out of the value (said in the result): damage after a loss (ART.8; its expected dice are reported), cut
-cards (ART.9.3), Big Attack and dropping seconds (ART.5-6), the SISU card (ART.7.5).
+cards (ART.9.3), dropping seconds (ART.6), the SISU card (ART.7.5).
 :func:`simulate` plays the same policy with random dice, to check the value by Monte Carlo.
 """
 from __future__ import annotations
@@ -27,8 +30,10 @@ from designer.systems.classic.rules import Rules
 
 
 class Solver:
-    def __init__(self, g: nx.DiGraph, rules: Rules, car: M.Car | None = None):
+    def __init__(self, g: nx.DiGraph, rules: Rules, car: M.Car | None = None, big_attack: bool = False):
         self.g, self.rules, self.car = g, rules, car or M.Car()
+        self.big_attack = big_attack
+        self.attack: dict = {}      # (cell, gear) -> the Big Attack plan chosen there, or None
         self.V: dict = {}
         self.W: dict = {}
         self.loss_chance: dict = {}
@@ -50,8 +55,74 @@ class Solver:
         """Expected seconds from a turn boundary to the end of the stage."""
         key = (node, gear)
         if key not in self.V:
-            self.V[key] = self._within(M.TurnState(node, gear), 0, 0)[0]
+            best = self._within(M.TurnState(node, gear), 0, 0)[0]
+            plan = None
+            if self.big_attack:
+                for steps in self._plans(node, gear):
+                    cost = self._attack_cost(steps)
+                    if cost < best - 1e-12:
+                        best, plan = cost, steps
+            self.attack[key] = plan
+            self.V[key] = best
         return self.V[key]
+
+    # -- Big Attack (ART.5) --------------------------------------------------------------------
+    def _plans(self, node: str, gear: int) -> list[list[M.Step]]:
+        """Every safe die sequence of two dice or more from a turn boundary (no ford, bump or double risk)."""
+        out = []
+
+        def walk(state: M.TurnState):
+            for die, to, s in M.legal_steps(self.g, self.rules, self.car, state):
+                if s.risk:
+                    continue
+                nxt = M.apply(self.g, self.rules, self.car, state, die, to)
+                if len(nxt.steps) >= 2:
+                    out.append(nxt.steps)
+                if s.event != "finish":
+                    walk(nxt)
+
+        walk(M.TurnState(node, gear))
+        return out
+
+    def marks_distribution(self, steps: list[M.Step]) -> dict:
+        """(marks, marks on snow cells) -> chance, for the dice of a plan rolled together."""
+        dist = {(0, 0): 1.0}
+        for s in steps:
+            p = self._p(s.die, s.to)
+            snow = s.to != "finish" and self.g.nodes[s.to].get("surface") == "snow"
+            new: dict = {}
+            for (m, ms), q in dist.items():
+                new[(m, ms)] = new.get((m, ms), 0.0) + q * (1 - p)
+                k = (m + 1, ms + snow)
+                new[k] = new.get(k, 0.0) + q * p
+            dist = new
+        return dist
+
+    def attack_outcome(self, steps: list[M.Step], m: int, ms: int) -> tuple[bool, M.Step]:
+        """Whether rolling the plan with ``m`` marks loses control, and the step where the car stops.
+
+        Decided (ART.5 lets the dice be combined freely): the unmarked dice are used first, so control is
+        lost on the cell of die (unmarked + limit), at most the plan's last cell.
+        """
+        last = steps[-1]
+        if not self._lost(last.to if last.to != "finish" else steps[-2].to, m, ms):
+            return False, last
+        limit = self.rules.hazard_limit_for(self.car.tyres, "asphalt", None)
+        at = min(len(steps), len(steps) - m + limit) - 1
+        return True, steps[at]
+
+    def _attack_cost(self, steps: list[M.Step]) -> float:
+        k, rules = len(steps), self.rules
+        total = 0.0
+        for (m, ms), q in self.marks_distribution(steps).items():
+            lost, stop = self.attack_outcome(steps, m, ms)
+            if stop.event == "finish":
+                total += q * (rules.card(stop.gear) - k)
+            elif lost:
+                total += q * (rules.loss_seconds - k + self.value(self.g.nodes[stop.to].get("restart", stop.to), 0))
+            else:
+                total += q * (rules.card(stop.gear) - k + self.value(stop.to, stop.gear))
+        return total
 
     def _within(self, state: M.TurnState, hz: int, hz_snow: int):
         key = (state.node, state.gear, state.used, tuple(sorted(state.gas_used.items())), hz, hz_snow,
@@ -103,6 +174,26 @@ def simulate(solver: Solver, runs: int = 2000, seed: int = 1) -> dict:
         node, gear, t = "start", 0, 0.0
         for _turn in range(500):
             turns += 1
+            plan = solver.attack.get((node, gear))
+            if plan:
+                marks = [rng.random() < solver._p(s.die, s.to) for s in plan]
+                m = sum(marks)
+                ms = sum(1 for s, x in zip(plan, marks) if x and s.to != "finish"
+                         and g.nodes[s.to].get("surface") == "snow")
+                lost, stop = solver.attack_outcome(plan, m, ms)
+                t -= len(plan)
+                if stop.event == "finish":
+                    t += rules.card(stop.gear)
+                    break
+                if lost:
+                    t += rules.loss_seconds
+                    losses += 1
+                    damage += g.nodes[stop.to].get("damage", 0)
+                    node, gear = g.nodes[stop.to].get("restart", stop.to), 0
+                else:
+                    t += rules.card(stop.gear)
+                    node, gear = stop.to, stop.gear
+                continue
             state, hz, hz_snow, done, over = M.TurnState(node, gear), 0, 0, False, False
             while True:
                 _, action = solver._within(state, hz, hz_snow)
@@ -140,7 +231,8 @@ def simulate(solver: Solver, runs: int = 2000, seed: int = 1) -> dict:
             "dice_lost_per_run": damage / runs, "turns_per_run": turns / runs}
 
 
-def expected_time(g: nx.DiGraph, rules: Rules, car: M.Car | None = None) -> dict:
-    solver = Solver(g, rules, car)
+def expected_time(g: nx.DiGraph, rules: Rules, car: M.Car | None = None, big_attack: bool = False) -> dict:
+    solver = Solver(g, rules, car, big_attack)
     seconds = solver.solve()
-    return {"seconds": round(seconds, 1), "states": len(solver.W), "solver": solver}
+    attacks = sum(1 for p in solver.attack.values() if p)
+    return {"seconds": round(seconds, 1), "states": len(solver.W), "solver": solver, "attack_states": attacks}
