@@ -132,3 +132,55 @@ def test_transport_alternatives_point_towards_the_finish():
     assert first["start"] == "Porto Azul"
     assert {a["to"] for a in first["alternatives"]} == {"Saltmarsh"}
     assert first["alternatives"][0]["fare"] == 40
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards())
+def test_fastest_and_shortest_are_exact_against_every_simple_path(pair):
+    import networkx as nx
+
+    from designer.systems.greatrace.routes import Route, Step, fastest_route, route_graph, shortest_route
+
+    board, race = pair
+    cm = CostMap(board, race)
+    a, b = cm.hex_of_city("West"), cm.hex_of_city("East")
+    g = route_graph(cm)
+    limit = race.engine
+    best_actions = best_spaces = None
+    for path in nx.all_simple_paths(g, a, b, cutoff=12):
+        route = Route(path[0], [Step(y, g.edges[x, y]["via"], g.edges[x, y]["fare"]) for x, y in zip(path, path[1:])])
+        n = count_actions(cm, route, limit)
+        best_actions = n if best_actions is None else min(best_actions, n)
+        best_spaces = route.spaces if best_spaces is None else min(best_spaces, route.spaces)
+    fast, short = fastest_route(cm, a, b, limit), shortest_route(cm, a, b)
+    if best_actions is None:
+        assert short is None or short.spaces > 12
+        return
+    assert short.spaces == best_spaces
+    if fast.spaces <= 12:
+        assert count_actions(cm, fast, limit) == best_actions
+    else:
+        assert count_actions(cm, fast, limit) <= best_actions
+
+
+def test_on_a_fully_laid_route_the_monte_carlo_matches_the_plan():
+    from designer.systems.greatrace.montecarlo import simulate
+    from designer.systems.greatrace.plan import plan_route
+
+    data = {"board": "laid", "columns": 7, "rows": 1,
+            "cities": [{"name": "West", "at": "A1", "purple": True}, {"name": "East", "at": "G1", "purple": True}],
+            "risk": ["C1", "D1"],
+            "bag": [{"terrain": "plain", "count": 4, "fuel": 1, "mech": 0},
+                    {"terrain": "forest", "count": 4, "fuel": 1, "mech": 1},
+                    {"terrain": "river", "count": 2, "fuel": 1, "mech": 0, "stop": True}]}
+    board = board_from_data(data, {}, "laid")
+    race = race_from_data({"race": "r", "board": "laid", "start": "West", "finish": "East", "money": 500,
+                           "laid": {"B1": "plain", "C1": "forest", "D1": "river", "E1": "forest", "F1": "plain"}},
+                          {}, "laid")
+    d = direction(board, race, candidates=2)
+    plan = d["_plans"]["fastest"]
+    mc = simulate(d["_cm"], plan.route, runs=50)
+    assert mc["fuel"]["p10"] == mc["fuel"]["max"] == plan.fuel == 1 + 2 + 2 + 1 + 1 + 1   # risk on C1, D1; city 1
+    assert mc["mech"]["max"] == plan.mech == 2
+    assert mc["actions"]["max"] == plan.actions == 2                                         # STOP on D1
+    assert mc["stranded_chance"] == 0 and mc["failed_chance"] == 0
