@@ -97,3 +97,12 @@ def test_simulation_is_reproducible_and_no_better_than_the_ideal():
     # Real hands cannot do better on average than the best hand every time (allow for sampling noise).
     assert a["mean_seconds"] >= plan.expected - 1.5
     assert a["best_seconds"] >= sum(DECK.ruleset.solo(s.top // 20) for s in sections)
+
+
+def test_stress_cards_in_the_starting_set_cost_time():
+    sections = [DECK.sections[i] for i in ["40", "15", "11", "22", "36", "1", "19", "33", "39", "38", "25", "5"]]
+    plan = solve(DECK, sections)
+    clean = simulate(DECK, sections, plan, runs=200, seed=3)
+    stressed = simulate(DECK, sections, plan, runs=200, seed=3, extra_stress=3)
+    assert stressed["extra_stress"] == 3
+    assert stressed["mean_seconds"] > clean["mean_seconds"]

@@ -80,7 +80,7 @@ def stage_tab() -> None:
     st.markdown(f"**The 12 cards in driving order** (deck *{deck.name}*: {len(deck.sections)} cards)")
     edited = st.data_editor(
         pd.DataFrame(rows), key=f"{K}cards_{version}", num_rows="dynamic",
-        hide_index=True, width="stretch",
+        hide_index=True, width="stretch", height=35 * (len(rows) + 2) + 3,
         column_config={"section": st.column_config.NumberColumn("#", disabled=True, width="small"),
                        "card": st.column_config.SelectboxColumn("card", options=list(labels.values()) +
                                                                 [r["card"] for r in rows if r["card"] and r["card"] not in by_label],
@@ -123,13 +123,13 @@ def _file_name(name: str, ext: str) -> str:
     return safe[:60] + ext
 
 
-def _analysis(stage, deck, players: int, runs: int) -> dict:
-    key = hashlib.sha1(json.dumps([dumps(stage), ss[K + "deck"], players, runs], sort_keys=True, default=str)
+def _analysis(stage, deck, players: int, runs: int, stress: int = 0) -> dict:
+    key = hashlib.sha1(json.dumps([dumps(stage), ss[K + "deck"], players, runs, stress], sort_keys=True, default=str)
                        .encode("utf-8")).hexdigest()
     cached = ss.get(K + "result")
     if cached and cached[0] == key:
         return cached[1]
-    result = SYSTEM.analyse(stage, deck, players=players, runs=runs)
+    result = SYSTEM.analyse(stage, deck, players=players, runs=runs, extra_stress=stress)
     ss[K + "result"] = (key, result)
     return result
 
@@ -144,10 +144,12 @@ def analysis_tab() -> None:
     if not stage.cards or any(p.code == "unknown-card" for p in errors):
         st.info("Choose the cards of the stage first.")
         return
-    c1, c2 = st.columns(2)
+    c1, c2, c3 = st.columns(3)
     players = int(c1.number_input("Drivers at the table", 1, 4, int(stage.players or 1), key=K + "an_players"))
     runs = int(c2.selectbox("Simulated solo runs", [100, 300, 1000], index=1, key=K + "an_runs"))
-    result = _analysis(stage, deck, players, runs)
+    stress = int(c3.number_input("Stress cards in the starting set", 0, 3, 0, key=K + "an_stress",
+                                 help="the rules' handicap for experienced drivers: 1 to 3 stress cards"))
+    result = _analysis(stage, deck, players, runs, stress)
     sim = (result.get("simulation") or {}).get("fastest") or {}
     m = st.columns(4)
     m[0].metric("Cautious plan", f"{result['cautious_solo_seconds']:.1f} s")

@@ -49,7 +49,8 @@ def recon_rows(deck: Deck, sections: list[Section], cautious, fastest) -> list[d
     return rows
 
 
-def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 300, seed: int = 1) -> dict:
+def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 300, seed: int = 1,
+            extra_stress: int = 0) -> dict:
     ids = card_ids(stage, deck)
     missing = [c for c in ids if c not in deck.sections]
     if missing:
@@ -63,8 +64,8 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
     cautious = solve(deck, sections, cautious=True)
     fastest = solve(deck, sections, cautious=False)
     layout = lay_out(sections, r)
-    sim = simulate(deck, sections, fastest, runs=runs, seed=seed) if runs else None
-    sim_cautious = simulate(deck, sections, cautious, runs=runs, seed=seed) if runs else None
+    sim = simulate(deck, sections, fastest, runs=runs, seed=seed, extra_stress=extra_stress) if runs else None
+    sim_cautious = simulate(deck, sections, cautious, runs=runs, seed=seed, extra_stress=extra_stress) if runs else None
     at_safety = sum(r.solo(s.safety // r.speed_step) for s in sections)
     at_top = sum(r.solo(s.top // r.speed_step) for s in sections)
     counts = {k: sum(1 for s in sections if s.severity == k) for k in ("none", "yellow", "orange", "red")}
@@ -82,7 +83,8 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
     if sim:
         summary.append(f"with real hands ({sim['runs']} runs): {sim['mean_seconds']} s on average for the fastest plan "
                        f"(p10 {sim['p10']}, p90 {sim['p90']}), {sim_cautious['mean_seconds']} s for the cautious one; "
-                       f"{sim['spins_per_stage']} spins per stage")
+                       f"{sim['spins_per_stage']} spins per stage"
+                       + (f" ({extra_stress} stress cards in the starting set)" if extra_stress else ""))
     hb = hardest_braking(deck, sections)
     if hb:
         summary.append(f"hardest braking: {hb['drop']} km/h into section {hb['section']}")

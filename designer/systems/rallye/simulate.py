@@ -41,11 +41,11 @@ def _moves(hand: tuple, max_cards: int, wheel: str | None, carries: bool) -> dic
     return best
 
 
-def run_once(deck: Deck, sections: list[Section], plan: Plan, rng: random.Random) -> dict:
+def run_once(deck: Deck, sections: list[Section], plan: Plan, rng: random.Random, extra_stress: int = 0) -> dict:
     r = deck.ruleset
     step, top = r.speed_step, r.top_step
     own = list(action_cards(deck))
-    draw = own[:]
+    draw = own[:] + [STRESS] * extra_stress
     rng.shuffle(draw)
     discard: list = []
     hand: list = []
@@ -102,16 +102,20 @@ def run_once(deck: Deck, sections: list[Section], plan: Plan, rng: random.Random
     return {"seconds": seconds, "spins": spins, "stress": stress_taken, "cards_lost": cards_lost}
 
 
-def simulate(deck: Deck, sections: list[Section], plan: Plan, runs: int = 400, seed: int = 1) -> dict:
-    """Solo runs following ``plan`` with real hands; the same seed gives the same figures."""
+def simulate(deck: Deck, sections: list[Section], plan: Plan, runs: int = 400, seed: int = 1,
+             extra_stress: int = 0) -> dict:
+    """Solo runs following ``plan`` with real hands; the same seed gives the same figures.
+
+    ``extra_stress``: stress cards shuffled into the starting set (the rules' handicap for experienced drivers).
+    """
     rng = random.Random(seed)
-    results = [run_once(deck, sections, plan, rng) for _ in range(max(1, runs))]
+    results = [run_once(deck, sections, plan, rng, extra_stress) for _ in range(max(1, runs))]
     times = sorted(x["seconds"] for x in results)
 
     def pct(q):
         return times[min(len(times) - 1, int(q * len(times)))]
 
-    return {"runs": len(results), "seed": seed, "plan": plan.kind,
+    return {"runs": len(results), "seed": seed, "plan": plan.kind, "extra_stress": extra_stress,
             "mean_seconds": round(statistics.fmean(times), 2),
             "stdev_seconds": round(statistics.pstdev(times), 2),
             "best_seconds": times[0], "p10": pct(0.1), "median": pct(0.5), "p90": pct(0.9), "worst_seconds": times[-1],

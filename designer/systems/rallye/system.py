@@ -49,7 +49,8 @@ class RallyeSystem(GameSystem):
         from designer.systems.rallye.analyse import analyse
 
         runs = int(options.get("runs", 300))
-        return analyse(stage, box, players=players, runs=runs, seed=int(options.get("seed", 1)))
+        return analyse(stage, box, players=players, runs=runs, seed=int(options.get("seed", 1)),
+                       extra_stress=int(options.get("extra_stress", 0)))
 
     def report(self, result: dict) -> str:
         from designer.systems.rallye.analyse import report
