@@ -118,6 +118,7 @@ class Stage(_Model):
     options: Options = Field(default_factory=Options)
     notes: str | None = None
     start_rotation: int = Field(default=0, ge=0, le=5)
+    laps: int = Field(default=1, ge=1, le=20)     # a circuit (road closing on its start-finish tile): laps driven
 
     @field_validator("tiles", mode="before")
     @classmethod
@@ -218,6 +219,8 @@ def stage_to_data(stage: Stage) -> dict:
         out["options"] = opts
     if stage.start_rotation:
         out["start_rotation"] = stage.start_rotation
+    if stage.laps != 1:
+        out["laps"] = stage.laps
     if stage.notes:
         out["notes"] = stage.notes
     tiles = []
@@ -270,6 +273,8 @@ def share_code(stage: Stage) -> str:
             meta[k] = getattr(stage, k)
     if stage.start_rotation:
         meta["start_rotation"] = stage.start_rotation
+    if stage.laps != 1:
+        meta["laps"] = stage.laps
     for k, v in stage.options.model_dump().items():
         if v != getattr(Options(), k):
             meta[f"opt.{k}"] = str(v).lower()
@@ -313,7 +318,7 @@ def from_share_code(code: str) -> Stage:
     opts = {k.split(".", 1)[1]: v == "true" for k, v in meta.items() if k.startswith("opt.")}
     if opts:
         data["options"] = opts
-    for k in ("surface", "players", "notes", "start_rotation"):
+    for k in ("surface", "players", "notes", "start_rotation", "laps"):
         if k in meta:
             data[k] = meta[k]
     try:

@@ -341,18 +341,25 @@ def _lines(tile: PlacedTile, first: bool, last: bool, lap_end: bool) -> tuple[fl
     return start_line, finish_line
 
 
-def build_graph(tiles: list[PlacedTile], lap_end: PlacedTile | None = None) -> nx.DiGraph:
+def build_graph(tiles: list[PlacedTile], lap_end: PlacedTile | None = None, laps: int = 1) -> nx.DiGraph:
     """The directed cell graph of tiles in driving order.
 
     ``lap_end`` closes a circuit: the first tile is driven once more, up to its finish line, as the
-    last tile of one lap (its cells are named with the next free index).
+    last tile of the last lap. With ``laps`` > 1 the tiles are driven that many times; the cells of
+    lap ``k`` (0-based) are named with index ``k * n + i`` for the ``i``-th of ``n`` tiles, and the
+    lap end with ``laps * n``. A cell's ``index`` attribute is always the tile's place in the stage.
     """
     from designer.systems.dirt.tokens import apply_tokens
 
     g = nx.DiGraph()
     prev_exit: list[tuple[str, tuple[int, int], bool]] = []
     road = [t for t in tiles if t.face.role not in NOT_ROAD and t.face.has_cells]
-    sequence = list(tiles) + ([lap_end] if lap_end is not None else [])
+    n = max((t.index for t in tiles), default=-1) + 1
+    sequence = list(tiles)
+    for k in range(1, laps if lap_end is not None else 1):
+        sequence += [replace(t, node_index=k * n + t.index) for t in tiles]
+    if lap_end is not None:
+        sequence.append(replace(lap_end, node_index=laps * n))
     by_hex: dict[tuple[int, int], list[PlacedTile]] = {}
     for t in tiles:
         by_hex.setdefault(t.hex, []).append(t)
@@ -361,7 +368,7 @@ def build_graph(tiles: list[PlacedTile], lap_end: PlacedTile | None = None) -> n
         if face.role == "assistance" or not face.has_cells or face.cells is None:
             prev_exit = []
             continue
-        is_lap_end = tile is lap_end
+        is_lap_end = lap_end is not None and tile is sequence[-1]
         i = tile.node_index if tile.node_index is not None else tile.index
         cells = list(_oriented(tile))
         climbs = _climbs(tile)
@@ -371,7 +378,7 @@ def build_graph(tiles: list[PlacedTile], lap_end: PlacedTile | None = None) -> n
             node = f"{i}:{c.id}"
             g.add_node(node, index=tile.index, tile=face.id, cell=c.id, lane=lanes[0], width=c.width, a=a, b=b,
                        pos=i + (a + b) / 2.0, limit=c.limit,
-                       corner=f"{tile.index}:{c.corner}" if c.corner else None, path=c.path,
+                       corner=f"{i}:{c.corner}" if c.corner else None, path=c.path,
                        cut=c.cut, jump=c.jump, ford=c.ford, slide=is_slide, climb=climbs.get(c.id),
                        start=bool(start_line is not None and not c.is_cut and not is_slide
                                   and abs(b - start_line) < EPS),
@@ -449,8 +456,8 @@ def assemble(stage: Stage, tileset: Tileset) -> Track:
         lap_end = None
         if track.circuit:
             first = track.road_tiles[0]
-            lap_end = replace(first, node_index=len(stage.tiles))
-        track.graph = build_graph(tiles, lap_end)
+            lap_end = first
+        track.graph = build_graph(tiles, lap_end, laps=stage.laps)
     return track
 
 
