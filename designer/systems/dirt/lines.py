@@ -387,4 +387,11 @@ def analyze(track, players: int = 4, max_risk: float | None = None, rules: Rules
     }
     if max_risk is not None and safe is None:
         out["notes"] = [f"no line keeps every turn's chance of a loss of control at or below {max_risk:g}"]
+    if hasattr(track, "circuit"):           # circuits (one lap or `laps`), tokens and climb marks
+        from designer.systems.dirt.track import analysis_notes
+        out["stage"]["circuit"] = track.circuit
+        out["stage"]["laps"] = stage.laps if track.circuit else None
+        extra = analysis_notes(track)
+        if extra:
+            out["notes"] = out.get("notes", []) + extra
     return out

@@ -76,6 +76,32 @@ def token_rules() -> dict[str, dict]:
     return {k: dict(effects[k]) for k in KINDS}
 
 
+@functools.lru_cache(maxsize=1)
+def climb_rule() -> dict:
+    """What the ascent and descent markings do: ``{"effect": "none"}`` or ``{"effect": "limit", "up": n, "down": m}``."""
+    path = paths.TILESETS / "dirt-token-rules.yaml"
+    data, _lines = yamlio.load(path)
+    rule = (data or {}).get("climb_marks", {}) if isinstance(data, dict) else {}
+    value = rule.get("value") if isinstance(rule, dict) else None
+    if not isinstance(value, dict) or value.get("effect") not in ("none", "limit"):
+        raise DesignerError("climb_marks needs value: {effect: none} or {effect: limit, up: N, down: M}",
+                            where=str(path))
+    if value["effect"] == "limit" and not all(isinstance(value.get(k), int) for k in ("up", "down")):
+        raise DesignerError("climb_marks with effect: limit needs whole numbers `up` and `down`", where=str(path))
+    return dict(value, status=rule.get("status"), source=rule.get("source"))
+
+
+def apply_climb_rule(g) -> None:
+    """Limits from climb marks on every cell of a graph, when the parameter gives them an effect."""
+    rule = climb_rule()
+    if rule["effect"] != "limit":
+        return
+    for _n, d in g.nodes(data=True):
+        if d.get("climb"):
+            cap = int(rule[d["climb"]])
+            d["limit"] = cap if d.get("limit") is None else min(cap, d["limit"])
+
+
 def effect_of(token: Token) -> dict:
     """``{"effect": limit|closed|ford|jump|climb|none, ...}`` with the token's own value where it has one."""
     eff = dict(token_rules()[token.kind]["value"])

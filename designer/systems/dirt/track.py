@@ -349,7 +349,7 @@ def build_graph(tiles: list[PlacedTile], lap_end: PlacedTile | None = None, laps
     lap ``k`` (0-based) are named with index ``k * n + i`` for the ``i``-th of ``n`` tiles, and the
     lap end with ``laps * n``. A cell's ``index`` attribute is always the tile's place in the stage.
     """
-    from designer.systems.dirt.tokens import apply_tokens
+    from designer.systems.dirt.tokens import apply_climb_rule, apply_tokens
 
     g = nx.DiGraph()
     prev_exit: list[tuple[str, tuple[int, int], bool]] = []
@@ -429,9 +429,35 @@ def build_graph(tiles: list[PlacedTile], lap_end: PlacedTile | None = None, laps
         tokens = [tok for t in by_hex.get(tile.hex, [tile]) if t.face.id == tile.face.id for tok in t.tokens]
         if tokens:
             apply_tokens(g, tile, i, tokens)
+    apply_climb_rule(g)
     # A space closed by a token (a chicane) holds no car: the road goes round it.
     g.remove_nodes_from([n for n, closed in g.nodes(data="closed") if closed])
     return g
+
+
+def analysis_notes(track: Track) -> list[str]:
+    """What an analysis of this track leaves out or assumes: laps of a circuit, tokens and climb marks."""
+    from designer.systems.dirt.tokens import climb_rule
+
+    notes = []
+    if track.circuit:
+        laps = track.stage.laps
+        notes.append(f"circuit: {laps} lap{'s' if laps != 1 else ''} of one car from the start-finish line; the "
+                     "RX rules (joker lap, several cars on the grid) are not in our rulebooks and are not analysed")
+    log = track.graph.graph.get("tokens", []) if track.has_cells else []
+    idle = sorted({e["label"] for e in log if e["effect"] == "none"})
+    if idle:
+        notes.append(f"tokens kept without effect (rule not in our sources): {', '.join(idle)}")
+    acting = [e for e in log if e["effect"] != "none" and e["cell"]]
+    if acting:
+        notes.append(f"{len(acting)} token(s) act on the cells they lie on (assumed effects, "
+                     "tilesets/dirt-token-rules.yaml)")
+    if track.has_cells and any(d.get("climb") for _, d in track.graph.nodes(data=True)):
+        rule = climb_rule()
+        what = ("no effect on the moves" if rule["effect"] == "none"
+                else f"cells entered across an ascent mark limited to {rule['up']}, a descent mark to {rule['down']}")
+        notes.append(f"climb marks: {what} (assumed: parameter climb_marks in tilesets/dirt-token-rules.yaml)")
+    return notes
 
 
 def closes_lap(tiles: list[PlacedTile]) -> bool:
