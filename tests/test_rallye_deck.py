@@ -123,3 +123,11 @@ def test_rally_cannot_reach_outside_its_folder(tmp_path):
     (tmp_path / "r.yaml").write_text("system: rallye\nrally: r\nstages: [../../etc/passwd]\n", encoding="utf-8")
     with pytest.raises(DesignerError, match="outside the rally's folder"):
         load(tmp_path / "r.yaml")
+
+
+@pytest.mark.parametrize("name", ["../../etc/passwd", "/etc/hosts", ".hidden", "a\\b"])
+def test_decks_and_rulesets_are_named_not_reached_by_path(name):
+    with pytest.raises(DesignerError, match="is not a deck name"):
+        get_deck(name)
+    with pytest.raises(DesignerError, match="is not a ruleset name"):
+        loads_deck(GOOD_DECK.replace("deck: tiny", f"deck: tiny\nruleset: '{name}'"))

@@ -13,7 +13,7 @@ from typing import Any
 
 from designer.core import paths, yamlio
 from designer.core.errors import DesignerError
-from designer.systems.rallye.rules import Ruleset, Tables, get_ruleset, parse_tables
+from designer.systems.rallye.rules import Ruleset, Tables, check_name, get_ruleset, parse_tables
 
 SEVERITIES = ("none", "yellow", "orange", "red")
 SEVERITY_WORDS = {"none": "straight", "yellow": "light", "orange": "medium", "red": "tight"}
@@ -301,6 +301,7 @@ def _cached(path: str, mtime: float) -> Deck:
 
 def find_deck(name: str | None, near: Path | None = None) -> Path:
     name = name or DEFAULT_DECK
+    check_name(name, "deck")
     candidates = []
     for folder in ([Path(near)] if near else []) + [paths.TILESETS / "rallye"]:
         candidates += [folder / name, folder / f"{name}.yaml"]

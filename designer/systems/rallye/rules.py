@@ -230,9 +230,17 @@ def _cached(path: str, mtime: float) -> Ruleset:
     return load_ruleset(path)
 
 
+def check_name(name: str, what: str) -> None:
+    """A deck or ruleset is named, never reached by a path (an uploaded file must not read the server's files)."""
+    if not name or any(ch in name for ch in "/\\") or name.startswith(".") or len(name) > 100:
+        raise DesignerError(f"{name!r} is not a {what} name", where=what,
+                            hint=f"give the {what}'s name (its file name without .yaml), e.g. rallye-demo")
+
+
 def get_ruleset(name: str | None = None, near: Path | None = None) -> Ruleset:
     """The ruleset called ``name``: a file beside ``near``, or the bundled one."""
     name = name or DEFAULT_RULESET
+    check_name(name, "ruleset")
     candidates = []
     if near is not None:
         candidates += [Path(near) / name, Path(near) / f"{name}.yaml"]
