@@ -1,18 +1,18 @@
 """The Great Race through the command line (the shared contract) and its file errors."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from click.testing import CliRunner
 
 from designer.cli import main
+from designer.core import paths
 from designer.core.errors import DesignerError
 from designer.systems.greatrace.board import loads_board
 from designer.systems.greatrace.race import loads_race
 from designer.systems.greatrace.system import SYSTEM
 
-DEMOS = sorted(Path("stages/greatrace").glob("demo-race-*.yaml"))
+DEMOS = sorted((paths.STAGES / "greatrace").glob("demo-race-*.yaml"))
+BOARD = paths.TILESETS / "greatrace" / "demo-frontier.yaml"
 
 
 def test_there_are_demo_races_and_a_demo_board():
@@ -94,7 +94,7 @@ def test_schema_errors_name_file_line_and_key():
 
 
 def test_a_board_file_opened_alone_is_checked_as_a_race_between_its_purple_cities():
-    doc = SYSTEM.load("tilesets/greatrace/demo-frontier.yaml")
+    doc = SYSTEM.load(BOARD)
     board = SYSTEM.box_of(doc)
     assert doc.start in board.purple() and doc.finish in board.purple()
     assert not [p for p in SYSTEM.validate(doc, board) if p.severity == "error"]
@@ -118,7 +118,7 @@ def test_board_edits_round_trip():
     from designer.systems.greatrace import edit
     from designer.systems.greatrace.board import board_from_data, board_to_data, load_board
 
-    board = load_board("tilesets/greatrace/demo-frontier.yaml")
+    board = load_board(BOARD)
     data = edit.paint(board_to_data(board), ["C3"], "purple city", "Harbour")
     again = board_from_data(loads_board(edit.dumps(data), "x") and data, {}, "x")
     assert again.cities["Harbour"].purple

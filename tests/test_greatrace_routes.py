@@ -6,6 +6,7 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from designer.core import paths
 from designer.systems.greatrace.analysis import direction, pareto
 from designer.systems.greatrace.board import board_from_data, hex_of, label
 from designer.systems.greatrace.costs import CostMap
@@ -15,7 +16,7 @@ from designer.systems.greatrace.system import SYSTEM
 
 
 def _demo(n):
-    race = SYSTEM.load(f"stages/greatrace/demo-race-{n}.yaml")
+    race = SYSTEM.load(paths.STAGES / "greatrace" / f"demo-race-{n}.yaml")
     return race, SYSTEM.box_of(race)
 
 
@@ -165,7 +166,6 @@ def test_fastest_and_shortest_are_exact_against_every_simple_path(pair):
 
 def test_on_a_fully_laid_route_the_monte_carlo_matches_the_plan():
     from designer.systems.greatrace.montecarlo import simulate
-    from designer.systems.greatrace.plan import plan_route
 
     data = {"board": "laid", "columns": 7, "rows": 1,
             "cities": [{"name": "West", "at": "A1", "purple": True}, {"name": "East", "at": "G1", "purple": True}],
