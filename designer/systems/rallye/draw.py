@@ -102,7 +102,7 @@ def table_map(result: dict, x0: float, y0: float, cell: float = 44) -> tuple[lis
     xs, ys = [c[0] for c in cells], [c[1] for c in cells]
     minx, miny = min(xs), min(ys)
     out = [_t(x0, y0 - 6, f"on the table ({lay['size'][0]} x {lay['size'][1]} cards)"
-              + ("" if lay["ok"] else ": CANNOT BE LAID"), 13, weight="bold")]
+              + ("" if lay["ok"] else ": CANNOT BE LAID"), 16, weight="bold")]
     sev = {r["section"]: r["severity"] for r in result["recon"]}
     bad = {p["section"] for p in lay["problems"]}
     centres = []
@@ -111,7 +111,7 @@ def table_map(result: dict, x0: float, y0: float, cell: float = 44) -> tuple[lis
         s = sev.get(i + 1, "none")
         out.append(f'<rect x="{x + 1:.1f}" y="{y + 1:.1f}" width="{cell - 2}" height="{cell - 2}" fill="{FILL[s]}" '
                    f'stroke="{"#d50000" if i + 1 in bad else "#333"}" stroke-width="{3 if i + 1 in bad else 1}"/>')
-        out.append(_t(x + cell / 2, y + cell / 2 + 5, str(i + 1), 14, "middle", "bold", INK[s]))
+        out.append(_t(x + cell / 2, y + cell / 2 + 7, str(i + 1), 19, "middle", "bold", INK[s]))
         centres.append((x + cell / 2, y + cell / 2))
     if len(centres) > 1:
         pts = " ".join(f"{a:.1f},{b:.1f}" for a, b in centres)
@@ -149,5 +149,5 @@ def stage_svg(result: dict, title: str | None = None, parts=("strip", "profile",
 def map_svg(result: dict, cell: float = 44) -> str:
     """The cards on the table alone, as small as it can be."""
     cols, rows = result["layout"]["size"]
-    body, y = table_map(result, 8, 26, cell)
-    return _svg(body, max(8 + cols * cell + 8, 250), y + 8)
+    body, y = table_map(result, 8, 28, cell)
+    return _svg(body, max(8 + cols * cell + 8, 290), y + 8)

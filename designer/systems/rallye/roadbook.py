@@ -65,12 +65,12 @@ def _stage_page(pdf: _Book, result: dict, deck) -> None:
     _recon_table(pdf, result)
     pdf.ln(3)
     y = pdf.get_y()
-    if y > pdf.h - 75:
+    if y > pdf.h - 58:
         pdf.add_page()
         y = pdf.get_y()
     _targets(pdf, result, 10, y)
     cols, rows = result["layout"]["size"]
-    w_px, h_px = max(16 + cols * 44, 250), 38 + rows * 44
+    w_px, h_px = max(16 + cols * 44, 290), 40 + rows * 44
     room = pdf.h - 14 - y
     pdf.set_xy(120, y)
     _image(pdf, map_svg(result), min(80.0, 0.36 * w_px, room * w_px / h_px), x=120)
