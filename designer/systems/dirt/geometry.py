@@ -117,6 +117,10 @@ def cell_lateral(face, cell) -> tuple[float, float]:
         return (lo, hi)
     if face.role == "assistance":
         return lane_band(cell.lane, lanes, width=LANE_WIDTH)
+    if getattr(cell, "width", 1) > 1:
+        lo, _ = lane_band(cell.lane + cell.width - 1, lanes)
+        _, hi = lane_band(cell.lane, lanes)
+        return (lo, hi)
     return lane_band(cell.lane, lanes)
 
 

@@ -69,12 +69,26 @@ def _draw_face(c: _Canvas, face, hex_=(0, 0), rotation=0, size=100.0, label=None
         mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
         c.add(f'<circle cx="{mx:.2f}" cy="{my:.2f}" r="{size * 0.045:.2f}" fill="{DANGER_COLOUR.get(face.danger)}" '
               f'stroke="#333" stroke-width="{size * 0.006:.2f}"/>')
-    polys = geometry.face_cell_polygons(face)
-    if not polys:
+    if face.roads:
+        for road in face.road_faces():
+            _draw_road(c, road, world, size, road_colour, show_limits, text_scale)
+    elif not geometry.face_cell_polygons(face):
         for band in geometry.road_outline(face):
             c.add(f'<polygon points="{_pts(world(p) for p in band)}" fill="{road_colour}" stroke="#6b5a3e" '
                   f'stroke-width="{size * 0.008:.2f}"/>')
     else:
+        _draw_road(c, face, world, size, road_colour, show_limits, text_scale)
+    if label is not None:
+        lx, ly = centre[0] - size * 0.52, centre[1] - size * 0.74
+        c.text(lx, ly, label, size * 0.12, fill="#111", weight="bold", anchor="start")
+    if sublabel:
+        c.text(centre[0] + size * 0.55, centre[1] - size * 0.74, sublabel, size * 0.11, fill="#555", anchor="end")
+
+
+def _draw_road(c: _Canvas, face, world, size, road_colour, show_limits=True, text_scale=1.0):
+    """The cells of one road of a face (the face itself when it has one road)."""
+    polys = geometry.face_cell_polygons(face)
+    if polys:
         slide_ids = face.slide_ids()
         cells = {cell.id: cell for cell in face.all_cells()}
         sw = size * 0.008
@@ -96,7 +110,10 @@ def _draw_face(c: _Canvas, face, hex_=(0, 0), rotation=0, size=100.0, label=None
             b = world((p[0] + left[0] * lo, p[1] + left[1] * lo))
             c.add(f'<line x1="{a[0]:.2f}" y1="{a[1]:.2f}" x2="{b[0]:.2f}" y2="{b[1]:.2f}" stroke="#fdfaf2" '
                   f'stroke-width="{sw * 1.6:.2f}" stroke-dasharray="{size * 0.03:.2f},{size * 0.025:.2f}"/>')
-        for line, word in ((face.start_line, "START"), (face.finish_line, "FINISH")):
+        lines_drawn = ((face.start_line, "START"), (face.finish_line, "FINISH"))
+        if face.start_line is not None and face.start_line == face.finish_line:
+            lines_drawn = ((face.start_line, "START/FINISH"),)
+        for line, word in lines_drawn:
             if line is None:
                 continue
             lanes = max(face.lanes, 1)
@@ -133,11 +150,22 @@ def _draw_face(c: _Canvas, face, hex_=(0, 0), rotation=0, size=100.0, label=None
                     for dy in (-r * 0.35, r * 0.35):
                         c.add(f'<path d="M{x - r:.2f},{fy + dy:.2f} q{r / 2:.2f},{-r / 2:.2f} {r:.2f},0 t{r:.2f},0" '
                               f'fill="none" stroke="#1f5fbf" stroke-width="{sw * 2:.2f}"/>')
-    if label is not None:
-        lx, ly = centre[0] - size * 0.52, centre[1] - size * 0.74
-        c.text(lx, ly, label, size * 0.12, fill="#111", weight="bold", anchor="start")
-    if sublabel:
-        c.text(centre[0] + size * 0.55, centre[1] - size * 0.74, sublabel, size * 0.11, fill="#555", anchor="end")
+                if cell.climb:
+                    # An arrow along the road from ends[0]: the mark is met going that way (up: ascent).
+                    _climb_mark(c, face, cell, world, size, sw)
+
+
+def _climb_mark(c: _Canvas, face, cell, world, size, sw):
+    lo, hi = geometry.cell_lateral(face, cell)
+    t = cell.span[0]
+    p, left = geometry.centre(tuple(face.ends), face.turn, t)
+    a = world((p[0] + left[0] * hi, p[1] + left[1] * hi))
+    b = world((p[0] + left[0] * lo, p[1] + left[1] * lo))
+    colour = "#b0306a" if cell.climb == "up" else "#2a7f62"
+    c.add(f'<line x1="{a[0]:.2f}" y1="{a[1]:.2f}" x2="{b[0]:.2f}" y2="{b[1]:.2f}" stroke="{colour}" '
+          f'stroke-width="{sw * 3:.2f}"/>')
+    x, y = world(geometry.cell_anchor(face, cell))
+    c.text(x, y + size * 0.09, "-1" if cell.climb == "up" else "+1", size * 0.07, fill=colour, weight="bold")
 
 
 def face_svg(face, size: float = 100.0, width_px: float | None = 400) -> str:
@@ -179,6 +207,8 @@ def stage_svg(track, size: float = 100.0, width_px: float | None = 900, lines: d
     for t in track.tiles:
         _draw_face(c, t.face, t.hex, t.rotation, size, label=None, highlight=t.index in highlight,
                    show_limits=show_limits, text_scale=text_scale)
+    for t in track.tiles:
+        _draw_tokens(c, t, size)
     # Tile numbers (driving order) and ids.
     for t in track.tiles:
         cx, cy = hexgrid.to_pixel(t.hex, size)
@@ -197,10 +227,31 @@ def stage_svg(track, size: float = 100.0, width_px: float | None = 900, lines: d
     return c.svg(minx - pad, miny - pad, maxx - minx + 2 * pad, maxy - miny + 2 * pad, width_px, title=title)
 
 
+TOKEN_MARKS = {"chicane": ("X", "#c0392b"), "chicane-limit": ("X", "#c0392b"), "water": ("~", "#1f5fbf"),
+               "jump": ("^", "#111111"), "climb-ascent": ("-1", "#b0306a"), "climb-descent": ("+1", "#2a7f62"),
+               "cloud": ("c", "#777777"), "oxygen": ("O2", "#2a7f9e"), "joker-entrance": ("J", "#1e8c3a"),
+               "joker-exit": ("J", "#b0302a"), "finish": ("F", "#111111")}
+
+
+def _draw_tokens(c: _Canvas, tile, size: float):
+    """Tokens laid on a placed tile: a round marker with a letter (the chicane's limit, the jump's value)."""
+    from designer.systems.dirt.io.tokens import token_position
+
+    for tok in tile.tokens:
+        x, y = geometry.to_world(token_position(tile, tok), tile.hex, tile.rotation, size)
+        mark, colour = TOKEN_MARKS[tok.kind]
+        if tok.kind == "chicane-limit" and tok.value is not None:
+            mark = f"X{tok.value}"
+        r = size * 0.07
+        c.add(f'<circle cx="{x:.2f}" cy="{y:.2f}" r="{r:.2f}" fill="white" stroke="{colour}" '
+              f'stroke-width="{size * 0.018:.2f}"><title>{escape(tok.label())}</title></circle>')
+        c.text(x, y, mark, r * 1.1, fill=colour, weight="bold")
+
+
 def node_point(track, node: str, size: float):
     d = track.graph.nodes[node]
     tile = track.tiles[[t.index for t in track.tiles].index(d["index"])]
-    face = tile.face
+    face = tile.driven
     cell = next(cc for cc in face.all_cells() if cc.id == d["cell"])
     return geometry.to_world(geometry.cell_anchor(face, cell), tile.hex, tile.rotation, size)
 
