@@ -128,3 +128,38 @@ def test_a_cards_own_tables_survive_the_editor():
     data = deckedit.tables_to_data(base, [], rows, [])
     assert data["sections"][0]["tables"] == {"wheel_right": {"0": [0] * 6}}
     assert data["sections"][0]["safety"] == 100
+
+
+def _upload_flow():
+    import streamlit as st
+
+    from designer.app import rallye
+    from designer.core.errors import DesignerError
+
+    rallye.sidebar()
+    if "step" not in st.session_state:
+        st.session_state.step = 1
+        text = ("system: rallye\ndeck: mine\nwidths: [wide]\nsurfaces: [tarmac]\nsections:\n"
+                + "".join(f"  - {{id: {i}, width: wide, surface: tarmac, severity: none, safety: 200, top: 240}}\n"
+                          for i in range(1, 13))
+                + "actions:\n  - {id: a, acceleration: 40, owner: start, count: 12}\n")
+        rallye.open_text(text, "mine.yaml")
+        try:
+            rallye.open_text("system: rallye\ndeck: bad\nsections: [oops\n", "bad.yaml")
+        except DesignerError as exc:
+            st.session_state.upload_error = str(exc)
+        rallye.open_text("system: rallye\nstage: Mine\ndeck: mine\ncards: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]\n",
+                         "stage.yaml")
+    tabs = rallye.tabs()
+    tabs[0][1]()
+
+
+def test_uploaded_deck_and_stage_replace_the_demo():
+    at = AppTest.from_function(_upload_flow, default_timeout=90)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["rallye_deck"]["deck"] == "mine"
+    assert "bad.yaml:4: this is not valid YAML" in at.session_state["upload_error"]
+    assert at.session_state["rallye_stage"]["stage"] == "Mine"
+    # 12 straights in a row outgrow the table: the stage opens with the problem shown, not an exception
+    assert any("cannot-lay" in e.value for e in at.error)
