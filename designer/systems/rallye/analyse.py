@@ -90,6 +90,8 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
         summary.append(f"hardest braking: {hb['drop']} km/h into section {hb['section']}")
     summary.append(f"table time: about {table['minutes']} min for {players} driver{'s' if players > 1 else ''} "
                    f"({table['rounds']} rounds)")
+    if players > 4:
+        summary.append(f"note: the rules are for 1 to 4 drivers; the table time for {players} is an extrapolation")
     if deck.demo:
         summary.append(f"deck {deck.name} is demonstration data; crossing tables {deck.tables_status}")
     return {
