@@ -1,7 +1,7 @@
 """Expected stage time of Rallyman: DIRT under the dice: the best policy, exactly, by backward induction.
 
 A turn boundary is ``(cell, gear, damage)`` with the seconds tokens held as the solver's bank (0..max_tokens);
-``damage`` is ``(gear, gas, brake, spare used)``: damage tokens of each kind (up to ``max_damage`` each) and
+``damage`` is ``(gear, gas, brake, spare used)``: damage tokens of each kind (``max_damage`` in all) and
 whether the spare wheel is spent. From a boundary the driver picks a plan (:mod:`.plans`) and rolls it one by
 one (stopping, securing) or makes a Big Attack. What follows is the rulebook (seed 002, pages of its own index):
 
@@ -32,7 +32,7 @@ from designer.core.errors import DesignerError
 from designer.racing.expected import Outcome, Solution, solve
 from designer.systems.dirt.mishaps import Mishaps, load_mishaps
 from designer.systems.dirt.plans import (BIG, X, PlanSet, attack_values, first_loss, plan_set, roll_values,
-                                         secure_cost, subset)
+                                         secure_cost, subset, subset_many)
 from designer.systems.dirt.ruleset import Pool, Ruleset
 
 FIN = ("finished",)
@@ -113,14 +113,22 @@ class DirtModel:
         return ps
 
     # -- what a point of a plan leads to --------------------------------------------------------
-    def _add(self, damage: tuple, gear=0, gas=0, brake=0, spare=0) -> tuple:
-        cap = self.mishaps.max_damage
+    def _add(self, damage: tuple, gear=0, gas=0, brake=0) -> tuple:
+        """Damage after new tokens; tokens beyond ``max_damage`` in total are not tracked (the bound)."""
         g, s, b, sp = damage
-        return (min(cap, g + gear), min(cap, s + gas), min(cap, b + brake), sp or spare)
+        room = self.mishaps.max_damage - (g + s + b)
+        for kind in ("gear",) * gear + ("gas",) * gas + ("brake",) * brake:
+            if room <= 0:
+                break
+            room -= 1
+            g, s, b = g + (kind == "gear"), s + (kind == "gas"), b + (kind == "brake")
+        return (g, s, b, sp)
 
-    def damage_draws(self, n: int) -> list[tuple[float, tuple[int, int, int]]]:
-        """Chances of (gear, gas, brake) damage among ``n`` tokens drawn from the bag (with replacement)."""
-        hit = self._damage.get(n)
+    def damage_draws(self, n: int, room: int) -> list[tuple[float, tuple[int, int, int]]]:
+        """Chances of (gear, gas, brake) damage among ``n`` tokens drawn from the bag (with replacement), of
+        which the first ``room`` damage tokens are kept (the bound on damage tracked)."""
+        key = (n, max(0, room))
+        hit = self._damage.get(key)
         if hit is None:
             ch = self.mishaps.damage_chances()
             dist: dict = {(0, 0, 0): 1.0}
@@ -130,10 +138,13 @@ class DirtModel:
                     for kind, pk in ch.items():
                         if pk <= 0:
                             continue
-                        key = (g + (kind == "gear"), s + (kind == "gas"), b + (kind == "brake"))
-                        new[key] = new.get(key, 0.0) + p * pk
+                        if kind == "green" or g + s + b >= room:
+                            k2 = (g, s, b)
+                        else:
+                            k2 = (g + (kind == "gear"), s + (kind == "gas"), b + (kind == "brake"))
+                        new[k2] = new.get(k2, 0.0) + p * pk
                 dist = new
-            hit = self._damage[n] = [(p, k) for k, p in dist.items()]
+            hit = self._damage[key] = [(p, k) for k, p in dist.items()]
         return hit
 
     def _flats(self, n_cuts: int, damage: tuple) -> list[tuple[float, tuple]]:
@@ -166,7 +177,8 @@ class DirtModel:
             if self.p_spin:
                 out.append((pf * self.p_spin, lose, (cell, 0, d), True))
             if self.p_crash:
-                for pd, (g, s, b) in self.damage_draws(m.crash_marks(self.danger[cell], gear)):
+                room = m.max_damage - sum(d[:3])
+                for pd, (g, s, b) in self.damage_draws(m.crash_marks(self.danger[cell], gear), room):
                     out.append((pf * self.p_crash * pd, lose, (cell, 0, self._add(d, g, s, b)), True))
             if self.p_sisu:
                 out.append((pf * self.p_sisu, float(m.sisu_seconds), (cell, sisu_gear, d), True))
@@ -181,23 +193,26 @@ class DirtModel:
     def point_values(self, ps: PlanSet, damage: tuple, value) -> tuple[np.ndarray, np.ndarray]:
         """``stop[p, i, t]`` and ``loss[p, i, t]`` for every point of every plan."""
         P, L1 = ps.cell.shape
-        keys = {}
-        kid = np.zeros((P, L1), dtype=np.int64)
-        for p in range(P):
-            for i in range(1, int(ps.length[p]) + 1):
-                key = (int(ps.cell[p, i]), int(ps.gear[p, i]), bool(ps.fin[p, i]), int(ps.cuts[p, i]))
-                kid[p, i] = keys.setdefault(key, len(keys) + 1)
-        stops = np.full((len(keys) + 1, self.T1), BIG)
-        losses = np.full((len(keys) + 1, self.T1), BIG)
+        valid = np.arange(L1)[None, :] <= ps.length[:, None]
+        valid[:, 0] = False
+        code = ((ps.cell * 8 + ps.gear) * 2 + ps.fin) * 16 + np.minimum(ps.cuts, 15)
+        code = np.where(valid, code + 1, 0)
+        uniq, inv = np.unique(code, return_inverse=True)
+        stops = np.full((len(uniq), self.T1), BIG)
+        losses = np.full((len(uniq), self.T1), BIG)
         cache = self._point_cache
-        for key, n in keys.items():
-            full = key + (damage,)
+        for n, c in enumerate(uniq.tolist()):
+            if c == 0:
+                continue
+            c -= 1
+            full = (c // 256, (c // 32) % 8, bool((c // 16) % 2), c % 16, damage)
             hit = cache.get(full)
             if hit is None:
                 hit = cache[full] = (self._mix(self.stop_outcomes(*full), value),
                                      self._mix(self.loss_outcomes(*full), value))
             stops[n], losses[n] = hit
-        return stops[kid], losses[kid]
+        inv = inv.reshape(P, L1)
+        return stops[inv], losses[inv]
 
     # -- the decision at a boundary ---------------------------------------------------------------
     def _shift(self, ps: PlanSet, arr: np.ndarray) -> np.ndarray:
@@ -216,15 +231,28 @@ class DirtModel:
         choice = [Decision("none")] * self.T1
         if ps.n:
             stop, loss = self.point_values(ps, damage, value)
-            rolled, _ = roll_values(ps, stop, loss, self.limit, self.K)
-            attack = attack_values(ps, self._shift(ps, stop), self._shift(ps, loss), self.limit)
-            for mode, vals in (("roll", rolled), ("attack", attack)):
-                p = np.argmin(vals, axis=0)
-                v = vals[p, np.arange(self.T1)]
-                better = v < best - 1e-9
-                best = np.where(better, v, best)
-                for t in np.nonzero(better)[0]:
-                    choice[t] = Decision(mode, int(p[t]))
+            # Branch and bound, exact: every outcome of a plan ends at one of its points, stopped or lost, with
+            # no more tokens than a Big Attack could give, and values never grow with tokens: so a plan is worth
+            # at least the least of its points' values after its Big Attack gain. Plans whose bound cannot
+            # beat the best plan found are not rolled out.
+            low = self._shift(ps, np.minimum(stop, loss)[:, :, None, :].min(axis=1).reshape(ps.n, 1, self.T1))[:, 0]
+            order = np.argsort(low[:, 0], kind="stable")
+            done = np.zeros(ps.n, dtype=bool)
+            batch = order[:8]
+            while len(batch):
+                done[batch] = True
+                sub = subset_many(ps, batch)
+                st, lo = stop[batch], loss[batch]
+                rolled, _ = roll_values(sub, st, lo, self.limit, self.K)
+                attack = attack_values(sub, self._shift(sub, st), self._shift(sub, lo), self.limit)
+                for mode, vals in (("roll", rolled), ("attack", attack)):
+                    p = np.argmin(vals, axis=0)
+                    v = vals[p, np.arange(self.T1)]
+                    better = v < best - 1e-9
+                    best = np.where(better, v, best)
+                    for t in np.nonzero(better)[0]:
+                        choice[t] = Decision(mode, int(batch[p[t]]))
+                batch = np.nonzero(~done & (low < best[None, :] - 1e-9).any(axis=1))[0]
         m = self.mishaps
         g, s, b, spare = damage
         if gear == 1 and s > 0 and not spare:               # change the flat tyre (p. 20 'La roue de secours')

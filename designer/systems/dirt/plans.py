@@ -121,6 +121,14 @@ def _features(step, hz: dict, cut_cells) -> tuple:
     return path[-1], g, "finish" in events, pc, pj, q, len(dice), cut, gain
 
 
+def subset_many(ps: PlanSet, rows) -> PlanSet:
+    """Some plans of a set (rows: plan numbers), as a set."""
+    rows = np.asarray(rows)
+    return PlanSet(length=ps.length[rows], cell=ps.cell[rows], gear=ps.gear[rows], fin=ps.fin[rows], q=ps.q[rows],
+                   pj=ps.pj[rows], pc=ps.pc[rows], m=ps.m[rows], cuts=ps.cuts[rows], gain=ps.gain[rows],
+                   steps=[ps.steps[r] for r in rows.tolist()])
+
+
 def subset(ps: PlanSet, p: int) -> PlanSet:
     """One plan of a set, as a set of one (for replaying a decision)."""
     sl = slice(p, p + 1)
