@@ -11,6 +11,7 @@ from pathlib import Path
 from designer.systems.classic import expected as E
 from designer.systems.classic import lines as L
 from designer.systems.classic import moves as M
+from designer.systems.classic import policy as P
 from designer.systems.classic.assembly import assemble
 from designer.systems.classic.rules import load_rules
 from designer.systems.classic.system import SYSTEM
@@ -37,13 +38,14 @@ def main() -> None:
         ms_lay, course = clock(lambda: assemble(st.route, SYSTEM.box_of(st)))
         car = M.Car(tyres=st.tyres, leader=st.leader)
         ms_ideal, ideal = clock(lambda: L.ideal_line(course.graph, rules, car))
-        ms_exp, exp = clock(lambda: E.expected_time(course.graph, rules, car), repeat=1)
+        ms_exp, exp = clock(lambda: E.expected_time(course.graph, rules, car, big_attack=st.big_attack), repeat=1)
+        model, solution, stats = P.solve_stage(course.graph, rules, car, big_attack=st.big_attack)
         t = time.perf_counter()
-        sim = E.simulate(exp["solver"], runs=4000, seed=1)
+        runs = P.monte_carlo(model, solution, runs=4000, seed=1)
         ms_mc = (time.perf_counter() - t) * 1000
         print(f"{st.name[:34]:34} {len(L.main_line(course.graph)):5d} {course.graph.number_of_nodes():5d} "
               f"{ms_lay:11.1f} {ms_ideal:8.1f} {ms_exp:11.1f} {exp['states']:7d} {ideal['time_seconds']:6d} "
-              f"{exp['seconds']:6.1f} {sim['mean_seconds']:7.1f} {ms_mc:6.0f}")
+              f"{exp['seconds']:6.1f} {runs.mean:7.1f} {ms_mc:6.0f}" + ("  (Big Attack)" if st.big_attack else ""))
     ms_rb, pdf = clock(lambda: SYSTEM.roadbook(rally), repeat=1)
     print(f"road book of the rally: {ms_rb:.0f} ms, {len(pdf) / 1024:.0f} kB")
 

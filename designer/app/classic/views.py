@@ -144,19 +144,20 @@ def rally_tab() -> None:
             box = box_for(stage)
             start, joins, finish = notation.sheet_parts(stage.route)
             res = analysis_of(stage, box)
-            rows.append({"ES": f"ES{i}", "START": start, "joins": " ".join(joins) or "-", "FINISH": finish,
+            rows.append({"result": res, "ES": f"ES{i}", "START": start, "joins": " ".join(joins) or "-", "FINISH": finish,
                          "assistance": "yes" if stage.assistance else "no", "cells": res.get("length_cells"),
                          "ideal": (res.get("ideal_line") or {}).get("time", "-"),
                          "expected": (res.get("expected") or {}).get("time", "-")})
     except DesignerError as exc:
         st.error(str(exc))
         return
-    st.dataframe(pd.DataFrame(rows), hide_index=True)
+    st.dataframe(pd.DataFrame([{k: v for k, v in r.items() if k != "result"} for r in rows]), hide_index=True)
     st.write(f"Rally length: {sum(r['cells'] or 0 for r in rows)} cells over {len(rows)} stages")
     if st.button("Prepare the road book (PDF)", key=K + "make_rb"):
         try:
             from designer.systems.classic.roadbook import roadbook
-            ss[K + "roadbook"] = roadbook(doc, box_for)
+            made = [r["result"] for r in rows]
+            ss[K + "roadbook"] = roadbook(doc, box_for, results=made)
         except DesignerError as exc:
             st.error(str(exc))
     if ss.get(K + "roadbook"):

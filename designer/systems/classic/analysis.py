@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from designer.core.errors import DesignerError
 from designer.racing.course import format_time
-from designer.systems.classic import expected as E
+from designer.systems.classic import policy
 from designer.systems.classic import lines as L
 from designer.systems.classic import moves as M
 from designer.systems.classic import notation
@@ -97,19 +97,23 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
     if ideal is None:
         result["summary"] = ["no legal line from the start to the finish"]
         return result
-    exp = E.expected_time(g, rules, car, big_attack=stage.big_attack)
-    sim = E.simulate(exp["solver"], runs=max(monte_carlo, 300), seed=7)
-    turns = sim.get("turns_per_run") or ideal["turn_count"]
+    model, solution, stats = policy.solve_stage(g, rules, car, big_attack=stage.big_attack)
+    exp_seconds = solution.value(("start", 0))
+    attacks = sum(1 for p in model.solver.attack.values() if p)
+    turns = stats.turns
     table_min = turns * players * rules.table_seconds / 60 + (players - 1) * rules.table_seconds / 60
+    expected = {"seconds": round(exp_seconds, 1), "time": format_time(exp_seconds), "sd_seconds": round(stats.sd, 1),
+                "turns": round(turns, 2), "loss_chance": round(stats.loss_chance, 3),
+                "losses_per_run": round(stats.expected_losses, 3), "states": len(model.solver.W),
+                "big_attack": stage.big_attack, "attack_turns": attacks,
+                "not_priced": ["damage after a loss of control", "cut cards", "dropping seconds", "the SISU card"]
+                + ([] if stage.big_attack else ["Big Attack (set big_attack: true in the stage)"])}
+    if monte_carlo:
+        runs = policy.monte_carlo(model, solution, runs=monte_carlo, seed=7).to_dict()
+        expected["monte_carlo"] = {"runs": runs["runs"], "mean_seconds": runs["mean"], "ci95": runs["ci95"]}
     result.update({
         "ideal_line": {k: v for k, v in ideal.items()},
-        "expected": {"seconds": exp["seconds"], "time": format_time(exp["seconds"]), "states": exp["states"],
-                     "losses_per_run": round(sim["losses_per_run"], 3),
-                     "dice_lost_per_run": round(sim["dice_lost_per_run"], 3),
-                     "monte_carlo": {"runs": sim["runs"], "mean_seconds": round(sim["mean_seconds"], 1)},
-                     "big_attack": stage.big_attack, "attack_turns": exp["attack_states"],
-                     "not_priced": ["damage after a loss of control", "cut cards", "dropping seconds", "the SISU card"]
-                     + ([] if stage.big_attack else ["Big Attack (set big_attack: true in the stage)"])},
+        "expected": expected,
         "profile": L.limit_profile(g, ideal["cells"], ideal["gears"]),
         "table": {"turns_per_player": round(turns, 1), "players": players, "minutes": round(table_min, 1),
                   "seconds_per_turn": rules.table_seconds},
@@ -120,9 +124,9 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
         f"route {result['route']}  (share {result['share']})",
         f"length {len(main)} cells on the road, shortest line {len(short)} cells",
         f"ideal time {ideal['time']} in {ideal['turn_count']} turns (shakedown, ART.17)",
-        f"expected time {format_time(exp['seconds'])} with the best policy"
+        f"expected time {format_time(exp_seconds)} ± {stats.sd:.0f} s with the best policy"
         f"{' (Big Attack allowed)' if stage.big_attack else ''} "
-        f"({sim['losses_per_run']:.2f} losses of control per run; Monte Carlo {format_time(sim['mean_seconds'])})",
+        f"(a loss of control in {stats.loss_chance:.0%} of runs, {turns:.1f} turns)",
         f"table time about {table_min:.0f} min for {players} players",
         f"variable weather, chance of snow per zone: {zones_snow}" if stage.weather == "variable"
         else "fixed weather",

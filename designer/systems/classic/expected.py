@@ -16,11 +16,11 @@ once: one second won per die; too many marks lose control on the cell of die (un
 
 Left out of the value (said in the result): damage after a loss (ART.8; its expected dice are reported), cut
 cards (ART.9.3), dropping seconds (ART.6), the SISU card (ART.7.5).
-:func:`simulate` plays the same policy with random dice, to check the value by Monte Carlo.
+:mod:`designer.systems.classic.policy` hands this policy to the shared solver (:mod:`designer.racing.expected`)
+for its exact statistics and plays it with random dice to check the value by Monte Carlo.
 """
 from __future__ import annotations
 
-import random
 import sys
 
 import networkx as nx
@@ -35,6 +35,7 @@ class Solver:
         self.big_attack = big_attack
         self.attack: dict = {}      # (cell, gear) -> the Big Attack plan chosen there, or None
         self.V: dict = {}
+        self._steps: dict = {}
         self.W: dict = {}
         self.loss_chance: dict = {}
 
@@ -132,10 +133,7 @@ class Solver:
         best = (float("inf"), None)
         if state.steps:
             best = (self.rules.card(state.gear) + self.value(state.node, state.gear), "stop")
-        for die, to, s in M.legal_steps(self.g, self.rules, self.car, state):
-            nxt = M.apply(self.g, self.rules, self.car, state, die, to)
-            nxt.steps = [s]          # only "has moved" matters for the key
-            p = self._p(die, to)
+        for die, to, s, nxt, p in self._moves(state):
             calm = self._after(nxt, s, hz, hz_snow, False)
             marked = self._after(nxt, s, hz + 1, hz_snow + (self.g.nodes[s.to].get("surface") == "snow"
                                                             if s.to != "finish" else 0), True)
@@ -144,6 +142,20 @@ class Solver:
                 best = (cost, (die, to))
         self.W[key] = best
         return best
+
+    def _moves(self, state: M.TurnState) -> list:
+        """The legal safe steps from a turn state, with the state after each and its hazard chance (cached:
+        the marks so far do not change which dice may be rolled)."""
+        key = (state.node, state.gear, state.used, tuple(sorted(state.gas_used.items())))
+        hit = self._steps.get(key)
+        if hit is None:
+            hit = []
+            for die, to, s in M.legal_steps(self.g, self.rules, self.car, state):
+                nxt = M.apply(self.g, self.rules, self.car, state, die, to)
+                nxt.steps = [s]          # only "has moved" matters for the key
+                hit.append((die, to, s, nxt, self._p(die, to)))
+            self._steps[key] = hit
+        return hit
 
     def _after(self, nxt: M.TurnState, s: M.Step, hz: int, hz_snow: int, marked: bool) -> float:
         rules = self.rules
@@ -162,73 +174,6 @@ class Solver:
             return self.value("start", 0)
         finally:
             sys.setrecursionlimit(limit)
-
-
-def simulate(solver: Solver, runs: int = 2000, seed: int = 1) -> dict:
-    """Play the solver's policy with random dice; mean time, losses of control and dice lost per run."""
-    rng = random.Random(seed)
-    g, rules, car = solver.g, solver.rules, solver.car
-    solver.solve()
-    total, losses, damage, turns = 0.0, 0, 0, 0
-    for _ in range(runs):
-        node, gear, t = "start", 0, 0.0
-        for _turn in range(500):
-            turns += 1
-            plan = solver.attack.get((node, gear))
-            if plan:
-                marks = [rng.random() < solver._p(s.die, s.to) for s in plan]
-                m = sum(marks)
-                ms = sum(1 for s, x in zip(plan, marks) if x and s.to != "finish"
-                         and g.nodes[s.to].get("surface") == "snow")
-                lost, stop = solver.attack_outcome(plan, m, ms)
-                t -= len(plan)
-                if stop.event == "finish":
-                    t += rules.card(stop.gear)
-                    break
-                if lost:
-                    t += rules.loss_seconds
-                    losses += 1
-                    damage += g.nodes[stop.to].get("damage", 0)
-                    node, gear = g.nodes[stop.to].get("restart", stop.to), 0
-                else:
-                    t += rules.card(stop.gear)
-                    node, gear = stop.to, stop.gear
-                continue
-            state, hz, hz_snow, done, over = M.TurnState(node, gear), 0, 0, False, False
-            while True:
-                _, action = solver._within(state, hz, hz_snow)
-                if action == "stop" or action is None:
-                    t += rules.card(state.gear)
-                    node, gear = state.node, state.gear
-                    break
-                die, to = action
-                s = M.step(g, rules, car, state, die, to)
-                moved = M.apply(g, rules, car, state, die, to)
-                marked = rng.random() < solver._p(die, to)
-                if marked:
-                    hz += 1
-                    hz_snow += s.to != "finish" and g.nodes[s.to].get("surface") == "snow"
-                if s.event == "finish":
-                    t += rules.card(moved.gear)
-                    done = True
-                    break
-                if marked and (solver._lost(s.to, hz, hz_snow) or s.risk in ("double", "bump")):
-                    t += rules.loss_seconds
-                    losses += 1
-                    damage += g.nodes[s.to].get("damage", 0)
-                    node, gear, over = g.nodes[s.to].get("restart", s.to), 0, True
-                    break
-                if marked and s.risk == "ford":
-                    t += rules.card(moved.gear)
-                    node, gear = s.to, moved.gear
-                    break
-                moved.steps = [s]
-                state = moved
-            if done:
-                break
-        total += t
-    return {"runs": runs, "mean_seconds": total / runs, "losses_per_run": losses / runs,
-            "dice_lost_per_run": damage / runs, "turns_per_run": turns / runs}
 
 
 def expected_time(g: nx.DiGraph, rules: Rules, car: M.Car | None = None, big_attack: bool = False) -> dict:

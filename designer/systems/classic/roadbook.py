@@ -163,12 +163,14 @@ def stage_pages(pdf: Book, index: int, stage, box, res: dict):
         pdf.table(["Turn", "Dice (G = gas)", "Cells", "Gear", "Card"], rows, [14, 44, 90, 14, 20], size=8.5)
 
 
-def roadbook(doc, box_of, paper: str = "A4", players: int | None = None) -> bytes:
+def roadbook(doc, box_of, paper: str = "A4", players: int | None = None, results: list[dict] | None = None) -> bytes:
+    """The PDF; ``results`` may give the stages' analyses already made (the app's), in stage order."""
     rally = doc if isinstance(doc, Rally) else Rally(name=doc.name, stages=[doc])
     pdf = Book(paper)
     pdf.footer_text = f"{rally.name} - road book"
     boxes = [box_of(st) for st in rally.stages]
-    results = [analyse(st, b, players=players) for st, b in zip(rally.stages, boxes)]
+    if results is None or len(results) != len(rally.stages):
+        results = [analyse(st, b, players=players) for st, b in zip(rally.stages, boxes)]
     course_sheet(pdf, rally, results, any(b.demo for b in boxes))
     for i, (st, b, res) in enumerate(zip(rally.stages, boxes, results), start=1):
         stage_pages(pdf, i, st, b, res)

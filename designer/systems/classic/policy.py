@@ -1,0 +1,151 @@
+"""Classic Rallyman as a turn model of the shared expected-time solver (:mod:`designer.racing.expected`).
+
+States are turn boundaries ``(cell, gear)`` (gear 0: standing, after the start or a loss of control);
+``("finish", 0)`` ends the stage. The values and the policy inside a turn come from
+:class:`designer.systems.classic.expected.Solver`; this module gives the shared solver what it asks of a game:
+the exact outcomes of one turn played with that policy (for the policy's statistics: spread, turns, chance of a
+loss of control) and a player that rolls real dice (for the Monte Carlo check in :mod:`designer.racing.simulate`).
+"""
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+
+from designer.racing.expected import Outcome, solve
+from designer.racing.simulate import simulate as mc
+from designer.systems.classic import moves as M
+from designer.systems.classic.expected import Solver
+
+FINISH = ("finish", 0)
+
+
+class Roll:
+    """The decision "roll the dice one by one, stopping as the policy says"."""
+    turn = True
+
+    def __repr__(self) -> str:
+        return "Roll()"
+
+
+class ClassicModel:
+    bank = 0
+
+    def __init__(self, solver: Solver):
+        self.solver = solver
+        g = nx.DiGraph(solver.g.edges)
+        for n, d in solver.g.nodes(data=True):
+            if d.get("restart") and d["restart"] != n:
+                g.add_edge(n, d["restart"])        # a restart lies after the cell where control was lost
+        self.order = {n: i for i, n in enumerate(nx.topological_sort(g))}
+
+    # -- what the shared solver asks ------------------------------------------------------------
+    def terminal(self, state):
+        return np.zeros(1) if state[0] == "finish" else None
+
+    def progress(self, state) -> float:
+        return self.order[state[0]] * 10 + (0 if state[1] == 0 else 1)
+
+    def decide(self, state, value):
+        v = self.solver.value(*state)
+        plan = self.solver.attack.get(state)
+        return np.array([v]), [plan if plan else Roll()]
+
+    def outcomes(self, state, bank, decision, value) -> list[Outcome]:
+        if not isinstance(decision, Roll):
+            return self._attack_outcomes(decision)
+        out: list[Outcome] = []
+        self._walk(M.TurnState(*state), 0, 0, 1.0, out, None)
+        return out
+
+    # -- one turn ------------------------------------------------------------------------------
+    def _snow(self, node: str) -> bool:
+        return node != "finish" and self.solver.g.nodes[node].get("surface") == "snow"
+
+    def _walk(self, ts: M.TurnState, hz: int, hz_snow: int, p: float, out: list | None, rng):
+        """Follow the policy through the turn: every branch into ``out``, or one sampled branch with ``rng``."""
+        S, g, rules = self.solver, self.solver.g, self.solver.rules
+        while True:
+            _, action = S._within(ts, hz, hz_snow)
+            if action in ("stop", None):
+                return self._emit(out, Outcome(p, rules.card(ts.gear), (ts.node, ts.gear), 0))
+            die, to = action
+            s = M.step(g, rules, S.car, ts, die, to)
+            nxt = M.apply(g, rules, S.car, ts, die, to)
+            nxt.steps = [s]
+            q = S._p(die, to)
+            branches = [(False, 1 - q), (True, q)]
+            if rng is not None:
+                branches = [(rng.random() < q, 1.0)]
+            for marked, pr in branches:
+                if pr == 0:
+                    continue
+                h, hs = hz + marked, hz_snow + (marked and self._snow(s.to))
+                if s.event == "finish":
+                    o = Outcome(p * pr, rules.card(nxt.gear), FINISH, 0)
+                elif marked and (S._lost(s.to, h, hs) or s.risk in ("double", "bump")):
+                    o = Outcome(p * pr, rules.loss_seconds, (g.nodes[s.to].get("restart", s.to), 0), 0, True,
+                                g.nodes[s.to].get("damage", 0))
+                elif marked and s.risk == "ford":
+                    o = Outcome(p * pr, rules.card(nxt.gear), (s.to, nxt.gear), 0)
+                else:
+                    if rng is not None:
+                        ts, hz, hz_snow = nxt, h, hs
+                        break
+                    self._walk(nxt, h, hs, p * pr, out, None)
+                    continue
+                if rng is not None:
+                    return o
+                out.append(o)
+            else:
+                return None
+
+    @staticmethod
+    def _emit(out, o):
+        if out is not None:
+            out.append(o)
+        return o
+
+    def _attack_outcomes(self, plan) -> list[Outcome]:
+        S, rules, k = self.solver, self.solver.rules, len(plan)
+        out = []
+        for (m, ms), q in S.marks_distribution(plan).items():
+            lost, stop = S.attack_outcome(plan, m, ms)
+            if stop.event == "finish":
+                out.append(Outcome(q, rules.card(stop.gear) - k, FINISH, 0))
+            elif lost:
+                out.append(Outcome(q, rules.loss_seconds - k, (S.g.nodes[stop.to].get("restart", stop.to), 0), 0,
+                                   True, S.g.nodes[stop.to].get("damage", 0)))
+            else:
+                out.append(Outcome(q, rules.card(stop.gear) - k, (stop.to, stop.gear), 0))
+        return out
+
+
+class Player:
+    """Rolls one turn of the policy with real dice (for :func:`designer.racing.simulate.simulate`)."""
+
+    def __init__(self, model: ClassicModel):
+        self.model = model
+
+    def play(self, state, bank, decision, rng, value) -> Outcome:
+        if isinstance(decision, Roll):
+            return self.model._walk(M.TurnState(*state), 0, 0, 1.0, None, rng)
+        outs = self.model._attack_outcomes(decision)
+        r, acc = rng.random(), 0.0
+        for o in outs:
+            acc += o.p
+            if r < acc:
+                return o
+        return outs[-1]
+
+
+def solve_stage(g, rules, car=None, big_attack: bool = False):
+    """(model, solution, exact statistics of the best policy from the start)."""
+    solver = Solver(g, rules, car, big_attack)
+    solver.solve()
+    model = ClassicModel(solver)
+    solution = solve(model, [("start", 0)])
+    return model, solution, solution.stats([("start", 0)])
+
+
+def monte_carlo(model: ClassicModel, solution, runs: int = 2000, seed: int = 1):
+    return mc(solution, Player(model), [("start", 0)], runs=runs, seed=seed)
