@@ -1,7 +1,8 @@
 """Speed of the expected time under the dice: the optimum of the longest rulebook stage (rally-3 ss2), all 18
 rulebook stages, and 10,000 simulated runs of a stage. Prints its figures.
 
-Run: .venv/bin/python benchmarks/bench_expected.py [--quick]   (--quick: rally-3 ss2 and the simulation only)
+Run: .venv/bin/python benchmarks/bench_expected.py [--quick | --bounds]
+  --quick: rally-3 ss2 and the simulation only; --bounds: how the model's bounds move Rally 1 SS1's answer
 """
 from __future__ import annotations
 
@@ -13,15 +14,26 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from designer.systems.dirt.expectation import expected_time  # noqa: E402
+from designer.systems.dirt.mishaps import load_mishaps  # noqa: E402
 from designer.systems.dirt.stage import load_stage  # noqa: E402
 from designer.systems.dirt.track import load_track  # noqa: E402
 
 
-def solve_one(path: Path):
+def solve_one(path: Path, **bounds):
     track = load_track(load_stage(path))
+    mishaps = load_mishaps().replace(**bounds) if bounds else None
     t0 = time.perf_counter()
-    result = expected_time(track)
+    result = expected_time(track, mishaps=mishaps)
     return result, time.perf_counter() - t0
+
+
+def bounds() -> None:
+    path = ROOT / "stages/dirt/rally-1/ss1.yaml"
+    base = load_mishaps()
+    for change in ({}, {"max_tokens": base.max_tokens + 4}, {"max_secured": base.max_secured + 1},
+                   {"max_damage": base.max_damage + 1}):
+        result, secs = solve_one(path, **change)
+        print(f"rally-1 ss1 {change or 'default bounds'}: expected {result.seconds:.3f} s ({secs:.1f} s to solve)")
 
 
 def main(quick: bool = False) -> None:
@@ -46,4 +58,7 @@ def main(quick: bool = False) -> None:
 
 
 if __name__ == "__main__":
-    main(quick="--quick" in sys.argv)
+    if "--bounds" in sys.argv:
+        bounds()
+    else:
+        main(quick="--quick" in sys.argv)
