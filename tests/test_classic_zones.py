@@ -116,3 +116,41 @@ def test_stage_yaml_round_trip():
     assert [s.route for s in again.stages] == [s.route for s in rally.stages]
     assert [s.assistance for s in again.stages] == [True, False, True]
     assert again.drivers == rally.drivers
+
+
+def _all_crossings(box):
+    for letter, zone in box.zones.items():
+        for surface, face in zone.faces.items():
+            for road in face.roads:
+                for a, b in (road.ends, road.ends[::-1]):
+                    yield f"{letter}{a}-{b}{'*' if surface == 'snow' else ''}"
+
+
+def test_every_road_of_the_demo_boards_is_a_forward_course(demo):
+    import networkx as nx
+
+    from designer.systems.classic import lines as L
+    from designer.systems.classic.rules import load_rules
+
+    rules = load_rules()
+    crossings = list(_all_crossings(demo))
+    assert len(crossings) == 28
+    for share in crossings:
+        c = assemble(parse_share(share), demo)
+        g = c.graph
+        assert c.ok and nx.is_directed_acyclic_graph(g), share
+        assert all(nx.has_path(g, "start", n) and nx.has_path(g, n, "finish") for n in g), share
+        ideal = L.ideal_line(g, rules)
+        assert ideal is not None, share
+        # seven dice at most per turn, the best card is 10 s: a floor on the ideal time
+        cells = len(L.shortest(g)) + 1
+        assert ideal["time_seconds"] >= 10 * -(-cells // 9), share
+        assert len(L.main_line(g)) == len(next(r.path for z in demo.zones.values() for f in z.faces.values()
+                                                for r in f.roads if {int(share[1]), int(share[3])} == set(r.ends)))
+
+
+def test_a_box_is_not_a_stage():
+    from designer.systems.classic import stage as S2
+
+    with pytest.raises(DesignerError, match="zone box"):
+        S2.load(ROOT / "tilesets/classic/demo-zones.yaml")

@@ -132,22 +132,3 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
         else "fixed weather",
     ]
     return result
-
-
-def rally_summary(rally, box_of, players: int | None = None) -> dict:
-    """Per stage and in total: length in cells, ideal and expected time (for the course sheet and the app)."""
-    rows, total_cells, total_ideal, total_exp = [], 0, 0, 0.0
-    for i, st in enumerate(rally.stages, start=1):
-        res = analyse(st, box_of(st), players=players)
-        cells = res.get("length_cells") or 0
-        ideal = (res.get("ideal_line") or {}).get("time_seconds")
-        exp = (res.get("expected") or {}).get("seconds")
-        total_cells += cells
-        total_ideal += ideal or 0
-        total_exp += exp or 0
-        rows.append({"es": f"ES{i}", "name": st.name, "route": res["route"], "cells": cells,
-                     "ideal": format_time(ideal) if ideal is not None else "-",
-                     "expected": format_time(exp) if exp is not None else "-", "assistance": st.assistance,
-                     "result": res})
-    return {"rally": rally.name, "stages": rows, "cells": total_cells, "ideal": format_time(total_ideal),
-            "expected": format_time(total_exp)}

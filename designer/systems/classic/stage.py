@@ -132,6 +132,13 @@ def loads(text: str, source: str = "<text>", path: Path | None = None):
                             hint="start with `system: classic` and `stage:` or `rally:`")
     if "rally" in data:
         return rally_from_data(data, lines, source, path.parent if path else None)
+    if isinstance(data.get("zones"), dict):
+        from designer.systems.classic.zones import box_from_data
+
+        box = box_from_data(data, lines, source)          # a broken box says where, like any box
+        raise DesignerError(f"this is a zone box ({box.name}: zones {', '.join(box.zones)}), not a stage",
+                            where=source, hint="give a stage or rally file that uses it with `zones: "
+                                               f"{box.name}`; the box itself reads without a problem")
     return stage_from_data(data, lines, source)
 
 
