@@ -14,6 +14,10 @@ ROADS = [(f, r.road or "main") for f in WITH_CELLS for r in OFFICIAL.face(f).roa
 # Expansion faces with a picture among the references must have cells; 416 and 417 have none.
 EXPANSION = [f"{n}{s}" for n in list(range(301, 327)) + list(range(401, 416)) + [418, 419] for s in "ab"]
 NO_PICTURE = [f"{n}{s}" for n in (416, 417) for s in "ab"]
+# Where the printed picture and the catalogue disagree, the cells keep what the picture prints; each case
+# is written in the face's notes. 408b: the picture prints 2 on the E-D hairpin line, rekee's table has 3
+# (its issue #17 says the limit changed from 2 to 3 in a later print).
+KNOWN_LIMIT_DISAGREEMENTS = {"408b": ({1, 2}, {1, 3})}
 
 
 def _road(face_id, road_id):
@@ -44,7 +48,11 @@ def test_face_agrees_with_the_catalogue(face_id):
     roads = face.road_faces()
     cells = {c.id: c for r in roads for c in r.cells}.values()
     limits = {c.limit for c in cells if c.limit is not None}
-    assert limits == set(face.features.limits), "speed limits differ from the catalogue"
+    if face_id in KNOWN_LIMIT_DISAGREEMENTS:
+        assert (limits, set(face.features.limits)) == KNOWN_LIMIT_DISAGREEMENTS[face_id]
+        assert "DISAGREEMENT" in (face.notes or "") + "".join(r.notes or "" for r in face.roads or [])
+    else:
+        assert limits == set(face.features.limits), "speed limits differ from the catalogue"
     cuts = {c.cut for c in cells if c.cut is not None}
     assert cuts <= ({face.features.cut} if face.features.cut is not None else set())
     if face.features.cut is not None:
