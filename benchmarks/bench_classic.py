@@ -34,7 +34,6 @@ def main() -> None:
     print(f"{'stage':34} {'cells':>5} {'nodes':>5} {'load+lay ms':>11} {'ideal ms':>8} {'expected ms':>11} "
           f"{'states':>7} {'ideal':>6} {'expect':>6} {'MC 4000':>7} {'MC ms':>6}")
     for st in rally.stages:
-        box = SYSTEM.box_of(st)
         ms_lay, course = clock(lambda: assemble(st.route, SYSTEM.box_of(st)))
         car = M.Car(tyres=st.tyres, leader=st.leader)
         ms_ideal, ideal = clock(lambda: L.ideal_line(course.graph, rules, car))

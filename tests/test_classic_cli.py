@@ -53,3 +53,14 @@ def test_bad_stage_is_a_message_not_a_traceback(tmp_path):
 def test_examples_lists_the_classic_demos():
     r = run("examples", "--system", "classic")
     assert r.exit_code == 0 and "Demo Rally of the Two Boards" in r.output and "demo-zones" in r.output
+
+
+def test_a_stage_that_cannot_be_built_still_prints_and_draws(tmp_path):
+    bad = tmp_path / "nowhere.yaml"
+    bad.write_text("system: classic\nstage: nowhere\nroute: 'X0 | - | X3'\n")
+    r = run("roadbook", str(bad), "-o", str(tmp_path / "b.pdf"))
+    assert r.exit_code == 0
+    r = run("render", str(bad), "-o", str(tmp_path / "b.svg"))
+    assert r.exit_code == 0
+    r = run("analyze", str(bad))
+    assert "no road of X-asphalt leads from road end 0 to road end 3" in r.output

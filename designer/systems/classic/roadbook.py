@@ -120,6 +120,11 @@ def stage_pages(pdf: Book, index: int, stage, box, res: dict):
              f"{'yes' if stage.assistance else 'no'}", 10)
     pdf.ln(2)
     course = assemble(stage.route, box)
+    if not course.ok:
+        pdf.heading("This stage cannot be built", 12)
+        for p in course.problems:
+            pdf.para(f"{p.where}: {p.message}" + (f" ({p.hint})" if p.hint else ""), 9.5)
+        return
     pdf.heading("Building the stage", 12)
     for i, line in enumerate(res.get("build", []), start=1):
         pdf.para(f"{i}. {line}", 9.5)
