@@ -40,11 +40,11 @@ def test_rally_1_ss1_pace_notes(dirt):
     corners = [(n.tile + 1, n.tile_id, n.text) for n in notes if n.kind == "corner"]
     assert corners == [
         (2, "210b", "Left 1 · out 2"),
-        (4, "227a", "Right 4 · out 5 · slide in and out"),
-        (5, "213a", "into Right 1 · out 2 · slide in and out"),   # separate corners: "into", never "tightens"
+        (4, "227a", "Right 4 · out 5 · slide in & out"),
+        (5, "213a", "into Right 1 · out 2 · slide in & out"),   # separate corners: "into", never "tightens"
         (7, "216a", "Right 2 · out 3"),
-        (8, "219a", "into Left 2 · out 3 · slide in and out"),    # two cells after the right 2
-        (9, "217a", "Right 2 · out 3 · slide in and out"),
+        (8, "219a", "into Left 2 · out 3 · slide in & out"),    # two cells after the right 2
+        (9, "217a", "Right 2 · out 3 · slide in & out"),
     ]
     assert notes[0].text == "Start" and notes[0].distance_from_start == 0
     assert notes[-2].kind == "finish" and notes[-2].distance_from_start == 26

@@ -59,7 +59,7 @@ class PaceNote:
     link: str | None = None            # "into" / "tightens": relation to the previous hazard
     danger: str | None = None          # danger colour of the tile (yellow, orange, red)
     length: int = 1                    # cells the feature spans on the shortest line
-    slides: str | None = None          # corner: slide rows of its tile folded in ("in", "out", "in and out")
+    slides: str | None = None          # corner: slide rows of its tile folded in ("in", "out", "in & out")
     cells: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     @property
@@ -297,7 +297,7 @@ def _fold_slides(notes: list[PaceNote]) -> list[PaceNote]:
     for n in keep:
         k = next((i for i, m in enumerate(notes) if m is n), None)
         if k in sides:
-            word = " and ".join(w for w in ("in", "out") if w in sides[k])
+            word = " & ".join(w for w in ("in", "out") if w in sides[k])
             n = replace(n, slides=word, text=f"{n.text} · slide {word}")
         out.append(n)
     return out

@@ -1,0 +1,235 @@
+"""The build sheet of a DIRT road book: which tiles to take out of the box, and how to lay each one.
+
+The edge letters A-F are not printed on the tiles; the face number is, always at the same corner (see
+:mod:`designer.systems.dirt.book_draw`). So each tile is placed by saying where its number goes ("number at
+the lower right corner"), drawn on its picture. A tile whose road runs straight across connects both ways
+round; the sheet says "either way round" only where turning it round changes nothing a car meets (the same
+cells, limits, lines and marks in driving order, :func:`either_way`), otherwise the number's corner decides.
+
+Also here: the pick list by tile number (the rulebook's own form) and, in a rally, what to change between
+two stages (:func:`swaps`).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from designer.core import hexgrid
+from designer.core.pdfkit import GREY, INK, Book, rgb
+from designer.systems.dirt.book_draw import corner_words, tile_svg
+from designer.systems.dirt.render import DANGER_COLOUR
+from designer.systems.dirt.track import Track, build_graph
+
+ARROWS = {"A": "↑", "B": "↗", "C": "↘", "D": "↓", "E": "↙", "F": "↖"}
+SIDE_WORDS = {"A": "top", "B": "upper right", "C": "lower right", "D": "bottom", "E": "lower left",
+              "F": "upper left"}
+_KEYS = ("lane", "width", "limit", "path", "cut", "jump", "ford", "slide", "climb", "start", "finish", "closed")
+
+
+def tile_kind(tile) -> str:
+    """What the road does on this tile as driven: "hairpin left", "S-bend", "straight", "finish"..."""
+    face = tile.driven
+    if face.role in ("start", "finish", "start-finish", "assistance"):
+        return {"start-finish": "start and finish"}.get(face.role, face.role)
+    kind = tile.face.kind
+    if kind == "kink":
+        limits = [c.limit for c in face.cells or [] if c.corner and c.limit is not None]
+        # A road straight across with a real corner in it (a limit of 3 or less) is an S-bend, not a kink.
+        return "S-bend" if limits and min(limits) <= 3 else "kink"
+    if kind in ("curve", "hairpin") and face.turn in ("left", "right") and tile.entry and face.ends:
+        turn = face.turn
+        if tile.reversed:
+            turn = "right" if turn == "left" else "left"
+        return f"{kind} {turn}"
+    return kind
+
+
+def attachment(track: Track, tile) -> tuple[str, str]:
+    """(where this tile goes, short form): e.g. ('on the upper right side of tile 3 (205a)', '↗ of 3')."""
+    if tile.index == track.tiles[0].index:
+        side = tile.world_entry or "D"
+        return f"first tile: the road comes in at its {SIDE_WORDS[side]} side", "first"
+    by_hex = {t.hex: t for t in track.tiles}
+    edges = ([tile.world_entry] if tile.world_entry else []) + list(hexgrid.EDGES)
+    for e in edges:
+        other = by_hex.get(hexgrid.neighbour(tile.hex, e))
+        if other is not None and other is not tile:
+            side = hexgrid.opposite(e)
+            return (f"on the {SIDE_WORDS[side]} side {ARROWS[side]} of tile {other.index + 1} ({other.tile})",
+                    f"{ARROWS[side]} of {other.index + 1}")
+    return "stands apart", "apart"
+
+
+def _signature(tile) -> tuple | None:
+    """What a car meets on a tile, in driving order, without cell names (None: no cells)."""
+    if not tile.face.has_cells or tile.driven.cells is None:
+        return None
+    alone = replace(tile, index=0, node_index=None)
+    g = build_graph([alone])
+    cells = sorted((tuple((k, d.get(k)) for k in _KEYS) + (("a", round(d["a"], 2)), ("b", round(d["b"], 2)))
+                    for _, d in g.nodes(data=True)), key=repr)
+    lanes = (tile.face.edges.get(tile.entry), tile.face.edges.get(tile.exit))
+    return lanes, tuple(cells), g.number_of_edges()
+
+
+def turned_round(tile):
+    """The same tile entered from its other end, so that it still connects (None when it would not)."""
+    if not (tile.entry and tile.exit) or hexgrid.opposite(tile.entry) != tile.exit:
+        return None
+    return replace(tile, entry=tile.exit, exit=tile.entry, rotation=(tile.rotation + 3) % 6)
+
+
+def either_way(tile) -> bool:
+    """True when the tile can lie either way round without changing the stage."""
+    other = turned_round(tile)
+    if other is None:
+        return False
+    if tile.face.role is not None and tile.face.role != "assistance":
+        return False                  # a start or finish line would move
+    a, b = _signature(tile), _signature(other)
+    if a is None or b is None:
+        return tile.face.role == "assistance"
+    return a == b
+
+
+def build_rows(track: Track) -> list[dict]:
+    """One row per tile in driving order: the facts of the build sheet."""
+    rows = []
+    for t in track.tiles:
+        where, short = attachment(track, t)
+        either = either_way(t)
+        rows.append({
+            "number": t.index + 1, "tile": t.tile, "kind": tile_kind(t), "danger": t.face.danger,
+            "entry": t.entry, "exit": t.exit,
+            "from": ARROWS.get(t.world_entry, "") if t.world_entry else "",
+            "to": ARROWS.get(t.world_exit, "") if t.world_exit else "",
+            "in_side": SIDE_WORDS.get(t.world_entry, "") if t.world_entry else "",
+            "out_side": SIDE_WORDS.get(t.world_exit, "") if t.world_exit else "",
+            "rotation": t.rotation, "degrees": 60 * t.rotation, "attaches": where, "attaches_short": short,
+            "corner": corner_words(t.rotation), "either_way": either,
+            "two_ways": turned_round(t) is not None,
+        })
+    return rows
+
+
+def _tile_number(face_id: str):
+    m = re.match(r"(\d+)([a-z]*)", face_id)
+    return (int(m.group(1)), m.group(2)) if m else (10 ** 6, face_id)
+
+
+def pick_list(track: Track) -> list[str]:
+    """The faces a stage uses, by tile number (a tile laid twice is listed twice)."""
+    return sorted((t.tile for t in track.tiles), key=_tile_number)
+
+
+def _physical(face_id: str) -> str:
+    n, _ = _tile_number(face_id)
+    return str(n) if n < 10 ** 6 else face_id
+
+
+def swaps(before: Track, after: Track) -> dict[str, list[str]]:
+    """What changes on the table from one stage to the next: tiles kept (same face up), turned over,
+    put back in the box and taken out of it."""
+    old = {}
+    for t in before.tiles:
+        old.setdefault(_physical(t.tile), []).append(t.tile)
+    new = {}
+    for t in after.tiles:
+        new.setdefault(_physical(t.tile), []).append(t.tile)
+    keep, turn, away, take = [], [], [], []
+    for number in sorted(set(old) | set(new), key=lambda s: _tile_number(s)):
+        a, b = sorted(old.get(number, [])), sorted(new.get(number, []))
+        common = [f for f in b if f in a]
+        for f in common:
+            keep.append(f)
+        rest_a = [f for f in a if f not in common or a.count(f) > b.count(f)]
+        rest_b = [f for f in b if f not in common or b.count(f) > a.count(f)]
+        while rest_a and rest_b:
+            turn.append(f"{rest_a.pop(0)}→{rest_b.pop(0)}")
+        away += rest_a
+        take += rest_b
+    return {"keep": keep, "turn over": turn, "put away": away, "take out": take}
+
+
+# -- the section --------------------------------------------------------------------------------
+
+CARD_H = 31.0
+PICTURE = 30.0
+
+
+def _card(pdf: Book, f, tile, row: dict, x: float, y: float, w: float) -> None:
+    pdf.svg(tile_svg(f.track, tile, PICTURE), x, y, PICTURE, PICTURE)
+    tx, tw = x + PICTURE + 1.5, w - PICTURE - 2
+    pdf.set_xy(tx, y + 0.5)
+    pdf.font(12, True)
+    pdf.cell(8, 5.4, str(row["number"]))
+    pdf.font(10.5, True)
+    pdf.cell(pdf.get_string_width(row["tile"]) + 2, 5.4, row["tile"])
+    pdf.dot(pdf.get_x() + 1.6, y + 3.2, DANGER_COLOUR.get(row["danger"], "#999999"), r=1.4)
+    pdf.set_x(pdf.get_x() + 4)
+    pdf.font(7.5, False, GREY)
+    pdf.cell(tw - (pdf.get_x() - tx), 5.4, f"{row['kind']}, {row['danger'] or 'no colour'}")
+    lines = []
+    if row["either_way"]:
+        lines.append(("either way round", True))
+    else:
+        lines.append((f"number at the {row['corner']} corner", True))
+        if row["two_ways"]:
+            lines.append(("(the other way round is another stage)", False))
+    if row["entry"]:
+        road = f"road in {row['from']} {row['in_side']}"
+        road += f", out {row['to']} {row['out_side']}" if row["exit"] else ", dead end"
+        lines.append((road, False))
+    lines.append((row["attaches"], False))
+    yy = y + 6.2
+    for text, bold in lines:
+        pdf.set_xy(tx, yy)
+        pdf.font(8 if bold else 7.4, bold, INK)
+        pdf.multi_cell(tw, 3.4, text, new_x="LMARGIN", new_y="NEXT")
+        yy = pdf.get_y() + 0.5
+    pdf.set_xy(tx, max(yy, y + CARD_H - 4.2))
+    pdf.font(6.5, False, GREY)
+    pdf.cell(tw, 3.2, f"edges {row['entry'] or '–'}→{row['exit'] or '–'}, {row['degrees']}° from upright")
+
+
+def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None) -> None:
+    """The build sheet of one stage; ``previous``: the facts of the stage before it in a rally."""
+    pdf.add_page()
+    pdf.heading(f"Build sheet · {f.stage.name}")
+    boxes = ", ".join(f.boxes) or "–"
+    pdf.para(f"Boxes: {boxes}. Lay the tiles in driving order, each as drawn: north up as on the map, the "
+             "road coming in and going out at the blue arrows. Turn each tile so that its printed number sits "
+             "at the corner named (the black corner on the drawing). \"Either way round\": the tile's road is "
+             "the same both ways, so the number may go at either end.", 7.8, INK, 3.5)
+    picks = pick_list(f.track)
+    pdf.ln(0.8)
+    pdf.font(8, True)
+    pdf.cell(28, 4.2, f"Pick list ({len(picks)}):")
+    pdf.font(8.5, True)
+    pdf.multi_cell(0, 4.2, "  ".join(picks), new_x="LMARGIN", new_y="NEXT")
+    if previous is not None:
+        change = swaps(previous.track, f.track)
+        parts = [f"{k}: {', '.join(v)}" for k, v in change.items() if v and k != "keep"]
+        kept = len(change["keep"])
+        pdf.font(8, True)
+        pdf.cell(28, 4.2, f"From {previous_label}:")
+        pdf.font(8)
+        text = "; ".join(parts) if parts else "nothing to change"
+        pdf.multi_cell(0, 4.2, f"{text}; {kept} tile{'s' if kept != 1 else ''} stay as they are "
+                               "(the layout changes: rebuild in this order).", new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(1.5)
+    rows = build_rows(f.track)
+    tiles = {t.index: t for t in f.track.tiles}
+    col_w = pdf.epw / 2
+    for k in range(0, len(rows), 2):
+        pdf.need(CARD_H + 1)
+        y = pdf.get_y()
+        for j, row in enumerate(rows[k:k + 2]):
+            _card(pdf, f, tiles[row["number"] - 1], row, pdf.l_margin + j * col_w, y, col_w - 2)
+        pdf.rule(y + CARD_H + 0.5)
+        pdf.set_xy(pdf.l_margin, y + CARD_H + 1.2)
+    pdf.set_fill_color(*rgb("#ffffff"))
+
+
+__all__ = ["build_sheet", "build_rows", "pick_list", "swaps", "either_way", "turned_round", "tile_kind",
+           "attachment", "ARROWS", "SIDE_WORDS"]

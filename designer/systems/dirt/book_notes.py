@@ -1,0 +1,96 @@
+"""The pace-notes page of a DIRT road book: one compact row per call, in driving order, grouped by tile."""
+from __future__ import annotations
+
+from designer.core.pdfkit import GREY, INK, Book, Column
+from designer.systems.dirt.book_build import tile_kind
+from designer.systems.dirt.render import DANGER_COLOUR
+
+LEGEND = ("Distances in cells along the shortest line: from the start, and (+) from the previous call, corner to "
+          "corner. Left/Right n: the corner's direction and the speed limit of its inside line; out n: the "
+          "outside line's limit; slide in/out: the dashed half-cell rows before/after the corner. 'into': the "
+          "next hazard follows within two cells. Cut n: a 'Corde' taken at gear n or less (draws a damage token). "
+          "Jump n: the die for it. Ford: enter with a gas die or gear 1. Flat: no hazard on the tile. The dot and "
+          "word give the tile's danger colour.")
+ROW_H = 4.4
+
+
+def gears_by_tile(track, cell_gears) -> dict[int, list[int]]:
+    """The gears of the fastest line on each tile, in driving order, repeats removed."""
+    out: dict[int, list[int]] = {}
+    for node, gear in cell_gears:
+        if gear is None or node not in track.graph:
+            continue
+        seq = out.setdefault(track.graph.nodes[node]["index"], [])
+        if not seq or seq[-1] != gear:
+            seq.append(gear)
+    return out
+
+
+def pace_notes_page(pdf: Book, f) -> None:
+    pdf.add_page()
+    pdf.heading(f"Pace notes · {f.stage.name}")
+    if not f.notes:
+        reason = ("the stage does not assemble" if (f.track.unknown or f.track.errors)
+                  else "some faces have no cell graph")
+        pdf.para(f"No pace notes: {reason}.", 9)
+        return
+    pdf.para(LEGEND, 7, GREY, 3.2)
+    pdf.ln(1.5)
+    gears = gears_by_tile(f.track, f.fastest.cell_gears) if f.fastest else {}
+    cols = [Column("From start", 15, "R"), Column("+", 8, "R"), Column("", 2.5), Column("Tile", 41),
+            Column("Call", 0), Column("Danger", 19)]
+    if gears:
+        cols.append(Column("Line gears", 27))
+    widths = pdf.widths(cols)
+    kinds = {t.index: tile_kind(t) for t in f.track.tiles}
+    ids = {t.index: t.tile for t in f.track.tiles}
+
+    def header():
+        pdf.table_header(cols, widths, 7)
+
+    pdf.need(ROW_H * 4 + 6)
+    header()
+    last_tile = None
+    for n in f.notes:
+        if not pdf.room(ROW_H):
+            pdf.add_page()
+            header()
+        new_tile = n.tile != last_tile
+        y = pdf.get_y()
+        if new_tile and last_tile is not None:
+            pdf.rule(y, width=0.15)
+        pdf.set_x(pdf.l_margin)
+        pdf.font(9, True)
+        pdf.cell(widths[0], ROW_H, str(n.distance_from_start), align="R")
+        pdf.font(7.5, False, GREY)
+        pdf.cell(widths[1], ROW_H, f"+{n.distance_from_previous}", align="R")
+        pdf.cell(widths[2], ROW_H, "")
+        if new_tile:
+            pdf.font(7.5, True, INK)
+            pdf.cell(7, ROW_H, str(n.tile + 1))
+            pdf.cell(11, ROW_H, ids.get(n.tile, n.tile_id))
+            pdf.font(6.5, False, GREY)
+            pdf.cell(widths[3] - 18, ROW_H, kinds.get(n.tile, ""))
+        else:
+            pdf.cell(widths[3], ROW_H, "")
+        quiet = n.kind in ("flat", "assistance", "slide")
+        pdf.font(9 if n.kind == "corner" else 8.5, n.kind in ("corner", "jump", "ford", "start", "finish", "cut"),
+                 GREY if quiet else INK)
+        pdf.cell(widths[4], ROW_H, n.text)
+        if n.danger:
+            x = pdf.get_x()
+            pdf.dot(x + 1.6, y + ROW_H / 2, DANGER_COLOUR.get(n.danger, "#999999"), r=1.2)
+            pdf.set_x(x + 4)
+            pdf.font(7.5, False, GREY)
+            pdf.cell(widths[5] - 4, ROW_H, n.danger)
+        else:
+            pdf.cell(widths[5], ROW_H, "")
+        if gears and new_tile and gears.get(n.tile):
+            pdf.font(7.5, False, GREY)
+            pdf.cell(widths[6], ROW_H, " → ".join(str(g) for g in gears[n.tile]))
+        pdf.set_xy(pdf.l_margin, y + ROW_H)
+        last_tile = n.tile
+    pdf.set_text_color(*INK)
+
+
+__all__ = ["pace_notes_page", "gears_by_tile", "LEGEND"]
