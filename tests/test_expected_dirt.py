@@ -59,6 +59,12 @@ def test_value_and_policy_agree():
     d = r.to_dict()
     assert d["seconds"] == pytest.approx(r.seconds, abs=1e-3) and d["turns"] >= 1
     assert 0 < d["loss_of_control_chance"] < 1
+    dist = r.distribution()
+    assert sum(dist.values()) == pytest.approx(1.0, abs=1e-9)
+    assert sum(t * p for t, p in dist.items()) == pytest.approx(r.seconds, abs=1e-6)
+    var = sum((t - r.seconds) ** 2 * p for t, p in dist.items())
+    assert var ** 0.5 == pytest.approx(r.stats.sd, abs=1e-6)
+    assert d["p10_seconds"] <= d["p50_seconds"] <= d["p90_seconds"]
     assert d["policy"][0]["cell"] == r.model.road.nodes[r.start[0]]
     assert {"card_backs", "crash_damage_marks", "damage_tokens", "cut_tokens", "time_card"} <= set(d["assumed"])
     assert all(v["status"] in ("rulebook", "reference", "assumed", "decided") for v in d["assumed"].values())

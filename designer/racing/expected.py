@@ -151,6 +151,37 @@ class Solution:
                            loss_chance=1.0 - clean_end, expected_losses=losses,
                            occupancy=occ, turn_seconds=turn_seconds, turn_loss=turn_loss)
 
+    def distribution(self, starts: Iterable[State], bank: int = 0, digits: int = 6) -> dict[float, float]:
+        """The exact distribution of the stage time under the policy: {seconds: chance} (forward over the
+        states in order of progress, carrying the seconds run up so far)."""
+        starts = list(starts)
+        start = min(starts, key=lambda s: self.value(s, bank))
+        model = self.model
+        mass: dict = {(start, bank): {0.0: 1.0}}
+        heap = [(model.progress(start), 0, start, bank)]
+        seq = 1
+        out: dict[float, float] = {}
+        while heap:
+            _, _, s, b = heapq.heappop(heap)
+            here = mass.pop((s, b))
+            term = model.terminal(s)
+            if term is not None:
+                for t, p in here.items():
+                    key = round(t + float(term[b]), digits)
+                    out[key] = out.get(key, 0.0) + p
+                continue
+            for o in self.outcomes(s, b):
+                key = (o.state, o.bank)
+                nxt = mass.get(key)
+                if nxt is None:
+                    nxt = mass[key] = {}
+                    heapq.heappush(heap, (model.progress(o.state), seq, o.state, o.bank))
+                    seq += 1
+                for t, p in here.items():
+                    tt = round(t + o.seconds, digits)
+                    nxt[tt] = nxt.get(tt, 0.0) + p * o.p
+        return dict(sorted(out.items()))
+
     def _moment2(self, state: State, bank: int, memo: dict) -> float:
         """E[(time from here)^2] under the policy (for the spread), by the same backward recursion."""
         key = (state, bank)
@@ -216,3 +247,15 @@ def solve(model: TurnModel, starts: Iterable[State]) -> Solution:
     finally:
         sys.setrecursionlimit(old)
     return Solution(model, values, decisions)
+
+
+def quantile(dist: dict[float, float], q: float) -> float:
+    """The smallest time whose cumulative chance reaches ``q`` (0..1) in a {seconds: chance} distribution."""
+    acc = 0.0
+    last = None
+    for t, p in dist.items():
+        acc += p
+        last = t
+        if acc >= q - 1e-12:
+            return t
+    return last if last is not None else float("nan")

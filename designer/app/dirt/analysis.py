@@ -65,12 +65,13 @@ def available() -> bool:
         return False
 
 
-def analyse(track, players: int = 4, max_risk: float | None = None) -> AnalysisView:
-    """Run the library's analysis of a track and reshape it for the app."""
+def analyse(track, players: int = 4, max_risk: float | None = None, expected: bool = False) -> AnalysisView:
+    """Run the library's analysis of a track and reshape it for the app (with ``expected``, the expected time
+    under the dice too; the app asks for it apart, see :func:`expected_result`)."""
     L = lines_module()
     try:
         try:
-            result = L.analyze(track, players=players, max_risk=max_risk)
+            result = L.analyze(track, players=players, max_risk=max_risk, expected=expected)
         except ImportError as exc:
             if not (getattr(exc, "name", "") or "").startswith("designer"):
                 raise
@@ -79,7 +80,7 @@ def analyse(track, players: int = 4, max_risk: float | None = None) -> AnalysisV
                 "Game and table times need designer.systems.dirt.estimate, which is not available in this version.")
     except DesignerError as exc:
         raise AnalysisError(exc.message, where=exc.where, hint=exc.hint) from None
-    return normalise(result, track)
+    return with_expected(normalise(result, track), result.get("expected"))
 
 
 def _without_estimate(L, track, players, max_risk) -> dict:
@@ -262,3 +263,97 @@ def top_gear(view: AnalysisView) -> int | None:
 def turn_rows(view: AnalysisView, name: str = "fastest") -> list[dict[str, Any]]:
     line = view.lines.get(name)
     return list(line.turns) if line else []
+
+
+# -- the expected time under the dice ---------------------------------------------------------------
+
+def expected_result(track, leader: bool = False) -> dict:
+    """The expected time under the dice of a track (``designer.systems.dirt.expectation``), JSON-ready."""
+    try:
+        from designer.systems.dirt.expectation import expected_time
+    except ImportError as exc:
+        if (getattr(exc, "name", "") or "").startswith("designer"):
+            raise Unavailable("The expected time under the dice is not available in this version.") from None
+        raise
+    try:
+        return expected_time(track, leader=leader).to_dict()
+    except DesignerError as exc:
+        raise AnalysisError(exc.message, where=exc.where, hint=exc.hint) from None
+
+
+def with_expected(view: AnalysisView, exp: dict | None, players: int | None = None) -> AnalysisView:
+    """The view with the expected time as its headline, the ideal (shakedown) time beside it, the spread, the
+    expected turns (the table time now uses them) and the chance of a loss of control under the best policy;
+    the figures of the line shown follow."""
+    if not exp:
+        return view
+    summary: dict[str, Any] = {"Expected time": f"{exp['time']} ({exp['seconds']:.0f} s)",
+                               "Ideal time": f"{exp.get('ideal_time')} ({exp.get('ideal_seconds')} s)",
+                               "Spread": f"± {exp['sd']:.0f} s",
+                               "Expected turns": f"{exp['turns']:.1f}",
+                               "Risk under the dice": f"{100 * exp['loss_of_control_chance']:.0f} %"}
+    helps = dict(view.helps)
+    helps["Expected time"] = ("Average stage time of a driver who plays the best policy under the dice: plans of "
+                              "dice rolled one by one or as a Big Attack, securing with seconds tokens, the cost of "
+                              "losses of control and damage" + (" (leader dice: alone on the stage)"
+                                                               if exp.get("leader") else ""))
+    helps["Ideal time"] = "The shakedown: time cards of the fastest line with hazards never rolled, no tokens"
+    helps["Spread"] = "Standard deviation of the stage time under the best policy"
+    helps["Expected turns"] = "Expected number of turns under the best policy (the table time uses it)"
+    helps["Risk under the dice"] = "Chance of at least one loss of control in a run under the best policy"
+    figures = dict(view.figures, expected_seconds=exp["seconds"], expected_sd=exp["sd"],
+                   expected_turns=exp["turns"], expected_loss_chance=exp["loss_of_control_chance"])
+    est = (view.raw or {}).get("estimate") or {}
+    players = players or (view.raw or {}).get("players")
+    if est.get("road_tiles") is not None and players:
+        try:
+            from designer.systems.dirt.estimate import table_minutes
+            figures["table_minutes"] = round(table_minutes(exp["turns"], int(players), int(est["road_tiles"])), 1)
+        except ImportError:
+            pass
+    for k, v in view.summary.items():
+        summary[k] = _minutes(figures["table_minutes"]) if k == "Table time" and "table_minutes" in figures else v
+    if "Table time" in summary:
+        helps["Table time"] = helps.get("Table time", "") + " (from the expected turns)"
+    raw = dict(view.raw or {}, expected=exp)
+    return AnalysisView(lines=view.lines, summary=summary, helps=helps, figures=figures,
+                        speed_limits=view.speed_limits, notes=view.notes, raw=raw)
+
+
+def policy_rows(exp: dict | None, graph) -> list[dict[str, Any]]:
+    """The best policy turn by turn along the most likely run: where, how (one by one, Big Attack), the dice and
+    when to stop or secure."""
+    rows = []
+    for t in (exp or {}).get("policy", []):
+        plan = t.get("plan") or []
+        rule = ""
+        if t.get("mode") == "roll":
+            cautions = []
+            for i, before in enumerate(t.get("before_each_die") or []):
+                acts = {h: a for h, a in before.items() if a != "roll"}
+                if acts and i > 0:
+                    cautions.append(f"die {i + 1}: " + ", ".join(f"{a} at {h}⚠" for h, a in sorted(acts.items())))
+            rule = "; ".join(cautions)
+        rows.append({
+            "turn": t.get("turn"),
+            "tile": tile_of(graph, t.get("cell")),
+            "gear": t.get("gear"),
+            "tokens": t.get("tokens"),
+            "how": {"roll": "one by one", "attack": "Big Attack", "spare": "change the wheel"}.get(t.get("mode"),
+                                                                                                t.get("mode")),
+            "dice": " · ".join(step_text(s) for s in plan),
+            "ends in gear": plan[-1].get("gear") if plan else None,
+            "stop or secure": rule,
+            "loss of control": f"{100 * (t.get('loss_of_control_chance') or 0):.0f} %",
+            "expected s to finish": round(t.get("expected_seconds_to_finish") or 0, 1),
+        })
+    return rows
+
+
+def tile_rows(exp: dict | None) -> list[dict[str, Any]]:
+    """Road tiles by the expected seconds of the turns started on them, most expensive first."""
+    rows = [{"tile": f"{t['index'] + 1} ({t['tile']})" if t.get("index") is not None else str(t.get("tile")),
+             "expected seconds": t["expected_seconds"],
+             "loss of control": f"{100 * t['loss_of_control_chance']:.1f} %"}
+            for t in (exp or {}).get("tiles", [])]
+    return sorted(rows, key=lambda r: -r["expected seconds"])

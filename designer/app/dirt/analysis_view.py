@@ -29,8 +29,25 @@ def cached_analysis(stage_yaml: str, players: int, max_risk: float | None):
     return analysis.analyse(track, players=players, max_risk=max_risk)
 
 
+@st.cache_data(show_spinner=False, max_entries=32)
+def cached_expected(stage_yaml: str, leader: bool) -> dict:
+    """The expected time under the dice of a stage, cached on its YAML text and the leader flag only (the
+    risk slider and the number of players of a following car do not change it)."""
+    from designer.systems.dirt.track import assemble
+
+    stage = loads_stage(stage_yaml, "<app>")
+    track = assemble(stage, state.tileset_of(stage))
+    return analysis.expected_result(track, leader=leader)
+
+
 def run(stage, track, players: int, max_risk: float | None) -> analysis.AnalysisView:
     return cached_analysis(dumps_stage(stage), int(players), max_risk)
+
+
+def run_expected(stage, view, players: int) -> analysis.AnalysisView:
+    """The view with the expected time (a car alone on the stage is the leader, p. 8)."""
+    exp = cached_expected(dumps_stage(stage), int(players) == 1)
+    return analysis.with_expected(view, exp, players)
 
 
 def blocking_reason(track, problems) -> str | None:
@@ -76,6 +93,11 @@ def render(ctx) -> None:
         st.error(f"No analysis for this stage: {exc}", icon=":material/error:")
         _plain_map(stage, track)
         return
+    try:
+        with st.spinner("Rolling the dice: the expected time under the best policy (can take a minute)..."):
+            view = run_expected(stage, view, players_of(stage))
+    except (Unavailable, analysis.AnalysisError) as exc:
+        st.info(f"No expected time for this stage: {exc}", icon=":material/info:")
     for note in view.notes:
         st.info(note, icon=":material/info:")
     _summary(view)
@@ -84,6 +106,7 @@ def render(ctx) -> None:
     st.image(svg, width=mapview.fit_width(svg, 900, 760),
              caption="The fastest line in blue, the shortest in green; the number in a cell is the car's gear there.")
     _profile(view, track)
+    _expected(view, track)
     _turns(view)
 
 
@@ -96,9 +119,35 @@ def _summary(view) -> None:
     items = list(view.summary.items())
     if not items:
         return
-    cols = st.columns(len(items[:6]))
-    for col, (label, value) in zip(cols, items[:6]):
-        col.metric(label, value, help=view.helps.get(label))
+    for row in (items[:6], items[6:12]):
+        if not row:
+            continue
+        cols = st.columns(len(row))
+        for col, (label, value) in zip(cols, row):
+            col.metric(label, value, help=view.helps.get(label))
+
+
+def _expected(view, track) -> None:
+    """The best policy turn by turn and the tiles that cost the most expected time."""
+    import pandas as pd
+
+    exp = (view.raw or {}).get("expected")
+    if not exp:
+        return
+    st.subheader("Under the dice: the best policy", anchor=False)
+    rows = analysis.policy_rows(exp, track.graph)
+    if rows:
+        st.table(pd.DataFrame(rows).set_index("turn"))
+        st.caption("The most likely run: at each turn the plan of dice, rolled one by one (stopping or securing "
+                   "a die with seconds tokens when hazards ⚠ have shown) or all at once as a Big Attack for seconds "
+                   "tokens. The analysis JSON holds the decision at every turn boundary, to replay it.")
+    tiles = analysis.tile_rows(exp)
+    if tiles:
+        st.subheader("Tiles that cost the most expected time", anchor=False)
+        st.table(pd.DataFrame(tiles[:8]).set_index("tile"))
+        assumed = [k for k, v in (exp.get("assumed") or {}).items() if v.get("status") == "assumed"]
+        st.caption("Expected seconds of the time cards of turns started on the tile (seconds tokens come off at the "
+                   "finish). Values the rulebook does not print are assumed: " + ", ".join(assumed) + ".")
 
 
 def profile_frame(view, graph, name: str):

@@ -12,7 +12,7 @@ from designer.systems.dirt.validate import validate
 ss = st.session_state
 
 
-def stage_row(i: int, stage: Stage, players: int, max_risk, with_times: bool) -> dict:
+def stage_row(i: int, stage: Stage, players: int, max_risk, with_times: bool, with_expected: bool = False) -> dict:
     """One line of the rally table: tiles, validity and, when the lines are available, length and times."""
     ts = state.tileset_of(stage)
     track = assemble(stage, ts)
@@ -24,7 +24,9 @@ def stage_row(i: int, stage: Stage, players: int, max_risk, with_times: bool) ->
     if with_times and not errors and track.has_cells:
         try:
             view = analysis_view.run(stage, track, players, max_risk)
-            for label in ("Length", "Game time", "Table time"):
+            if with_expected:
+                view = analysis_view.run_expected(stage, view, players)
+            for label in ("Expected time", "Length", "Game time", "Table time"):
                 if label in view.summary:
                     row[label.lower()] = view.summary[label]
             row["_figures"] = view.figures
@@ -39,7 +41,7 @@ def totals(rows: list[dict]) -> dict:
            "assistance stops": sum(1 for r in rows[:-1] if r["assistance after"])}
     sums: dict[str, float] = {}
     timed = [r["_figures"] for r in rows if r.get("_figures")]
-    for k in ("length_cells", "game_seconds", "turns", "table_minutes"):
+    for k in ("length_cells", "game_seconds", "turns", "table_minutes", "expected_seconds", "expected_turns"):
         vals = [f.get(k) for f in timed]
         if vals and all(isinstance(v, (int, float)) for v in vals):
             sums[k] = sum(vals)
@@ -66,8 +68,12 @@ def render(ctx) -> None:
         return
     players = int(ss.get("stage_players_input") or ctx.stage.players or 4)
     with_times = analysis.available()
+    with_expected = with_times and st.toggle(
+        "Expected times under the dice", key="rally_expected", persist_state="page",
+        help="Solve every stage's best policy under the dice (about half a minute a stage, then remembered)")
     with st.spinner("Timing the stages..."):
-        rows = [stage_row(i, s, players, ss.get("max_risk"), with_times) for i, s in enumerate(stages)]
+        rows = [stage_row(i, s, players, ss.get("max_risk"), with_times, with_expected)
+                for i, s in enumerate(stages)]
     for i, (stage, row) in enumerate(zip(stages, rows)):
         with st.container(border=True, key=f"rally_stage_{i}"):
             c = st.columns([4, 3, 2, 3], vertical_alignment="center")
@@ -101,6 +107,9 @@ def render(ctx) -> None:
               "Assistance between stages (after the last one it does not count)")]
     if "length_cells" in sums:
         items.append(("Length", f"{sums['length_cells']:.0f} cells", "Sum of the shortest lines"))
+    if "expected_seconds" in sums:
+        items.append(("Expected time", f"{sums['expected_seconds']:.0f} s",
+                      "Sum of the stages' expected times under the dice (best policy)"))
     if "game_seconds" in sums:
         items.append(("Game time", f"{sums['game_seconds']:.0f} s", "Sum of the fastest lines' time cards"))
     if "table_minutes" in sums:

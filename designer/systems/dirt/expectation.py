@@ -3,8 +3,9 @@
 :func:`expected_time` returns an :class:`ExpectedTime`; its :meth:`~ExpectedTime.to_dict` is the ``expected``
 key of the analysis JSON. Keys (all times in game seconds):
 
-- ``seconds``, ``time``: expected stage time of the best policy (cards minus seconds tokens left);
-- ``sd``: its standard deviation; ``turns``: expected number of turns (for the table time);
+- ``seconds`` (also ``expected_seconds``), ``time``: expected stage time of the best policy (cards minus seconds
+  tokens left); ``sd``: its standard deviation; ``p10_seconds``, ``p50_seconds``, ``p90_seconds``: quantiles of its
+  exact distribution; ``turns``: expected number of turns (for the table time);
 - ``loss_of_control_chance``: chance of at least one loss of control; ``expected_losses``: their mean number;
 - ``ideal_seconds``, ``ideal_time``: the shakedown line (hazards not rolled, no tokens), for comparison;
 - ``leader``: planned with the leader dice (a car alone on the stage is always the leader);
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 
 from designer.core.errors import DesignerError
 from designer.racing.course import format_time
-from designer.racing.expected import PolicyStats, Solution, solve
+from designer.racing.expected import PolicyStats, Solution, quantile, solve
 from designer.systems.dirt.expected import FIN, NO_DAMAGE, DicePlayer, DirtModel
 from designer.systems.dirt.mishaps import Mishaps, load_mishaps
 from designer.systems.dirt.ruleset import Ruleset
@@ -44,6 +45,7 @@ class ExpectedTime:
     rules: Ruleset
     mishaps: Mishaps
     extra: dict = field(default_factory=dict)
+    extra_cache: dict = field(default_factory=dict, repr=False)
 
     @property
     def seconds(self) -> float:
@@ -126,8 +128,15 @@ class ExpectedTime:
             row = per.setdefault(key, [0.0, 0.0])
             row[0] += p * self.stats.turn_seconds[(s, b)]
             row[1] += p * self.stats.turn_loss[(s, b)]
-        return [{"index": i, "tile": t, "expected_seconds": round(v[0], 3), "loss_of_control_chance": round(v[1], 4)}
+        return [{"index": i, "tile": t, "expected_seconds": round(float(v[0]), 3),
+                 "loss_of_control_chance": round(float(v[1]), 4)}
                 for (i, t), v in sorted(per.items(), key=lambda kv: (kv[0][0] is None, kv[0][0] or 0))]
+
+    def distribution(self) -> dict[float, float]:
+        """The exact distribution of the stage time under the policy, {seconds: chance} (cached)."""
+        if "distribution" not in self.extra_cache:
+            self.extra_cache["distribution"] = self.solution.distribution(self.starts)
+        return self.extra_cache["distribution"]
 
     def assumed(self) -> dict:
         out = {k: {"value": self.rules.to_dict().get(k), **self.rules.sources.get(k, {})} for k in RULE_KEYS}
@@ -137,8 +146,12 @@ class ExpectedTime:
     def to_dict(self, details: bool = True) -> dict:
         st = self.stats
         tiles = self.tiles()
+        dist = self.distribution()
         out = {
-            "seconds": round(st.seconds, 3), "time": format_time(st.seconds), "sd": round(st.sd, 3),
+            "seconds": round(float(st.seconds), 3), "expected_seconds": round(float(st.seconds), 3),
+            "time": format_time(st.seconds), "sd": round(float(st.sd), 3),
+            "p10_seconds": quantile(dist, 0.10), "p50_seconds": quantile(dist, 0.50),
+            "p90_seconds": quantile(dist, 0.90),
             "turns": round(st.turns, 3), "loss_of_control_chance": round(st.loss_chance, 6),
             "expected_losses": round(st.expected_losses, 6),
             "ideal_seconds": self.ideal_seconds,

@@ -230,15 +230,12 @@ def first_loss(ps: PlanSet, limit: int) -> tuple[np.ndarray, np.ndarray]:
         pj = np.where(live, ps.pj[:, j], 0.0)
         fail[:, j] += alive.sum(axis=1) * pj
         alive = alive * (1 - pj)[:, None]
-        new = np.zeros_like(alive)
         q = np.where(live[:, None], ps.q[:, j], np.eye(1, X, 0))
+        full = np.zeros((P, limit + X - 1))
         for x in range(X):
-            for h in range(limit):
-                if h + x < limit:
-                    new[:, h + x] += alive[:, h] * q[:, x]
-                else:
-                    fail[:, j] += alive[:, h] * q[:, x]
-        alive = new
+            full[:, x:x + limit] += alive * q[:, x, None]
+        fail[:, j] += full[:, limit:].sum(axis=1)
+        alive = full[:, :limit]
     return fail, alive.sum(axis=1)
 
 
