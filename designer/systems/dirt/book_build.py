@@ -153,43 +153,40 @@ def swaps(before: Track, after: Track) -> dict[str, list[str]]:
 
 # -- the section --------------------------------------------------------------------------------
 
-CARD_H = 31.0
-PICTURE = 30.0
+CARD_H = 31.0          # the tallest card; cards shrink (down to CARD_MIN) to keep a stage on one page
+CARD_MIN = 25.0
 
 
-def _card(pdf: Book, f, tile, row: dict, x: float, y: float, w: float) -> None:
-    pdf.svg(tile_svg(f.track, tile, PICTURE), x, y, PICTURE, PICTURE)
-    tx, tw = x + PICTURE + 1.5, w - PICTURE - 2
-    pdf.set_xy(tx, y + 0.5)
+def _card(pdf: Book, f, tile, row: dict, x: float, y: float, w: float, h: float) -> None:
+    picture = h - 1
+    pdf.svg(tile_svg(f.track, tile, picture), x, y, picture, picture)
+    tx, tw = x + picture + 1.5, w - picture - 2
+    pdf.set_xy(tx, y + 0.3)
     pdf.font(12, True)
     pdf.cell(8, 5.4, str(row["number"]))
     pdf.font(10.5, True)
     pdf.cell(pdf.get_string_width(row["tile"]) + 2, 5.4, row["tile"])
-    pdf.dot(pdf.get_x() + 1.6, y + 3.2, DANGER_COLOUR.get(row["danger"], "#999999"), r=1.4)
+    pdf.dot(pdf.get_x() + 1.6, y + 3.0, DANGER_COLOUR.get(row["danger"], "#999999"), r=1.4)
     pdf.set_x(pdf.get_x() + 4)
     pdf.font(7.5, False, GREY)
     pdf.cell(tw - (pdf.get_x() - tx), 5.4, f"{row['kind']}, {row['danger'] or 'no colour'}")
     lines = []
     if row["either_way"]:
-        lines.append(("either way round", True))
+        lines.append(("either way round", True, INK))
     else:
-        lines.append((f"number at the {row['corner']} corner", True))
+        lines.append((f"number at the {row['corner']} corner", True, INK))
         if row["two_ways"]:
-            lines.append(("(the other way round is another stage)", False))
+            lines.append(("(the other way round is another stage)", False, GREY))
     if row["entry"]:
         road = f"road in {row['from']} {row['in_side']}"
         road += f", out {row['to']} {row['out_side']}" if row["exit"] else ", dead end"
-        lines.append((road, False))
-    lines.append((row["attaches"], False))
-    yy = y + 6.2
-    for text, bold in lines:
-        pdf.set_xy(tx, yy)
-        pdf.font(8 if bold else 7.4, bold, INK)
-        pdf.multi_cell(tw, 3.4, text, new_x="LMARGIN", new_y="NEXT")
-        yy = pdf.get_y() + 0.5
-    pdf.set_xy(tx, max(yy, y + CARD_H - 4.2))
-    pdf.font(6.5, False, GREY)
-    pdf.cell(tw, 3.2, f"edges {row['entry'] or '–'}→{row['exit'] or '–'}, {row['degrees']}° from upright")
+        lines.append((road, False, INK))
+    lines.append((row["attaches"], False, INK))
+    pdf.set_xy(tx, y + 6.0)
+    for text, bold, colour in lines:
+        pdf.font(8 if bold else 7.2, bold, colour)
+        pdf.text_block(text, tw, 3.5 if bold else 3.2, x=tx)
+        pdf.set_y(pdf.get_y() + 0.4)
 
 
 def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None) -> None:
@@ -197,16 +194,15 @@ def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None) 
     pdf.add_page()
     pdf.heading(f"Build sheet · {f.stage.name}")
     boxes = ", ".join(f.boxes) or "–"
-    pdf.para(f"Boxes: {boxes}. Lay the tiles in driving order, each as drawn: north up as on the map, the "
-             "road coming in and going out at the blue arrows. Turn each tile so that its printed number sits "
-             "at the corner named (the black corner on the drawing). \"Either way round\": the tile's road is "
-             "the same both ways, so the number may go at either end.", 7.8, INK, 3.5)
+    pdf.para(f"Boxes: {boxes}. Lay the tiles in driving order as drawn (north up as on the map; blue arrows: "
+             "the road in and out), each turned so that its printed number sits at the corner named (black "
+             "corner on the drawing). \"Either way round\": the road is the same both ways.", 7.8, INK, 3.5)
     picks = pick_list(f.track)
     pdf.ln(0.8)
     pdf.font(8, True)
     pdf.cell(28, 4.2, f"Pick list ({len(picks)}):")
     pdf.font(8.5, True)
-    pdf.multi_cell(0, 4.2, "  ".join(picks), new_x="LMARGIN", new_y="NEXT")
+    pdf.text_block("  ".join(picks), h=4.2)
     if previous is not None:
         change = swaps(previous.track, f.track)
         parts = [f"{k}: {', '.join(v)}" for k, v in change.items() if v and k != "keep"]
@@ -215,19 +211,22 @@ def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None) 
         pdf.cell(28, 4.2, f"From {previous_label}:")
         pdf.font(8)
         text = "; ".join(parts) if parts else "nothing to change"
-        pdf.multi_cell(0, 4.2, f"{text}; {kept} tile{'s' if kept != 1 else ''} stay as they are "
-                               "(the layout changes: rebuild in this order).", new_x="LMARGIN", new_y="NEXT")
+        pdf.text_block(f"{text}; {kept} tile{'s' if kept != 1 else ''} stay as they are "
+                       "(the layout changes: rebuild in this order).", h=4.2)
     pdf.ln(1.5)
     rows = build_rows(f.track)
     tiles = {t.index: t for t in f.track.tiles}
     col_w = pdf.epw / 2
+    pairs = (len(rows) + 1) // 2
+    fit = (pdf.bottom - pdf.get_y()) / max(pairs, 1) - 1.2
+    card_h = CARD_H if fit < CARD_MIN else min(CARD_H, fit)
     for k in range(0, len(rows), 2):
-        pdf.need(CARD_H + 1)
+        pdf.need(card_h + 1)
         y = pdf.get_y()
         for j, row in enumerate(rows[k:k + 2]):
-            _card(pdf, f, tiles[row["number"] - 1], row, pdf.l_margin + j * col_w, y, col_w - 2)
-        pdf.rule(y + CARD_H + 0.5)
-        pdf.set_xy(pdf.l_margin, y + CARD_H + 1.2)
+            _card(pdf, f, tiles[row["number"] - 1], row, pdf.l_margin + j * col_w, y, col_w - 2, card_h)
+        pdf.rule(y + card_h + 0.5)
+        pdf.set_xy(pdf.l_margin, y + card_h + 1.2)
     pdf.set_fill_color(*rgb("#ffffff"))
 
 

@@ -132,18 +132,19 @@ def fastest_line(track: Track, players: int, expected: bool = False) -> tuple[Fa
     except ImportError:
         return None, "this version has no racing-line search"
     try:
-        if hasattr(L, "analyze"):
+        if hasattr(L, "analyze") and (expected or not hasattr(L, "fastest_line")):
             try:
                 result = L.analyze(track, players=players, expected=expected)
             except TypeError:         # a lines module without the expected-time option
                 result = L.analyze(track, players=players)
             fast = _normalise_analysis(result, L, track)
         elif hasattr(L, "fastest_line"):
+            # The quick way: the line and the table time only (no speed-limit map, no expected time).
             line = L.fastest_line(track)
             if line is None:
                 return None, "no legal line from the start to the finish"
             data = line.to_dict() if hasattr(line, "to_dict") else line
-            fast = _normalise_analysis({"fastest_line": data}, L, track)
+            fast = _normalise_analysis({"fastest_line": data, "rules": _rules_dict()}, L, track)
             if fast is not None:
                 fast.table_minutes = _table_minutes(track, players, line, L)
         else:
@@ -156,6 +157,16 @@ def fastest_line(track: Track, players: int, expected: bool = False) -> tuple[Fa
     if fast is None:
         return None, "no legal line from the start to the finish"
     return fast, None
+
+
+def _rules_dict() -> dict | None:
+    """The default ruleset with its sources (to name the assumed values), or None when it cannot be read."""
+    try:
+        from designer.systems.dirt.ruleset import load_ruleset
+
+        return load_ruleset().to_dict()
+    except (ImportError, DesignerError, AttributeError):
+        return None
 
 
 def _table_minutes(track: Track, players: int, line, L) -> float | None:

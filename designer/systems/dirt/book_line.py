@@ -80,7 +80,7 @@ def times_block(pdf: Book, f) -> None:
         pdf.font(16, True)
         pdf.cell(70, 8, f"Ideal {clock(line.game_seconds)}")
         pdf.font(9, False, GREY)
-        pdf.cell(0, 8, "the expected time under the dice is not computed by this version",
+        pdf.cell(0, 8, "the expected time under the dice was not computed for this book",
                  new_x="LMARGIN", new_y="NEXT")
         pdf.para("Ideal: the fastest line with no hazard rolled, a floor no one beats; real stage times are longer.",
                  7.2, GREY, 3.2)

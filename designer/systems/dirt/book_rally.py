@@ -37,7 +37,7 @@ def rally_cover(pdf: Book, rally, facts: list) -> None:
     pdf.font(8, False, GREY)
     pdf.cell(0, 4.5, "ROAD BOOK · Rallyman: DIRT", new_x="LMARGIN", new_y="NEXT")
     pdf.font(22, True)
-    pdf.multi_cell(0, 10, rally.name, new_x="LMARGIN", new_y="NEXT")
+    pdf.text_block(rally.name, h=10)
     total_tiles = sum(f.road_tiles for f in facts)
     total_min = sum(f.table_minutes or 0 for f in facts)
     players = max((f.players for f in facts), default=4)

@@ -73,7 +73,7 @@ def title_page(pdf: Book, f: StageFacts, rally_name: str | None, position: int |
     pdf.font(8, False, GREY)
     pdf.cell(0, 4.5, "ROAD BOOK · Rallyman: DIRT", new_x="LMARGIN", new_y="NEXT")
     pdf.font(18, True)
-    pdf.multi_cell(0, 8, s.name, new_x="LMARGIN", new_y="NEXT")
+    pdf.text_block(s.name, h=8)
     numbered = label != "Stage"
     stage_text = (label + (f" of {count}" if count else "")) if numbered else "single stage"
     t = f.track
@@ -104,7 +104,7 @@ def title_page(pdf: Book, f: StageFacts, rally_name: str | None, position: int |
         pdf.cell(0, 5, "This stage is not legal:", new_x="LMARGIN", new_y="NEXT")
         pdf.font(8, False, ALERT)
         for p in f.problems[:8]:
-            pdf.multi_cell(0, 4, f"• {p}", new_x="LMARGIN", new_y="NEXT", align="L")
+            pdf.text_block(f"• {p}", h=4)
         pdf.set_text_color(*INK)
     notes = player_notes(s.notes)
     if notes:
