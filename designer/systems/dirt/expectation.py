@@ -21,6 +21,7 @@ key of the analysis JSON. Keys (all times in game seconds):
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 
 from designer.core.errors import DesignerError
@@ -170,16 +171,36 @@ class ExpectedTime:
         return out
 
 
+_SOLVED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | None = None, leader: bool = False,
                   ideal_seconds: int | None = None) -> ExpectedTime:
-    """Solve a stage's expected time under the dice (the optimal policy), exactly within the model's bounds."""
+    """Solve a stage's expected time under the dice (the optimal policy), exactly within the model's bounds.
+
+    The result is kept per cell graph and settings while the graph lives, so that an analysis, a road book and
+    a drawing of the same stage in one process solve it once."""
     from designer.systems.dirt import lines as L
-    from designer.systems.dirt.rules import road_of
 
     graph = L.check_track(track)
     rules = L._rules_for(track, rules)
     if mishaps is None:
         mishaps = load_mishaps(rules.path) if rules.path else load_mishaps()
+    key = (graph.number_of_nodes(), graph.number_of_edges(), rules.key, mishaps.key, leader,
+           L._stage_surface(track), ideal_seconds)
+    per_graph = _SOLVED.setdefault(graph, {})
+    hit = per_graph.get(key)
+    if hit is None:
+        if len(per_graph) >= 4:
+            per_graph.pop(next(iter(per_graph)))
+        hit = per_graph[key] = _solve(track, graph, rules, mishaps, leader, ideal_seconds)
+    return hit
+
+
+def _solve(track, graph, rules, mishaps, leader, ideal_seconds) -> ExpectedTime:
+    from designer.systems.dirt import lines as L
+    from designer.systems.dirt.rules import road_of
+
     model = DirtModel(road_of(graph), rules, mishaps, leader=leader, surface=L._stage_surface(track))
     starts = [(s, 0, NO_DAMAGE) for s in model.road.starts()]
     with L._gc_paused():
