@@ -341,7 +341,9 @@ def analyze(track, players: int = 4, max_risk: float | None = None, rules: Rules
 
     Keys: ``stage``, ``rules`` (every parameter used, with sources), ``graph`` (cells and move links),
     ``fastest_line`` (turn by turn, die by die: cell, dice, gear), ``safe_line`` (under ``max_risk``, or
-    None), ``shortest_line``, ``speed_limits`` and ``estimate`` (lengths, game time, table time).
+    None), ``shortest_line``, ``speed_limits``, ``estimate`` (lengths, game time, table time) and ``expected``
+    (the expected time under the dice and its policy, see :mod:`designer.systems.dirt.expectation`; None when
+    ``expected`` is False). With ``players == 1`` the car is the leader (leader dice).
     Raises DesignerError for a stage that cannot be analysed (tiles without cells, no start, no line).
     """
     from designer.systems.dirt.estimate import estimate as _estimate
@@ -353,6 +355,7 @@ def analyze(track, players: int = 4, max_risk: float | None = None, rules: Rules
                             hint="e.g. --max-risk 0.1 for at most 10 % per turn")
     graph = check_track(track)
     rules = _rules_for(track, rules)
+    leader = leader or players == 1             # a car alone on the stage is always the leader (p. 8)
     fast = fastest_line(track, rules, leader=leader)
     if fast is None:
         raise DesignerError("no legal line from the start to the finish",
