@@ -10,8 +10,8 @@ def text_report(result: dict) -> str:
     stage = result.get("stage")
     name = stage.get("name", "") if isinstance(stage, dict) else str(stage or "")
     out = [name,
-           f"  length: {sl.get('cells', '?')} cells on the shortest line, {fl.get('cells', '?')} on the fastest",
            *_expected_lines(result.get("expected")),
+           f"  length: {sl.get('cells', '?')} cells on the shortest line, {fl.get('cells', '?')} on the fastest",
            f"  fastest line: {fl.get('time', '?')} game time in {fl.get('turns', '?')} turns "
            f"(hazards not rolled; worst turn {100 * (fl.get('max_turn_loss_of_control_chance') or 0):.0f}% loss of control)",
            f"  table time: about {est.get('table_minutes', '?')} min for {est.get('players', '?')} players "
@@ -25,8 +25,10 @@ def text_report(result: dict) -> str:
         dice = " ".join(f"{'+'.join(d.replace('gear', 'G') for d in st['dice'])}>{st['gear']}" for st in t["steps"])
         out.append(f"  {t['turn']:>4}  {t['start']:8} {t['end']:8} {t['cells']:>5}  {t['gear']:>8}  {t['seconds']:>4}s  "
                    f"{100 * t['loss_of_control_chance']:>4.0f}%  {dice}")
+    out += _policy_lines(result.get("expected"))
     out.append("")
-    out.append("  --json gives the cell graph and every move, to check against the rules.")
+    out.append("  --json gives the cell graph and every move, to check against the rules, and the policy at every "
+               "turn boundary.")
     return "\n".join(out)
 
 
@@ -34,10 +36,11 @@ def _expected_lines(exp: dict | None) -> list[str]:
     """The expected time under the dice as the headline, the ideal (shakedown) time beside it."""
     if not exp:
         return []
-    out = [f"  expected time: {exp['time']} ({exp['seconds']:.1f} s, sd {exp['sd']:.1f} s) in {exp['turns']:.1f} turns "
-           f"-- ideal {exp.get('ideal_time') or '?'} (shakedown); "
-           f"{100 * exp['loss_of_control_chance']:.0f}% chance of a loss of control"
-           f"{' (leader dice)' if exp.get('leader') else ''}"]
+    out = [f"  expected time: {exp['time']} ({exp['seconds']:.1f} s, sd {exp['sd']:.1f} s, 10-90% "
+           f"{exp.get('p10_seconds', '?')}-{exp.get('p90_seconds', '?')} s) in {exp['turns']:.1f} turns"
+           f"  |  ideal {exp.get('ideal_time') or '?'} (shakedown, hazards not rolled)",
+           f"  under the dice: {100 * exp['loss_of_control_chance']:.0f}% chance of a loss of control"
+           f"{'; leader dice (a car alone on the stage)' if exp.get('leader') else ''}"]
     costly = exp.get("costliest_tiles") or []
     if costly:
         out.append("  costliest tiles (expected seconds of turns started there): "
@@ -45,4 +48,27 @@ def _expected_lines(exp: dict | None) -> list[str]:
     assumed = [k for k, v in (exp.get("assumed") or {}).items() if v.get("status") == "assumed"]
     if assumed:
         out.append(f"  expected time rests on assumed values: {', '.join(assumed)}")
+    return out
+
+
+MODES = {"roll": "one by one", "attack": "Big Attack", "spare": "spare wheel"}
+
+
+def _policy_lines(exp: dict | None) -> list[str]:
+    """The best policy along the most likely run: mode, dice and when to stop or secure."""
+    if not exp or not exp.get("policy"):
+        return []
+    out = ["", "  best policy under the dice (most likely run):",
+           f"  {'turn':>4}  {'from':8} {'gear':>4} {'tokens':>6}  {'how':11} {'risk':>5}  dice (gear after each); "
+           f"stop/secure rule"]
+    for t in exp["policy"]:
+        dice = " ".join(f"{'+'.join(d.replace('gear', 'G') for d in st['dice'])}>{st['gear']}" for st in t["plan"])
+        rule = []
+        for i, before in enumerate(t.get("before_each_die") or []):
+            acts = [f"{a} at {h}" for h, a in sorted(before.items()) if a != "roll"]
+            if acts and i > 0:
+                rule.append(f"die {i + 1}: {', '.join(acts)} hazards")
+        how = MODES.get(t["mode"], t["mode"])
+        out.append(f"  {t['turn']:>4}  {t['cell']:8} {t['gear']:>4} {t['tokens']:>6}  {how:11} "
+                   f"{100 * t['loss_of_control_chance']:>4.0f}%  {dice}" + (f"; {'; '.join(rule)}" if rule else ""))
     return out
