@@ -392,13 +392,23 @@ class DicePlayer:
     def __init__(self, model: DirtModel):
         self.model = model
         self._single: dict = {}
+        self._choices: dict = {}
         faces = model.rules.die_faces
         self.faces = faces
         self.hazard_faces = dict(model.rules.hazard_faces)
 
     def _hazards(self, rng, dice) -> int:
+        """Roll each die: a hazard with chance hazard faces / faces (one uniform draw per die)."""
         hf, faces = self.hazard_faces, self.faces
-        return sum(1 for d in dice if rng.randrange(faces) < hf[d])
+        return sum(1 for d in dice if rng.random() * faces < hf[d])
+
+    def _choice(self, key, hit, i, h, k, tok) -> str:
+        ck = (key, i, h, k, tok)
+        act = self._choices.get(ck)
+        if act is None:
+            ps1, stop, loss, table = hit
+            act = self._choices[ck] = self.model.choice(ps1, stop, loss, table, i, h, k, tok)
+        return act
 
     def play(self, state, t, decision: Decision, rng, value) -> Outcome:
         model = self.model
@@ -442,7 +452,7 @@ class DicePlayer:
         h = k = 0
         tok = t
         for i in range(0, n + 1):
-            act = model.choice(ps1, stop, loss, table, i, h, k, tok)
+            act = self._choice(key, hit, i, h, k, tok)
             if act == "stop":
                 return done(model.stop_outcomes(*model._point(ps1, i), damage), tok, 0.0, "stop")
             j = i + 1
