@@ -87,7 +87,7 @@ def pace_notes_page(pdf: Book, f) -> None:
             pdf.cell(widths[5], ROW_H, "")
         if gears and new_tile and gears.get(n.tile):
             pdf.font(7.5, False, GREY)
-            pdf.cell(widths[6], ROW_H, " → ".join(str(g) for g in gears[n.tile]))
+            pdf.cell(widths[6], ROW_H, "→".join(str(g) for g in gears[n.tile]))
         pdf.set_xy(pdf.l_margin, y + ROW_H)
         last_tile = n.tile
     pdf.set_text_color(*INK)
