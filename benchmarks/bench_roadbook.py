@@ -1,23 +1,46 @@
-"""Benchmark: the road book of a three-stage rulebook rally (target: at most 3 s).
+"""Benchmark: the road book of a three-stage rulebook rally (target: at most 1.5 s from the command line).
 
-    python benchmarks/bench_roadbook.py [stages/dirt/rally-1/rally.yaml] [--repeat 5] [--paper A4]
+    python benchmarks/bench_roadbook.py [stages/dirt/rally-1/rally.yaml] [--repeat 5] [--paper A4] [--cli 3]
 
-Prints the time of the first build in a fresh process (cold: tileset loading, font parsing, lazy
-imports) and of the following builds (warm), with the split between gathering the facts (assembly,
-validation, pace notes, fastest line, table time) and laying out and writing the PDF.
+Prints, in this process: the import of the road book, the first build (cold: tileset loading, fonts, lazy
+imports) and the following builds (warm), split into gathering the facts (assembly, validation, pace
+notes, fastest line, table time) and laying out and writing the PDF; then the command line itself
+(``rally-designer roadbook``) run ``--cli`` times in fresh processes, wall time and CPU time (user + system).
+On a shared machine the CPU time is the steadier figure; the load average is printed beside it.
 """
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-TARGET_S = 3.0
+TARGET_S = 1.5
+
+
+def cli_runs(rally: str, paper: str, n: int) -> list[tuple[float, float]]:
+    """(wall, cpu) seconds of ``rally-designer roadbook`` in fresh processes."""
+    exe = Path(sys.executable).with_name("rally-designer")
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(n):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t = time.perf_counter()
+            subprocess.run([str(exe), "roadbook", rally, "-o", str(Path(tmp) / "book.pdf"), "--paper", paper],
+                           check=True, capture_output=True)
+            wall = time.perf_counter() - t
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            out.append((wall, cpu))
+    return out
 
 
 def main(argv=None) -> int:
@@ -25,10 +48,12 @@ def main(argv=None) -> int:
     ap.add_argument("rally", nargs="?", default=str(ROOT / "stages/dirt/rally-1/rally.yaml"))
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--paper", default="A4")
+    ap.add_argument("--cli", type=int, default=3, help="command-line runs (0: none)")
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
     from designer.systems.dirt import roadbook as rb
+    from designer.systems.dirt.book_rally import rally_cover, rally_sheet
     from designer.systems.dirt.stage import load_rally
     t_import = time.perf_counter() - t0
 
@@ -38,17 +63,17 @@ def main(argv=None) -> int:
         near = Path(args.rally).resolve().parent
         facts = [rb.stage_facts(s, near=near) for s in rally.stages]
         t_facts = time.perf_counter() - t
-        pdf = rb._new_book(args.paper, rally.name)
-        rb._rally_cover(pdf, rally, facts)
+        pdf = rb._book(args.paper, rally.name)
+        rally_cover(pdf, rally, facts)
         for k, f in enumerate(facts, start=1):
-            rb._stage_pages(pdf, f, rally_name=rally.name, position=k, count=len(facts))
-        rb._rally_sheet(pdf, rally, facts)
+            rb.stage_pages(pdf, f, rally.name, k, len(facts), facts[k - 2] if k > 1 else None, k == len(facts))
+        rally_sheet(pdf, rally.name, facts)
         data = bytes(pdf.output())
         total = time.perf_counter() - t
         return total, t_facts, total - t_facts, len(data), pdf.page_no(), len(rally.stages)
 
     runs = [build() for _ in range(max(args.repeat, 1))]
-    # The public function gives the same PDF (checked once, not timed).
+    # The public function gives a PDF of the same pages (checked once, not timed).
     assert rb.rally_roadbook(load_rally(args.rally), None, args.paper)[:5] == b"%PDF-"
     cold, warm = runs[0], runs[1:] or runs[:1]
     _, _, _, size, pages, stages = cold
@@ -58,9 +83,17 @@ def main(argv=None) -> int:
     med = statistics.median(r[0] for r in warm)
     print(f"  warm builds: median {med:.3f} s, min {min(r[0] for r in warm):.3f} s over {len(warm)} "
           f"(facts {statistics.median(r[1] for r in warm):.3f} s + PDF {statistics.median(r[2] for r in warm):.3f} s)")
-    worst = t_import + cold[0]
-    print(f"  import + cold build: {worst:.3f} s; target <= {TARGET_S:.1f} s: {'met' if worst <= TARGET_S else 'MISSED'}")
-    return 0 if worst <= TARGET_S else 1
+    ok = True
+    if args.cli > 0:
+        cli = cli_runs(args.rally, args.paper, args.cli)
+        load = os.getloadavg()[0]
+        wall = statistics.median(w for w, _ in cli)
+        cpu = statistics.median(c for _, c in cli)
+        print(f"  command line, {len(cli)} runs: median wall {wall:.3f} s, median CPU {cpu:.3f} s "
+              f"(load average {load:.1f} on {os.cpu_count()} cores)")
+        ok = cpu <= TARGET_S
+        print(f"  target: CPU <= {TARGET_S:.1f} s: {'met' if ok else 'MISSED'}")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
