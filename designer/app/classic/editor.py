@@ -148,7 +148,7 @@ def editor_tab() -> None:
     checked, message = E.check(data)
     with right:
         if message:
-            st.error(message)
+            st.error(message.replace("\n", "  \n"))
         else:
             st.success(f"valid: {len(checked.zones)} zone(s), this side has "
                        f"{len(checked.zones[zone].faces[surface].roads)} road(s)")

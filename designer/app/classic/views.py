@@ -9,6 +9,7 @@ from designer.core.errors import DesignerError
 from designer.core.svgkit import svg_to_png
 from designer.systems.classic import notation
 from designer.systems.classic import stage as S
+from designer.systems.classic.analysis import build_steps
 from designer.systems.classic.assembly import assemble
 from designer.systems.classic.pacenotes import stage_notes
 from designer.systems.classic.rules import TYRES
@@ -55,7 +56,7 @@ def stage_tab() -> None:
     try:
         box = box_for(stage)
     except DesignerError as exc:
-        st.error(str(exc))
+        st.error(str(exc).replace("\n", "  \n"))
         return
     demo = box.demo and "demonstration" not in (box.title or "").lower()
     st.caption(f"Zones: {box.title or box.name}" + (" - demonstration boards, not the official ones" if demo else ""))
@@ -77,13 +78,19 @@ def stage_tab() -> None:
                 ss.pop(K + "route_text", None)
                 st.rerun()
             except DesignerError as exc:
-                st.error(str(exc))
+                st.error(str(exc).replace("\n", "  \n"))
     _, stage = current_stage()
     st.markdown(f"**Course sheet:** `{notation.sheet(stage.route)}`  **Share:** `{notation.share(stage.route)}`")
     ok = _problems(stage, box)
     st.image(svg_to_png(SYSTEM.draw(stage, box)), caption="the boards as they lie on the table")
     if ok:
-        for label, notes in stage_notes(assemble(stage.route, box)):
+        course = assemble(stage.route, box)
+        st.markdown("**Building the stage**")
+        for i, line in enumerate(build_steps(course), start=1):
+            st.markdown(f"{i}. {line}")
+        st.markdown("**Pace notes** (straights in cells; corner inside/drift/K; ^ bump, ~ ford, // half-cells, "
+                    "+ crossroads)")
+        for label, notes in stage_notes(course):
             st.markdown(f"`{label}`  {notes}")
     st.download_button("Download the stage or rally (YAML)", SYSTEM.dumps(ss[K + "doc"]),
                        file_name="classic-stage.yaml", mime="text/yaml", key=K + "dl_yaml")
@@ -104,7 +111,7 @@ def analysis_tab() -> None:
         box = box_for(stage)
         result = analysis_of(stage, box)
     except DesignerError as exc:
-        st.error(str(exc))
+        st.error(str(exc).replace("\n", "  \n"))
         return
     if "ideal_line" not in result:
         st.error("; ".join(result.get("summary", [])))
@@ -128,6 +135,9 @@ def analysis_tab() -> None:
                           "gear": p["gear"]} for i, p in enumerate(result["profile"])])
     if not prof.empty:
         st.line_chart(prof.set_index("step")[["limit", "gear"]])
+    if result.get("splits"):
+        st.subheader("Split times on the ideal line (ART.16)")
+        st.table(pd.DataFrame(result["splits"]))
     if stage.weather == "variable":
         st.subheader("Variable weather")
         st.table(pd.DataFrame(result["snow_chances"]))
@@ -149,7 +159,7 @@ def rally_tab() -> None:
                          "ideal": (res.get("ideal_line") or {}).get("time", "-"),
                          "expected": (res.get("expected") or {}).get("time", "-")})
     except DesignerError as exc:
-        st.error(str(exc))
+        st.error(str(exc).replace("\n", "  \n"))
         return
     st.dataframe(pd.DataFrame([{k: v for k, v in r.items() if k != "result"} for r in rows]), hide_index=True)
     st.write(f"Rally length: {sum(r['cells'] or 0 for r in rows)} cells over {len(rows)} stages")
@@ -159,7 +169,7 @@ def rally_tab() -> None:
             made = [r["result"] for r in rows]
             ss[K + "roadbook"] = roadbook(doc, box_for, results=made)
         except DesignerError as exc:
-            st.error(str(exc))
+            st.error(str(exc).replace("\n", "  \n"))
     if ss.get(K + "roadbook"):
         st.download_button("Download the road book", ss[K + "roadbook"], file_name="classic-roadbook.pdf",
                            mime="application/pdf", key=K + "dl_rb")
