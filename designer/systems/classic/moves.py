@@ -95,7 +95,8 @@ def gas_allowed(rules: Rules, g, node, car: Car, gas_used: dict) -> bool:
     total = sum(gas_used.values())
     if total >= max(0, rules.gas_dice - car.punctures):
         return False
-    return gas_used.get(road, 0) < max(0, dash.gas - car.punctures)
+    # a puncture takes a gas die from the box's two; snow tyres keep their one gas die on asphalt (ART.15.4)
+    return gas_used.get(road, 0) < min(dash.gas, rules.gas_dice - car.punctures)
 
 
 def gas_kind(rules: Rules, g, node, car: Car) -> str:
@@ -132,10 +133,11 @@ def step(g: nx.DiGraph, rules: Rules, car: Car, state: TurnState, die: str, to: 
             raise IllegalMove("from a standstill (start, after a loss of control) the first die is die 1 (ART.4)")
         if gear and abs(k - gear) > 1:
             dash = rules.dash(car.tyres, road_of(g, to, car))
-            if not (k == gear - 2 and dash.double_downshift):
-                raise IllegalMove(f"gear {gear} to {k}: gears follow one by one (ART.4)"
-                                  + ("; a double downshift needs a dashboard that allows it (ART.19)"
-                                     if k == gear - 2 else ""))
+            if k == gear - 2 and not dash.double_downshift:
+                # ART.19: a double downshift the dashboard does not allow moves one cell, then control is lost
+                return Step(die, to, k, "loss")
+            if k != gear - 2:
+                raise IllegalMove(f"gear {gear} to {k}: gears follow one by one (ART.4)")
         new = k
     else:
         raise IllegalMove(f"unknown die {die!r}")
