@@ -70,7 +70,8 @@ def times_block(pdf: Book, f) -> None:
     if exp is not None:
         spread = f" ± {clock(exp.spread)}" if exp.spread else ""
         pdf.font(16, True)
-        pdf.cell(70, 8, f"Expected {clock(exp.seconds)}{spread}")
+        head = f"Expected {clock(exp.seconds)}{spread}"
+        pdf.cell(pdf.get_string_width(head) + 6, 8, head)
         pdf.font(11, True, GREY)
         pdf.cell(0, 8, f"ideal {clock(line.game_seconds)}", new_x="LMARGIN", new_y="NEXT")
         pdf.para("Expected: the average a driver posts playing the best way under the dice (hazards, losses of "
@@ -121,7 +122,8 @@ def line_page(pdf: Book, f) -> None:
     times_block(pdf, f)
     pdf.ln(1.5)
     turn_rows = len(line.turns)
-    table_h = 6 + 4.2 * turn_rows + 14
+    # Below the map: its legend (2 lines), the table (header and rows), its legend (2 lines) and a warning.
+    table_h = 28 + 4.5 * turn_rows
     top = pdf.get_y()
     box_h = pdf.bottom - top - table_h
     if box_h < 90:
