@@ -69,3 +69,20 @@ def test_cut_cards_and_cleaning_on_gravel():
     assert flat.punctures == 1
     with pytest.raises(IllegalMove, match="retires"):
         A.cut_card(Car(punctures=2), "0:c0", "puncture", "asphalt")
+
+
+def test_variable_weather_table():
+    from designer.systems.classic.weather import weather_table, weathers
+
+    doc = SYSTEM.load(ROOT / "stages/classic/es3-demo.yaml")
+    box = SYSTEM.box_of(doc)
+    pats = weathers(doc, box, RULES)
+    assert sum(p for _, p in pats) == 1 and len(pats) == 4
+    assert dict((tuple(sorted(w.items())), p) for w, p in pats)[(("X", True), ("Y", True))] == Fraction(1, 18)
+    table = weather_table(doc, box, RULES)
+    for row in table["rows"]:
+        assert row["expected"][row["best_tyres"]] == min(row["expected"].values())
+    assert table["expected_choosing_tyres"] <= table["expected_with_stage_tyres"]
+    # asphalt tyres on two snowy zones: two marks on snow are a loss of control, so they are the slowest
+    both = next(r for r in table["rows"] if r["weather"] == "X snow, Y snow")
+    assert both["expected"]["asphalt"] == max(both["expected"].values())

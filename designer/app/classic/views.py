@@ -139,8 +139,14 @@ def analysis_tab() -> None:
         st.subheader("Split times on the ideal line (ART.16)")
         st.table(pd.DataFrame(result["splits"]))
     if stage.weather == "variable":
-        st.subheader("Variable weather")
+        st.subheader("Variable weather (ART.15.2)")
         st.table(pd.DataFrame(result["snow_chances"]))
+        table = result.get("weather_table")
+        if table:
+            st.table(pd.DataFrame([{"weather": r["weather"], "chance": r["fraction"],
+                                    **{f"{t} tyres": r["expected"][t] for t in table["tyres"]},
+                                    "best": r["best_tyres"]} for r in table["rows"]]))
+            st.caption(table["text"] + "; " + table["note"])
     st.caption("Not priced in the expected time: " + ", ".join(exp["not_priced"]))
 
 

@@ -13,6 +13,7 @@ from designer.systems.classic import moves as M
 from designer.systems.classic import notation
 from designer.systems.classic.assembly import Course, assemble, turn_side
 from designer.systems.classic.rules import Rules, rules_for
+from designer.systems.classic.weather import weather_table
 
 TURN_WORDS = {0: "unturned", 1: "turned a quarter clockwise", 2: "turned half round", 3: "turned a quarter anticlockwise"}
 SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
@@ -119,6 +120,8 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
                   "seconds_per_turn": rules.table_seconds},
     })
     result["splits"] = split_times(stage, ideal)
+    if stage.weather == "variable":
+        result["weather_table"] = weather_table(stage, box, rules)
     zones_snow = ", ".join(f"{s['zone']} {s['fraction']}" for s in result["snow_chances"])
     result["summary"] = [
         f"route {result['route']}  (share {result['share']})",
@@ -131,4 +134,6 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
         f"variable weather, chance of snow per zone: {zones_snow}" if stage.weather == "variable"
         else "fixed weather",
     ]
+    if result.get("weather_table"):
+        result["summary"].append("variable weather: " + result["weather_table"]["text"])
     return result

@@ -10,6 +10,7 @@ from fpdf import FPDF
 
 from designer.core import paths
 from designer.core.svgkit import svg_to_png
+from designer.racing.course import format_time
 from designer.systems.classic import notation
 from designer.systems.classic.analysis import analyse
 from designer.systems.classic.assembly import assemble
@@ -131,6 +132,17 @@ def stage_pages(pdf: Book, index: int, stage, box, res: dict):
     if stage.weather == "variable":
         snow = ", ".join(f"zone {s['zone']}: die {s['die']}, {s['fraction']}" for s in res.get("snow_chances", []))
         pdf.para(f"Variable weather (ART.15.2): chance a zone turns to snow - {snow}.", 9)
+        table = res.get("weather_table")
+        if table:
+            pdf.ln(1)
+            rows = [[r["weather"], r["fraction"]] + [format_time(r["expected"][t]) for t in table["tyres"]]
+                    + [r["best_tyres"]] for r in table["rows"]]
+            n = len(table["tyres"])
+            pdf.table(["Weather", "Chance"] + [f"{t} tyres" for t in table["tyres"]] + ["Best"], rows,
+                      [52, 18] + [(182 - 52 - 18 - 26) / n] * n + [26], size=8.5, height=6)
+            pdf.para(f"Expected with the best tyres after the roll: {format_time(table['expected_choosing_tyres'])}; "
+                     f"keeping {table['stage_tyres']} tyres: {format_time(table['expected_with_stage_tyres'])}. "
+                     f"{table['note']}.", 7.5)
     pdf.ln(2)
     svg = stage_svg(course, title="", line=res.get("ideal_line"))
     png = svg_to_png(svg, scale=2.0)

@@ -1,0 +1,81 @@
+"""Variable weather (ART.15.2-15.3): the race director rolls die k for the k-th zone of the stage and a hazard
+mark turns that zone to its snow side; the drivers then choose their tyres. This module lists every weather
+the dice can give with its chance, the expected time of each tyre choice under it, the best choice, and the
+expected time of the stage when the tyres are chosen after the roll (or kept as they are).
+"""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+from designer.racing.course import format_time
+from designer.systems.classic import expected as E
+from designer.systems.classic import moves as M
+from designer.systems.classic.assembly import assemble
+from designer.systems.classic.notation import Traversal
+from designer.systems.classic.rules import Rules
+
+MAX_ZONES = 3          # 2^3 weathers x tyres: a few seconds; more is left out of the analysis
+
+
+def zone_order(route) -> list[str]:
+    out = []
+    for t in route:
+        if t.zone not in out:
+            out.append(t.zone)
+    return out
+
+
+def weathers(stage, box, rules: Rules) -> list[tuple[dict, Fraction]]:
+    """Every snow pattern {zone: snowy?} with its chance; zones without a snow side stay dry."""
+    zones = zone_order(stage.route)
+    per_zone = []
+    for k, z in enumerate(zones, start=1):
+        has_snow = box.zones.get(z) is not None and box.zones[z].face(True) is not None
+        p = rules.hazard_chance(f"gear{min(k, rules.top)}") if has_snow else Fraction(0)
+        per_zone.append([(False, 1 - p), (True, p)] if p else [(False, Fraction(1))])
+    out = []
+    for combo in itertools.product(*per_zone):
+        chance = Fraction(1)
+        for _, p in combo:
+            chance *= p
+        out.append(({z: snow for z, (snow, _) in zip(zones, combo)}, chance))
+    return out
+
+
+def tyre_choices(stage, box) -> list[str]:
+    surfaces = {f.surface for t in stage.route if t.zone in box.zones for f in box.zones[t.zone].faces.values()}
+    out = ["asphalt", "snow"]
+    if "gravel" in surfaces:
+        out.append("gravel")
+    if stage.tyres not in out:
+        out.append(stage.tyres)
+    return out
+
+
+def weather_table(stage, box, rules: Rules) -> dict | None:
+    """Per weather: chance, expected time per tyre choice, best tyres; None when there are too many zones."""
+    if len(zone_order(stage.route)) > MAX_ZONES:
+        return None
+    tyres = tyre_choices(stage, box)
+    rows, chosen, kept = [], 0.0, 0.0
+    for pattern, chance in weathers(stage, box, rules):
+        route = tuple(Traversal(t.zone, t.entry, t.exit, pattern[t.zone]) for t in stage.route)
+        course = assemble(route, box)
+        if not course.ok:
+            return None
+        times = {}
+        for tyre in tyres:
+            car = M.Car(tyres=tyre, leader=stage.leader)
+            times[tyre] = E.expected_time(course.graph, rules, car)["seconds"]
+        best = min(times, key=times.get)
+        chosen += float(chance) * times[best]
+        kept += float(chance) * times[stage.tyres]
+        label = ", ".join(f"{z} {'snow' if s else 'dry'}" for z, s in pattern.items())
+        rows.append({"weather": label, "chance": round(float(chance), 4), "fraction": str(chance),
+                     "expected": {t: round(v, 1) for t, v in times.items()}, "best_tyres": best})
+    return {"tyres": tyres, "rows": rows, "expected_choosing_tyres": round(chosen, 1),
+            "expected_with_stage_tyres": round(kept, 1), "stage_tyres": stage.tyres,
+            "text": f"expected {format_time(chosen)} choosing tyres after the weather roll, "
+                    f"{format_time(kept)} keeping {stage.tyres} tyres",
+            "note": "tyre effects the rulebook does not print (dashboards) are assumed: see classic-rules.yaml"}
