@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from designer.systems.dirt.expectation import expected_time
 from designer.systems.dirt.expected import DicePlayer, Decision
 from designer.systems.dirt.mishaps import load_mishaps
-from designer.systems.dirt.plans import plan_set
+from designer.systems.dirt.plans import StepTable, plan_set
 from designer.systems.dirt.ruleset import load_ruleset
 from designer.systems.dirt.stage import loads_stage
 from designer.systems.dirt.track import assemble
@@ -87,11 +87,11 @@ def _no_hazard_reference(track, rules):
 
     road = road_of(track.graph)
     engine = TurnEngine(road, rules, rules.pool("gravel", False), None)
-    cuts = [track.graph.nodes[n].get("cut") is not None for n in road.nodes]
+    table = StepTable(rules, [track.graph.nodes[n].get("cut") is not None for n in road.nodes])
 
     @functools.lru_cache(maxsize=None)
     def best(cell, gear):
-        ps = plan_set(engine, cell, gear, cuts)
+        ps = plan_set(engine, cell, gear, table)
         out = float("inf")
         for p in range(ps.n):
             n = int(ps.length[p])

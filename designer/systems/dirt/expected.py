@@ -31,8 +31,8 @@ import numpy as np
 from designer.core.errors import DesignerError
 from designer.racing.expected import Outcome, Solution, solve
 from designer.systems.dirt.mishaps import Mishaps, load_mishaps
-from designer.systems.dirt.plans import (BIG, X, PlanSet, attack_values, first_loss, plan_set, roll_values,
-                                         secure_cost, subset, subset_many)
+from designer.systems.dirt.plans import (BIG, X, PlanSet, StepTable, attack_values, first_loss, plan_set,
+                                         roll_values, secure_cost, subset, subset_many)
 from designer.systems.dirt.ruleset import Pool, Ruleset
 
 FIN = ("finished",)
@@ -73,7 +73,7 @@ class DirtModel:
         self._after: dict = {}
         self._damage: dict = {}
         self._point_cache: dict = {}
-        self._features: dict = {}
+        self.steps = StepTable(rules, self.cut)
         self._flat_cache: dict = {}
         self.flat_chance = mishaps.flat_chance
         backs = mishaps.card_backs
@@ -109,7 +109,7 @@ class DirtModel:
         key = (cell, gear, pool)
         ps = self._plans.get(key)
         if ps is None:
-            ps = self._plans[key] = plan_set(self.engine(pool), cell, gear, self.cut, self._features)
+            ps = self._plans[key] = plan_set(self.engine(pool), cell, gear, self.steps)
         return ps
 
     # -- what a point of a plan leads to --------------------------------------------------------

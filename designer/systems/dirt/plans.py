@@ -49,12 +49,44 @@ class PlanSet:
         return self.cell.shape[1] - 1
 
 
-def plan_set(engine, cell: int, gear: int, cut_cells: list[bool], feats: dict | None = None) -> PlanSet:
-    """The plans of a turn boundary (cell index, gear) under ``engine`` (a TurnEngine: one dashboard column).
-    ``feats`` caches what each step means under the dice (share it between calls with the same rules)."""
+class StepTable:
+    """What each distinct step of a plan means under the dice, as rows of arrays (one table per ruleset and
+    road: steps are shared by many plans). Row ``pad`` (the last) stands for "no step": no hazard, no cut."""
+
+    def __init__(self, rules, cut_cells):
+        self.hz = {d: n / rules.die_faces for d, n in rules.hazard_faces.items()}
+        self.cut_cells = cut_cells
+        self.ids: dict = {}
+        self.rows: list = []
+        self._arrays = None
+
+    def id(self, step) -> int:
+        i = self.ids.get(step)
+        if i is None:
+            i = self.ids[step] = len(self.rows)
+            self.rows.append(_features(step, self.hz, self.cut_cells))
+            self._arrays = None
+        return i
+
+    def arrays(self) -> dict:
+        if self._arrays is None:
+            rows = self.rows + [(0, 0, False, 0.0, 0.0, np.eye(1, X, 0)[0], 1, 0, 0)]
+            cols = list(zip(*rows))
+            self._arrays = {
+                "cell": np.array(cols[0], dtype=np.int64), "gear": np.array(cols[1], dtype=np.int64),
+                "fin": np.array(cols[2], dtype=bool), "pc": np.array(cols[3]), "pj": np.array(cols[4]),
+                "q": np.array(cols[5]), "m": np.array(cols[6], dtype=np.int64),
+                "cut": np.array(cols[7], dtype=np.int64), "gain": np.array(cols[8], dtype=np.int64)}
+        return self._arrays
+
+
+def plan_set(engine, cell: int, gear: int, table: StepTable) -> PlanSet:
+    """The plans of a turn boundary (cell index, gear) under ``engine`` (a TurnEngine: one dashboard column);
+    ``table`` is shared by the calls on one road and ruleset."""
     best, seen = engine.outcomes(cell, gear, with_parents=True)
     start = (cell, gear, 0, (), 0)
     plans = []
+    rows = []
     for _end, (_risk, key) in sorted(best.items()):
         steps = []
         k = key
@@ -64,39 +96,21 @@ def plan_set(engine, cell: int, gear: int, cut_cells: list[bool], feats: dict | 
             k = prev
         steps.reverse()
         plans.append(tuple(steps))
-    rules = engine.rules
-    faces = rules.die_faces
-    hz = {d: n / faces for d, n in rules.hazard_faces.items()}
+        rows.append([table.id(st) for st in steps])
     P = len(plans)
-    L = max((len(s) for s in plans), default=1)
-    length = np.zeros(P, dtype=np.int64)
-    cells = np.full((P, L + 1), cell, dtype=np.int64)
-    gears = np.full((P, L + 1), gear, dtype=np.int64)
-    fin = np.zeros((P, L + 1), dtype=bool)
-    q = np.zeros((P, L + 1, X))
-    q[:, :, 0] = 1.0
-    pj = np.zeros((P, L + 1))
-    pc = np.zeros((P, L + 1))
-    m = np.ones((P, L + 1), dtype=np.int64)
-    cuts = np.zeros((P, L + 1), dtype=np.int64)
-    gain = np.zeros(P, dtype=np.int64)
-    feats = {} if feats is None else feats
-    for p, steps in enumerate(plans):
-        length[p] = len(steps)
-        n_cut = 0
-        for i, step in enumerate(steps, start=1):
-            f = feats.get(step)
-            if f is None:
-                f = feats[step] = _features(step, hz, cut_cells)
-            cells[p, i], gears[p, i], fin[p, i], pc[p, i], pj[p, i], q[p, i], m[p, i], cut, g = f
-            n_cut += cut
-            cuts[p, i] = n_cut
-            gain[p] += g
-        cells[p, len(steps) + 1:] = cells[p, len(steps)]
-        gears[p, len(steps) + 1:] = gears[p, len(steps)]
-        cuts[p, len(steps) + 1:] = cuts[p, len(steps)]
-    return PlanSet(length=length, cell=cells, gear=gears, fin=fin, q=q, pj=pj, pc=pc, m=m, cuts=cuts, gain=gain,
-                   steps=list(plans))
+    L = max((len(r) for r in rows), default=1)
+    a = table.arrays()
+    pad = len(a["cell"]) - 1
+    ids = np.full((P, L + 1), pad, dtype=np.int64)
+    for p, r in enumerate(rows):
+        ids[p, 1:len(r) + 1] = r
+    length = np.array([len(r) for r in rows], dtype=np.int64)
+    cells = a["cell"][ids]
+    gears = a["gear"][ids]
+    cells[:, 0], gears[:, 0] = cell, gear
+    return PlanSet(length=length, cell=cells, gear=gears, fin=a["fin"][ids], q=a["q"][ids], pj=a["pj"][ids],
+                   pc=a["pc"][ids], m=a["m"][ids], cuts=np.cumsum(a["cut"][ids], axis=1),
+                   gain=a["gain"][ids].sum(axis=1), steps=plans)
 
 
 def _features(step, hz: dict, cut_cells) -> tuple:
