@@ -1,0 +1,170 @@
+"""The page kit every road book uses (designer.core.pdfkit, designer.core.pdfsvg): drawings written as PDF paths,
+the 6 pt floor, quick word wrap, plain cells, and the DIRT print drawings (number corner, turn labels)."""
+import re
+import shutil
+import subprocess
+import zlib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from designer.core import pdfsvg
+from designer.core.errors import DesignerError
+from designer.core.pdfkit import MIN_PT, Column, finish, new_book
+
+POPPLER = shutil.which("pdftotext")
+needs_poppler = pytest.mark.skipif(not POPPLER, reason="poppler-utils is not installed: apt-get install poppler-utils")
+
+
+def streams(data: bytes) -> bytes:
+    out = b""
+    for m in re.finditer(rb"stream\r?\n(.*?)\r?\nendstream", data, re.S):
+        try:
+            out += zlib.decompress(m.group(1))
+        except zlib.error:
+            out += m.group(1)
+    return out
+
+
+def text_of(data: bytes, tmp_path) -> str:
+    p = tmp_path / "t.pdf"
+    p.write_bytes(data)
+    return subprocess.run(["pdftotext", "-layout", str(p), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def test_paper_is_checked():
+    with pytest.raises(DesignerError, match="paper"):
+        new_book("A5")
+
+
+def test_drawings_become_paths_not_images():
+    book = new_book("A4", "t")
+    book.add_page()
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 50">'
+           '<polygon points="0,0 100,0 100,50" fill="#336699" stroke="#000" stroke-width="2"/>'
+           '<path d="M10,10 q5,-5 10,0 t10,0 L40,40 Z" fill="none" stroke="#1f5fbf"/>'
+           '<circle cx="50" cy="25" r="10" fill="white" stroke="#222" stroke-dasharray="2,1"/>'
+           '<g transform="translate(10,5)"><rect x="0" y="0" width="5" height="5" fill="#111"/></g>'
+           '<text x="50" y="25" font-size="8" text-anchor="middle" dominant-baseline="central">42</text></svg>')
+    w, h = book.svg(svg, 10, 10, 100, 100)
+    assert (w, h) == pytest.approx((100, 50))
+    data = finish(book)
+    body = streams(data)
+    assert b"/Subtype /Image" not in data
+    assert body.count(b" c ") >= 4 + 2           # the circle's four curves and the two quadratic pieces
+    assert b"[" in body and b"] 0 d" in body      # the dash
+    assert re.search(rb"BT /F\d+ [\d.]+ Tf", body)
+
+
+def test_unsupported_svg_falls_back_to_fpdf2():
+    book = new_book("A4", "t")
+    book.add_page()
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><ellipse cx="5" cy="5" rx="4" ry="2"/></svg>'
+    assert book.svg(svg, 0, 0, 20, 20) == pytest.approx((20, 20))
+    assert finish(book).startswith(b"%PDF-")
+
+
+def test_labels_never_print_below_the_floor():
+    book = new_book("A4", "t")
+    book.add_page()
+    tiny = '<svg viewBox="0 0 1000 1000"><text x="10" y="10" font-size="5">x</text></svg>'
+    book.svg(tiny, 0, 0, 50, 50)                  # 5 units at 0.05 mm a unit: 0.7 pt
+    assert book.small_text == 1
+    sizes = [float(s) for s in re.findall(rb"/F\d+ ([\d.]+) Tf", streams(finish(book)))]
+    assert sizes and min(sizes) >= MIN_PT
+
+
+def test_font_calls_keep_the_floor():
+    book = new_book("A4", "t")
+    book.add_page()
+    book.font(3)
+    assert book.font_size_pt == MIN_PT
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(alphabet="abcdefghij →·", min_size=1, max_size=12), min_size=1, max_size=40),
+       st.floats(min_value=15, max_value=180))
+def test_wrap_keeps_every_word_and_the_width(words, width):
+    book = new_book("A4", "t")
+    book.add_page()
+    book.font(8)
+    text = " ".join(words)
+    lines = book.wrap(text, width)
+    assert " ".join(" ".join(lines).split()) == " ".join(text.split())
+    for line in lines:
+        assert book.get_string_width(line) <= width + 1e-6 or len(line.split()) <= 1
+
+
+@needs_poppler
+def test_plain_cells_tables_and_page_count(tmp_path):
+    book = new_book("Letter", "Kit")
+    book.add_page()
+    book.heading("Table")
+    rows = [[str(k), f"row {k}", "right"] for k in range(80)]
+    book.table([Column("#", 12, "R"), Column("Name"), Column("Side", 20, "R")], rows, size=8)
+    text = text_of(finish(book), tmp_path)
+    pages = text.split("\f")
+    assert len([p for p in pages if p.strip()]) >= 2
+    # The header is repeated on the next page, the rows keep their order, the footer counts the pages.
+    assert all("Name" in p for p in pages if "row" in p)
+    assert re.findall(r"row (\d+)", text) == [str(k) for k in range(80)]
+    assert re.search(r"page 2/\d", text) and "{nb}" not in text
+
+
+# -- DIRT print drawings -----------------------------------------------------------------------------
+
+def test_number_corner_turns_with_the_tile():
+    from designer.systems.dirt.book_draw import CORNER_WORDS, number_corner
+
+    assert CORNER_WORDS[number_corner(0)] == "upper left"          # upright: the F/A corner
+    assert [number_corner(k) for k in range(6)] == [4, 5, 0, 1, 2, 3]
+    assert len({CORNER_WORDS[number_corner(k)] for k in range(6)}) == 6
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_turning_a_straight_tile_round_is_symmetric(data):
+    """For any face whose road runs straight across: turned round twice is the tile itself, the number moves to
+    the opposite corner, and 'either way round' holds for both or neither."""
+    from designer.systems.dirt.book_build import either_way, turned_round
+    from designer.systems.dirt.stage import Stage
+    from designer.systems.dirt.tileset import get_tileset
+    from designer.systems.dirt.track import assemble
+
+    ts = get_tileset("dirt-core")
+    faces = sorted(f.id for f in ts.tiles.values() if f.has_cells and f.role is None and f.ends
+                   and len(f.ends) == 2 and (ord(f.ends[1]) - ord(f.ends[0])) % 6 == 3)
+    face = data.draw(st.sampled_from(faces))
+    end = data.draw(st.sampled_from(ts.face(face).ends))
+    track = assemble(Stage(tiles=["202a A", f"{face} {end}", "203a A"]), ts)
+    tile = track.tiles[1]
+    other = turned_round(tile)
+    assert other is not None and turned_round(other) == tile
+    assert (other.rotation - tile.rotation) % 6 == 3
+    assert either_way(tile) == either_way(other)
+
+
+def test_map_marks_turn_ends(dirt):
+    from designer.systems.dirt.book_draw import map_svg
+    from designer.systems.dirt.lines import fastest_line
+    from designer.systems.dirt.stage import load_stage
+    from designer.systems.dirt.track import assemble
+    from tests.conftest import ROOT
+
+    track = assemble(load_stage(ROOT / "stages/dirt/rally-1/ss1.yaml"), dirt)
+    line = fastest_line(track)
+    ends = [t.end for t in line.turns]
+    svg, limits = map_svg(track, 186, 180, line=line.cell_gears(), turn_ends=ends)
+    assert not limits                                   # the line map leaves the limits to the other pages
+    labels = re.findall(r">T(\d+)</text>", svg)
+    assert labels == [str(k) for k in range(1, len(ends) + 1)]
+    plain, limits = map_svg(track, 186, 180)
+    assert limits and "T1" not in plain
+    # The turn labels and the gears print at LABEL_PT or more once the map is placed in its box.
+    from designer.systems.dirt.book_draw import LABEL_PT
+
+    scale = pdfsvg.fit(svg, 186, 180, 0.25)[0]
+    ours = re.findall(r'font-size="([\d.]+)"[^>]*>(T\d+|[1-6])</text>', svg)
+    assert len(ours) >= len(ends) + len(line.cell_gears()) - 1
+    assert min(float(s) for s, _ in ours) * scale / (25.4 / 72) >= LABEL_PT - 0.01
