@@ -99,3 +99,16 @@ def test_new_stage_and_rally_tab(at):
     at.run()
     assert not at.exception
     assert at.session_state["classic_roadbook"][:5] == b"%PDF-"
+
+
+def test_zone_editor_draws_a_new_side_while_it_is_entered(at):
+    at.text_input(key="classic_ed_zone").set_value("C")
+    at.run()
+    assert at.session_state["classic_ed_tables"]["roads"] == []
+    at.button(key="classic_ed_new_road").click()
+    at.run()
+    at.button(key="classic_g_A3").click()
+    at.run()
+    assert not at.exception
+    assert any("road end" in e.value or "ends" in e.value for e in at.error)      # not finished yet: said so
+    assert any("data:image/svg+xml" in m.value for m in at.markdown)             # and drawn all the same

@@ -152,7 +152,6 @@ def editor_tab() -> None:
         else:
             st.success(f"valid: {len(checked.zones)} zone(s), this side has "
                        f"{len(checked.zones[zone].faces[surface].roads)} road(s)")
-        fd = box["zones"].get(zone, {}).get("faces", {}).get(surface)
         if checked and zone in checked.zones and surface in checked.zones[zone].faces:
             svg = face_svg(checked.zones[zone].faces[surface], title=f"Zone {zone}, {surface} side")
             if photo is not None:
@@ -163,8 +162,15 @@ def editor_tab() -> None:
                                   f'height="{box["size"] * 40}" opacity="0.45" preserveAspectRatio="none"/>', 1)
             b64 = base64.b64encode(svg.encode()).decode()
             st.markdown(f'<img src="data:image/svg+xml;base64,{b64}" style="width:100%"/>', unsafe_allow_html=True)
-        elif fd is None:
-            st.info("an empty side: add road ends and roads")
+        else:
+            try:
+                face = E.preview_face(ss[K + "ed_tables"], zone, surface, box["size"])
+                svg = face_svg(face, title=f"Zone {zone}, {surface} side (being entered)")
+                b64 = base64.b64encode(svg.encode()).decode()
+                st.markdown(f'<img src="data:image/svg+xml;base64,{b64}" style="width:100%"/>',
+                            unsafe_allow_html=True)
+            except (ValueError, TypeError):
+                st.info("add road ends and roads: the drawing follows")
         st.download_button("Download the box (YAML)", E.dump(data), file_name=f"{box['name']}.yaml",
                            mime="text/yaml", key=K + "ed_dl", disabled=bool(message))
         if st.button("Use this box for the stages", key=K + "ed_use", disabled=bool(message)):

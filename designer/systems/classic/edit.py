@@ -151,3 +151,50 @@ def set_cell(t: dict, cell: str, **attrs) -> dict:
         t["cells"].append(row)
     row.update(attrs)
     return t
+
+
+def preview_face(t: dict, zone: str, surface: str, size: int):
+    """A face built leniently from the tables (what can be read of them), to draw while it is being entered."""
+    from designer.systems.classic.zones import Cell, Corner, End, Face, Road, border_sides, parse_cell
+
+    def cells_of(text) -> tuple:
+        out = []
+        for name in str(text or "").replace(",", " ").upper().split():
+            try:
+                c, r = parse_cell(name)
+            except ValueError:
+                continue
+            if 0 <= c < size and 0 <= r < size:
+                out.append(name)
+        return tuple(out)
+
+    cells = {}
+    for row in t.get("cells", []):
+        name = cells_of(row.get("cell"))
+        if not name:
+            continue
+        c, r = parse_cell(name[0])
+        env = row.get("env") if row.get("env") in ("meadow", "earth", "forest", "rocks") else "meadow"
+        bump = row.get("bump") if isinstance(row.get("bump"), (int, float)) and not _blank(row.get("bump")) else None
+        cells[name[0]] = Cell(name[0], c, r, env, int(bump) if bump else None, row.get("ford") is True,
+                              row.get("half") is True, 2 if row.get("lanes") == 2 else 1, row.get("crossroads") is True)
+    ends = {}
+    for row in t.get("ends", []):
+        name = cells_of(row.get("cell"))
+        if not name or _blank(row.get("end")):
+            continue
+        sides = border_sides(*parse_cell(name[0]), size)
+        if sides:
+            ends[int(row["end"])] = End(int(row["end"]), name[0], str(row.get("side") or sides[0]) if
+                                        str(row.get("side") or "") in sides else sides[0])
+    roads = []
+    for i, row in enumerate(t.get("roads", [])):
+        corners = []
+        for c in t.get("corners", []):
+            if _blank(c.get("road")) or int(c["road"]) != i or not cells_of(c.get("inside")):
+                continue
+            corners.append(Corner(cells_of(c.get("inside")), _int(c.get("note")), cells_of(c.get("drift")),
+                                  _int(c.get("gear")), cells_of(c.get("cut")), _int(c.get("k"))))
+        roads.append(Road((_int(row.get("from_end")) or 0, _int(row.get("to_end")) or 0),
+                          cells_of(row.get("path")), tuple(corners)))
+    return Face(zone, surface, size, cells, ends, roads, {})
