@@ -3,7 +3,7 @@
 :func:`face_svg` draws one zone face (for the zone editor); :func:`stage_svg` the boards of a stage where they
 lie on the table, the route driven, and optionally the ideal line with the gear of each turn.
 Marks: a corner's inside note in a circle, drift gears on the drift cells, ``K4`` on a cut, ``^3`` a bump,
-``~`` a ford, a dashed line across a half-cell, ``+`` a crossroads; road ends are numbered outside the edge.
+``~`` a ford, a dashed line across a half-cell, ``+`` a crossroads, ``=`` a cell two cars wide; road ends are numbered outside the edge.
 """
 from __future__ import annotations
 
@@ -64,6 +64,8 @@ def _face_parts(face: Face, ox: float, oy: float, rot: int, highlight: set | Non
             label.append("~")
         if info.crossroads:
             label.append("+")
+        if info.lanes > 1:
+            label.append("=" * (info.lanes - 1))
         if label:
             out.append(f'<text x="{x + PX / 2}" y="{y + PX / 2 + 5}" font-size="13" font-weight="bold" '
                        f'text-anchor="middle" fill="#000" font-family="DejaVu Sans, sans-serif">'
