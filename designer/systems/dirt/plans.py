@@ -200,31 +200,39 @@ def roll_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int, K: 
     P, L1, T1 = stop.shape
     L = L1 - 1
     H = limit
+    KT = (K + 1) * T1
     idx, ok = secure_tables(K, T1 - 1)
+    # chance that a step's hazards take h hazards shown to the limit: tail[p, j, h] = P(x >= H - h)
+    cum = np.cumsum(ps.q[:, :, ::-1], axis=2)[:, :, ::-1]               # cum[..., x] = P(X >= x)
+    tail = np.stack([cum[:, :, H - h] if H - h < X else np.zeros((P, L1)) for h in range(H)], axis=2)
+    used_x = [x for x in range(min(H, X)) if ps.q[:, :, x].any()]
     U = np.broadcast_to(stop[:, L, None, None, :], (P, H, K + 1, T1)).copy()
     table = [None] * (L + 1)
     if keep:
         table[L] = U
+    live_all = np.arange(L1)[None, :] <= ps.length[:, None]
     for i in range(L - 1, -1, -1):
         j = i + 1
         lv = loss[:, j]
-        pad = np.broadcast_to(lv[:, None, None, :], (P, X - 1, K + 1, T1))
-        upad = np.concatenate([U, pad], axis=1)
         qj = ps.q[:, j]
-        roll = qj[:, 0, None, None, None] * upad[:, 0:H]
-        for x in range(1, X):
-            roll = roll + qj[:, x, None, None, None] * upad[:, x:x + H]
+        roll = np.empty((P, H, K + 1, T1))
+        roll[:] = tail[:, j, :, None, None] * lv[:, None, None, :]
+        for x in used_x:
+            roll[:, :H - x] += qj[:, x, None, None, None] * U[:, x:]
         pjj = ps.pj[:, j, None, None, None]
-        roll = pjj * lv[:, None, None, :] + (1 - pjj) * roll
-        pcj = ps.pc[:, j, None, None, None]
-        roll = pcj * stop[:, j, None, None, :] + (1 - pcj) * roll
+        if ps.pj[:, j].any():
+            roll = pjj * lv[:, None, None, :] + (1 - pjj) * roll
+        if ps.pc[:, j].any():
+            pcj = ps.pc[:, j, None, None, None]
+            roll = pcj * stop[:, j, None, None, :] + (1 - pcj) * roll
         mj = ps.m[:, j]
-        flat = U.reshape(P, H, (K + 1) * T1)
-        gi = idx[mj][:, None, :]
-        sec = np.take_along_axis(flat, np.broadcast_to(gi, (P, H, gi.shape[2])), axis=2)
-        sec = np.where(ok[mj][:, None, :], sec, BIG).reshape(P, H, K + 1, T1)
-        cont = np.minimum(roll, sec)
-        cont = np.where((j <= ps.length)[:, None, None, None], cont, BIG)
+        flat = U.reshape(P, H, KT)
+        sec = None
+        for mval in np.unique(mj).tolist():
+            g = np.where(ok[mval], flat[:, :, idx[mval]], BIG)
+            sec = g if sec is None else np.where((mj == mval)[:, None, None], g, sec)
+        cont = np.minimum(roll, sec.reshape(P, H, K + 1, T1))
+        cont = np.where(live_all[:, j, None, None, None], cont, BIG)
         U = np.minimum(stop[:, i, None, None, :], cont)
         if keep:
             table[i] = U
