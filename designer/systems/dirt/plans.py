@@ -244,20 +244,24 @@ def first_loss(ps: PlanSet, limit: int) -> tuple[np.ndarray, np.ndarray]:
     first at step j (hazards counted in plan order, or a long-jump die's hazard), and the chance of none.
     The canon die (p. 23) is left out: the caller weighs its own outcome."""
     P, L1 = ps.cell.shape
-    alive = np.zeros((P, limit))
+    H = limit
+    live_all = np.arange(L1)[None, :] <= ps.length[:, None]
+    q_all = np.where(live_all[:, :, None], ps.q, np.eye(1, X, 0)[None])
+    cum = np.cumsum(q_all[:, :, ::-1], axis=2)[:, :, ::-1]
+    tail = np.stack([cum[:, :, H - h] if H - h < X else np.zeros((P, L1)) for h in range(H)], axis=2)
+    used_x = [x for x in range(min(H, X)) if q_all[:, :, x].any()]
+    pj_all = np.where(live_all, ps.pj, 0.0)
+    alive = np.zeros((P, H))
     alive[:, 0] = 1.0
     fail = np.zeros((P, L1))
     for j in range(1, L1):
-        live = (j <= ps.length)
-        pj = np.where(live, ps.pj[:, j], 0.0)
-        fail[:, j] += alive.sum(axis=1) * pj
+        pj = pj_all[:, j]
+        fail[:, j] = alive.sum(axis=1) * pj + (alive * (1 - pj)[:, None] * tail[:, j]).sum(axis=1)
         alive = alive * (1 - pj)[:, None]
-        q = np.where(live[:, None], ps.q[:, j], np.eye(1, X, 0))
-        full = np.zeros((P, limit + X - 1))
-        for x in range(X):
-            full[:, x:x + limit] += alive * q[:, x, None]
-        fail[:, j] += full[:, limit:].sum(axis=1)
-        alive = full[:, :limit]
+        new = np.zeros((P, H))
+        for x in used_x:
+            new[:, x:] += alive[:, :H - x] * q_all[:, j, x, None]
+        alive = new
     return fail, alive.sum(axis=1)
 
 
