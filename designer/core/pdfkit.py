@@ -197,6 +197,16 @@ class Book(FPDF):
             out.append(" ".join(line))
         return out
 
+    def clip(self, text: str, width: float) -> str:
+        """``text`` cut with an ellipsis to fit ``width`` mm in the current font (cell margins included)."""
+        text = str(text)
+        room = width - 2 * self.c_margin
+        if self.get_string_width(text) <= room:
+            return text
+        while text and self.get_string_width(text + "…") > room:
+            text = text[:-1]
+        return text.rstrip() + "…"
+
     def text_block(self, text: str, width: float = 0, h: float = 4.0, x: float | None = None,
                    align: str = "L") -> None:
         """Wrapped text in the current font from (x, current y); the cursor ends below it at the left margin."""
@@ -275,7 +285,7 @@ class Book(FPDF):
                     value, opts = value
                 self.font(opts.get("size", c.size or size), opts.get("bold", c.bold),
                           GREY if opts.get("grey", c.grey) else INK)
-                self.cell(w, h, str(value), align=c.align, fill=fill is not None)
+                self.cell(w, h, self.clip(value, w), align=c.align, fill=fill is not None)
             self.ln(h)
         self.set_text_color(*INK)
 

@@ -76,7 +76,7 @@ def pace_notes_page(pdf: Book, f) -> None:
         quiet = n.kind in ("flat", "assistance", "slide")
         pdf.font(9 if n.kind == "corner" else 8.5, n.kind in ("corner", "jump", "ford", "start", "finish", "cut"),
                  GREY if quiet else INK)
-        pdf.cell(widths[4], ROW_H, n.text)
+        pdf.cell(widths[4], ROW_H, pdf.clip(n.text, widths[4]))
         if n.danger:
             x = pdf.get_x()
             pdf.dot(x + 1.6, y + ROW_H / 2, DANGER_COLOUR.get(n.danger, "#999999"), r=1.2)
@@ -87,7 +87,7 @@ def pace_notes_page(pdf: Book, f) -> None:
             pdf.cell(widths[5], ROW_H, "")
         if gears and new_tile and gears.get(n.tile):
             pdf.font(7.5, False, GREY)
-            pdf.cell(widths[6], ROW_H, "→".join(str(g) for g in gears[n.tile]))
+            pdf.cell(widths[6], ROW_H, pdf.clip("→".join(str(g) for g in gears[n.tile]), widths[6]))
         pdf.set_xy(pdf.l_margin, y + ROW_H)
         last_tile = n.tile
     pdf.set_text_color(*INK)
