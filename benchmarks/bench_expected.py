@@ -56,8 +56,8 @@ def main(quick: bool = False) -> None:
     for path in sorted((ROOT / "stages/dirt").glob("rally-*/ss*.yaml")):
         result, secs = solve_one(path)
         total += secs
-        print(f"  {path.parent.name}/{path.stem}: {secs:6.2f} s ({result.extra_cache['cpu_seconds']:.2f} s CPU)  expected {result.seconds:6.1f} s  "
-              f"ideal {result.ideal_seconds} s  turns {result.stats.turns:.1f}  "
+        print(f"  {path.parent.name}/{path.stem}: {secs:6.2f} s ({result.extra_cache['cpu_seconds']:.2f} s CPU)  "
+              f"expected {result.seconds:6.1f} s  ideal {result.ideal_seconds} s  turns {result.stats.turns:.1f}  "
               f"loss of control {100 * result.stats.loss_chance:.0f}%")
     print(f"all 18 rulebook stages: {total:.1f} s (target <= 20 s)")
 
