@@ -15,7 +15,7 @@ import re
 from dataclasses import replace
 
 from designer.core import hexgrid
-from designer.core.pdfkit import GREY, INK, Book, rgb
+from designer.core.pdfkit import GREY, INK, Book
 from designer.systems.dirt.book_draw import corner_words, tile_svg
 from designer.systems.dirt.render import DANGER_COLOUR
 from designer.systems.dirt.track import Track, build_graph
@@ -227,7 +227,6 @@ def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None) 
             _card(pdf, f, tiles[row["number"] - 1], row, pdf.l_margin + j * col_w, y, col_w - 2, card_h)
         pdf.rule(y + card_h + 0.5)
         pdf.set_xy(pdf.l_margin, y + card_h + 1.2)
-    pdf.set_fill_color(*rgb("#ffffff"))
 
 
 __all__ = ["build_sheet", "build_rows", "pick_list", "swaps", "either_way", "turned_round", "tile_kind",

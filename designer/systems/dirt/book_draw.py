@@ -18,7 +18,6 @@ import math
 from dataclasses import replace
 
 from designer.core import hexgrid
-from designer.core.pdfsvg import fit
 from designer.core.svgkit import text as esc
 from designer.systems.dirt.render import GEAR_COLOURS, node_point, stage_svg
 from designer.systems.dirt.track import Track
