@@ -86,6 +86,7 @@ def test_demo_stages_lay_boards_side_by_side(demo):
     ("X0 | - | X9", "unknown-end"),
     ("X0 | - | X3", "no-road"),
     ("X1 | X3-Y6 | Y8", "ends-not-facing"),
+    ("X1 | X3-Y6 Y3-X5 | X6", "ends-not-facing"),      # the boards after a failed join are not laid either
     ("X1* | X3*-Y3* Y6*-X5 | X6", "mixed-sides"),
     ("X1 | X3-Y3 Y6-X5 | X3", "same-road-twice"),
 ])

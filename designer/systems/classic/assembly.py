@@ -139,7 +139,9 @@ def _place(course: Course) -> None:
     for i in range(1, len(route)):
         a, b = route[i - 1], route[i]
         fa, fb = faces[i - 1], faces[i]
-        pa = course.placements[a.zone]
+        pa = course.placements.get(a.zone)
+        if pa is None:
+            break                       # an earlier join failed: the boards after it cannot be laid
         ea, eb = fa.ends[a.exit], fb.ends[b.entry]
         side = turn_side(ea.side, pa.rot)
         rot = (SIDES.index(opposite(side)) - SIDES.index(eb.side)) % 4
