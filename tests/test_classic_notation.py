@@ -72,3 +72,13 @@ def test_round_trip_sheet(route):
 def test_round_trip_share(route):
     assert N.parse_share(N.share(route)) == route
     assert N.parse_any(N.share(route)) == N.parse_any(N.sheet(route)) == route
+
+
+@given(st.text(max_size=40))
+def test_any_text_is_a_route_or_a_located_message(text):
+    try:
+        route = N.parse_any(text)
+    except DesignerError as exc:
+        assert exc.where and exc.hint
+    else:
+        assert N.parse_share(N.share(route)) == route
