@@ -151,8 +151,11 @@ def stage_pages(pdf: Book, index: int, stage, box, res: dict):
     wpx, hpx = (float(x) for x in re.search(r'width="([\d.]+)" height="([\d.]+)"', svg).groups())
     width = 182
     height = width * hpx / wpx
-    if height > 110:
-        height, width = 110, 110 * wpx / hpx
+    turns = len((res.get("ideal_line") or {}).get("turns", []))
+    room = pdf.h - 16 - pdf.get_y() - (64 + 6.5 * turns + 6 * len(stage.route))   # keep the notes and the line
+    top = min(110, max(60, room))
+    if height > top:
+        height, width = top, top * wpx / hpx
     if pdf.get_y() + height > pdf.h - 16:
         pdf.add_page()
     pdf.image(io.BytesIO(png), x=14, y=pdf.get_y(), w=width, h=height)

@@ -78,4 +78,4 @@ def weather_table(stage, box, rules: Rules) -> dict | None:
             "expected_with_stage_tyres": round(kept, 1), "stage_tyres": stage.tyres,
             "text": f"expected {format_time(chosen)} choosing tyres after the weather roll, "
                     f"{format_time(kept)} keeping {stage.tyres} tyres",
-            "note": "tyre effects the rulebook does not print (dashboards) are assumed: see classic-rules.yaml"}
+            "note": "Tyre effects the rulebook does not print (dashboards) are assumed: see classic-rules.yaml"}
