@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from designer.systems.dirt.expectation import expected_time
-from designer.systems.dirt.expected import DicePlayer, Decision
+from designer.systems.dirt.dice_player import DicePlayer
+from designer.systems.dirt.expected import Decision
 from designer.systems.dirt.mishaps import load_mishaps
 from designer.systems.dirt.plans import StepTable, plan_set
 from designer.systems.dirt.ruleset import load_ruleset
@@ -181,3 +182,16 @@ def test_crashes_cost_more_than_spins():
     crashes = expected_time(demo_track(), mishaps=quick_mishaps(card_backs={"spin": 0.0, "crash": 1.0, "sisu": 0.0},
                                                                  max_damage=1))
     assert crashes.seconds >= spins.seconds - 1e-9
+
+
+def test_sisu_token_helps_and_the_dice_agree():
+    """The SISU token (optional rule, p. 24: once per stage, ignore a turn's hazards, even after rolling) can
+    only take time off; its policy played with dice agrees with its expectation."""
+    without = expected_time(demo_track(), mishaps=quick_mishaps())
+    with_token = expected_time(demo_track(), mishaps=quick_mishaps(), sisu=True)
+    assert with_token.seconds <= without.seconds + 1e-9
+    assert with_token.stats.loss_chance < without.stats.loss_chance
+    assert with_token.to_dict()["policy"][0]["sisu_token"] is True
+    runs = with_token.simulate(3000, seed=11)
+    lo, hi = runs.ci95
+    assert lo - 1e-6 <= with_token.seconds <= hi + 1e-6

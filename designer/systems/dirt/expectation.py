@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from designer.core.errors import DesignerError
 from designer.racing.course import format_time
 from designer.racing.expected import PolicyStats, Solution, quantile, solve
-from designer.systems.dirt.expected import FIN, NO_DAMAGE, DicePlayer, DirtModel
+from designer.systems.dirt.dice_player import DicePlayer
+from designer.systems.dirt.expected import FIN, DirtModel
 from designer.systems.dirt.mishaps import Mishaps, load_mishaps
 from designer.systems.dirt.ruleset import Ruleset
 
@@ -67,7 +68,8 @@ class ExpectedTime:
         names = self.model.road.nodes
         cell, gear, damage = state
         return {"cell": names[cell], "gear": gear, "tokens": bank,
-                "damage": {"gear": damage[0], "gas": damage[1], "brake": damage[2], "spare_used": bool(damage[3])}}
+                "damage": {"gear": damage[0], "gas": damage[1], "brake": damage[2], "spare_used": bool(damage[3])},
+                "sisu_token": bool(damage[4])}
 
     def _plan(self, state, decision) -> list[dict]:
         if decision.mode not in ("roll", "attack"):
@@ -175,8 +177,9 @@ _SOLVED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | None = None, leader: bool = False,
-                  ideal_seconds: int | None = None) -> ExpectedTime:
+                  ideal_seconds: int | None = None, sisu: bool = False) -> ExpectedTime:
     """Solve a stage's expected time under the dice (the optimal policy), exactly within the model's bounds.
+    ``sisu``: each driver holds a SISU token for the stage (optional rule, p. 24).
 
     The result is kept per cell graph and settings while the graph lives, so that an analysis, a road book and
     a drawing of the same stage in one process solve it once."""
@@ -187,22 +190,22 @@ def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | Non
     if mishaps is None:
         mishaps = load_mishaps(rules.path) if rules.path else load_mishaps()
     key = (graph.number_of_nodes(), graph.number_of_edges(), rules.key, mishaps.key, leader,
-           L._stage_surface(track), ideal_seconds)
+           L._stage_surface(track), ideal_seconds, sisu)
     per_graph = _SOLVED.setdefault(graph, {})
     hit = per_graph.get(key)
     if hit is None:
         if len(per_graph) >= 4:
             per_graph.pop(next(iter(per_graph)))
-        hit = per_graph[key] = _solve(track, graph, rules, mishaps, leader, ideal_seconds)
+        hit = per_graph[key] = _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu)
     return hit
 
 
-def _solve(track, graph, rules, mishaps, leader, ideal_seconds) -> ExpectedTime:
+def _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu) -> ExpectedTime:
     from designer.systems.dirt import lines as L
     from designer.systems.dirt.rules import road_of
 
-    model = DirtModel(road_of(graph), rules, mishaps, leader=leader, surface=L._stage_surface(track))
-    starts = [(s, 0, NO_DAMAGE) for s in model.road.starts()]
+    model = DirtModel(road_of(graph), rules, mishaps, leader=leader, surface=L._stage_surface(track), sisu=sisu)
+    starts = [(s, 0, model.start_damage) for s in model.road.starts()]
     with L._gc_paused():
         solution = solve(model, starts)
         start = min(starts, key=lambda s: solution.value(s, 0))
@@ -214,4 +217,4 @@ def _solve(track, graph, rules, mishaps, leader, ideal_seconds) -> ExpectedTime:
         line = L.fastest_line(track, rules, leader=leader)
         ideal_seconds = line.seconds if line is not None else None
     return ExpectedTime(model=model, solution=solution, starts=starts, stats=stats, ideal_seconds=ideal_seconds,
-                        leader=leader, rules=rules, mishaps=mishaps)
+                        leader=leader, rules=rules, mishaps=mishaps, extra={"sisu_token": sisu})

@@ -1,8 +1,8 @@
 """Expected stage time of Rallyman: DIRT under the dice: the best policy, exactly, by backward induction.
 
 A turn boundary is ``(cell, gear, damage)`` with the seconds tokens held as the solver's bank (0..max_tokens);
-``damage`` is ``(gear, gas, brake, spare used)``: damage tokens of each kind (``max_damage`` in all) and
-whether the spare wheel is spent. From a boundary the driver picks a plan (:mod:`.plans`) and rolls it one by
+``damage`` is ``(gear, gas, brake, spare used, SISU left)``: damage tokens of each kind (``max_damage`` in all),
+whether the spare wheel is spent and whether the SISU token (optional rule, p. 24) is still held. From a boundary the driver picks a plan (:mod:`.plans`) and rolls it one by
 one (stopping, securing) or makes a Big Attack. What follows is the rulebook (seed 002, pages of its own index):
 
 - hazards: reaching ``hazard_limit`` in a turn, or a hazard on a long-jump die, is a loss of control on that
@@ -36,7 +36,7 @@ from designer.systems.dirt.plans import (BIG, X, PlanSet, StepTable, attack_valu
 from designer.systems.dirt.ruleset import Pool, Ruleset
 
 FIN = ("finished",)
-NO_DAMAGE = (0, 0, 0, 0)
+NO_DAMAGE = (0, 0, 0, 0, 0)
 
 
 @dataclass(frozen=True)
@@ -54,8 +54,11 @@ class Decision:
 class DirtModel:
     """The DIRT turn model under the dice, for :func:`designer.racing.expected.solve`."""
 
-    def __init__(self, road, rules: Ruleset, mishaps: Mishaps, *, leader: bool = False, surface: str | None = None):
+    def __init__(self, road, rules: Ruleset, mishaps: Mishaps, *, leader: bool = False, surface: str | None = None,
+                 sisu: bool = False):
         self.road = road
+        self.sisu = sisu
+        self.start_damage = NO_DAMAGE[:4] + (int(sisu),)
         self.rules = rules
         self.mishaps = mishaps
         self.leader = leader
@@ -85,7 +88,7 @@ class DirtModel:
 
     def pool(self, cell: int, damage: tuple) -> Pool:
         base = self.rules.pool(self.road.surface[cell] if self.surface is None else self.surface, self.leader)
-        g, s, b, _ = damage
+        g, s, b = damage[:3]
         return Pool(gear=max(0, base.gear - g), gas=max(0, base.gas - s), brake=max(0, base.brake - b),
                     leader=max(0, base.leader - s))
 
@@ -115,14 +118,14 @@ class DirtModel:
     # -- what a point of a plan leads to --------------------------------------------------------
     def _add(self, damage: tuple, gear=0, gas=0, brake=0) -> tuple:
         """Damage after new tokens; tokens beyond ``max_damage`` in total are not tracked (the bound)."""
-        g, s, b, sp = damage
+        g, s, b = damage[:3]
         room = self.mishaps.max_damage - (g + s + b)
         for kind in ("gear",) * gear + ("gas",) * gas + ("brake",) * brake:
             if room <= 0:
                 break
             room -= 1
             g, s, b = g + (kind == "gear"), s + (kind == "gas"), b + (kind == "brake")
-        return (g, s, b, sp)
+        return (g, s, b) + tuple(damage[3:])
 
     def damage_draws(self, n: int, room: int) -> list[tuple[float, tuple[int, int, int]]]:
         """Chances of (gear, gas, brake) damage among ``n`` tokens drawn from the bag (with replacement), of
@@ -243,8 +246,10 @@ class DirtModel:
                 done[batch] = True
                 sub = subset_many(ps, batch)
                 st, lo = stop[batch], loss[batch]
-                rolled, _ = roll_values(sub, st, lo, self.limit, self.K)
-                attack = attack_values(sub, self._shift(sub, st), self._shift(sub, lo), self.limit)
+                lo_roll, rescue = self.sisu_rescue(sub, lo, damage, value)
+                rolled, _ = roll_values(sub, st, lo_roll, self.limit, self.K)
+                attack = attack_values(sub, self._shift(sub, st), self._shift(sub, lo), self.limit,
+                                       None if rescue is None else self._shift(sub, rescue[:, None, :])[:, 0])
                 for mode, vals in (("roll", rolled), ("attack", attack)):
                     p = np.argmin(vals, axis=0)
                     v = vals[p, np.arange(self.T1)]
@@ -254,25 +259,68 @@ class DirtModel:
                         choice[t] = Decision(mode, int(batch[p[t]]))
                 batch = np.nonzero(~done & (low < best[None, :] - 1e-9).any(axis=1))[0]
         m = self.mishaps
-        g, s, b, spare = damage
+        g, s, b, spare, su = damage
         if gear == 1 and s > 0 and not spare:               # change the flat tyre (p. 20 'La roue de secours')
-            v = m.spare_wheel_seconds + value((cell, 0, (g, s - 1, b, 1)))
+            v = m.spare_wheel_seconds + value((cell, 0, (g, s - 1, b, 1, su)))
             better = v < best - 1e-9
             best = np.where(better, v, best)
             for t in np.nonzero(better)[0]:
                 choice[t] = Decision("spare")
         return best, choice
 
+    def sisu_rescue(self, ps: PlanSet, loss: np.ndarray, damage: tuple, value):
+        """With the SISU token held (optional rule, p. 24: once per stage, ignore every hazard of a turn, even
+        after rolling): a loss of control by hazards may be cancelled. One by one, the driver then drives on
+        to the cheapest later point of the plan; in a Big Attack the attack succeeds (``rescue``: its end).
+        Returns the loss values one by one and the rescue of a Big Attack (None without the token)."""
+        if not damage[4]:
+            return loss, None
+        spent = tuple(damage[:4]) + (0,)
+        stop_su, _ = self.point_values(ps, spent, value)
+        P, L1, _ = stop_su.shape
+        later = stop_su.copy()
+        for j in range(L1 - 2, 0, -1):
+            later[:, j] = np.where((j + 1 <= ps.length)[:, None], np.minimum(stop_su[:, j], later[:, j + 1]),
+                                   stop_su[:, j])
+        ps.rescue = (stop_su, later, loss)
+        return np.minimum(loss, later), stop_su[np.arange(P), ps.length]
+
     # -- replaying a decision --------------------------------------------------------------------
     def single(self, state, decision: Decision, value):
-        """The chosen plan alone with its point values and (for one by one) its table of rules."""
+        """The chosen plan alone with its point values and (for one by one) its table of rules; with the SISU
+        token held, ``ps1.rescue`` keeps what cancelling a loss of control leads to."""
         cell, gear, damage = state
         ps1 = subset(self.plans(cell, gear, damage), decision.plan)
         stop, loss = self.point_values(ps1, damage, value)
+        if decision.mode == "roll":
+            loss, _ = self.sisu_rescue(ps1, loss, damage, value)
+        else:
+            self.sisu_rescue(ps1, loss, damage, value)
         table = None
         if decision.mode == "roll":
             _, table = roll_values(ps1, stop, loss, self.limit, self.K, keep=True)
         return ps1, stop, loss, table
+
+    def loss_or_rescue(self, ps1, j: int, tok: int, damage: tuple) -> list:
+        """What a loss of control by hazards on step j of a plan rolled one by one leads to: cancelled by the
+        SISU token when that is cheaper (to the cheapest later point), else the loss of control."""
+        if ps1.rescue is not None:
+            stop_su, later, raw = ps1.rescue
+            if later[0, j, tok] < raw[0, j, tok] - 1e-9:
+                i = min(range(j, int(ps1.length[0]) + 1), key=lambda x: stop_su[0, x, tok])
+                return self.stop_outcomes(*self._point(ps1, i), tuple(damage[:4]) + (0,))
+        return self.loss_outcomes(*self._point(ps1, j), damage)
+
+    def attack_failure(self, ps1, j: int, bank: int, loss: np.ndarray, damage: tuple) -> list:
+        """What a failed Big Attack (first failing step j) leads to: the cheapest loss of control at or after j,
+        or the SISU token spent and the attack's end reached."""
+        n = int(ps1.length[0])
+        jj = min(range(j, n + 1), key=lambda x: loss[0, x, bank])
+        if ps1.rescue is not None:
+            stop_su, _, raw = ps1.rescue
+            if stop_su[0, n, bank] < raw[0, jj, bank] - 1e-9:
+                return self.stop_outcomes(*self._point(ps1, n), tuple(damage[:4]) + (0,))
+        return self.loss_outcomes(*self._point(ps1, jj), damage)
 
     def choice(self, ps1, stop, loss, table, i, h, k, t) -> str:
         """'stop', 'roll' or 'secure' at point i of a plan rolled one by one (h hazards, k secured, t tokens)."""
@@ -307,8 +355,8 @@ class DirtModel:
     def outcomes(self, state, t, decision: Decision, value) -> list[Outcome]:
         cell, gear, damage = state
         if decision.mode == "spare":
-            g, s, b, _ = damage
-            return [Outcome(1.0, float(self.mishaps.spare_wheel_seconds), (cell, 0, (g, s - 1, b, 1)), t)]
+            g, s, b, _, su = damage
+            return [Outcome(1.0, float(self.mishaps.spare_wheel_seconds), (cell, 0, (g, s - 1, b, 1, su)), t)]
         ps1, stop, loss, table = self.single(state, decision, value)
         out: list[Outcome] = []
 
@@ -327,8 +375,7 @@ class DirtModel:
             emit((1 - pc) * ok[0], self.stop_outcomes(*self._point(ps1, n), damage), bank, credit, "attack")
             for j in range(1, n + 1):
                 if fail[0, j] > 0:
-                    jj = min(range(j, n + 1), key=lambda x: loss[0, x, bank])
-                    emit((1 - pc) * fail[0, j], self.loss_outcomes(*self._point(ps1, jj), damage), bank, credit,
+                    emit((1 - pc) * fail[0, j], self.attack_failure(ps1, j, bank, loss, damage), bank, credit,
                          "attack-failed")
             return _merge(out)
         mass = {(0, 0, t): 1.0}
@@ -349,14 +396,14 @@ class DirtModel:
                 if pc:
                     emit(p * pc, self.stop_outcomes(*self._point(ps1, j), damage), tok, 0.0, "canon")
                 if pj:
-                    emit(p * (1 - pc) * pj, self.loss_outcomes(*self._point(ps1, j), damage), tok, 0.0, "loss")
+                    emit(p * (1 - pc) * pj, self.loss_or_rescue(ps1, j, tok, damage), tok, 0.0, "loss")
                 rest = p * (1 - pc) * (1 - pj)
                 for x in range(X):
                     qx = ps1.q[0, j, x]
                     if not qx:
                         continue
                     if h + x >= self.limit:
-                        emit(rest * qx, self.loss_outcomes(*self._point(ps1, j), damage), tok, 0.0, "loss")
+                        emit(rest * qx, self.loss_or_rescue(ps1, j, tok, damage), tok, 0.0, "loss")
                     else:
                         key = (h + x, k, tok)
                         nxt[key] = nxt.get(key, 0.0) + rest * qx
@@ -371,107 +418,3 @@ def _merge(outs: list[Outcome]) -> list[Outcome]:
         old = merged.get(key)
         merged[key] = o if old is None else old._replace(p=old.p + o.p)
     return [o for o in merged.values() if o.p > 0]
-
-
-# -- playing a decision with real dice (for the simulator) ------------------------------------------
-
-def _pick(rng, outs):
-    r = rng.random()
-    acc = 0.0
-    for o in outs:
-        acc += o[0]
-        if r < acc:
-            return o
-    return outs[-1]
-
-
-class DicePlayer:
-    """Plays a :class:`DirtModel` decision with dice: every die rolled on its own, the card's back, the damage
-    and cut tokens drawn at random; the stopping and securing rule is the solver's."""
-
-    def __init__(self, model: DirtModel):
-        self.model = model
-        self._single: dict = {}
-        self._choices: dict = {}
-        faces = model.rules.die_faces
-        self.faces = faces
-        self.hazard_faces = dict(model.rules.hazard_faces)
-
-    def _hazards(self, rng, dice) -> int:
-        """Roll each die: a hazard with chance hazard faces / faces (one uniform draw per die)."""
-        hf, faces = self.hazard_faces, self.faces
-        return sum(1 for d in dice if rng.random() * faces < hf[d])
-
-    def _choice(self, key, hit, i, h, k, tok) -> str:
-        ck = (key, i, h, k, tok)
-        act = self._choices.get(ck)
-        if act is None:
-            ps1, stop, loss, table = hit
-            act = self._choices[ck] = self.model.choice(ps1, stop, loss, table, i, h, k, tok)
-        return act
-
-    def play(self, state, t, decision: Decision, rng, value) -> Outcome:
-        model = self.model
-        cell, gear, damage = state
-        if decision.mode == "spare":
-            return model.outcomes(state, t, decision, value)[0]
-        key = (state, decision)
-        hit = self._single.get(key)
-        if hit is None:
-            hit = self._single[key] = model.single(state, decision, value)
-        ps1, stop, loss, table = hit
-        steps = ps1.steps[0]
-        n = int(ps1.length[0])
-
-        def done(outs, bank, credit=0.0, info=None):
-            q, sec, nxt, lost = _pick(rng, outs)
-            return Outcome(1.0, sec - credit, nxt, bank, lost, info)
-
-        if decision.mode == "attack":
-            total = t + int(ps1.gain[0])
-            bank, credit = min(total, model.T1 - 1), max(0, total - (model.T1 - 1))
-            first = None
-            h = 0
-            for j, (dice, _path, _g, events) in enumerate(steps, start=1):
-                counted = list(dice)
-                if "canon" in events:
-                    if self._hazards(rng, counted[:1]):        # p. 23: the turn ends one cell on, gear 2
-                        return done(model.stop_outcomes(*model._point(ps1, 1), damage), bank, credit, "canon")
-                    counted = counted[1:]
-                elif "long-jump" in events:
-                    if self._hazards(rng, counted[:1]) and first is None:
-                        first = j
-                    counted = counted[1:]
-                h += self._hazards(rng, counted)
-                if h >= model.limit and first is None:
-                    first = j
-            if first is None:
-                return done(model.stop_outcomes(*model._point(ps1, n), damage), bank, credit, "attack")
-            jj = min(range(first, n + 1), key=lambda x: loss[0, x, bank])
-            return done(model.loss_outcomes(*model._point(ps1, jj), damage), bank, credit, "attack-failed")
-        h = k = 0
-        tok = t
-        for i in range(0, n + 1):
-            act = self._choice(key, hit, i, h, k, tok)
-            if act == "stop":
-                return done(model.stop_outcomes(*model._point(ps1, i), damage), tok, 0.0, "stop")
-            j = i + 1
-            dice, _path, _g, events = steps[j - 1]
-            if act == "secure":
-                m = int(ps1.m[0, j])
-                tok -= secure_cost(k, m)
-                k += m
-                continue
-            counted = list(dice)
-            if "canon" in events:
-                if self._hazards(rng, counted[:1]):
-                    return done(model.stop_outcomes(*model._point(ps1, j), damage), tok, 0.0, "canon")
-                counted = counted[1:]
-            elif "long-jump" in events:
-                if self._hazards(rng, counted[:1]):
-                    return done(model.loss_outcomes(*model._point(ps1, j), damage), tok, 0.0, "loss")
-                counted = counted[1:]
-            h += self._hazards(rng, counted)
-            if h >= model.limit:
-                return done(model.loss_outcomes(*model._point(ps1, j), damage), tok, 0.0, "loss")
-        raise AssertionError("a plan rolled one by one always ends")

@@ -39,6 +39,7 @@ class PlanSet:
     cuts: np.ndarray          # (P, L+1) cuts entered up to and including the step
     gain: np.ndarray          # (P,) seconds tokens a Big Attack of the plan earns
     steps: list               # per plan: tuple of (dice, cell indexes, gear, events)
+    rescue: tuple | None = None   # with the SISU token held: what cancelling a loss of control leads to
 
     @property
     def n(self) -> int:
@@ -265,9 +266,11 @@ def first_loss(ps: PlanSet, limit: int) -> tuple[np.ndarray, np.ndarray]:
     return fail, alive.sum(axis=1)
 
 
-def attack_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int) -> np.ndarray:
+def attack_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int,
+                  rescue: np.ndarray | None = None) -> np.ndarray:
     """Value of a Big Attack of each plan with t tokens before it, ``A[p, t]`` (stop/loss as for
-    :func:`roll_values`, already shifted to the tokens held after the attack's gain)."""
+    :func:`roll_values`, already shifted to the tokens held after the attack's gain). ``rescue[p, t]``: the
+    value of a failure cancelled by the SISU token (the attack's end reached), when the token is held."""
     P, L1, T1 = stop.shape
     fail, ok = first_loss(ps, limit)
     # the driver lays the loss of control at the cheapest point at or after the first failing step
@@ -275,6 +278,8 @@ def attack_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int) -
     for j in range(L1 - 2, 0, -1):
         best_after[:, j] = np.where((j + 1 <= ps.length)[:, None],
                                     np.minimum(loss[:, j], best_after[:, j + 1]), loss[:, j])
+    if rescue is not None:
+        best_after = np.minimum(best_after, rescue[:, None, :])
     end = stop[np.arange(P), ps.length]
     value = ok[:, None] * end + np.einsum("pj,pjt->pt", fail[:, 1:], best_after[:, 1:])
     pc = ps.pc[:, 1, None]
