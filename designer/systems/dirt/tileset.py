@@ -266,7 +266,8 @@ class Face(_Model):
         if self.role in ("assistance", "pit", "filler"):
             return self.role
         if len(self.links) > 1:
-            return "junction"
+            ends = [e for link in self.links for e in link]
+            return "two roads" if len(ends) == len(set(ends)) else "junction"
         if not self.links:
             return "dead-end"
         a, b = self.links[0]

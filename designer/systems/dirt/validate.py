@@ -81,14 +81,17 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
     numbers: dict[str, list[int]] = {}
     for i, p in enumerate(stage.tiles):
         numbers.setdefault(p.tile[:3], []).append(i)
+    copies = getattr(stage, "copies", 1) or 1          # sets of tiles the builder owns (two boxes: 2)
     for num, idx in numbers.items():
-        if len(idx) > 1:
+        if len(idx) > copies:
             faces = {stage.tiles[i].tile for i in idx}
-            if len(faces) > 1:
+            if copies > 1:
+                msg = f"tile {num} is used {len(idx)} times; the stage is built with {copies} copies of each tile"
+            elif len(faces) > 1:
                 msg = f"both faces of tile {num} are used ({', '.join(sorted(faces))}); a tile has one face up"
             else:
                 msg = f"tile {stage.tiles[idx[0]].tile} is used {len(idx)} times; the box holds one tile {num}"
-            for i in idx[1:]:
+            for i in idx[copies:]:
                 if i in twice:
                     continue
                 hint = "replace it with another tile of the same shape"
@@ -132,7 +135,7 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
                     continue
                 if not on_route and len(t.face.links) > 1:
                     add(Problem("unused-road-end", "info",
-                                f"the {t.face.kind} {t.tile} has a road end on edge {local} that this stage does not drive",
+                                f"{t.tile} has a road end on edge {local} that this stage does not drive",
                                 "leave it open, or close it with another tile", t.index, t.tile))
                     continue
                 add(Problem("open-road", "error" if on_route else "warning",
@@ -175,7 +178,7 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
             if first.face.role == "start-finish":
                 add(Problem("circuit", "info", f"a circuit of {len(road)} tiles: the road closes on "
                                                f"{first.tile}, whose line is the start and the finish",
-                            "the analysis drives one lap"))
+                            f"the analysis drives {stage.laps} lap{'s' if stage.laps != 1 else ''} (`laps:` in the stage)"))
         elif last.face.role not in ("finish", "start-finish"):
             hint = "end the stage with a finish tile (203a or 203b)"
             if first.face.role == "start-finish":
