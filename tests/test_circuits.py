@@ -1,0 +1,99 @@
+"""Circuits: a road that closes on its start-finish tile is recognised, validated as a circuit, drawn,
+analysed lap by lap, and survives the other editors' formats with its RX tokens."""
+import json
+
+import networkx as nx
+import pytest
+
+from designer.systems.dirt.io.rekee import export_rekee, import_rekee
+from designer.systems.dirt.io.rgt import export_rgt, import_rgt
+from designer.systems.dirt.lines import analyze, fastest_line
+from designer.systems.dirt.render import stage_svg
+from designer.systems.dirt.stage import load_stage
+from designer.systems.dirt.tileset import get_tileset
+from designer.systems.dirt.tokens import add_token
+from designer.systems.dirt.track import assemble
+from designer.systems.dirt.validate import validate
+from tests.conftest import ROOT
+
+RX = ROOT / "stages" / "dirt" / "expansions" / "rx-circuit-demo.yaml"
+
+
+@pytest.fixture(scope="module")
+def rx():
+    stage = load_stage(RX)
+    return stage, get_tileset(stage.tileset)
+
+
+def test_circuit_is_recognised_and_valid(rx):
+    stage, ts = rx
+    track = assemble(stage, ts)
+    assert track.circuit
+    problems = validate(stage, ts)
+    codes = {p.code for p in problems}
+    assert not [p for p in problems if p.severity == "error"]
+    assert "circuit" in codes and not codes & {"no-finish", "open-road", "road-crossing"}
+
+
+def test_one_lap_runs_from_the_line_back_to_it(rx):
+    stage, ts = rx
+    g = assemble(stage, ts).graph
+    starts = [n for n, d in g.nodes(data=True) if d["start"]]
+    finishes = [n for n, d in g.nodes(data=True) if d["finish"]]
+    assert starts and finishes
+    # The start cells are on the first tile, the finish cells on the same tile driven again at the lap's end.
+    assert {g.nodes[n]["index"] for n in starts} == {g.nodes[n]["index"] for n in finishes} == {0}
+    assert {n.split(":")[0] for n in finishes} == {str(len(stage.tiles))}
+    assert nx.is_directed_acyclic_graph(g)
+    assert any(nx.has_path(g, s, f) for s in starts for f in finishes)
+
+
+def test_laps_are_a_parameter(rx):
+    stage, ts = rx
+    one = fastest_line(assemble(stage, ts))
+    two_track = assemble(stage.model_copy(update={"laps": 2}), ts)
+    two = fastest_line(two_track)
+    assert two is not None and one.seconds < two.seconds <= 2 * one.seconds
+    assert two_track.graph.number_of_nodes() > assemble(stage, ts).graph.number_of_nodes()
+    info = {p.code: p for p in validate(stage.model_copy(update={"laps": 2}), ts)}
+    assert "2 laps" in info["circuit"].hint
+
+
+def test_analysis_says_what_it_leaves_out(rx):
+    stage, ts = rx
+    result = analyze(assemble(stage, ts), expected=False)
+    assert result["stage"]["circuit"] is True and result["stage"]["laps"] == 1
+    assert any("joker" in n for n in result["notes"])
+
+
+def test_an_open_loop_gets_a_circuit_hint(rx):
+    stage, ts = rx
+    cut = stage.with_tiles(stage.tiles[:-1])
+    problems = {p.code: p for p in validate(cut, ts)}
+    assert not assemble(cut, ts).circuit
+    assert "no-finish" in problems and "start-finish tile" in problems["no-finish"].hint
+
+
+def test_circuit_is_drawn_with_its_line(rx):
+    stage, ts = rx
+    track = assemble(stage, ts)
+    line = fastest_line(track)
+    svg = stage_svg(track, lines={"fastest": line.cell_gears()})
+    assert svg.count("<polyline") == 1 and "START/FINISH" in svg
+
+
+def test_circuit_with_rx_tokens_survives_both_formats(rx):
+    stage, ts = rx
+    stage = add_token(stage, 2, "joker-entrance", at=(0.3, 0.1))
+    stage = add_token(stage, 5, "joker-exit", at=(-0.2, 0.0))
+    stage = add_token(stage, 0, "finish", at=(0.0, 0.0), dir=3)
+    official = get_tileset("official")
+    for export, imp in ((export_rgt, import_rgt), (export_rekee, import_rekee)):
+        text = export(stage, official)
+        again = imp(text, official)
+        assert again.tileset == "dirt-rx"
+        assert sorted(t.kind for p in again.tiles for t in p.tokens) == ["finish", "joker-entrance", "joker-exit"]
+        assert assemble(again, official).circuit
+        assert not [p for p in validate(again, official) if p.severity == "error"]
+    data = json.loads(export_rgt(stage, official))
+    assert {t["TokenId"] for row in data["Tuiles"] for t in row.get("Tokens", [])} == {"greendoor", "reddoor", "whitedoor"}
