@@ -15,7 +15,8 @@ key of the analysis JSON. Keys (all times in game seconds):
   (``roll`` one by one, ``attack``, ``spare``), the plan die by die and, for one by one, what to do before
   each die by hazards already shown (``roll``, ``secure`` or ``stop``);
 - ``decisions``: the decision at every turn boundary the policy reaches with a chance of 0.1 % or more (to
-  replay it): ``cell``, ``gear``, ``tokens``, ``damage``, ``chance``, ``mode``, ``dice`` and ``cells``;
+  replay it): ``cell``, ``gear``, ``tokens``, ``damage``, ``sisu_token``, ``chance``, ``mode``, ``dice``,
+  ``cells`` and, one by one, ``before_each_die`` (as in ``policy``);
 - ``tiles``: per road tile (in driving order) the expected seconds of the turns started on it and the chance
   of a loss of control there, most expensive first in ``costliest_tiles``.
 """
@@ -115,8 +116,11 @@ class ExpectedTime:
                 continue
             d = self.solution.decision(s, b)
             plan = self._plan(s, d)
-            out.append({**self._boundary(s, b), "chance": round(p, 6), "mode": d.mode,
-                        "dice": [st["dice"] for st in plan], "cells": [st["cells"][-1] for st in plan]})
+            entry = {**self._boundary(s, b), "chance": round(p, 6), "mode": d.mode,
+                     "dice": [st["dice"] for st in plan], "cells": [st["cells"][-1] for st in plan]}
+            if d.mode == "roll":
+                entry["before_each_die"] = self._rules(s, b, d)
+            out.append(entry)
         return out
 
     def tiles(self) -> list[dict]:
