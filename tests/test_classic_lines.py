@@ -140,3 +140,17 @@ def test_attack_outcome_uses_unmarked_dice_first():
     assert lost and stop is five[3]                    # 1 unmarked die + the 3rd mark: the 4th cell
     dist = solver.marks_distribution(five)
     assert abs(sum(dist.values()) - 1) < 1e-12
+
+
+def test_damage_after_a_loss_costs_time_for_the_rest_of_the_stage():
+    c = assemble(parse_share("X1-3*/Y3-6*/X5-6*"), find_box("demo-zones"))
+    car = M.Car(tyres="asphalt")                     # asphalt tyres on snow: many losses of control
+    g = c.graph
+    for n in g:
+        g.nodes[n]["damage"] = 0
+    gentle = E.expected_time(g, RULES, car)
+    for n in g:
+        g.nodes[n]["damage"] = 3 if n not in ("start", "finish") else 0
+    harsh = E.expected_time(g, RULES, car)
+    assert harsh["seconds"] > gentle["seconds"]
+    assert sorted(harsh["solver"].family) == [0, 3, 4]       # one black die is always kept

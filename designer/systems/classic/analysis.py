@@ -99,15 +99,18 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
         result["summary"] = ["no legal line from the start to the finish"]
         return result
     model, solution, stats = policy.solve_stage(g, rules, car, big_attack=stage.big_attack)
-    exp_seconds = solution.value(("start", 0))
+    exp_seconds = solution.value(policy.START)
     attacks = sum(1 for p in model.solver.attack.values() if p)
+    dice_lost = sum(occ * o.p * (o.info or 0) for (st_, _b), occ in stats.occupancy.items()
+                    if st_[0] != "finish" for o in solution.outcomes(st_) if o.loss)
     turns = stats.turns
     table_min = turns * players * rules.table_seconds / 60 + (players - 1) * rules.table_seconds / 60
     expected = {"seconds": round(exp_seconds, 1), "time": format_time(exp_seconds), "sd_seconds": round(stats.sd, 1),
                 "turns": round(turns, 2), "loss_chance": round(stats.loss_chance, 3),
-                "losses_per_run": round(stats.expected_losses, 3), "states": len(model.solver.W),
+                "losses_per_run": round(stats.expected_losses, 3), "dice_lost_per_run": round(dice_lost, 3),
+                "states": sum(len(x.W) for x in model.solver.family.values()),
                 "big_attack": stage.big_attack, "attack_turns": attacks,
-                "not_priced": ["damage after a loss of control", "cut cards", "dropping seconds", "the SISU card"]
+                "not_priced": ["cut cards", "dropping seconds", "the SISU card"]
                 + ([] if stage.big_attack else ["Big Attack (set big_attack: true in the stage)"])}
     if monte_carlo:
         runs = policy.monte_carlo(model, solution, runs=monte_carlo, seed=7).to_dict()

@@ -14,14 +14,17 @@ The driver rolls dice one by one (ART.4) and may stop after any die. A state ins
 With ``big_attack`` (ART.5), each turn boundary may instead roll a whole safe plan of two dice or more at
 once: one second won per die; too many marks lose control on the cell of die (unmarked + limit).
 
-Left out of the value (said in the result): damage after a loss (ART.8; its expected dice are reported), cut
-cards (ART.9.3), dropping seconds (ART.6), the SISU card (ART.7.5).
+A loss of control beside forest or rocks costs black dice for the rest of the stage (ART.8): the car after it
+is solved as its own car with fewer dice (one die at least is kept: decided; no repair within a stage, ART.14).
+
+Left out of the value (said in the result): cut cards (ART.9.3), dropping seconds (ART.6), the SISU card (ART.7.5).
 :mod:`designer.systems.classic.policy` hands this policy to the shared solver (:mod:`designer.racing.expected`)
 for its exact statistics and plays it with random dice to check the value by Monte Carlo.
 """
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
 import networkx as nx
 
@@ -30,8 +33,11 @@ from designer.systems.classic.rules import Rules
 
 
 class Solver:
-    def __init__(self, g: nx.DiGraph, rules: Rules, car: M.Car | None = None, big_attack: bool = False):
+    def __init__(self, g: nx.DiGraph, rules: Rules, car: M.Car | None = None, big_attack: bool = False,
+                 family: dict | None = None):
         self.g, self.rules, self.car = g, rules, car or M.Car()
+        self.family = family if family is not None else {}      # black dice lost -> the solver of that car
+        self.family[self.car.damage] = self
         self.big_attack = big_attack
         self.attack: dict = {}      # (cell, gear) -> the Big Attack plan chosen there, or None
         self.V: dict = {}
@@ -40,6 +46,19 @@ class Solver:
         self.loss_chance: dict = {}
 
     # -- limits -----------------------------------------------------------------------------
+    def damaged(self, lost: int) -> "Solver":
+        """The solver of this car after ``lost`` more black dice (ART.8); at least one die is kept (decided)."""
+        dmg = min(self.car.damage + lost, self.rules.top - 1)
+        hit = self.family.get(dmg)
+        if hit is None:
+            hit = Solver(self.g, self.rules, replace(self.car, damage=dmg), self.big_attack, self.family)
+        return hit
+
+    def after_loss(self, node: str) -> tuple["Solver", str]:
+        """Where the car restarts after a loss of control on ``node`` and the solver of the damaged car."""
+        d = self.g.nodes[node]
+        return self.damaged(d.get("damage", 0)), d.get("restart", node)
+
     def _lost(self, node: str, hz: int, hz_snow: int) -> bool:
         d = self.g.nodes[node]
         car, rules = self.car, self.rules
@@ -120,7 +139,8 @@ class Solver:
             if stop.event == "finish":
                 total += q * (rules.card(stop.gear) - k)
             elif lost:
-                total += q * (rules.loss_seconds - k + self.value(self.g.nodes[stop.to].get("restart", stop.to), 0))
+                hurt, restart = self.after_loss(stop.to)
+                total += q * (rules.loss_seconds - k + hurt.value(restart, 0))
             else:
                 total += q * (rules.card(stop.gear) - k + self.value(stop.to, stop.gear))
         return total
@@ -162,7 +182,8 @@ class Solver:
         if s.event == "finish":
             return rules.card(nxt.gear)
         if marked and (self._lost(s.to, hz, hz_snow) or s.risk in ("double", "bump")):
-            return rules.loss_seconds + self.value(self.g.nodes[s.to].get("restart", s.to), 0)
+            hurt, restart = self.after_loss(s.to)
+            return rules.loss_seconds + hurt.value(restart, 0)
         if marked and s.risk == "ford":
             return rules.card(nxt.gear) + self.value(s.to, nxt.gear)
         return self._within(nxt, hz, hz_snow)[0]
@@ -180,4 +201,5 @@ def expected_time(g: nx.DiGraph, rules: Rules, car: M.Car | None = None, big_att
     solver = Solver(g, rules, car, big_attack)
     seconds = solver.solve()
     attacks = sum(1 for p in solver.attack.values() if p)
-    return {"seconds": round(seconds, 1), "states": len(solver.W), "solver": solver, "attack_states": attacks}
+    states = sum(len(x.W) for x in solver.family.values())
+    return {"seconds": round(seconds, 1), "states": states, "solver": solver, "attack_states": attacks}

@@ -1,7 +1,7 @@
 """Classic Rallyman as a turn model of the shared expected-time solver (:mod:`designer.racing.expected`).
 
-States are turn boundaries ``(cell, gear)`` (gear 0: standing, after the start or a loss of control);
-``("finish", 0)`` ends the stage. The values and the policy inside a turn come from
+States are turn boundaries ``(cell, gear, black dice lost)`` (gear 0: standing, after the start or a loss of
+control); ``("finish", 0, 0)`` ends the stage. The values and the policy inside a turn come from
 :class:`designer.systems.classic.expected.Solver`; this module gives the shared solver what it asks of a game:
 the exact outcomes of one turn played with that policy (for the policy's statistics: spread, turns, chance of a
 loss of control) and a player that rolls real dice (for the Monte Carlo check in :mod:`designer.racing.simulate`).
@@ -16,7 +16,8 @@ from designer.racing.simulate import simulate as mc
 from designer.systems.classic import moves as M
 from designer.systems.classic.expected import Solver
 
-FINISH = ("finish", 0)
+FINISH = ("finish", 0, 0)
+START = ("start", 0, 0)
 
 
 class Roll:
@@ -45,29 +46,40 @@ class ClassicModel:
     def progress(self, state) -> float:
         return self.order[state[0]] * 10 + (0 if state[1] == 0 else 1)
 
+    def _of(self, state) -> Solver:
+        return self.solver.damaged(state[2] - self.solver.car.damage)
+
     def decide(self, state, value):
-        v = self.solver.value(*state)
-        plan = self.solver.attack.get(state)
+        solver = self._of(state)
+        v = solver.value(state[0], state[1])
+        plan = solver.attack.get(state[:2])
         return np.array([v]), [plan if plan else Roll()]
 
     def outcomes(self, state, bank, decision, value) -> list[Outcome]:
+        solver = self._of(state)
         if not isinstance(decision, Roll):
-            return self._attack_outcomes(decision)
+            return self._attack_outcomes(solver, decision)
         out: list[Outcome] = []
-        self._walk(M.TurnState(*state), 0, 0, 1.0, out, None)
+        self._walk(solver, M.TurnState(state[0], state[1]), 0, 0, 1.0, out, None)
         return out
+
+    @staticmethod
+    def _loss(solver: Solver, p: float, seconds: float, node: str) -> Outcome:
+        hurt, restart = solver.after_loss(node)
+        return Outcome(p, seconds, (restart, 0, hurt.car.damage), 0, True, hurt.car.damage - solver.car.damage)
 
     # -- one turn ------------------------------------------------------------------------------
     def _snow(self, node: str) -> bool:
         return node != "finish" and self.solver.g.nodes[node].get("surface") == "snow"
 
-    def _walk(self, ts: M.TurnState, hz: int, hz_snow: int, p: float, out: list | None, rng):
+    def _walk(self, S: Solver, ts: M.TurnState, hz: int, hz_snow: int, p: float, out: list | None, rng):
         """Follow the policy through the turn: every branch into ``out``, or one sampled branch with ``rng``."""
-        S, g, rules = self.solver, self.solver.g, self.solver.rules
+        g, rules = S.g, S.rules
+        dmg = S.car.damage
         while True:
             _, action = S._within(ts, hz, hz_snow)
             if action in ("stop", None):
-                return self._emit(out, Outcome(p, rules.card(ts.gear), (ts.node, ts.gear), 0))
+                return self._emit(out, Outcome(p, rules.card(ts.gear), (ts.node, ts.gear, dmg), 0))
             die, to = action
             s = M.step(g, rules, S.car, ts, die, to)
             nxt = M.apply(g, rules, S.car, ts, die, to)
@@ -83,15 +95,14 @@ class ClassicModel:
                 if s.event == "finish":
                     o = Outcome(p * pr, rules.card(nxt.gear), FINISH, 0)
                 elif marked and (S._lost(s.to, h, hs) or s.risk in ("double", "bump")):
-                    o = Outcome(p * pr, rules.loss_seconds, (g.nodes[s.to].get("restart", s.to), 0), 0, True,
-                                g.nodes[s.to].get("damage", 0))
+                    o = self._loss(S, p * pr, rules.loss_seconds, s.to)
                 elif marked and s.risk == "ford":
-                    o = Outcome(p * pr, rules.card(nxt.gear), (s.to, nxt.gear), 0)
+                    o = Outcome(p * pr, rules.card(nxt.gear), (s.to, nxt.gear, dmg), 0)
                 else:
                     if rng is not None:
                         ts, hz, hz_snow = nxt, h, hs
                         break
-                    self._walk(nxt, h, hs, p * pr, out, None)
+                    self._walk(S, nxt, h, hs, p * pr, out, None)
                     continue
                 if rng is not None:
                     return o
@@ -105,18 +116,17 @@ class ClassicModel:
             out.append(o)
         return o
 
-    def _attack_outcomes(self, plan) -> list[Outcome]:
-        S, rules, k = self.solver, self.solver.rules, len(plan)
+    def _attack_outcomes(self, S: Solver, plan) -> list[Outcome]:
+        rules, k = S.rules, len(plan)
         out = []
         for (m, ms), q in S.marks_distribution(plan).items():
             lost, stop = S.attack_outcome(plan, m, ms)
             if stop.event == "finish":
                 out.append(Outcome(q, rules.card(stop.gear) - k, FINISH, 0))
             elif lost:
-                out.append(Outcome(q, rules.loss_seconds - k, (S.g.nodes[stop.to].get("restart", stop.to), 0), 0,
-                                   True, S.g.nodes[stop.to].get("damage", 0)))
+                out.append(self._loss(S, q, rules.loss_seconds - k, stop.to))
             else:
-                out.append(Outcome(q, rules.card(stop.gear) - k, (stop.to, stop.gear), 0))
+                out.append(Outcome(q, rules.card(stop.gear) - k, (stop.to, stop.gear, S.car.damage), 0))
         return out
 
 
@@ -127,9 +137,10 @@ class Player:
         self.model = model
 
     def play(self, state, bank, decision, rng, value) -> Outcome:
+        solver = self.model._of(state)
         if isinstance(decision, Roll):
-            return self.model._walk(M.TurnState(*state), 0, 0, 1.0, None, rng)
-        outs = self.model._attack_outcomes(decision)
+            return self.model._walk(solver, M.TurnState(state[0], state[1]), 0, 0, 1.0, None, rng)
+        outs = self.model._attack_outcomes(solver, decision)
         r, acc = rng.random(), 0.0
         for o in outs:
             acc += o.p
@@ -143,9 +154,9 @@ def solve_stage(g, rules, car=None, big_attack: bool = False):
     solver = Solver(g, rules, car, big_attack)
     solver.solve()
     model = ClassicModel(solver)
-    solution = solve(model, [("start", 0)])
-    return model, solution, solution.stats([("start", 0)])
+    solution = solve(model, [START])
+    return model, solution, solution.stats([START])
 
 
 def monte_carlo(model: ClassicModel, solution, runs: int = 2000, seed: int = 1):
-    return mc(solution, Player(model), [("start", 0)], runs=runs, seed=seed)
+    return mc(solution, Player(model), [START], runs=runs, seed=seed)

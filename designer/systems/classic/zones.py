@@ -215,7 +215,9 @@ def box_from_data(data, lines, source: str) -> Box:
 def _zone(rd: _Reader, letter, zd, size, at) -> Zone:
     if not isinstance(zd, dict) or not isinstance(zd.get("faces"), dict) or not zd["faces"]:
         rd.fail(at, f"zone {letter} needs `faces` (asphalt, snow or gravel)")
-    damage = dict.fromkeys(ENVIRONMENTS, 0) | {"forest": 1, "rocks": 2}
+    from designer.systems.classic.rules import load_rules
+
+    damage = dict(load_rules().damage)          # the ruleset's legend (zone C's, ART.8) unless the zone has its own
     for env, n in (zd.get("damage") or {}).items():
         if env not in ENVIRONMENTS or not isinstance(n, int) or not 0 <= n <= 5:
             rd.fail(at + ("damage", env), f"damage: {env}: give {', '.join(ENVIRONMENTS)} with 0-5 dice lost")
