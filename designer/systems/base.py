@@ -80,6 +80,16 @@ class GameSystem(ABC):
     def analyse(self, stage: Any, box: Any, *, players: int | None = None, **options: Any) -> dict:
         """JSON-ready analysis; always has ``system``, ``stage`` (name) and ``summary`` (lines of text)."""
 
+    def facts(self, stage: Any, box: Any, result: dict | None) -> dict:
+        """Figures that compare across stages and systems, for batch tables (None where a system has no such
+        figure): ``pieces`` (tiles, zones, spaces or cards), ``length`` (cells, spaces or sections),
+        ``ideal_seconds``, ``expected_seconds``, ``spread_seconds`` (p90 - p10), ``loss_of_control`` (chance of at
+        least one), ``table_minutes``, ``boxes`` (what must be owned). Default: ``result["facts"]``."""
+        keys = ("pieces", "length", "ideal_seconds", "expected_seconds", "spread_seconds", "loss_of_control",
+                "table_minutes", "boxes")
+        given = (result or {}).get("facts") or {}
+        return {k: given.get(k) for k in keys}
+
     def report(self, result: dict) -> str:
         """The analysis as text for the command line (default: its summary lines)."""
         return "\n".join([str(result.get("stage", ""))] + [f"  {s}" for s in result.get("summary", [])])

@@ -119,6 +119,7 @@ class Stage(_Model):
     notes: str | None = None
     start_rotation: int = Field(default=0, ge=0, le=5)
     laps: int = Field(default=1, ge=1, le=20)     # a circuit (road closing on its start-finish tile): laps driven
+    copies: int = Field(default=1, ge=1, le=9)    # copies of each tile the builder has (two core boxes: 2)
 
     @field_validator("tiles", mode="before")
     @classmethod
@@ -221,6 +222,8 @@ def stage_to_data(stage: Stage) -> dict:
         out["start_rotation"] = stage.start_rotation
     if stage.laps != 1:
         out["laps"] = stage.laps
+    if stage.copies != 1:
+        out["copies"] = stage.copies
     if stage.notes:
         out["notes"] = stage.notes
     tiles = []
@@ -275,6 +278,8 @@ def share_code(stage: Stage) -> str:
         meta["start_rotation"] = stage.start_rotation
     if stage.laps != 1:
         meta["laps"] = stage.laps
+    if stage.copies != 1:
+        meta["copies"] = stage.copies
     for k, v in stage.options.model_dump().items():
         if v != getattr(Options(), k):
             meta[f"opt.{k}"] = str(v).lower()
@@ -318,7 +323,7 @@ def from_share_code(code: str) -> Stage:
     opts = {k.split(".", 1)[1]: v == "true" for k, v in meta.items() if k.startswith("opt.")}
     if opts:
         data["options"] = opts
-    for k in ("surface", "players", "notes", "start_rotation", "laps"):
+    for k in ("surface", "players", "notes", "start_rotation", "laps", "copies"):
         if k in meta:
             data[k] = meta[k]
     try:

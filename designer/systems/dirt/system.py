@@ -84,6 +84,21 @@ class DirtSystem(GameSystem):
                              f"table time about {est.get('table_minutes', '?')} min for {est.get('players', '?')} players"]
         return result
 
+    def facts(self, stage, box, result: dict | None) -> dict:
+        from designer.systems.dirt.validate import boxes_needed
+
+        result = result or {}
+        fl, sl, est = result.get("fastest_line") or {}, result.get("shortest_line") or {}, result.get("estimate") or {}
+        exp = result.get("expected") or {}
+        spread = None
+        if exp.get("p90_seconds") is not None and exp.get("p10_seconds") is not None:
+            spread = exp["p90_seconds"] - exp["p10_seconds"]
+        return {"pieces": (result.get("stage") or {}).get("road_tiles"), "length": sl.get("cells"),
+                "ideal_seconds": fl.get("seconds"), "expected_seconds": exp.get("expected_seconds"),
+                "spread_seconds": spread,
+                "loss_of_control": exp.get("loss_of_control_chance", fl.get("loss_of_control_chance")),
+                "table_minutes": est.get("table_minutes"), "boxes": ", ".join(boxes_needed(stage))}
+
     def report(self, result: dict) -> str:
         from designer.systems.dirt.report import text_report
 

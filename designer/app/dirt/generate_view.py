@@ -1,0 +1,93 @@
+"""The Generate tab: stages made by the generator from the player's boxes, table and difficulty, opened in the
+designer with one click. The search runs in the app's own process (nothing is written on the server); the number
+of candidates is capped so that a click stays short."""
+from __future__ import annotations
+
+import streamlit as st
+
+from designer.app.dirt import state
+from designer.core.errors import DesignerError
+from designer.systems.dirt import generate as G
+from designer.systems.dirt.render import stage_svg
+from designer.systems.dirt.tileset import get_tileset
+from designer.systems.dirt.track import assemble
+
+ss = st.session_state
+MAX_APP_CANDIDATES = 300
+BOX_LABELS = {"core": "Core box (201-232)", "monte-carlo": "Monte Carlo / 110% (301-324)", "rx": "RX (401-415)",
+              "climb": "The Climb (325, 326, 418, 419)"}
+
+
+def _spec() -> G.Spec:
+    copies = tuple((b, int(ss.get(f"gen_copies_{b}", 1))) for b in ss.get("gen_boxes", ["core"]))
+    reserved = tuple(sorted(t.strip()[:3] for t in ss.get("gen_reserved", "").replace(",", " ").split() if t.strip()))
+    table = (float(ss.gen_table_w), float(ss.gen_table_h)) if ss.get("gen_use_table") else None
+    lo, hi = ss.get("gen_tiles", (10, 14))
+    return G.Spec(tiles=(int(lo), int(hi)), copies=copies or (("core", 1),), reserved=reserved,
+                  terrains=tuple(ss.get("gen_terrains") or ("gravel", "asphalt", "snow")), table_cm=table,
+                  assistance=bool(ss.get("gen_assistance")),
+                  difficulty=None if ss.get("gen_difficulty", "any") == "any" else ss.gen_difficulty,
+                  seed=int(ss.get("gen_seed", 0)), candidates=int(ss.get("gen_candidates", 120)))
+
+
+def on_generate() -> None:
+    try:
+        spec = _spec()
+        spec.check()
+        ss.gen_results = G.search(spec, jobs=1, keep=3)
+        ss.gen_error = None
+    except DesignerError as exc:
+        ss.gen_results, ss.gen_error = [], str(exc)
+
+
+def on_open(k: int) -> None:
+    cand = ss.gen_results[k]
+    state.open_stage(cand.stage.model_copy(update={"name": f"Generated stage (seed {cand.seed}, #{cand.index})"}),
+                     message="Generated stage opened: edit it in the Design tab.")
+    ss.dirt_view = "Design"
+
+
+def render(ctx) -> None:
+    st.caption("Stages valid by construction from the boxes you own: legal joins, no overlap, each tile no more "
+               "often than your boxes hold it, start and finish tiles, assistance if asked. The best of the "
+               "candidates for the difficulty you ask is shown first.")
+    left, right = st.columns([1, 2], gap="large")
+    with left:
+        st.slider("Road tiles (start and finish included)", 4, 30, (10, 14), key="gen_tiles")
+        st.multiselect("Boxes you own", list(BOX_LABELS), default=["core"], key="gen_boxes",
+                       format_func=BOX_LABELS.get)
+        for b in ss.get("gen_boxes", ["core"]):
+            st.number_input(f"Copies of {BOX_LABELS[b]}", 1, 4, 1, key=f"gen_copies_{b}")
+        st.text_input("Tiles kept for other stages", key="gen_reserved", placeholder="e.g. 210 215 221")
+        st.checkbox("Fit a table", key="gen_use_table")
+        if ss.get("gen_use_table"):
+            c = st.columns(2)
+            c[0].number_input("Width (cm)", 40, 400, 120, key="gen_table_w")
+            c[1].number_input("Depth (cm)", 40, 400, 80, key="gen_table_h")
+        st.multiselect("Surfaces", ["gravel", "asphalt", "snow"], default=["gravel", "asphalt", "snow"],
+                       key="gen_terrains")
+        st.checkbox("End at the assistance tile", key="gen_assistance")
+        st.segmented_control("Difficulty", ["any", "easy", "medium", "hard"], default="medium", key="gen_difficulty",
+                             help="In the analysis' own terms: corners under gear 3 per tile, and the chance of a "
+                                  "loss of control on the fastest line.")
+        c = st.columns(2)
+        c[0].number_input("Seed", 0, 10**9, 0, key="gen_seed", help="The same seed gives the same stages.")
+        c[1].number_input("Candidates", 10, MAX_APP_CANDIDATES, 120, step=10, key="gen_candidates")
+        st.button("Generate", type="primary", icon=":material/casino:", on_click=on_generate, width="stretch")
+    with right:
+        if ss.get("gen_error"):
+            st.error(ss.gen_error)
+        results = ss.get("gen_results") or []
+        if not results:
+            st.info("Set your boxes and constraints, then Generate.")
+        for k, cand in enumerate(results):
+            f = cand.figures
+            with st.container(border=True):
+                st.markdown(f"**Candidate {k + 1}** &nbsp; {f['tiles']} road tiles · ideal {f['ideal_seconds']} s · "
+                            f"{f['tight_corners']} corners under gear 3 · {f['width_cm']:.0f} x {f['height_cm']:.0f} cm"
+                            f" · {'every target met' if cand.score == 0 else f'off target by {cand.score:.2f}'}")
+                track = assemble(cand.stage, get_tileset(cand.stage.tileset))
+                st.image(stage_svg(track, title=None, width_px=None), width=520)
+                st.caption(" ".join(p.short().replace(" ", "") for p in cand.stage.tiles))
+                st.button("Open in the designer", key=f"gen_open_{k}", on_click=on_open, args=(k,),
+                          icon=":material/edit:")

@@ -1,0 +1,96 @@
+"""Batch results as a CSV file and as one self-contained HTML page (sortable columns, a small map per stage)."""
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import io
+import math
+
+from designer.batch.worker import COLUMNS
+
+HEADINGS = {"file": "File", "system": "Game", "stage": "Stage", "valid": "Valid", "pieces": "Pieces",
+            "length": "Length", "ideal_seconds": "Ideal time (s)", "expected_seconds": "Expected time (s)",
+            "spread_seconds": "Spread p10-p90 (s)", "loss_of_control": "Loss of control", "table_minutes": "Table (min)",
+            "boxes": "Boxes", "errors": "Errors", "warnings": "Warnings", "problems": "Problems"}
+
+
+def _cell(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ""
+        return f"{value:.3f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+def csv_text(rows: list[dict]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf)
+    writer.writerow(COLUMNS)
+    for row in rows:
+        writer.writerow([_cell(row.get(k)) for k in COLUMNS])
+    return buf.getvalue()
+
+
+_SCRIPT = """
+document.querySelectorAll('th[data-k]').forEach(function (th, col) {
+  th.addEventListener('click', function () {
+    var body = th.closest('table').tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    var up = th.dataset.dir !== 'up';
+    th.parentNode.querySelectorAll('th').forEach(function (h) { h.dataset.dir = ''; h.classList.remove('up', 'down'); });
+    th.dataset.dir = up ? 'up' : 'down';
+    th.classList.add(up ? 'up' : 'down');
+    var idx = th.cellIndex;
+    rows.sort(function (a, b) {
+      var x = a.cells[idx].dataset.v, y = b.cells[idx].dataset.v;
+      var nx = parseFloat(x), ny = parseFloat(y);
+      var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : (x || '').localeCompare(y || '');
+      if (x === '' && y !== '') return 1;
+      if (y === '' && x !== '') return -1;
+      return up ? c : -c;
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+  });
+});
+"""
+
+_STYLE = """
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
+table { border-collapse: collapse; }
+th, td { border-bottom: 1px solid #ddd; padding: 4px 8px; text-align: left; vertical-align: middle; }
+th[data-k] { cursor: pointer; background: #f3f3f3; position: sticky; top: 0; }
+th.up::after { content: " \\25B2"; } th.down::after { content: " \\25BC"; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.bad { color: #b00020; }
+img { display: block; max-width: 140px; max-height: 100px; }
+"""
+
+NUMERIC = {"pieces", "length", "ideal_seconds", "expected_seconds", "spread_seconds", "loss_of_control",
+           "table_minutes", "errors", "warnings"}
+
+
+def html_text(rows: list[dict], title: str = "Stage comparison") -> str:
+    shown = [k for k in COLUMNS if k != "file"]
+    head = "".join(f'<th data-k="{k}">{html.escape(HEADINGS[k])}</th>' for k in shown)
+    body = []
+    for row in rows:
+        svg = row.get("svg")
+        thumb = (f'<img alt="map" src="data:image/svg+xml;base64,{base64.b64encode(svg.encode()).decode()}">'
+                 if svg else "")
+        cells = [f"<td>{thumb}</td>"]
+        for k in shown:
+            v = _cell(row.get(k))
+            cls = "num" if k in NUMERIC else ("bad" if k == "valid" and row.get(k) is False else "")
+            text = html.escape(v)
+            if k == "stage":
+                text = f'{text}<br><small>{html.escape(str(row.get("file") or ""))}</small>'
+            cells.append(f'<td class="{cls}" data-v="{html.escape(v)}">{text}</td>')
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"
+            f"<p>{len(rows)} stages. Click a column heading to sort.</p>"
+            f"<table><thead><tr><th>Map</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+            f"<script>{_SCRIPT}</script></body></html>")
