@@ -16,7 +16,8 @@ key of the analysis JSON. Keys (all times in game seconds):
   each die by hazards already shown (``roll``, ``secure`` or ``stop``);
 - ``decisions``: the decision at every turn boundary the policy reaches with a chance of 0.1 % or more (to
   replay it): ``cell``, ``gear``, ``tokens``, ``damage``, ``sisu_token``, ``chance``, ``mode``, ``dice``,
-  ``cells`` and, one by one, ``before_each_die`` (as in ``policy``);
+  ``cells`` and, one by one, ``before_each_die`` (as in ``policy``) and ``before_each_die_after_securing``
+  (keys ``"hazards/k"`` once k dice are secured, the tokens then held being the boundary's minus 1 + ... + k);
 - ``tiles``: per road tile (in driving order) the expected seconds of the turns started on it and the chance
   of a loss of control there, most expensive first in ``costliest_tiles``.
 """
@@ -89,6 +90,22 @@ class ExpectedTime:
             out.append({str(h): model.choice(ps1, stop, loss, table, i, h, 0, bank) for h in range(model.limit)})
         return out
 
+    def _secured_rules(self, state, bank, decision) -> list[dict]:
+        """The same once k >= 1 dice are secured (tokens then held: bank - (1 + ... + k)); keys "hazards/k"."""
+        model = self.model
+        ps1, stop, loss, table = model.single(state, decision, self.solution._vector)
+        out = []
+        for i in range(int(ps1.length[0])):
+            row = {}
+            for k in range(1, min(i, model.K) + 1):
+                t = bank - k * (k + 1) // 2
+                if t < 0:
+                    break
+                for h in range(model.limit):
+                    row[f"{h}/{k}"] = model.choice(ps1, stop, loss, table, i, h, k, t)
+            out.append(row)
+        return out
+
     def policy(self, max_turns: int = 200) -> list[dict]:
         """The turns of the most likely run: at each boundary the decision, then its most likely outcome."""
         sol, model = self.solution, self.model
@@ -120,6 +137,7 @@ class ExpectedTime:
                      "dice": [st["dice"] for st in plan], "cells": [st["cells"][-1] for st in plan]}
             if d.mode == "roll":
                 entry["before_each_die"] = self._rules(s, b, d)
+                entry["before_each_die_after_securing"] = self._secured_rules(s, b, d)
             out.append(entry)
         return out
 
