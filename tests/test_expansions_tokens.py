@@ -47,8 +47,10 @@ def test_rgt_tokens_are_read_onto_their_tiles(official):
     chicane = stage.tiles[1].tokens[1]
     assert chicane.at == (0.0, -0.5716) and chicane.dir == 0
     assert stage.tiles[1].tokens[0].dir == 3
-    # The one id nobody knows is not lost: the notes list it.
+    # The one id nobody knows is not lost: the notes list it and validation shows it.
     assert "mystery9" in stage.notes
+    unread = [p for p in validate(stage, official) if p.code == "tokens-unread"]
+    assert unread and "mystery9" in unread[0].message
 
 
 def test_rgt_round_trip_keeps_every_token(official):

@@ -20,6 +20,8 @@ DANGER_COLOUR = {"yellow": "#e8c21a", "orange": "#ee8a1a", "red": "#d8342c", Non
 ROAD = "#b79a6e"
 ROAD_ASPHALT = "#8d9096"
 CORNER = "#a8865a"
+# Road and corner colours by terrain (gravel: the two above).
+ROAD_COLOURS = {"asphalt": ("#8d9096", "#6f7278"), "snow": ("#c9d3de", "#a9b6c4")}
 CUT_FILL = "#7fa36a"
 LINE_COLOURS = {"fastest": "#1456c8", "shortest": "#0b8a3c"}
 GEAR_COLOURS = {0: "#777777", 1: "#3b4cc0", 2: "#2c7bb6", 3: "#1a9850", 4: "#d9a400", 5: "#f46d43", 6: "#b2182b"}
@@ -61,7 +63,7 @@ def _draw_face(c: _Canvas, face, hex_=(0, 0), rotation=0, size=100.0, label=None
     stroke = "#d62728" if highlight else "#9a9a9a"
     c.add(f'<polygon points="{_pts(corners)}" fill="{fill}" stroke="{stroke}" stroke-width="{size * (0.05 if highlight else 0.015):.2f}"/>')
     world = lambda p: geometry.to_world(p, hex_, rotation, size)  # noqa: E731
-    road_colour = ROAD_ASPHALT if face.terrain == "asphalt" else ROAD
+    road_colour = ROAD_COLOURS.get(face.terrain, (ROAD, CORNER))[0]
     # Danger markers at road ends.
     for e in face.edges:
         w = hexgrid.rotate_edge(e, rotation)
@@ -98,7 +100,8 @@ def _draw_road(c: _Canvas, face, world, size, road_colour, show_limits=True, tex
             if cid in slide_ids:
                 continue
             pts = [world(p) for p in _poly_points(poly)]
-            col = CUT_FILL if cell.is_cut else (CORNER if cell.corner else road_colour)
+            corner = ROAD_COLOURS.get(face.terrain, (ROAD, CORNER))[1]
+            col = CUT_FILL if cell.is_cut else (corner if cell.corner else road_colour)
             op = ' fill-opacity="0.75"' if cell.is_cut else ""
             c.add(f'<polygon points="{_pts(pts)}" fill="{col}"{op} stroke="#fdfaf2" stroke-width="{sw:.2f}"/>')
         for k, sl in enumerate(face.slides, start=1):

@@ -231,9 +231,16 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
                     "cell graphs exist for the DIRT core box and the expansion faces read from their pictures; "
                     "416 and 417 have no picture and stay at tile level"))
     out += _token_problems(track)
+    unread = [line for line in (stage.notes or "").splitlines() if line.startswith("- tile ")]
+    if UNREAD_TOKENS in (stage.notes or "") and unread:
+        add(Problem("tokens-unread", "warning", f"the imported file carried tokens this designer does not know: "
+                    f"{'; '.join(x[2:] for x in unread)}", "they are kept in the stage notes only"))
     order = {"error": 0, "warning": 1, "info": 2}
     out.sort(key=lambda p: (order[p.severity], p.tile if p.tile is not None else -1))
     return out
+
+
+UNREAD_TOKENS = "Tokens in the file with ids this designer does not know"
 
 
 def _driven_twice(track: Track) -> set[int]:
