@@ -2,9 +2,11 @@
 
 Usage: python scripts/catalogue_from_reference.py ../shared/reference/rallyman-facts.md
 
-Writes the tile-level part of tilesets/dirt-core.yaml
-and tilesets/official.yaml (every other official side). The facts come from the table in section 3
-of the reference file (source R1, rekee's tile table); this script only restates them as YAML.
+Writes the tile-level facts to tilesets/*-catalogue.yaml beside the real files, to compare or copy from:
+dirt-core (201-232), one file per DIRT expansion box (dirt-monte-carlo: 301-324, 416, 417; dirt-rx:
+401-415; dirt-climb: 325, 326, 418, 419) and official (every other side: GT, copilot-pack fillers). The facts
+come from the table in section 3 of the reference file (source R1, rekee's tile table); this script only
+restates them as YAML. The cells are merged into the real files with scripts/merge_cells.py.
 """
 from __future__ import annotations
 
@@ -109,16 +111,25 @@ def face_entry(cols):
     return {k: v for k, v in entry.items() if v is not None}
 
 
+BOXES = {
+    "dirt-monte-carlo": lambda n: 301 <= n <= 324 or n in (416, 417),
+    "dirt-rx": lambda n: 401 <= n <= 415,
+    "dirt-climb": lambda n: n in (325, 326, 418, 419),
+}
+
+
 def main(path: str) -> None:
     text = Path(path).read_text(encoding="utf-8")
     core, other = {}, {}
+    boxes: dict[str, dict] = {name: {} for name in BOXES}
     for cols in parse_rows(text):
         tile = cols[0]
         if tile == "101":
             other["101a"] = face_entry(cols) | {"role": "pit"}
             other["101b"] = face_entry(cols) | {"role": "pit"}
             continue
-        target = core if tile.startswith("2") else other
+        box = next((name for name, test in BOXES.items() if test(int(tile[:3]))), None)
+        target = core if tile.startswith("2") else (boxes[box] if box else other)
         target[tile] = face_entry(cols)
     root = Path(__file__).resolve().parent.parent / "tilesets"
     header = ("# Generated from the tile table of the reference facts (source: rekee src/tile.rs, R1).\n"
@@ -128,7 +139,11 @@ def main(path: str) -> None:
          "system": "dirt", "tiles": other}, sort_keys=False, width=120), encoding="utf-8")
     (root / "dirt-core-catalogue.yaml").write_text(header + yaml.safe_dump(
         {"tiles": core}, sort_keys=False, width=120), encoding="utf-8")
-    print(f"{len(core)} core faces, {len(other)} other faces")
+    for name, faces in boxes.items():
+        (root / f"{name}-catalogue.yaml").write_text(header + yaml.safe_dump(
+            {"tiles": faces}, sort_keys=False, width=120), encoding="utf-8")
+    print(f"{len(core)} core faces, " + ", ".join(f"{len(v)} {k}" for k, v in boxes.items())
+          + f", {len(other)} other faces")
 
 
 if __name__ == "__main__":
