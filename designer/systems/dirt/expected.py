@@ -68,6 +68,7 @@ class DirtModel:
         self.K = mishaps.max_secured
         self.limit = rules.hazard_limit
         self.fin_value = -np.arange(self.T1, dtype=float)
+        self._tokens = np.arange(self.T1)
         g = road.graph
         self.cut = [g.nodes[n].get("cut") is not None for n in road.nodes]
         self.danger = [g.nodes[n].get("danger") for n in road.nodes]
@@ -220,12 +221,11 @@ class DirtModel:
     # -- the decision at a boundary ---------------------------------------------------------------
     def _shift(self, ps: PlanSet, arr: np.ndarray) -> np.ndarray:
         """``arr`` seen by a Big Attack: tokens t + gain (the excess over max_tokens kept as seconds off)."""
-        t = np.arange(self.T1)
-        total = t[None, :] + ps.gain[:, None]
+        total = self._tokens[None, :] + ps.gain[:, None]
         idx = np.minimum(total, self.T1 - 1)
-        credit = np.maximum(total - (self.T1 - 1), 0)
-        shifted = np.take_along_axis(arr, np.broadcast_to(idx[:, None, :], arr.shape), axis=2)
-        return np.where(arr >= BIG, BIG, shifted - credit[:, None, :])
+        credit = (total - idx)[:, None, :]
+        shifted = arr[np.arange(len(idx))[:, None, None], np.arange(arr.shape[1])[None, :, None], idx[:, None, :]]
+        return np.where(arr >= BIG, BIG, shifted - credit)
 
     def decide(self, state, value):
         cell, gear, damage = state

@@ -229,7 +229,7 @@ def roll_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int, K: 
         mj = ps.m[:, j]
         flat = U.reshape(P, H, KT)
         sec = None
-        for mval in np.unique(mj).tolist():
+        for mval in sorted(set(mj.tolist())):
             g = np.where(ok[mval], flat[:, :, idx[mval]], BIG)
             sec = g if sec is None else np.where((mj == mval)[:, None, None], g, sec)
         cont = np.minimum(roll, sec.reshape(P, H, K + 1, T1))
