@@ -428,7 +428,7 @@ def _range(text: str, what: str) -> tuple[int, int]:
               help="A box owned, optionally with copies: core, monte-carlo, rx, climb, e.g. --box core --box monte-carlo=2.")
 @click.option("--reserve", multiple=True, help="Tile numbers kept for other stages, e.g. --reserve 210 --reserve 215.")
 @click.option("--reserve-from", "reserve_from", multiple=True, type=click.Path(dir_okay=False),
-              help="Keep the tiles of these stage files (the other stages of your rally).")
+              help="Keep the road tiles of these stage files (the other stages of your rally).")
 @click.option("--table", default=None, help="Table size in cm, WIDTHxHEIGHT, e.g. 120x80.")
 @click.option("--tile-cm", type=float, default=20.0, show_default=True, help="A tile across the flats, in cm.")
 @click.option("--terrain", "terrains", multiple=True, type=click.Choice(["gravel", "asphalt", "snow"]),
@@ -450,14 +450,18 @@ def generate(output, tiles, boxes, reserve, reserve_from, table, tile_cm, terrai
     from designer.core import files
     from designer.systems.dirt import generate as G
     from designer.systems.dirt.stage import dumps_stage, load_stage
+    from designer.systems.dirt.tileset import get_tileset
 
     copies = []
     for b in boxes:
         box, _, n = b.partition("=")
         copies.append((box.strip(), int(n) if n.strip().isdigit() else 1))
     reserved = {r.strip()[:3] for r in reserve}
-    for path in reserve_from:
-        reserved |= {p.tile[:3] for p in load_stage(path).tiles if not p.tile.startswith("201")}
+    for path in reserve_from:            # their road tiles: start, finish and assistance tiles serve every stage
+        other = load_stage(path)
+        box = get_tileset(other.tileset, Path(path).resolve().parent)
+        reserved |= {p.tile[:3] for p in other.tiles
+                     if p.tile in box and box.face(p.tile).role not in ("start", "finish", "start-finish", "assistance")}
     size = None
     if table:
         try:
