@@ -195,3 +195,25 @@ def test_sisu_token_helps_and_the_dice_agree():
     runs = with_token.simulate(3000, seed=11)
     lo, hi = runs.ci95
     assert lo - 1e-6 <= with_token.seconds <= hi + 1e-6
+
+
+def test_analyze_carries_the_expected_time():
+    """``analyze`` has an ``expected`` key with documented, JSON-ready keys; the table time uses the expected
+    turns; one player is the leader (p. 8: the first car of a round)."""
+    import json
+
+    from designer.systems.dirt.lines import analyze
+    from designer.systems.dirt.report import text_report
+
+    data = analyze(demo_track(), players=2)
+    exp = data["expected"]
+    assert {"seconds", "sd", "p10_seconds", "p90_seconds", "turns", "loss_of_control_chance", "ideal_seconds",
+            "policy", "decisions", "tiles", "costliest_tiles", "assumed", "bounds"} <= set(exp)
+    assert exp["ideal_seconds"] == data["fastest_line"]["seconds"] and exp["leader"] is False
+    assert data["estimate"]["expected_turns"] == pytest.approx(exp["turns"], abs=1e-3)
+    json.dumps(data)
+    text = text_report(data)
+    assert text.splitlines()[1].strip().startswith("expected time") and "ideal" in text.splitlines()[1]
+    alone = analyze(demo_track(), players=1)
+    assert alone["leader"] is True and alone["expected"]["leader"] is True
+    assert analyze(demo_track(), players=2, expected=False)["expected"] is None
