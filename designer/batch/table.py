@@ -66,6 +66,7 @@ th.up::after { content: " \\25B2"; } th.down::after { content: " \\25BC"; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.bad { color: #b00020; }
 img { display: block; max-width: 140px; max-height: 100px; }
+td.problems { max-width: 28em; font-size: 12px; color: #555; }
 """
 
 NUMERIC = {"pieces", "length", "ideal_seconds", "expected_seconds", "spread_seconds", "loss_of_control",
@@ -84,7 +85,14 @@ def html_text(rows: list[dict], title: str = "Stage comparison") -> str:
         for k in shown:
             v = _cell(row.get(k))
             cls = "num" if k in NUMERIC else ("bad" if k == "valid" and row.get(k) is False else "")
-            text = html.escape(v)
+            shown_text = v
+            if k == "loss_of_control" and isinstance(row.get(k), (int, float)):
+                shown_text = f"{row[k]:.0%}"
+            elif k == "valid":
+                shown_text = "yes" if row.get(k) else "NO"
+            elif k == "problems":
+                cls = "problems"
+            text = html.escape(shown_text)
             if k == "stage":
                 text = f'{text}<br><small>{html.escape(str(row.get("file") or ""))}</small>'
             cells.append(f'<td class="{cls}" data-v="{html.escape(v)}">{text}</td>')
