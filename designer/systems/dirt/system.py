@@ -80,8 +80,17 @@ class DirtSystem(GameSystem):
         result = L.analyze(assemble(stage, box), players=players or stage.players or 4, max_risk=max_risk)
         result["system"] = self.name
         fl, est = result.get("fastest_line") or {}, result.get("estimate") or {}
-        result["summary"] = [f"fastest line {fl.get('time', '?')} in {fl.get('turns', '?')} turns (hazards not rolled)",
-                             f"table time about {est.get('table_minutes', '?')} min for {est.get('players', '?')} players"]
+        exp = result.get("expected") or {}
+        lines = []
+        if exp:
+            lines.append(f"expected time {exp.get('time', '?')} (sd {exp.get('sd', 0):.0f} s) in "
+                         f"{exp.get('turns', 0):.1f} turns under the dice, best policy"
+                         f"{' with the leader dice' if exp.get('leader') else ''}; "
+                         f"{100 * exp.get('loss_of_control_chance', 0):.0f}% chance of a loss of control")
+        lines += [f"{'ideal' if exp else 'fastest line'} {fl.get('time', '?')} in {fl.get('turns', '?')} turns "
+                  f"(shakedown: hazards not rolled)",
+                  f"table time about {est.get('table_minutes', '?')} min for {est.get('players', '?')} players"]
+        result["summary"] = lines
         return result
 
     def facts(self, stage, box, result: dict | None) -> dict:
