@@ -1,6 +1,7 @@
 """Rallyman: DIRT on the shared contract: tilesets, stages and rallies, validation, lines, drawings, road book."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -173,10 +174,10 @@ class DirtSystem(GameSystem):
             stage_files += sorted((p for p in rally_dir.glob("*.yaml") if p.name != "rally.yaml"
                                    and p not in stage_files), key=lambda p: _natural(p.name))
             for f in stage_files:
-                out.append(Example(f"{rally_dir.name}/{f.stem}", f"{rally_name} - {f.stem.upper()}", f, "stage",
-                                   rally_name))
+                short = f.stem.upper() if re.fullmatch(r"ss\d+", f.stem) else f.stem.replace("-", " ")
+                out.append(Example(f"{rally_dir.name}/{f.stem}", f"{rally_name} - {short}", f, "stage", rally_name))
         for f in sorted(paths.TILESETS.glob("dirt-*.yaml")):
-            if f.name != "dirt-rules.yaml":
+            if not f.stem.endswith("-rules"):
                 out.append(Example(f"tileset/{f.stem}", f.stem, f, "box"))
         if (paths.TILESETS / "official.yaml").is_file():
             out.append(Example("tileset/official", "official", paths.TILESETS / "official.yaml", "box"))
