@@ -13,16 +13,11 @@ from designer.systems.rallye.analyse import pace_note
 from designer.systems.rallye.draft import draft
 from designer.systems.rallye.draw import stage_svg
 from designer.systems.rallye.stage import POLICIES, dumps
+from designer.app.rallye.state import current_deck, current_stage
 from designer.systems.rallye.system import SYSTEM
 
 ss = st.session_state
 K = "rallye_"
-
-
-def _state():
-    from designer.app.rallye import current_deck, current_stage
-
-    return current_deck, current_stage
 
 
 def card_label(s) -> str:
@@ -36,7 +31,6 @@ def show_svg(svg: str, caption: str = "") -> None:
 
 
 def _deck_and_stage():
-    current_deck, current_stage = _state()
     try:
         deck = current_deck()
     except DesignerError as exc:
@@ -108,7 +102,7 @@ def stage_tab() -> None:
                 st.error(str(exc))
         if ss.get(K + "draft_log"):
             st.caption(" · ".join(ss[K + "draft_log"]))
-    stage = _state()[1]()
+    stage = current_stage()
     problems = SYSTEM.validate(stage, deck)
     _problems(problems)
     if stage.cards and not any(p.code == "unknown-card" for p in problems):
