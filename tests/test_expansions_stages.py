@@ -104,3 +104,22 @@ def test_wrong_explicit_entry_on_a_positioned_tile_is_an_error(dirt):
                       Placement(tile="210b", entry=second.entry, at=second.hex, rotation=second.rotation),
                       Placement(tile="203a", entry="A")])
     assert not [p for p in validate(ok, dirt) if p.code == "bad-edge"]
+
+
+def test_a_tile_driven_twice_survives_export_and_import(official):
+    from designer.systems.dirt.io.rgt import export_rgt, import_rgt
+
+    stage = load_stage(ROOT / "stages" / "dirt" / "expansions" / "rx-crossing-twice-demo.yaml")
+    text = export_rgt(stage, official)
+    assert [t["TuileId"] for t in json.loads(text)["Tuiles"]].count("412A") == 1   # one tile on the table
+    again = import_rgt(text, official)
+    assert [p.tile for p in again.tiles].count("412a") == 2
+    assert _errors(again, official) == []
+    assert assemble(again, official).graph.number_of_nodes() == assemble(stage, official).graph.number_of_nodes()
+
+
+def test_a_road_running_into_an_earlier_tile_is_an_error(official):
+    stage = load_stage(ROOT / "stages" / "dirt" / "expansions" / "rx-crossing-twice-demo.yaml")
+    # Without the second drive of 412a, the road of 225b runs into 412a's other road: not the next tile.
+    broken = stage.with_tiles(stage.tiles[:8] + [Placement(tile="203a", at=(-5, 5), rotation=0)])
+    assert "road-crossing" in {p.code for p in validate(broken, official)}

@@ -214,7 +214,22 @@ def driving_order(placements: list[tuple[str, tuple[int, int], int]], tileset: T
         opens = open_edges(h)
         face = tileset.face(by_hex[h][0])
         entry = opens[0] if opens else (sorted(face.edges)[0] if face.edges else None)
-    while h is not None and h not in seen and entry is not None:
+    driven: set = set()     # (hex, road): a tile with several roads may be driven once on each
+
+    def road_key(h, edge):
+        face = tileset.face(by_hex[h][0])
+        if not face.roads or face.kind != "two roads":
+            return None             # only roads that share no edge can both be driven
+        road = next((r for r in face.road_faces() if edge in (r.ends or [])), None)
+        return frozenset(road.ends) if road is not None else None
+
+    def free(h, edge):
+        if h not in seen:
+            return True
+        key = road_key(h, edge)
+        return key is not None and (h, key) not in driven
+
+    while h is not None and entry is not None and free(h, entry):
         seen.add(h)
         tile, rot = by_hex[h]
         face = tileset.face(tile)
@@ -224,11 +239,15 @@ def driving_order(placements: list[tuple[str, tuple[int, int], int]], tileset: T
         for e in exits:
             w = hexgrid.rotate_edge(e, rot)
             nb = hexgrid.neighbour(h, w)
-            if nb in by_hex and nb not in seen and by_hex[nb][0] in tileset:
-                exit_, nxt = e, nb
-                break
+            if nb in by_hex and by_hex[nb][0] in tileset:
+                nentry = hexgrid.unrotate_edge(hexgrid.opposite(w), by_hex[nb][1])
+                if free(nb, nentry) and (nb, road_key(nb, nentry)) not in driven and nb != h:
+                    exit_, nxt = e, nb
+                    break
         if exit_ is None and exits:
             exit_ = exits[0]
+        if face.roads and exit_ is not None:
+            driven.add((h, frozenset((entry, exit_))))
         order.append(Placement(tile=tile, entry=entry, exit=exit_ if len(exits) > 1 else None,
                                at=h, rotation=rot))
         if nxt is None:

@@ -112,10 +112,13 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
     by_hex: dict[tuple[int, int], PlacedTile] = {}
     driven_on: dict[tuple[int, int], set[str]] = {}
     indices: dict[tuple[int, int], list[int]] = {}
+    exits_on: dict[tuple[int, int], set[str]] = {}
     for t in track.tiles:
         if t.index not in twice:
             by_hex[t.hex] = t
         driven_on.setdefault(t.hex, set()).update(e for e in (t.entry, t.exit) if e)
+        if t.exit:
+            exits_on.setdefault(t.hex, set()).add(t.exit)
         if t.index in twice:
             indices.setdefault(t.hex, []).append(t.index)
     closing = _closing_pair(track)
@@ -159,8 +162,10 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
                 add(Problem("lanes-mismatch", "error",
                             f"{lanes} lanes meet {nb.face.edges[nb_local]} lanes of tile {nb.index + 1} ({nb.tile})",
                             "join roads of the same width", t.index, t.tile))
-            elif (on_route and nb_local in driven_on.get(nb.hex, set()) and not _next_to([t.index] + indices.get(t.hex, []), [nb.index] + indices.get(nb.hex, []))
-                  and {t.index, nb.index} != closing and t.index < nb.index
+            elif (on_route and not _next_to([t.index] + indices.get(t.hex, []), [nb.index] + indices.get(nb.hex, []))
+                  and {t.index, nb.index} != closing
+                  and ((nb_local in driven_on.get(nb.hex, set()) and t.index < nb.index)
+                       or (local in exits_on.get(t.hex, set()) and nb_local not in driven_on.get(nb.hex, set())))
                   and not (t.face.role == "assistance" or nb.face.role == "assistance")):
                 add(Problem("road-crossing", "error",
                             f"the road meets tile {nb.index + 1} ({nb.tile}), which is not the next tile",
