@@ -93,19 +93,23 @@ def render(ctx) -> None:
         st.error(f"No analysis for this stage: {exc}", icon=":material/error:")
         _plain_map(stage, track)
         return
-    try:
-        with st.spinner("Rolling the dice: the expected time under the best policy (can take a minute)..."):
-            view = run_expected(stage, view, players_of(stage))
-    except (Unavailable, analysis.AnalysisError) as exc:
-        st.info(f"No expected time for this stage: {exc}", icon=":material/info:")
     for note in view.notes:
         st.info(note, icon=":material/info:")
-    _summary(view)
+    headline = st.empty()                 # the lines' figures now, the expected time in their place once solved
+    with headline.container():
+        _summary(view)
     shown = [n for n in (ss.get("show_lines") or []) if n in view.lines]
     svg = stage_svg(track, lines=view.drawing_lines(shown), width_px=None, title=stage.name)
     st.image(svg, width=mapview.fit_width(svg, 900, 760),
              caption="The fastest line in blue, the shortest in green; the number in a cell is the car's gear there.")
     _profile(view, track)
+    try:
+        with st.spinner("Rolling the dice: the expected time under the best policy (can take a minute)..."):
+            view = run_expected(stage, view, players_of(stage))
+        with headline.container():
+            _summary(view)
+    except (Unavailable, analysis.AnalysisError) as exc:
+        st.info(f"No expected time for this stage: {exc}", icon=":material/info:")
     _expected(view, track)
     _turns(view)
 
