@@ -161,7 +161,8 @@ def test_optimal_policy_beats_a_simple_policy():
 
 def test_bounds_do_not_change_the_answer():
     """Tokens held, dice secured per turn and damage tracked are bounded; raising each bound leaves the
-    expected time unchanged on the demo stage (and on the rulebook stages: benchmarks/bench_expected.py)."""
+    expected time unchanged on the demo stage (``benchmarks/bench_expected.py --bounds`` measures their small
+    effect on a rulebook stage; see docs/rules-notes.md)."""
     base = expected_time(demo_track(), mishaps=quick_mishaps()).seconds
     assert expected_time(demo_track(), mishaps=quick_mishaps(max_tokens=14)).seconds == pytest.approx(base, abs=1e-6)
     assert expected_time(demo_track(), mishaps=quick_mishaps(max_secured=5)).seconds == pytest.approx(base, abs=1e-6)
