@@ -146,3 +146,14 @@ def test_token_editing_errors_are_clear():
         add_token(stage, 0, "banana")
     kinds = [k for k, _label, _what in token_kinds()]
     assert kinds == list(KINDS)
+
+
+def test_share_code_keeps_tokens():
+    from designer.systems.dirt.stage import from_share_code, share_code
+
+    stage = add_token(Stage(tiles=["202a A", "205a D", "203a A"]), 1, "water", cell="a2", terrain="gravel")
+    stage = add_token(stage, 1, "chicane-limit", at=(0.1, -0.2), value=2, dir=1.5)
+    assert from_share_code(share_code(stage)) == stage
+    broken = share_code(stage).replace("tok.1=%5B", "tok.1=%5D")
+    with pytest.raises(DesignerError, match="tokens of tile 2"):
+        from_share_code(broken)

@@ -18,6 +18,7 @@ assistance tile (201) may follow the finish.
 """
 from __future__ import annotations
 
+import json
 import re
 import urllib.parse
 from pathlib import Path
@@ -283,6 +284,10 @@ def share_code(stage: Stage) -> str:
     for k, v in stage.options.model_dump().items():
         if v != getattr(Options(), k):
             meta[f"opt.{k}"] = str(v).lower()
+    for i, p in enumerate(stage.tiles):       # tokens of tile i: tok.<i> = their JSON
+        if p.tokens:
+            meta[f"tok.{i}"] = json.dumps([t.model_dump(exclude_none=True, exclude_defaults=True) | {"kind": t.kind}
+                                           for t in p.tokens], separators=(",", ":"))
     query = urllib.parse.urlencode(meta, quote_via=urllib.parse.quote)
     return f"{SHARE_PREFIX}/{stage.tileset}/{'.'.join(parts)}/{query}"
 
@@ -326,6 +331,14 @@ def from_share_code(code: str) -> Stage:
     for k in ("surface", "players", "notes", "start_rotation", "laps", "copies"):
         if k in meta:
             data[k] = meta[k]
+    for k, v in meta.items():
+        m = re.fullmatch(r"tok\.(\d+)", k)
+        if m and int(m.group(1)) < len(tiles):
+            try:
+                tiles[int(m.group(1))]["tokens"] = json.loads(v)
+            except (ValueError, RecursionError):
+                raise DesignerError(f"the tokens of tile {int(m.group(1)) + 1} in the share code cannot be read",
+                                    where="share code", hint="was the code cut short?") from None
     try:
         return Stage(**data)
     except ValidationError as exc:
