@@ -22,15 +22,13 @@ The stage-level entry point is :func:`designer.systems.dirt.expectation.expected
 """
 from __future__ import annotations
 
-import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from designer.core.errors import DesignerError
-from designer.racing.expected import Outcome, Solution, solve
-from designer.systems.dirt.mishaps import Mishaps, load_mishaps
+from designer.racing.expected import Outcome
+from designer.systems.dirt.mishaps import Mishaps
 from designer.systems.dirt.plans import (BIG, X, PlanSet, StepTable, attack_values, first_loss, plan_set,
                                          roll_values, secure_cost, subset, subset_many)
 from designer.systems.dirt.ruleset import Pool, Ruleset
