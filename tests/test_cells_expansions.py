@@ -117,3 +117,28 @@ def test_shared_spaces_of_a_junction_agree():
                 if c.id in seen:
                     assert seen[c.id] == c.kind_facts(), (f, c.id)
                 seen[c.id] = c.kind_facts()
+
+
+# -- any stage of expansion tiles -----------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from designer.systems.dirt.stage import Placement, Stage  # noqa: E402
+from designer.systems.dirt.track import assemble  # noqa: E402
+
+ROAD_CHOICES = [(f, road.ends[k], road.ends[1 - k]) for f in WITH_CELLS if OFFICIAL.face(f).role is None
+                for road in OFFICIAL.face(f).road_faces() for k in (0, 1)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(ROAD_CHOICES), min_size=1, max_size=8))
+def test_any_chain_of_faces_drives_forward_only(chain):
+    """Whatever faces follow each other (lanes permitting), the cell graph has no cycle and every move
+    goes forward along the road."""
+    tiles = [Placement(tile="202a", entry="A")] + [Placement(tile=f, entry=e, exit=x) for f, e, x in chain]
+    track = assemble(Stage(tiles=tiles, tileset="official"), OFFICIAL)
+    g = track.graph
+    assert nx.is_directed_acyclic_graph(g)
+    for u, v in g.edges:
+        assert g.nodes[v]["pos"] > g.nodes[u]["pos"], (u, v)
