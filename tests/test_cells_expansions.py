@@ -142,3 +142,8 @@ def test_any_chain_of_faces_drives_forward_only(chain):
     assert nx.is_directed_acyclic_graph(g)
     for u, v in g.edges:
         assert g.nodes[v]["pos"] > g.nodes[u]["pos"], (u, v)
+
+
+def test_faces_without_picture_say_so():
+    for f in NO_PICTURE:
+        assert "no picture" in OFFICIAL.face(f).notes
