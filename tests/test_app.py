@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from designer.core import hexgrid
-from designer.app.dirt import analysis, editing, mapview, sources
+from designer.app.dirt import analysis, checks, design_view, editing, mapview, sources
 from designer.core.errors import DesignerError
 from designer.systems.dirt.stage import Stage, dumps_stage, load_stage, share_code
 from designer.systems.dirt.track import assemble
@@ -219,7 +219,7 @@ def test_map_points_layout_and_click_geometry(dirt):
         assert lay["y_domain"][0] < p["y"] < lay["y_domain"][1]
         assert mapview.tile_at(track, p["x"], p["y"]) == p["index"]
     assert mapview.tile_at(track, 1e6, 1e6) is None
-    spec = mapview.map_chart(svg, points).to_dict()
+    spec = mapview.map_chart(svg, points)
     assert mapview.PARAM in json.dumps(spec)
 
 
@@ -312,12 +312,15 @@ def test_die_text():
 # -- the app through AppTest -------------------------------------------------------------------
 
 @pytest.fixture
-def app():
+def app(request):
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(MAIN, default_timeout=120)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
+    if "palette" not in request.node.name:
+        at.session_state["pal_shown"] = 400          # every card, as after "Show more" (the flows click any face)
+        at.run()
     return at
 
 
@@ -329,7 +332,8 @@ def run(at):
 
 def texts(at) -> str:
     parts = [m.value for m in at.markdown] + [e.value for e in at.error] + [w.value for w in at.warning] \
-        + [i.value for i in at.info] + [s.value for s in at.success] + [c.value for c in at.caption]
+        + [i.value for i in at.info] + [s.value for s in at.success] + [c.value for c in at.caption] \
+        + [t.value for t in at.toast]
     return "\n".join(parts)
 
 
@@ -347,7 +351,7 @@ def show(at, tab):
     return run(at)
 
 
-def test_app_opens_on_the_rulebook_stage(app):
+def test_app_opens_on_the_rulebook_stage_and_palette(app):
     assert stage_of(app).name == "Rally 1 - SS1"
     assert "Rally 1 - SS1" in app.markdown[0].value and "valid" in app.markdown[0].value
     assert [s.value for s in app.success if s.value.startswith("Valid stage")]
@@ -356,29 +360,39 @@ def test_app_opens_on_the_rulebook_stage(app):
     assert len(app.session_state["rally_stages"]) == 3
     # The palette shows the tiles still in the box, each with a drawing and its add buttons.
     assert app.button(key="pal_204a_AD")
-    assert not [b for b in app.button if b.key and b.key.startswith("pal_202a")]   # 202 is in the stage
-    assert len(app.image) > 20
+    # 202 is in the stage: its card stays in its place (nothing moves under the cursor), marked in orange.
+    assert any("in the stage: tile 1" in m.value for m in app.markdown if m.value.startswith("**202a**"))
+    assert len(app.image) == design_view.PALETTE_PAGE
+    # "Show more" draws another page of cards.
+    click(app, "pal_more")
+    assert len(app.image) == 2 * design_view.PALETTE_PAGE
 
 
 def test_build_a_stage_from_an_empty_one(app):
     click(app, "new_stage")
     assert stage_of(app).tiles == []
-    assert "the stage has no tiles" in texts(app)
+    assert "Incomplete: add a start tile" in texts(app)
     click(app, "pal_202a_AD")
     assert stage_of(app).tile_ids == ["202a"]
-    assert "not a finish tile" in texts(app)
+    # A stage being built reads "incomplete", not red errors about its first tile.
+    assert "Incomplete" in texts(app) and "incomplete" in app.markdown[0].value
+    assert not app.error and "not a finish tile" not in texts(app)
     click(app, "pal_205a_AD")
     click(app, "pal_203a_AD")
     assert stage_of(app).tile_ids == ["202a", "205a", "203a"]
-    assert "not a finish tile" not in texts(app)
+    assert "Incomplete" not in texts(app)
     assert app.markdown[0].value.count("valid") == 1 and "error" not in app.markdown[0].value
-    # Undo brings the problem back, redo takes it away.
+    # Undo brings the incomplete state back, redo takes it away.
     click(app, "undo")
     assert stage_of(app).tile_ids == ["202a", "205a"]
-    assert "not a finish tile" in texts(app)
+    assert "Incomplete" in texts(app)
     click(app, "redo")
     assert stage_of(app).tile_ids == ["202a", "205a", "203a"]
-    assert "not a finish tile" not in texts(app)
+    assert "Incomplete" not in texts(app)
+    # A tile after the finish is a real error: red, and named first as the tile just placed.
+    click(app, "pal_204a_AD")
+    assert "Incomplete" not in texts(app) and app.error
+    assert "just placed" in texts(app)
 
 
 def test_selected_tile_actions(app):
@@ -428,7 +442,7 @@ def test_problem_names_its_tile_and_shows_it(app, dirt):
     for key in ("pal_202a_AD", "pal_210a_CD", "pal_211a_CD", "pal_212a_CD"):
         click(app, key)
     # Three hairpins turning the same way: the road runs back over the start.
-    problems = validate(stage_of(app), dirt)
+    problems = checks.ordered(validate(stage_of(app), dirt), app.session_state["last_edited"])
     tiled = [p for p in problems if p.tile is not None and p.severity == "error"]
     assert tiled
     k = next(i for i, p in enumerate(problems) if p is tiled[0])
@@ -446,7 +460,7 @@ def test_broken_or_oversized_upload_keeps_the_stage(app):
                        ("other.yaml", b"stage: x\ntileset: no-such-box\ntiles: [202a A]\n")):
         app.file_uploader[0].set_value((name, data, "application/octet-stream"))
         run(app)
-        errs = [e.value for e in app.error]
+        errs = [t.value for t in app.toast]       # a message over the page; the page itself does not move
         assert any(f"Could not open {name}" in e and "unchanged" in e for e in errs), (name, errs)
         assert stage_of(app) == before
 
@@ -481,7 +495,7 @@ def test_share_code_and_bundled_stage(app):
     app.button(key="FormSubmitter:share_form-Open the link").click()
     run(app)
     assert stage_of(app) == stage
-    assert any("share code" in e.value for e in app.error)
+    assert "share code" in texts(app)
     app.selectbox(key="bundled_choice").set_value("rally-3/ss2")
     click(app, "open_bundled")
     assert stage_of(app).name == "Rally 3 - SS2"

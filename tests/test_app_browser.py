@@ -121,7 +121,7 @@ def _click_key(page, key: str) -> None:
 def _map_click(page, stage, index: int) -> None:
     """Click the centre of tile ``index`` on the map chart, using the same layout as the app."""
     from designer.core import hexgrid
-    from designer.app import mapview
+    from designer.app.dirt import mapview
     from designer.systems.dirt.render import stage_svg
     from designer.systems.dirt.tileset import get_tileset
     from designer.systems.dirt.track import assemble

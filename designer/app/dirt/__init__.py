@@ -27,20 +27,54 @@ def sidebar() -> None:
     panel.sidebar()
 
 
-def tabs():
-    """Draw the stage's header, then give the four tabs (each draws from the same assembled stage)."""
+def context() -> Context:
+    """The edited stage, assembled and checked (once per page run)."""
     import streamlit as st
 
-    from designer.app.dirt import analysis_view, design_view, export_view, rally_view, state
-    from designer.app.dirt.panel import header
+    from designer.app.dirt import state
     from designer.systems.dirt.track import assemble
     from designer.systems.dirt.validate import validate
 
     stage = st.session_state.stage
     tileset = state.tileset_of(stage)
     track = assemble(stage, tileset)
-    ctx = Context(stage, tileset, track, validate(stage, tileset, track))
+    return Context(stage, tileset, track, validate(stage, tileset, track))
+
+
+def tabs():
+    """The four tabs. Each draws the stage's header, then its page, from the stage as it is.
+
+    The Design tab is a fragment: a click on the map, a tile action or a palette button redraws that tab only
+    (not the sidebar nor the shell), which keeps a click well under half a second. So the sidebar shows nothing
+    that a Design click changes: its undo and redo buttons stay enabled and say so when there is nothing to undo.
+    """
+    from designer.app.dirt import analysis_view, export_view, rally_view, state
+
+    def page(view):
+        def draw():
+            from designer.app.dirt.panel import header
+
+            ctx = context()
+            header(ctx)
+            view.render(ctx)
+            state.sync_address()
+        return draw
+
+    return [("Design", design), ("Analysis", page(analysis_view)), ("Rally", page(rally_view)),
+            ("Export", page(export_view))]
+
+
+def _design() -> None:
+    from designer.app.dirt import design_view, state
+    from designer.app.dirt.panel import header
+
+    ctx = context()
     header(ctx)
+    design_view.render(ctx)
     state.sync_address()
-    return [(name, (lambda v=view: v.render(ctx)))
-            for name, view in zip(state.VIEWS, (design_view, analysis_view, rally_view, export_view))]
+
+
+def design() -> None:
+    import streamlit as st
+
+    st.fragment(_design)()

@@ -6,7 +6,7 @@ import functools
 
 import streamlit as st
 
-from designer.app.dirt import editing, mapview, state
+from designer.app.dirt import checks, editing, mapview, state
 from designer.systems.dirt.render import face_svg, stage_svg, svg_to_png
 from designer.systems.dirt.validate import boxes_needed, footprint
 
@@ -14,8 +14,7 @@ ss = st.session_state
 
 SEVERITY_ICON = {"error": ":red[:material/error:]", "warning": ":orange[:material/warning:]",
                  "info": ":blue[:material/info:]"}
-PALETTE_COLUMNS = 6
-PALETTE_LIMIT = 72          # faces drawn at once (the official tileset has hundreds)
+PALETTE_COLUMNS = 2
 
 
 @st.cache_data(show_spinner=False, max_entries=512)
@@ -35,37 +34,77 @@ def problems_by_tile(problems) -> dict[int, list]:
     return out
 
 
+MAP_SIZES = {"fit": (520, 620), "large": (760, 900), "huge": (1200, 1500)}     # largest map, in pixels
+MAP_SIZE_LABELS = {"fit": "Fit", "large": "Large", "huge": "Huge"}
+PALETTE_PAGE = 12           # cards drawn at first; "Show more" adds as many again (each card costs the browser)
+
+# The map and the palette sit side by side from 1280 px up; on a narrower window (a tablet) the columns
+# stack. The map scrolls inside its own box rather than spill over its neighbour.
+CSS = """<style>
+.st-key-map_box { overflow: auto; max-width: 100%; }
+.st-key-map_box [data-testid="stVegaLiteChart"] { min-width: max-content; }
+@media (max-width: 1180px) {
+  .st-key-design_row > div > [data-testid="stHorizontalBlock"],
+  .st-key-design_row [data-testid="stHorizontalBlock"]:first-of-type { flex-direction: column; }
+  .st-key-design_row [data-testid="stColumn"] { width: 100% !important; flex: 1 1 100% !important; }
+}
+</style>"""
+
+
 def render(ctx) -> None:
     stage, ts, track, problems = ctx.stage, ctx.tileset, ctx.track, ctx.problems
-    left, right = st.columns([3, 2], gap="medium")
+    st.html(CSS)
+    row = st.container(key="design_row")
+    left, right = row.columns([3, 2], gap="medium")
     with left:
         _map(track, problems)
         _selected_tile(stage, ts, track)
     with right:
-        _validation(problems)
-        _facts(stage, track)
+        _validation(stage, track, problems)
+        _palette(stage, ts)
     st.divider()
-    _palette(stage, ts)
+    _facts(stage, track)
+    _carried(stage)
 
 
 # -- the map ------------------------------------------------------------------------------
 
+@st.cache_data(show_spinner=False, max_entries=32)
+def map_drawing(stage_json: str, tileset_name: str, errors: tuple[int, ...]) -> str:
+    """The stage's drawing for the map (cached: selecting a tile or zooming does not draw it again)."""
+    from designer.systems.dirt.stage import Stage
+    from designer.systems.dirt.tileset import get_tileset
+    from designer.systems.dirt.track import assemble
+
+    stage = Stage.model_validate_json(stage_json)
+    track = assemble(stage, get_tileset(tileset_name))
+    return stage_svg(track, highlight=set(errors), width_px=None, title=stage.name)
+
+
 def _map(track, problems) -> None:
     by_tile = problems_by_tile(problems)
-    errors = {i for i, ps in by_tile.items() if any(p.severity == "error" for p in ps)}
-    svg = stage_svg(track, highlight=errors, width_px=None, title=ctx_title(track)) if track.tiles \
+    errors = tuple(sorted(i for i, ps in by_tile.items() if any(p.severity == "error" for p in ps)))
+    svg = map_drawing(track.stage.model_dump_json(), track.tileset.name, errors) if track.tiles \
         else mapview.blank_svg()
     points = mapview.map_points(track, selected=ss.get("selected"), problems=by_tile)
-    chart = mapview.map_chart(svg, points, max_width=680, max_height=600)
+    stacked = checks.shared_places(track)
+    for p in points:
+        if p["index"] in stacked:
+            others = ", ".join(str(j + 1) for j in stacked[p["index"]])
+            p["tip"] += f" - on the same place as tile {others} (select it with Previous / Next)"
+    top = st.container(horizontal=True, vertical_alignment="center", key="map_tools")
+    top.segmented_control("Map size", list(MAP_SIZES), key="map_size", default="fit", required=True,
+                          persist_state="page", format_func=MAP_SIZE_LABELS.get, label_visibility="collapsed")
+    top.caption("Click a tile to select it; the dashed hexagon is the open end.")
+    max_w, max_h = MAP_SIZES.get(ss.get("map_size") or "fit", MAP_SIZES["fit"])
+    spec = mapview.map_chart(svg, points, max_width=max_w, max_height=max_h)
     key = f"map_{ss.get('map_nonce', 0)}"
-    st.altair_chart(chart, key=key, on_select=functools.partial(state.on_map, key),
-                    selection_mode=mapview.PARAM, theme=None, width="content")
+    with st.container(key="map_box"):
+        st.vega_lite_chart(spec=spec, key=key, on_select=functools.partial(state.on_map, key),
+                           selection_mode=mapview.PARAM, theme=None, width="content")
     if not track.tiles:
         st.caption("An empty stage: the dashed hexagon is where the first tile goes. Add a start tile (202a or 202b) "
-                   "from the palette below.")
-    else:
-        st.caption("Click a tile to select it (tiles with an error are outlined in red; the selected tile in blue). "
-                   "The dashed hexagon is the open end, where the next tile goes.")
+                   "from the palette.")
 
 
 def ctx_title(track) -> str:
@@ -76,7 +115,7 @@ def _selected_tile(stage, ts, track) -> None:
     n = len(stage.tiles)
 
     def label(i):
-        return f"{i + 1} · {stage.tiles[i].tile}"
+        return f"{i + 1} · {stage.tiles[i].tile}" if 0 <= i < len(stage.tiles) else str(i + 1)
 
     sel = ss.get("selected")
     ss.sel_box = sel if sel is not None and 0 <= sel < n else None
@@ -90,7 +129,7 @@ def _selected_tile(stage, ts, track) -> None:
     sel = ss.get("selected")
     if sel is None or sel < 0 or sel >= n:
         st.caption("No tile selected: the palette adds at the open end. Select a tile to insert next to it, "
-                   "replace it, turn it round or remove it.")
+                   "replace it, turn it over, drive it the other way or remove it.")
         return
     p = stage.tiles[sel]
     desc = ""
@@ -103,6 +142,10 @@ def _selected_tile(stage, ts, track) -> None:
     st.markdown(f"**Tile {sel + 1} · {p.tile}** &nbsp; {desc}")
     row = st.container(horizontal=True, key="tile_actions")
     row.button("Drive the other way", icon=":material/swap_horiz:", key="act_reverse", on_click=state.on_reverse)
+    other = state.other_face(p.tile, ts)
+    row.button(f"Turn over ({other or 'no other face'})", icon=":material/flip:", key="act_flip",
+               on_click=state.on_flip, disabled=other is None,
+               help="Put the tile's other face up, on the same place")
     row.button("Remove", icon=":material/delete:", key="act_remove", on_click=state.on_remove)
     row.button("Earlier", icon=":material/arrow_upward:", key="act_up", on_click=state.on_move, args=(-1,),
                disabled=sel == 0)
@@ -113,115 +156,163 @@ def _selected_tile(stage, ts, track) -> None:
 
 # -- validation ---------------------------------------------------------------------------
 
-def _validation(problems) -> None:
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _validation(stage, track, problems) -> None:
     errs = [p for p in problems if p.severity == "error"]
     warns = [p for p in problems if p.severity == "warning"]
-    st.subheader("Validation", anchor=False)
-    if not errs:
-        st.success("Valid stage" + (f" ({len(warns)} warning{'s' if len(warns) != 1 else ''})" if warns else ""),
-                   icon=":material/check_circle:")
-    else:
-        st.error(f"{len(errs)} error{'s' if len(errs) != 1 else ''}"
-                 + (f", {len(warns)} warning{'s' if len(warns) != 1 else ''}" if warns else ""),
-                 icon=":material/cancel:")
-    box = st.container(key="problems", height=360 if len(problems) > 5 else "content")
-    with box:
-        for k, p in enumerate(problems):
-            with st.container(border=True, key=f"problem_{k}"):
-                where = f"**{p.where[0].upper() + p.where[1:]}**"
-                text = f"{SEVERITY_ICON[p.severity]} {where}: {p.message}"
-                if p.hint:
-                    text += f"  \n:gray[{p.hint}]"
-                if p.tile is None:
-                    st.markdown(text)
-                    continue
-                c1, c2 = st.columns([6, 1], vertical_alignment="center")
-                c1.markdown(text)
-                c2.button("", icon=":material/my_location:", key=f"show_{k}", on_click=state.on_select,
-                          args=(p.tile,), help=f"Show tile {p.tile + 1} on the map")
+    shown = checks.ordered(problems, ss.get("last_edited"))
+    status = checks.status(problems, len(stage.tiles))
+    with st.container(key="validation"):
+        if status == "valid":
+            st.success("Valid stage" + (f" ({_count(len(warns), 'warning')})" if warns else ""),
+                       icon=":material/check_circle:")
+        elif status == "incomplete":
+            st.info("Incomplete: " + ("add a start tile (202a or 202b) from the palette" if not stage.tiles else
+                                      "the road goes on from the dashed hexagon; add tiles up to a finish tile "
+                                      "(203a or 203b)"), icon=":material/construction:")
+            shown = [p for p in shown if p.severity != "error"]
+        else:
+            st.error(_count(len(errs), "error") + (f", {_count(len(warns), 'warning')}" if warns else ""),
+                     icon=":material/cancel:")
+        if shown:
+            box = st.container(key="problems", height=210 if len(shown) > 2 else "content")
+            with box:
+                for k, p in enumerate(shown):
+                    _problem(k, p)
+
+
+def _problem(k: int, p) -> None:
+    with st.container(border=True, key=f"problem_{k}"):
+        where = f"**{p.where[0].upper() + p.where[1:]}**"
+        text = f"{SEVERITY_ICON[p.severity]} {where}: {p.message}"
+        if p.tile is not None and p.tile == ss.get("last_edited"):
+            text = ":blue-badge[just placed] " + text
+        if p.hint:
+            text += f"  \n:gray[{checks.web_hint(p.hint)}]"
+        if p.tile is None:
+            st.markdown(text)
+            return
+        c1, c2 = st.columns([6, 1], vertical_alignment="center")
+        c1.markdown(text)
+        c2.button("", icon=":material/my_location:", key=f"show_{k}", on_click=state.on_select,
+                  args=(p.tile,), help=f"Show tile {p.tile + 1} on the map")
 
 
 def _facts(stage, track) -> None:
-    st.subheader("Stage", anchor=False)
     road = track.road_tiles
     fp = footprint(track)
-    c1, c2 = st.columns(2)
-    c1.metric("Road tiles", len(road))
-    c2.metric("Cells", track.graph.number_of_nodes() if track.has_cells else "-")
+    c = st.columns([1, 1, 4], vertical_alignment="center")
+    c[0].metric("Road tiles", len(road))
+    c[1].metric("Cells", track.graph.number_of_nodes() if track.has_cells else "-")
     boxes = boxes_needed(stage)
     facts = []
     if fp.tiles:
         facts.append(f"Table space: {fp.width_cm:.0f} × {fp.height_cm:.0f} cm ({fp.tiles} hexes; tiles of "
                      f"{fp.tile_cm:g} cm across the flats, an assumed size)")
     facts.append(("Boxes: " + ", ".join(boxes)) if boxes else "No tiles yet.")
-    st.caption("  \n".join(facts))
-    ss.assist_toggle = editing.has_assistance(stage, track.tileset)
-    st.toggle("Assistance after this stage", key="assist_toggle", on_change=state.on_assistance,
-              help="Adds the assistance tile (201) after the finish; cars are repaired between stages")
+    with c[2]:
+        st.caption("  \n".join(facts))
+        ss.assist_toggle = editing.has_assistance(stage, track.tileset)
+        st.toggle("Assistance after this stage", key="assist_toggle", on_change=state.on_assistance,
+                  help="Adds the assistance tile (201) after the finish; cars are repaired between stages")
+
+
+def _carried(stage) -> None:
+    """What the stage's file carried beyond the road: notes, and the tokens laid on its tiles."""
+    tokens = [(i, t) for i, p in enumerate(stage.tiles) for t in p.tokens]
+    if not stage.notes and not tokens:
+        return
+    with st.expander(f"Carried by the stage file: {'notes' if stage.notes else ''}"
+                     f"{' and ' if stage.notes and tokens else ''}"
+                     f"{_count(len(tokens), 'token') if tokens else ''}", expanded=False):
+        if stage.notes:
+            st.text(stage.notes)
+        if tokens:
+            st.caption("Tokens lie on the stage's tiles (chicanes, water, jumps); the validation says which ones "
+                       "the timing uses. They are kept in every download and share link.")
+            st.dataframe([{"tile": f"{i + 1} · {stage.tiles[i].tile}", "token": t.label(),
+                           "space": t.cell or "", "value": "" if t.value is None else t.value}
+                          for i, t in tokens], hide_index=True, width="stretch")
 
 
 # -- palette ------------------------------------------------------------------------------
 
+def option_labels(face) -> list[tuple[object, str]]:
+    """Each way through a face with a label a player reads: the turn's arrow and name (no edge letters)."""
+    out, seen = [], set()
+    for opt in editing.entry_options(face):
+        label = f"{opt.arrow} {opt.turn}"
+        if label in seen:
+            label += " (other way)"
+        seen.add(label)
+        out.append((opt, label))
+    return out
+
+
 def _palette(stage, ts) -> None:
     st.subheader("Tile palette", anchor=False)
-    top = st.columns([3, 2], vertical_alignment="bottom")
-    top[0].segmented_control("Palette buttons", list(state.PALETTE_MODES), key="palette_mode", required=True,
-                             persist_state="page",
-                             format_func=lambda m: {"end": "Add at the open end", "before": "Insert before",
-                                                    "after": "Insert after", "replace": "Replace"}[m])
-    left = editing.tiles_in_box(stage, ts)
-    numbers_total = len({f[:3] for f in ts.tiles})
-    numbers_left = len({f[:3] for f in left})
-    top[1].toggle(f"Only tiles still in the box ({numbers_left} of {numbers_total})", value=True, key="flt_in_box",
-                  persist_state="page")
-    shapes_present = [s for s in editing.SHAPES if any(editing.shape_of(f) == s for f in ts.tiles.values())]
-    limits_present = sorted({x for f in ts.tiles.values() for x in f.features.limits})
-    terrains_present = sorted({f.terrain for f in ts.tiles.values() if f.terrain})
-    shapes = st.pills("Shape", shapes_present, selection_mode="multi", key="flt_shape", persist_state="page")
-    f2, f3, f4 = st.columns([2, 3, 2])
-    dangers = f2.pills("Danger", ["yellow", "orange", "red"], selection_mode="multi", key="flt_danger",
-                       persist_state="page")
-    limits = f3.pills("Speed limit", limits_present, selection_mode="multi", key="flt_limit", persist_state="page")
-    feats = f4.pills("Features", ["cut", "jump", "ford"], selection_mode="multi", key="flt_feat", persist_state="page")
-    f5, f6 = st.columns([2, 5], vertical_alignment="bottom")
-    terrains = f5.pills("Terrain", terrains_present, selection_mode="multi", key="flt_terrain", persist_state="page")
-    text = f6.text_input("Find a face", key="flt_text", placeholder="e.g. 21 or 210b",
-                        persist_state="page")
-    flt = editing.PaletteFilter(shapes=tuple(shapes or ()), terrains=tuple(terrains or ()),
-                                dangers=tuple(dangers or ()), limits=tuple(limits or ()),
-                                cut="cut" in (feats or ()), jump="jump" in (feats or ()), ford="ford" in (feats or ()),
-                                in_box_only=bool(ss.get("flt_in_box", True)), text=text or "")
+    st.segmented_control("Palette buttons", list(state.PALETTE_MODES), key="palette_mode", required=True,
+                         persist_state="page", label_visibility="collapsed",
+                         format_func=lambda m: {"end": "At the end", "before": "Before",
+                                                "after": "After", "replace": "Replace"}[m],
+                         help="Where a palette button puts its tile: at the open end, before or after the "
+                              "selected tile, or in its place")
+    with st.expander("Filters", expanded=False):
+        flt = _filters(stage, ts)
     faces = editing.palette(ts, flt, stage)
     total = len(faces)
-    if total > PALETTE_LIMIT and not ss.get("flt_all"):
-        faces = faces[:PALETTE_LIMIT]
+    shown = max(PALETTE_PAGE, int(ss.get("pal_shown") or PALETTE_PAGE))
+    faces = faces[:shown]
     mode = ss.get("palette_mode") or "end"
     sel = ss.get("selected")
     target = {"end": "at the open end", "before": f"before tile {sel + 1}" if sel is not None and sel >= 0 else None,
               "after": f"after tile {sel + 1}" if sel is not None and sel >= 0 else None,
               "replace": f"in place of tile {sel + 1}" if sel is not None and sel >= 0 else None}[mode]
     verb = {"end": "Add", "before": "Insert", "after": "Insert", "replace": "Put"}[mode]
-    if target is None:
-        st.info("Select a tile on the map to insert next to it or replace it.", icon=":material/touch_app:")
-    if total > PALETTE_LIMIT:
-        st.toggle(f"Show all {total} faces (the first {PALETTE_LIMIT} are shown; the filters narrow the list)",
-                  key="flt_all", persist_state="page")
-    st.caption(f"{total} face{'s' if total != 1 else ''}. Each button places the tile "
-               f"{target or 'next to the selected tile'}, driven the way its arrow shows "
-               "(↑ straight, ↰ ↱ curve, ⤺ ⤻ hairpin; the letter is the edge the road enters by).")
+    st.caption((f"Each button places the tile {target}" if target else
+                "Select a tile on the map to insert next to it or replace it")
+               + ", driven the way its arrow shows. A tile already in the stage stays in its place, marked in orange.")
     used = editing.used_numbers(stage)
-    grid = st.container(key="palette_grid")
+    grid = st.container(key="palette_grid", height=560)
     for start in range(0, len(faces), PALETTE_COLUMNS):
-        cols = grid.columns(PALETTE_COLUMNS)
+        cols = grid.columns(PALETTE_COLUMNS, gap="small")
         for col, face in zip(cols, faces[start:start + PALETTE_COLUMNS]):
             with col.container(border=True, key=f"card_{face.id}"):
                 st.image(face_png(ts.name, face.id), width="stretch")
                 where = used.get(face.number)
                 note = f"  \n:orange[in the stage: tile {', '.join(str(i + 1) for i in where)}]" if where else ""
                 st.markdown(f"**{face.id}** :gray[{editing.describe_face(face)}]{note}")
-                buttons = st.container(horizontal=True, gap="small")
-                for opt in editing.entry_options(face):
-                    buttons.button(f"{opt.arrow} {opt.entry}", key=f"pal_{face.id}_{opt.entry}{opt.exit or ''}",
-                                   help=f"{verb} {face.id} {target or ''}: enters by {opt.entry}"
-                                        + (f", leaves by {opt.exit}" if opt.exit else "") + f" ({opt.turn})",
-                                   on_click=state.on_palette, args=(face.id, opt.entry, opt.exit))
+                for opt, label in option_labels(face):
+                    st.button(label, key=f"pal_{face.id}_{opt.entry}{opt.exit or ''}", width="stretch",
+                              help=f"{verb} {face.id} {target or ''}: the road enters by edge {opt.entry}"
+                                   + (f" and leaves by edge {opt.exit}" if opt.exit else ""),
+                              on_click=state.on_palette, args=(face.id, opt.entry, opt.exit))
+    if total > len(faces):
+        grid.button(f"Show more ({len(faces)} of {total} faces shown)", key="pal_more", width="stretch",
+                    on_click=state.on_palette_more, args=(PALETTE_PAGE,))
+
+
+def _filters(stage, ts) -> editing.PaletteFilter:
+    left = editing.tiles_in_box(stage, ts)
+    numbers_total = len({f[:3] for f in ts.tiles})
+    numbers_left = len({f[:3] for f in left})
+    st.toggle(f"Hide tiles already in the stage ({numbers_left} of {numbers_total} tiles left in the box)",
+              value=False, key="flt_in_box", persist_state="page")
+    shapes_present = [s for s in editing.SHAPES if any(editing.shape_of(f) == s for f in ts.tiles.values())]
+    limits_present = sorted({x for f in ts.tiles.values() for x in f.features.limits})
+    terrains_present = sorted({f.terrain for f in ts.tiles.values() if f.terrain})
+    shapes = st.pills("Shape", shapes_present, selection_mode="multi", key="flt_shape", persist_state="page")
+    dangers = st.pills("Danger", ["yellow", "orange", "red"], selection_mode="multi", key="flt_danger",
+                       persist_state="page")
+    limits = st.pills("Speed limit", limits_present, selection_mode="multi", key="flt_limit", persist_state="page")
+    feats = st.pills("Features", ["cut", "jump", "ford"], selection_mode="multi", key="flt_feat", persist_state="page")
+    terrains = st.pills("Terrain", terrains_present, selection_mode="multi", key="flt_terrain", persist_state="page")
+    text = st.text_input("Find a face", key="flt_text", placeholder="e.g. 21 or 210b", persist_state="page")
+    return editing.PaletteFilter(shapes=tuple(shapes or ()), terrains=tuple(terrains or ()),
+                                 dangers=tuple(dangers or ()), limits=tuple(limits or ()),
+                                 cut="cut" in (feats or ()), jump="jump" in (feats or ()),
+                                 ford="ford" in (feats or ()), in_box_only=bool(ss.get("flt_in_box", False)),
+                                 text=text or "")

@@ -103,47 +103,53 @@ def svg_data_uri(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
 
 
-def map_chart(svg: str, points: list[dict], max_width: int = 760, max_height: int = 640):
-    """The Altair chart: the drawing, then a selectable hexagon over every tile (and the open end)."""
-    import altair as alt
-    import pandas as pd
+def map_chart(svg: str, points: list[dict], max_width: int = 760, max_height: int = 640) -> dict:
+    """The clickable map as a Vega-Lite specification (a plain dict: building it through Altair, whose schema
+    check alone takes a quarter of a second, would cost more than the rest of a click).
 
+    Layers: the drawing, the dashed open end with its "+", then a selectable hexagon over every tile."""
     lay = layout(svg, points, max_width, max_height)
-    x = alt.X("x:Q", scale=alt.Scale(domain=lay["x_domain"], nice=False, zero=False), axis=None)
-    y = alt.Y("y:Q", scale=alt.Scale(domain=lay["y_domain"], nice=False, zero=False, reverse=True), axis=None)
+    x = {"field": "x", "type": "quantitative", "axis": None,
+         "scale": {"domain": lay["x_domain"], "nice": False, "zero": False}}
+    y = {"field": "y", "type": "quantitative", "axis": None,
+         "scale": {"domain": lay["y_domain"], "nice": False, "zero": False, "reverse": True}}
     img = lay["image"]
-    image = alt.Chart(pd.DataFrame([{"x": img["x"], "y": img["y"], "url": svg_data_uri(svg)}])).mark_image(
-        width=img["width"], height=img["height"], aspect=False, align="center", baseline="middle",
-    ).encode(x=x, y=y, url="url:N")
-    pick = alt.selection_point(name=PARAM, fields=["index"], on="click", clear="dblclick", toggle=False,
-                               empty=False)
     radius_px = SIZE * lay["ppu"] * 0.97
-    cols = ["index", "number", "tile", "x", "y", "selected", "problem", "tip", "kind"]
-    df = pd.DataFrame(points, columns=cols)
-    df["stroke"] = ["#1456c8" if s else "rgba(0,0,0,0)" for s in df["selected"]]
-    df["stroke_width"] = [5.0 if s else 0.0 for s in df["selected"]]
     size = (2 * radius_px) ** 2
-    open_df = df[df["kind"] == "open"]
-    ghost = alt.Chart(open_df).mark_point(
-        shape=HEX_PATH, filled=False, size=size, stroke="#888888", strokeWidth=1.5, strokeDash=[6, 4],
-        fill="#f4f4f4", fillOpacity=0.5,
-    ).encode(x=x, y=y)
-    plus = alt.Chart(open_df).mark_text(
-        text="+", fontSize=max(14, radius_px * 0.6), color="#777777", fontWeight="bold",
-    ).encode(x=x, y=y)
-    hexes = alt.Chart(df).mark_point(
-        shape=HEX_PATH, filled=False, size=size, cursor="pointer", fill="#ffffff", fillOpacity=0.01,
-    ).encode(
-        x=x, y=y,
-        stroke=alt.Stroke("stroke:N", scale=None),
-        strokeWidth=alt.StrokeWidth("stroke_width:Q", scale=None),
-        tooltip=alt.Tooltip("tip:N", title="Tile"),
-    ).add_params(pick)
-    chart = alt.layer(image, ghost, plus, hexes).properties(
-        width=lay["width"], height=lay["height"], padding=0,
-        autosize=alt.AutoSizeParams(type="pad", contains="padding"),
-    ).configure_view(stroke=None)
-    return chart
+    rows = []
+    for p in points:
+        rows.append({"index": p["index"], "x": p["x"], "y": p["y"], "tip": p["tip"], "kind": p["kind"],
+                     "stroke": "#1456c8" if p["selected"] else "rgba(0,0,0,0)",
+                     "stroke_width": 5.0 if p["selected"] else 0.0})
+    opens = [r for r in rows if r["kind"] == "open"]
+    return {
+        "width": lay["width"], "height": lay["height"], "padding": 0,
+        "autosize": {"type": "pad", "contains": "padding"},
+        "config": {"view": {"stroke": None}},
+        "layer": [
+            {"data": {"values": [{"x": img["x"], "y": img["y"], "url": svg_data_uri(svg)}]},
+             "mark": {"type": "image", "width": img["width"], "height": img["height"], "aspect": False,
+                      "align": "center", "baseline": "middle"},
+             "encoding": {"x": x, "y": y, "url": {"field": "url", "type": "nominal"}}},
+            {"data": {"values": opens},
+             "mark": {"type": "point", "shape": HEX_PATH, "filled": False, "size": size, "stroke": "#888888",
+                      "strokeWidth": 1.5, "strokeDash": [6, 4], "fill": "#f4f4f4", "fillOpacity": 0.5},
+             "encoding": {"x": x, "y": y}},
+            {"data": {"values": opens},
+             "mark": {"type": "text", "text": "+", "fontSize": max(14, radius_px * 0.6), "color": "#777777",
+                      "fontWeight": "bold"},
+             "encoding": {"x": x, "y": y}},
+            {"name": "tiles", "data": {"values": rows},
+             "mark": {"type": "point", "shape": HEX_PATH, "filled": False, "size": size, "cursor": "pointer",
+                      "fill": "#ffffff", "fillOpacity": 0.01},
+             "encoding": {"x": x, "y": y,
+                          "stroke": {"field": "stroke", "type": "nominal", "scale": None},
+                          "strokeWidth": {"field": "stroke_width", "type": "quantitative", "scale": None},
+                          "tooltip": {"field": "tip", "type": "nominal", "title": "Tile"}},
+             "params": [{"name": PARAM, "select": {"type": "point", "fields": ["index"], "on": "click",
+                                                   "clear": "dblclick", "toggle": False}}]},
+        ],
+    }
 
 
 def tile_from_event(event: Any, param: str = PARAM) -> int | None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from designer.app.dirt import sources, state
+from designer.app.dirt import checks, sources, state
 
 ss = st.session_state
 
@@ -11,11 +11,12 @@ ss = st.session_state
 def sidebar() -> None:
     state.init()
     sb = st.sidebar
-    row = sb.columns(2)
-    row[0].button("Undo", icon=":material/undo:", key="undo", on_click=state.on_undo,
-               disabled=not ss.history.can_undo, width="stretch")
-    row[1].button("Redo", icon=":material/redo:", key="redo", on_click=state.on_redo,
-               disabled=not ss.history.can_redo, width="stretch")
+    row = sb.container(horizontal=True, gap="small", key="undo_row")
+    row.button("Undo", icon=":material/undo:", key="undo", on_click=state.on_undo,
+                  shortcut="Mod+Z",
+                  help="Undo the last edit (the history is kept while the page is open, not across a reload)")
+    row.button("Redo", icon=":material/redo:", key="redo", on_click=state.on_redo,
+               shortcut="Mod+Y")
 
     sb.subheader("Stage", anchor=False)
     sb.text_input("Name", key="stage_name_input", on_change=state.on_rename)
@@ -52,10 +53,15 @@ def sidebar() -> None:
 
 def header(ctx) -> None:
     errs = sum(p.severity == "error" for p in ctx.problems)
-    badge = ":green-badge[:material/check: valid]" if not errs else \
-        f":red-badge[:material/close: {errs} error{'s' if errs != 1 else ''}]"
+    status = checks.status(ctx.problems, len(ctx.stage.tiles))
+    badge = {"valid": ":green-badge[:material/check: valid]",
+             "incomplete": ":blue-badge[:material/construction: incomplete]"}.get(
+        status, f":red-badge[:material/close: {errs} error{'s' if errs != 1 else ''}]")
     st.markdown(f"### {sources.md_escape(ctx.stage.name)} &nbsp; {badge} "
                 f":gray-badge[{len(ctx.track.road_tiles)} road tiles] "
                 f":gray-badge[{ctx.tileset.name}]")
+    # Messages float over the page (they never push the map down between two clicks); errors stay until closed.
     for kind, text in state.pop_flash():
-        getattr(st, kind if kind in ("success", "info", "warning", "error") else "info")(text)
+        icon = {"success": ":material/check_circle:", "warning": ":material/warning:",
+                "error": ":material/error:"}.get(kind, ":material/info:")
+        st.toast(text, icon=icon, duration="infinite" if kind == "error" else "long")

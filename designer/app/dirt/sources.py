@@ -7,6 +7,7 @@ sentence the app shows instead of a traceback.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,8 +73,22 @@ def _natural(s: str):
 
 
 def bundled_stages() -> list[BundledStage]:
-    """The stages shipped with the designer (the rulebook's example rallies), in rally order."""
+    """The stages shipped with the designer (the rulebook's example rallies), in rally order.
+
+    Read once per folder state (the folder's listing and times are the key), since every page run asks."""
     root = stages_dir()
+    if root is None:
+        return []
+    stamp = tuple((p.name, p.stat().st_mtime_ns) for p in sorted(root.iterdir()))
+    return list(_bundled_stages(root, stamp))
+
+
+@functools.lru_cache(maxsize=4)
+def _bundled_stages(root: Path, _stamp: tuple) -> tuple[BundledStage, ...]:
+    return tuple(_read_bundled_stages(root))
+
+
+def _read_bundled_stages(root: Path | None) -> list[BundledStage]:
     if root is None:
         return []
     out = []

@@ -148,6 +148,7 @@ def commit(new: Stage, select: int | None | str = "keep") -> None:
         set_selected(select)
     else:
         _clamp_selection()
+    ss.last_edited = ss.get("selected")
 
 
 def open_stage(stage: Stage, message: str | None = None, rally_slot: int | None = None) -> None:
@@ -205,6 +206,9 @@ def on_palette(face_id: str, entry: str, exit_: str | None = None) -> None:
     if mode == "end":
         new = editing.add_tile(stage, ts, face_id, entry=entry, exit_=exit_)
         select = None                  # the open end stays the target; tiles with errors stay red
+        commit(new, select=select)
+        ss.last_edited = len(new.tiles) - 1
+        return
     elif mode == "replace":
         new = editing.replace_tile(stage, ts, sel, face_id, entry=entry, exit_=exit_)
         select = sel
@@ -212,6 +216,35 @@ def on_palette(face_id: str, entry: str, exit_: str | None = None) -> None:
         select = sel if mode == "before" else sel + 1
         new = editing.insert_tile(stage, ts, select, face_id, entry=entry, exit_=exit_)
     commit(new, select=select)
+
+
+def other_face(face_id: str, ts: Tileset) -> str | None:
+    """The face on the other side of the same physical tile (``210a`` -> ``210b``), when the tileset has it."""
+    if len(face_id) < 4 or face_id[3] not in "ab":
+        return None
+    other = face_id[:3] + ("b" if face_id[3] == "a" else "a") + face_id[4:]
+    return other if other in ts else None
+
+
+@_guard
+def on_flip() -> None:
+    """Turn the selected tile over: its other face on the same place, entered by the same edge when it can be."""
+    sel = ss.get("selected")
+    if sel is None or sel < 0:
+        return
+    ts = tileset_of(ss.stage)
+    placed = ss.stage.tiles[sel]
+    other = other_face(placed.tile, ts)
+    if other is None:
+        flash("warning", f"{placed.tile} has no other face in {ts.name}.")
+        return
+    edges = {o.entry for o in editing.entry_options(ts.face(other))}
+    entry = placed.entry if placed.entry in edges else None
+    commit(editing.replace_tile(ss.stage, ts, sel, other, entry=entry), select=sel)
+
+
+def on_palette_more(step: int) -> None:
+    ss.pal_shown = int(ss.get("pal_shown") or step) + step
 
 
 @_guard
