@@ -97,3 +97,22 @@ def test_circuit_with_rx_tokens_survives_both_formats(rx):
         assert not [p for p in validate(again, official) if p.severity == "error"]
     data = json.loads(export_rgt(stage, official))
     assert {t["TokenId"] for row in data["Tuiles"] for t in row.get("Tokens", [])} == {"greendoor", "reddoor", "whitedoor"}
+
+
+def test_tiles_after_the_lap_are_placed_but_not_driven(rx):
+    from designer.core import hexgrid
+    from designer.systems.dirt.stage import Placement
+
+    stage, ts = rx
+    track = assemble(stage, ts)
+    junction = track.tiles[2]                         # 405a: its branch B is not driven
+    w = hexgrid.rotate_edge("B", junction.rotation)
+    spare = Placement(tile="205a", at=hexgrid.neighbour(junction.hex, w),
+                      rotation=(hexgrid.edge_index(hexgrid.opposite(w)) - hexgrid.edge_index("A")) % 6)
+    longer = stage.with_tiles(list(stage.tiles) + [spare])
+    again = assemble(longer, ts)
+    assert again.circuit and [t.tile for t in again.off_lap()] == ["205a"]
+    problems = validate(longer, ts)
+    assert not [p for p in problems if p.severity == "error"]
+    assert "off-lap" in {p.code for p in problems}
+    assert fastest_line(again).seconds == fastest_line(track).seconds

@@ -78,6 +78,20 @@ class Track:
         return [t for t in self.tiles if t.face.role not in NOT_ROAD]
 
     @property
+    def lap_tiles(self) -> list[PlacedTile]:
+        """The road tiles of one lap of a circuit (every road tile for a stage)."""
+        road = self.road_tiles
+        if not self.circuit:
+            return road
+        last = lap_end(self.tiles)
+        return [t for t in road if t.index <= last.index]
+
+    def off_lap(self) -> list[PlacedTile]:
+        """Road tiles of a circuit that one lap does not drive (listed after the lap: a joker route...)."""
+        keep = {t.index for t in self.lap_tiles}
+        return [t for t in self.road_tiles if t.index not in keep]
+
+    @property
     def has_assistance(self) -> bool:
         return any(t.face.role == "assistance" for t in self.tiles)
 
@@ -479,30 +493,42 @@ def analysis_notes(track: Track) -> list[str]:
     return notes
 
 
-def closes_lap(tiles: list[PlacedTile]) -> bool:
-    """True when the road of the last tile runs into the entry of the first: a circuit."""
+def lap_end(tiles: list[PlacedTile]) -> PlacedTile | None:
+    """The last tile of a lap: the first road tile whose road runs into the entry of the first road tile.
+
+    None when the road never comes back to its start: not a circuit. Tiles listed after it (a joker route,
+    a spare branch) are placed but not driven.
+    """
     road = [t for t in tiles if t.face.role not in NOT_ROAD]
-    if len(road) < 3:
-        return False
-    first, last = road[0], road[-1]
-    if not (first.world_entry and last.world_exit):
-        return False
-    return (hexgrid.neighbour(last.hex, last.world_exit) == first.hex
-            and hexgrid.opposite(last.world_exit) == first.world_entry)
+    if len(road) < 3 or not road[0].world_entry:
+        return None
+    first = road[0]
+    for t in road[2:]:
+        if not t.world_exit:
+            continue
+        if (hexgrid.neighbour(t.hex, t.world_exit) == first.hex
+                and hexgrid.opposite(t.world_exit) == first.world_entry):
+            return t
+    return None
+
+
+def closes_lap(tiles: list[PlacedTile]) -> bool:
+    """True when the road comes back into the entry of its first tile: a circuit."""
+    return lap_end(tiles) is not None
 
 
 def assemble(stage: Stage, tileset: Tileset) -> Track:
     """Place every tile and build the cell graph. Never raises for a bad stage: see ``errors``."""
     tiles, unknown, errors = place_tiles(stage, tileset)
     track = Track(stage=stage, tileset=tileset, tiles=tiles, unknown=unknown, errors=errors)
-    track.circuit = closes_lap(tiles)
+    last = lap_end(tiles)
+    track.circuit = last is not None
+    driven = [t for t in tiles if last is None or t.index <= last.index]
     contiguous = not unknown and not errors
-    if contiguous and all(t.face.has_cells and t.driven.cells is not None for t in track.road_tiles):
-        lap_end = None
-        if track.circuit:
-            first = track.road_tiles[0]
-            lap_end = first
-        track.graph = build_graph(tiles, lap_end, laps=stage.laps)
+    if contiguous and all(t.face.has_cells and t.driven.cells is not None for t in driven
+                          if t.face.role not in NOT_ROAD):
+        closing = track.road_tiles[0] if track.circuit else None
+        track.graph = build_graph(driven, closing, laps=stage.laps)
     return track
 
 

@@ -122,6 +122,7 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
         if t.index in twice:
             indices.setdefault(t.hex, []).append(t.index)
     closing = _closing_pair(track)
+    off_lap = {t.index for t in track.off_lap()}
     # Road edges that meet nothing, a tile's side, or a road of another width.
     for t in track.tiles:
         if t.index in twice:
@@ -129,7 +130,7 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
         for local, lanes in t.face.edges.items():
             w = hexgrid.rotate_edge(local, t.rotation)
             nb = by_hex.get(hexgrid.neighbour(t.hex, w))
-            on_route = local in driven_on.get(t.hex, set())
+            on_route = local in driven_on.get(t.hex, set()) and t.index not in off_lap
             is_stage_start = t.index == track.tiles[0].index and local == t.entry and not track.circuit
             if nb is None:
                 if is_stage_start or t.face.role in ("finish", "start-finish") and local == t.exit:
@@ -171,7 +172,11 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
                             f"the road meets tile {nb.index + 1} ({nb.tile}), which is not the next tile",
                             "the road must be one path from start to finish", t.index, t.tile))
     # Start and finish.
-    road = track.road_tiles
+    road = track.lap_tiles
+    for t in track.off_lap():
+        add(Problem("off-lap", "info", f"{t.tile} is placed after the lap closes: it is not driven (a joker "
+                                       "route? the RX joker-lap rules are not in our rulebooks)",
+                    "leave it for the table, or remove it", t.index, t.tile))
     if road:
         first, last = road[0], road[-1]
         if first.face.role not in ("start", "start-finish"):
@@ -271,7 +276,7 @@ def _next_to(a: list[int], b: list[int]) -> bool:
 def _closing_pair(track: Track) -> set[int]:
     if not track.circuit:
         return set()
-    road = track.road_tiles
+    road = track.lap_tiles
     return {road[0].index, road[-1].index}
 
 
