@@ -123,3 +123,20 @@ def test_a_road_running_into_an_earlier_tile_is_an_error(official):
     # Without the second drive of 412a, the road of 225b runs into 412a's other road: not the next tile.
     broken = stage.with_tiles(stage.tiles[:8] + [Placement(tile="203a", at=(-5, 5), rotation=0)])
     assert "road-crossing" in {p.code for p in validate(broken, official)}
+
+
+def test_a_stage_that_changes_surface_uses_each_terrains_column():
+    from designer.systems.dirt.rules import load_ruleset
+
+    stage = load_stage(ROOT / "stages" / "dirt" / "expansions" / "climb-demo.yaml")
+    track = assemble(stage, get_tileset(stage.tileset))
+    rules = load_ruleset()
+    base = fastest_line(track, rules)
+    # Fewer gear dice on asphalt only: the asphalt Climb tiles slow the car, the gravel ones do not change.
+    columns = {k: v.model_dump() for k, v in rules.dashboards.items()}
+    columns["asphalt"] = dict(columns["asphalt"], gear=2, gas=0)
+    slow = fastest_line(track, rules.replace(dashboards=columns))
+    assert slow.seconds > base.seconds
+    columns["asphalt"] = rules.dashboards["asphalt"].model_dump()
+    columns["gravel"] = dict(columns["gravel"], gear=2, gas=0)
+    assert fastest_line(track, rules.replace(dashboards=columns)).seconds > base.seconds
