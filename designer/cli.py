@@ -444,10 +444,19 @@ def _range(text: str, what: str) -> tuple[int, int]:
 @click.option("--jobs", "-j", type=int, default=None, help="Processes on this machine (default: every core).")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler (or RALLY_DASK_SCHEDULER).")
 @click.option("--name", default="Generated stage", show_default=True)
+@click.option("--system", "system_name", default="dirt", show_default=True,
+              help="The game: dirt, or rallye (drafted as the rules draft) or greatrace (start and finish ranked by "
+                   "balance); the DIRT options above are for dirt.")
+@click.option("--deck", "other_box", default=None, help="rallye / greatrace: the deck or board to use (default: the demo).")
 def generate(output, tiles, boxes, reserve, reserve_from, table, tile_cm, terrains, assistance, difficulty, targets,
-             stages, disjoint, seed, candidates, jobs, scheduler, name):
-    """Generate Rallyman: DIRT stages, valid by construction, for your boxes, table and difficulty."""
+             stages, disjoint, seed, candidates, jobs, scheduler, name, system_name, other_box):
+    """Generate stages: for Rallyman: DIRT valid by construction for your boxes, table and difficulty; for the other
+    games the way the game makes them."""
     from designer.core import files
+
+    if system_name != "dirt":
+        _generate_other(system_name, output, stages, seed, candidates, difficulty, other_box)
+        return
     from designer.systems.dirt import generate as G
     from designer.systems.dirt.stage import dumps_stage, load_stage
     from designer.systems.dirt.tileset import get_tileset
@@ -504,6 +513,28 @@ def generate(output, tiles, boxes, reserve, reserve_from, table, tile_cm, terrai
     files.write_atomic(folder / "rally.yaml", yaml.safe_dump({"rally": name, "stages": names}, sort_keys=False),
                        suffixes=(".yaml",), what="rally")
     click.echo(f"wrote {folder / 'rally.yaml'}")
+
+
+def _generate_other(system_name, output, stages, seed, candidates, difficulty, box):
+    from designer import systems
+    from designer.core import files
+
+    system = systems.get(system_name)
+    made = system.generate(seed=seed, count=stages, candidates=max(stages, min(candidates, 2000)),
+                           difficulty=difficulty, box=box)
+    if stages == 1:
+        stage, figures = made[0]
+        files.write_atomic(output, system.dumps(stage), suffixes=(".yaml", ".yml"), what="stage")
+        click.echo(f"wrote {output}: " + ", ".join(f"{k} {v}" for k, v in figures.items()))
+        return
+    folder = Path(output)
+    if folder.exists() and not folder.is_dir():
+        raise DesignerError("several stages are written into a folder", where=output, hint="give a folder name")
+    folder.mkdir(parents=True, exist_ok=True)
+    for k, (stage, figures) in enumerate(made, start=1):
+        path = folder / f"stage{k}.yaml"
+        files.write_atomic(path, system.dumps(stage), suffixes=(".yaml",), what="stage")
+        click.echo(f"wrote {path}: " + ", ".join(f"{key} {v}" for key, v in figures.items()))
 
 
 def _figures_text(cand) -> str:

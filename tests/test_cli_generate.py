@@ -54,3 +54,22 @@ def test_batch_writes_csv_and_html(tmp_path):
     assert "<table>" in (tmp_path / "t.html").read_text()
     r = run("batch", bad, "-o", tmp_path / "t.txt")
     assert r.exit_code == 2 and ".csv" in r.output
+
+
+def test_rallye_stages_are_drafted_and_ranked(tmp_path):
+    from designer import systems
+
+    rallye = systems.get("rallye")
+    easy = rallye.generate(seed=4, count=2, candidates=12, difficulty="easy")
+    hard = rallye.generate(seed=4, count=2, candidates=12, difficulty="hard")
+    assert easy[0][1]["best_solo_seconds"] <= easy[1][1]["best_solo_seconds"]
+    assert easy[0][1]["best_solo_seconds"] < hard[0][1]["best_solo_seconds"]
+    assert rallye.generate(seed=4, count=1, candidates=12, difficulty="easy")[0][0].cards == easy[0][0].cards
+    r = run("generate", "--system", "rallye", "-o", tmp_path / "drafted", "--stages", "2", "--candidates", "6")
+    assert r.exit_code == 0, r.output
+    for k in (1, 2):
+        stage = rallye.load(tmp_path / "drafted" / f"stage{k}.yaml")
+        assert len(stage.cards) == 12
+        assert not [p for p in rallye.validate(stage, rallye.box_of(stage)) if p.severity == "error"]
+    r = run("generate", "--system", "classic", "-o", tmp_path / "c.yaml")
+    assert r.exit_code == 2 and "no stage generator" in r.output

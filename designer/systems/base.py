@@ -94,6 +94,15 @@ class GameSystem(ABC):
         """The analysis as text for the command line (default: its summary lines)."""
         return "\n".join([str(result.get("stage", ""))] + [f"  {s}" for s in result.get("summary", [])])
 
+    def generate(self, *, seed: int = 0, count: int = 1, candidates: int = 20, difficulty: str | None = None,
+                 box: str | None = None, players: int | None = None) -> list[tuple[Any, dict]]:
+        """New stages made the way this game makes them, best for ``difficulty`` (easy / medium / hard) first,
+        each with the figures it was judged on. Systems without a generator say so."""
+        from designer.core.errors import DesignerError
+
+        raise DesignerError(f"there is no stage generator for {self.title}",
+                            hint="generate works for Rallyman: DIRT, Rallye and The Great Race")
+
     # -- drawing and printing ------------------------------------------------------------
     @abstractmethod
     def draw(self, stage: Any, box: Any, result: dict | None = None) -> str:

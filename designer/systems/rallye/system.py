@@ -57,6 +57,23 @@ class RallyeSystem(GameSystem):
 
         return report(result)
 
+    def facts(self, stage: Any, box: Any, result: dict | None) -> dict:
+        result = result or {}
+        sim = ((result.get("simulation") or {}).get("fastest")) or {}
+        fastest = (result.get("plans") or {}).get("fastest") or {}
+        spread = sim["p90"] - sim["p10"] if sim.get("p90") is not None and sim.get("p10") is not None else None
+        return {"pieces": len(result.get("cards") or []) or None, "length": len(result.get("cards") or []) or None,
+                "ideal_seconds": result.get("best_solo_seconds"), "expected_seconds": sim.get("mean_seconds"),
+                "spread_seconds": spread, "loss_of_control": fastest.get("spin_chance_total"),
+                "table_minutes": (result.get("table_time") or {}).get("minutes"), "boxes": result.get("deck")}
+
+    def generate(self, *, seed: int = 0, count: int = 1, candidates: int = 20, difficulty: str | None = None,
+                 box: str | None = None, players: int | None = None) -> list:
+        from designer.systems.rallye.generate import generate
+
+        return generate(seed=seed, count=count, candidates=candidates, difficulty=difficulty, box=box,
+                        players=players)
+
     # -- drawing and printing --------------------------------------------------------------------------
     def draw(self, stage: Any, box: Any, result: dict | None = None) -> str:
         from designer.systems.rallye.draw import stage_svg

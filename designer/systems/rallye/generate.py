@@ -1,0 +1,53 @@
+"""Rallye stages made as the game makes them: drafted from the six face-up piles, many times over, then ranked.
+
+A difficulty asks for simulated drivers who pick the cards that make the stage easy (the highest safety speed) or
+hard (the lowest), and ranks the drafts by the best solo time: easy stages first by the quickest time, hard ones
+by the slowest. The same seed gives the same stages.
+"""
+from __future__ import annotations
+
+from designer.core.errors import DesignerError
+from designer.systems.rallye.analyse import analyse
+from designer.systems.rallye.deck import get_deck
+from designer.systems.rallye.draft import draft
+from designer.systems.rallye.stage import Stage
+
+POLICY = {None: "random", "easy": "fast", "medium": "random", "hard": "slow"}
+
+
+def generate(*, seed: int = 0, count: int = 1, candidates: int = 20, difficulty: str | None = None,
+             box: str | None = None, players: int | None = None) -> list[tuple[Stage, dict]]:
+    if difficulty not in POLICY:
+        raise DesignerError(f"unknown difficulty {difficulty!r}", hint="easy, medium or hard")
+    if not 1 <= count <= candidates <= 5000:
+        raise DesignerError(f"{count} stages from {candidates} drafts is not possible",
+                            hint="ask for at most as many stages as drafts (5000 at most)")
+    deck = get_deck(box)
+    players = players or 2
+    found = []
+    seen = set()
+    for k in range(candidates):
+        try:
+            result = draft(deck, players=players, seed=seed * 10_000 + k, policy=POLICY[difficulty])
+        except DesignerError:
+            continue                                  # a draft that ran out of cards: the next seed
+        key = tuple(result.cards)
+        if key in seen:
+            continue
+        seen.add(key)
+        stage = Stage(name=f"Drafted stage (seed {seed}, #{k})", deck=deck.name, cards=list(result.cards),
+                      players=players)
+        figures = analyse(stage, deck, players=players, runs=0)
+        found.append((stage, {"best_solo_seconds": figures["best_solo_seconds"],
+                              "cautious_solo_seconds": figures["cautious_solo_seconds"],
+                              "mean_safety": figures["difficulty"]["mean_safety"], "draft": k}))
+    if not found:
+        raise DesignerError(f"none of {candidates} drafts completed a stage", hint="try another seed")
+    slow_first = difficulty == "hard"
+    found.sort(key=lambda sf: (-sf[1]["best_solo_seconds"] if slow_first else sf[1]["best_solo_seconds"],
+                               sf[1]["draft"]))
+    if difficulty == "medium":
+        times = sorted(f["best_solo_seconds"] for _s, f in found)
+        middle = times[len(times) // 2]
+        found.sort(key=lambda sf: (abs(sf[1]["best_solo_seconds"] - middle), sf[1]["draft"]))
+    return found[:count]
