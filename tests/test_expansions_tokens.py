@@ -157,3 +157,16 @@ def test_share_code_keeps_tokens():
     broken = share_code(stage).replace("tok.1=%5B", "tok.1=%5D")
     with pytest.raises(DesignerError, match="tokens of tile 2"):
         from_share_code(broken)
+
+
+def test_a_token_on_a_tile_driven_twice_acts_once_and_is_not_off_road(official):
+    from designer.systems.dirt.stage import load_stage
+    from tests.conftest import ROOT
+
+    stage = load_stage(ROOT / "stages" / "dirt" / "expansions" / "rx-crossing-twice-demo.yaml")
+    straight = cells_for_tokens(stage, 1, official)          # 412a's straight B-E, driven first
+    stage = add_token(stage, 1, "water", cell=straight[0])
+    problems = [p.code for p in validate(stage, official)]
+    assert "token-off-road" not in problems
+    g = assemble(stage, official).graph
+    assert g.nodes[f"1:{straight[0]}"]["ford"]

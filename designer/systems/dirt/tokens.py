@@ -147,7 +147,8 @@ def apply_tokens(g, tile, i: int, tokens) -> None:
         cid = token_cell(tile, tok)
         node = f"{i}:{cid}" if cid else None
         entry = {"tile": tile.index, "tile_id": tile.tile, "kind": tok.kind, "cell": cid,
-                 "effect": eff.get("effect", "none"), "label": tok.label()}
+                 "effect": eff.get("effect", "none"), "label": tok.label(),
+                 "token": f"{tile.hex}:{tok.model_dump_json()}"}     # the same token seen from each drive
         if node in g:
             d = g.nodes[node]
             kind = eff.get("effect")

@@ -283,8 +283,14 @@ def _closing_pair(track: Track) -> set[int]:
 def _token_problems(track: Track) -> list[Problem]:
     """Tokens that lie on no space of the road driven, and tokens that do not act in the analysis."""
     out = []
-    for e in track.graph.graph.get("tokens", []) if track.has_cells else []:
-        if e["cell"] is None and e["effect"] != "none":
+    log = track.graph.graph.get("tokens", []) if track.has_cells else []
+    placed = {e["token"] for e in log if e["cell"] is not None}
+    seen = set()
+    for e in log:
+        if e["token"] in seen:
+            continue                  # a tile driven twice: one report per token
+        seen.add(e["token"])
+        if e["cell"] is None and e["effect"] != "none" and e["token"] not in placed:
             out.append(Problem("token-off-road", "warning", f"the {e['label']} token lies on no space of the road driven",
                                "move it onto the road (name its cell) or remove it", e["tile"], e["tile_id"]))
         elif e["effect"] == "none":
