@@ -21,8 +21,24 @@ def _add(a, b, k=1.0):
     return (a[0] + k * b[0], a[1] + k * b[1])
 
 
+TIGHT = "~tight"     # suffix of a turn: the road keeps close to the corner between its ends
+
+
+def path_of(face) -> tuple[tuple[str, ...], str]:
+    """The (ends, turn) a face's road is drawn with. The roads of a face with two separate roads (412-414)
+    keep close to their own corner of the tile so that the drawing does not lay one over the other."""
+    turn = face.turn
+    if getattr(face, "beside", 0) and len(face.ends) == 2:
+        gap = (hexgrid.edge_index(face.ends[1]) - hexgrid.edge_index(face.ends[0])) % 6
+        if min(gap, 6 - gap) == 2:
+            turn += TIGHT
+    return tuple(face.ends), turn
+
+
 @functools.lru_cache(maxsize=512)
 def control_points(ends: tuple[str, ...], turn: str) -> tuple[Point, Point, Point, Point]:
+    tight = turn.endswith(TIGHT)
+    turn = turn.removesuffix(TIGHT)
     if len(ends) == 1:
         e = ends[0]
         p0 = hexgrid.edge_midpoint(e)
@@ -34,7 +50,7 @@ def control_points(ends: tuple[str, ...], turn: str) -> tuple[Point, Point, Poin
     n0, n1 = hexgrid.edge_normal(a), hexgrid.edge_normal(b)
     gap = (hexgrid.edge_index(b) - hexgrid.edge_index(a)) % 6
     gap = min(gap, 6 - gap)
-    k = {3: 0.6, 2: 0.6, 1: 1.25}[gap]
+    k = {3: 0.6, 2: 0.6, 1: 1.25}[gap] * (0.12 if tight else 1.0)
     p1 = _add(p0, n0, -k)
     p2 = _add(p3, n1, -k)
     if gap == 3 and turn in ("left", "right"):
@@ -70,7 +86,7 @@ def _hairpin(ends: tuple[str, ...]):
 
 def centre(ends: tuple[str, ...], turn: str, t: float) -> tuple[Point, Point]:
     """Point on the centre line at fraction ``t`` and the unit vector to the driver's left."""
-    if len(ends) == 2 and turn not in ("s-left", "s-right"):
+    if len(ends) == 2 and turn not in ("s-left", "s-right") and not turn.endswith(TIGHT):
         gap = (hexgrid.edge_index(ends[1]) - hexgrid.edge_index(ends[0])) % 6
         if gap in (1, 5):
             v, r, t0, sweep = _hairpin(tuple(ends))
@@ -131,11 +147,11 @@ def _face_geometry(face) -> dict[str, Polygon]:
     hit = _GEOMETRY_CACHE.get(id(face))
     if hit is not None and hit[0] is face:
         return hit[1]
-    ends = tuple(face.ends)
+    ends, turn = path_of(face)
     out = {}
     for cell in face.all_cells():
         lateral = cell_lateral(face, cell)
-        pts = band_polygon(ends, face.turn, cell.span, lateral)
+        pts = band_polygon(ends, turn, cell.span, lateral)
         out[cell.id] = Polygon(pts)
     _GEOMETRY_CACHE[id(face)] = (face, out)
     return out
@@ -152,7 +168,7 @@ def cell_anchor(face, cell) -> Point:
     """A point well inside the cell, on its lane's centre line, for labels and racing lines."""
     lo, hi = cell_lateral(face, cell)
     a, b = cell.span
-    p, left = centre(tuple(face.ends), face.turn, (a + b) / 2.0)
+    p, left = centre(*path_of(face), (a + b) / 2.0)
     return _add(p, left, (lo + hi) / 2.0)
 
 
@@ -162,7 +178,7 @@ def road_outline(face) -> list[list[Point]]:
     lanes = max(face.lanes, 1)
     half = lanes * LANE_WIDTH / 2.0
     if face.ends and len(face.ends) == 2:
-        out.append(band_polygon(tuple(face.ends), face.turn, (0.0, 1.0), (-half, half), steps=24))
+        out.append(band_polygon(*path_of(face), (0.0, 1.0), (-half, half), steps=24))
         return out
     for a, b in face.links:
         out.append(band_polygon((a, b), "straight", (0.0, 1.0), (-half, half), steps=24))

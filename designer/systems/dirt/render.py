@@ -108,7 +108,7 @@ def _draw_road(c: _Canvas, face, world, size, road_colour, show_limits=True, tex
             lanes = max(face.lanes, 1)
             lo, _ = geometry.lane_band(lanes - 1, lanes)
             _, hi = geometry.lane_band(0, lanes)
-            p, left = geometry.centre(tuple(face.ends), face.turn, sl.split)
+            p, left = geometry.centre(*geometry.path_of(face), sl.split)
             a = world((p[0] + left[0] * hi, p[1] + left[1] * hi))
             b = world((p[0] + left[0] * lo, p[1] + left[1] * lo))
             c.add(f'<line x1="{a[0]:.2f}" y1="{a[1]:.2f}" x2="{b[0]:.2f}" y2="{b[1]:.2f}" stroke="#fdfaf2" '
@@ -122,7 +122,7 @@ def _draw_road(c: _Canvas, face, world, size, road_colour, show_limits=True, tex
             lanes = max(face.lanes, 1)
             lo, _ = geometry.lane_band(lanes - 1, lanes)
             _, hi = geometry.lane_band(0, lanes)
-            p, left = geometry.centre(tuple(face.ends), face.turn, line)
+            p, left = geometry.centre(*geometry.path_of(face), line)
             a = world((p[0] + left[0] * hi * 1.25, p[1] + left[1] * hi * 1.25))
             b = world((p[0] + left[0] * lo * 1.25, p[1] + left[1] * lo * 1.25))
             c.add(f'<line x1="{a[0]:.2f}" y1="{a[1]:.2f}" x2="{b[0]:.2f}" y2="{b[1]:.2f}" stroke="#111" '
@@ -161,7 +161,7 @@ def _draw_road(c: _Canvas, face, world, size, road_colour, show_limits=True, tex
 def _climb_mark(c: _Canvas, face, cell, world, size, sw):
     lo, hi = geometry.cell_lateral(face, cell)
     t = cell.span[0]
-    p, left = geometry.centre(tuple(face.ends), face.turn, t)
+    p, left = geometry.centre(*geometry.path_of(face), t)
     a = world((p[0] + left[0] * hi, p[1] + left[1] * hi))
     b = world((p[0] + left[0] * lo, p[1] + left[1] * lo))
     colour = "#b0306a" if cell.climb == "up" else "#2a7f62"

@@ -172,6 +172,7 @@ class Face(_Model):
     slides: list[Slide] = Field(default_factory=list)
     roads: list[Road] | None = None
     road: str | None = None            # on the face of one road of a several-road face: its id
+    beside: int = 0                    # on such a face: how many other roads share no edge with it
     notes: str | None = None
 
     @field_validator("edges")
@@ -305,7 +306,8 @@ def _road_face(face: Face, road: Road) -> Face:
         edges={e: face.edges[e] for e in road.ends}, skew={}, links=[tuple(road.ends)], role=face.role,
         variants=face.variants, features=face.features, ends=list(road.ends), turn=road.turn,
         start_line=road.start_line, finish_line=road.finish_line, cells=list(road.cells),
-        slides=list(road.slides), roads=None, road=road.id, notes=road.notes)
+        slides=list(road.slides), roads=None, road=road.id, notes=road.notes,
+        beside=sum(1 for r in face.roads or [] if r is not road and not set(r.ends) & set(road.ends)))
 
 
 def road_problems(face: Face) -> list[str]:
