@@ -1,0 +1,196 @@
+"""The commands that handle many stages: ``batch`` (a comparison table of every stage given) and ``generate``
+(new stages for given boxes, table and difficulty). Registered on the main group by :mod:`designer.cli`."""
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import click
+
+from designer.core.errors import DesignerError
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, metavar="FILES_OR_FOLDERS...")
+@click.option("-o", "--output", "csv_out", type=click.Path(dir_okay=False), help="Write the table as CSV.")
+@click.option("--html", "html_out", type=click.Path(dir_okay=False), help="Write a sortable HTML page with small maps.")
+@click.option("--jobs", "-j", type=int, default=None, help="Processes on this machine (default: every core).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run on a Dask cluster, e.g. tcp://host:8786 (or set RALLY_DASK_SCHEDULER).")
+@click.option("--players", type=click.IntRange(1, 6), default=None)
+@click.option("--json", "as_json", is_flag=True)
+def batch(paths, csv_out, html_out, jobs, scheduler, players, as_json):
+    """Analyse every stage of the given files and folders into one comparison table."""
+    from designer.batch import analyse_all, stage_files
+    from designer.batch.table import csv_text, html_text
+    from designer.core import files
+
+    for out, suffix in ((csv_out, ".csv"), (html_out, ".html")):
+        if out is not None and Path(out).suffix.lower() != suffix:
+            raise DesignerError(f"this output must be a {suffix} file", where=out)
+    total = len(stage_files(paths))
+    show = sys.stderr.isatty() and not as_json
+    with click.progressbar(length=total, label="analysing", file=sys.stderr) if show else _NoBar() as bar:
+        rows = analyse_all(paths, jobs=jobs, scheduler=scheduler, players=players, thumbnails=bool(html_out),
+                           progress=lambda done, _total: bar.update(1))
+    if csv_out:
+        files.write_atomic(csv_out, csv_text(rows), suffixes=(".csv",), protect=paths, what="table")
+    if html_out:
+        files.write_atomic(html_out, html_text(rows), suffixes=(".html",), protect=paths, what="page")
+    if as_json:
+        click.echo(json.dumps([{k: v for k, v in r.items() if k != "svg"} for r in rows], indent=2))
+        return
+    click.echo(f"{'game':9} {'stage':34} {'ok':3} {'pieces':>6} {'ideal':>6} {'expected':>8} {'LoC':>5} {'table':>6}")
+    for r in rows:
+        def num(v, f="{:.0f}"):
+            return f.format(v) if isinstance(v, (int, float)) else "-"
+        click.echo(f"{(r['system'] or '?'):9} {str(r['stage'] or r['file'])[:34]:34} {'yes' if r['valid'] else 'NO':3} "
+                   f"{num(r['pieces']):>6} {num(r['ideal_seconds']):>6} {num(r['expected_seconds']):>8} "
+                   f"{num(r['loss_of_control'], '{:.0%}') if r['loss_of_control'] is not None else '-':>5} "
+                   f"{num(r['table_minutes']):>6}")
+    written = [x for x in (csv_out, html_out) if x]
+    click.echo(f"{len(rows)} stages" + (f"; wrote {', '.join(written)}" if written else ""))
+
+
+class _NoBar:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def update(self, n):
+        pass
+
+
+def _range(text: str, what: str) -> tuple[int, int]:
+    try:
+        lo, _, hi = text.partition("-")
+        return int(lo), int(hi or lo)
+    except ValueError:
+        raise DesignerError(f"{what} {text!r} is not a number or a range", hint="e.g. 14 or 12-16") from None
+
+
+@click.command()
+@click.option("-o", "--output", required=True, type=click.Path(),
+              help="STAGE.yaml to write, or a folder for a rally (--stages 2 or more).")
+@click.option("--tiles", default="10-14", show_default=True, help="Road tiles, start and finish included: N or LOW-HIGH.")
+@click.option("--box", "boxes", multiple=True, default=("core",), show_default=True,
+              help="A box owned, optionally with copies: core, monte-carlo, rx, climb, e.g. --box core --box monte-carlo=2.")
+@click.option("--reserve", multiple=True, help="Tile numbers kept for other stages, e.g. --reserve 210 --reserve 215.")
+@click.option("--reserve-from", "reserve_from", multiple=True, type=click.Path(dir_okay=False),
+              help="Keep the road tiles of these stage files (the other stages of your rally).")
+@click.option("--table", default=None, help="Table size in cm, WIDTHxHEIGHT, e.g. 120x80.")
+@click.option("--tile-cm", type=float, default=20.0, show_default=True, help="A tile across the flats, in cm.")
+@click.option("--terrain", "terrains", multiple=True, type=click.Choice(["gravel", "asphalt", "snow"]),
+              help="Allowed surfaces (default: all).")
+@click.option("--assistance", is_flag=True, help="End with the assistance tile (201).")
+@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default=None)
+@click.option("--target", "targets", multiple=True, metavar="METRIC=LOW:HIGH",
+              help="A target range, e.g. ideal_seconds=60:90, loss_of_control=:0.9, tight_corners=3:, expected_seconds=..")
+@click.option("--stages", type=click.IntRange(1, 9), default=1, show_default=True, help="Stages of one rally.")
+@click.option("--disjoint", is_flag=True, help="A rally's stages share no tile (all built on one table).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--candidates", type=int, default=300, show_default=True, help="Candidates examined per stage.")
+@click.option("--jobs", "-j", type=int, default=None, help="Processes on this machine (default: every core).")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler (or RALLY_DASK_SCHEDULER).")
+@click.option("--name", default="Generated stage", show_default=True)
+@click.option("--system", "system_name", default="dirt", show_default=True,
+              help="The game: dirt, or rallye (drafted as the rules draft) or greatrace (start and finish ranked by "
+                   "balance); the DIRT options above are for dirt.")
+@click.option("--deck", "other_box", default=None, help="rallye / greatrace: the deck or board to use (default: the demo).")
+def generate(output, tiles, boxes, reserve, reserve_from, table, tile_cm, terrains, assistance, difficulty, targets,
+             stages, disjoint, seed, candidates, jobs, scheduler, name, system_name, other_box):
+    """Generate stages: for Rallyman: DIRT valid by construction for your boxes, table and difficulty; for the other
+    games the way the game makes them."""
+    from designer.core import files
+
+    if system_name != "dirt":
+        _generate_other(system_name, output, stages, seed, candidates, difficulty, other_box)
+        return
+    from designer.systems.dirt import generate as G
+    from designer.systems.dirt.stage import dumps_stage, load_stage
+    from designer.systems.dirt.tileset import get_tileset
+
+    copies = []
+    for b in boxes:
+        box, _, n = b.partition("=")
+        copies.append((box.strip(), int(n) if n.strip().isdigit() else 1))
+    reserved = {r.strip()[:3] for r in reserve}
+    for path in reserve_from:            # their road tiles: start, finish and assistance tiles serve every stage
+        other = load_stage(path)
+        box = get_tileset(other.tileset, Path(path).resolve().parent)
+        reserved |= {p.tile[:3] for p in other.tiles
+                     if p.tile in box and box.face(p.tile).role not in ("start", "finish", "start-finish", "assistance")}
+    size = None
+    if table:
+        try:
+            w, h = (float(x) for x in table.lower().split("x"))
+            size = (w, h)
+        except ValueError:
+            raise DesignerError(f"table {table!r} is not WIDTHxHEIGHT in cm", hint="e.g. --table 120x80") from None
+    parsed = []
+    for t in targets:
+        metric, _, rng = t.partition("=")
+        lo, _, hi = rng.partition(":")
+        try:
+            parsed.append((metric.strip(), float(lo) if lo.strip() else None, float(hi) if hi.strip() else None))
+        except ValueError:
+            raise DesignerError(f"target {t!r} is not METRIC=LOW:HIGH", hint="e.g. ideal_seconds=60:90") from None
+    if not (math.isfinite(tile_cm) and 5 <= tile_cm <= 100):
+        raise DesignerError(f"--tile-cm {tile_cm} is not a tile size")
+    spec = G.Spec(tiles=_range(tiles, "--tiles"), copies=tuple(copies), reserved=tuple(sorted(reserved)),
+                  terrains=tuple(terrains) or ("gravel", "asphalt", "snow"), table_cm=size, tile_cm=tile_cm,
+                  assistance=assistance, difficulty=difficulty, targets=tuple(parsed), seed=seed,
+                  candidates=candidates, name=name)
+    spec.check()
+    if stages == 1:
+        best = G.search(spec, jobs=jobs, scheduler=scheduler, keep=1)
+        files.write_atomic(output, dumps_stage(best[0].stage), suffixes=(".yaml", ".yml"),
+                           protect=reserve_from, what="stage")
+        click.echo(f"wrote {output}: {_figures_text(best[0])}")
+        return
+    folder = Path(output)
+    if folder.exists() and not folder.is_dir():
+        raise DesignerError("a rally is written into a folder", where=output, hint="give a folder name")
+    folder.mkdir(parents=True, exist_ok=True)
+    rally = G.generate_rally(spec, stages, disjoint=disjoint, jobs=jobs, scheduler=scheduler)
+    names = []
+    for k, cand in enumerate(rally, start=1):
+        files.write_atomic(folder / f"ss{k}.yaml", dumps_stage(cand.stage), suffixes=(".yaml",), what="stage")
+        names.append(f"ss{k}.yaml")
+        click.echo(f"wrote {folder / names[-1]}: {_figures_text(cand)}")
+    import yaml
+    files.write_atomic(folder / "rally.yaml", yaml.safe_dump({"rally": name, "stages": names}, sort_keys=False),
+                       suffixes=(".yaml",), what="rally")
+    click.echo(f"wrote {folder / 'rally.yaml'}")
+
+
+def _generate_other(system_name, output, stages, seed, candidates, difficulty, box):
+    from designer import systems
+    from designer.core import files
+
+    system = systems.get(system_name)
+    made = system.generate(seed=seed, count=stages, candidates=max(stages, min(candidates, 2000)),
+                           difficulty=difficulty, box=box)
+    if stages == 1:
+        stage, figures = made[0]
+        files.write_atomic(output, system.dumps(stage), suffixes=(".yaml", ".yml"), what="stage")
+        click.echo(f"wrote {output}: " + ", ".join(f"{k} {v}" for k, v in figures.items()))
+        return
+    folder = Path(output)
+    if folder.exists() and not folder.is_dir():
+        raise DesignerError("several stages are written into a folder", where=output, hint="give a folder name")
+    folder.mkdir(parents=True, exist_ok=True)
+    for k, (stage, figures) in enumerate(made, start=1):
+        path = folder / f"stage{k}.yaml"
+        files.write_atomic(path, system.dumps(stage), suffixes=(".yaml",), what="stage")
+        click.echo(f"wrote {path}: " + ", ".join(f"{key} {v}" for key, v in figures.items()))
+
+
+def _figures_text(cand) -> str:
+    f = cand.figures
+    return (f"{f['tiles']} road tiles, ideal {f['ideal_seconds']} s, {f['tight_corners']} corners under gear 3, "
+            f"{f['width_cm']:.0f} x {f['height_cm']:.0f} cm, score {cand.score:.3f} (0 = every target met)")
