@@ -7,7 +7,8 @@ The driver rolls dice one by one (ART.4) and may stop after any die. A state ins
 - stop: the time card of the gear, then the value of the turn boundary;
 - roll a die towards a cell: with the die's hazard chance the mark is counted; reaching the turn's limit
   (ART.7.1: 3, 2 on snow with asphalt tyres, the soft-tyre sectors) is a loss of control: 1'00" and a restart
-  in gear 1 from the cell's restart cell (ART.7.3-7.4); a mark on a double downshift is a loss (ART.19); a mark
+  in gear 1 from the cell's restart cell (ART.7.3-7.4); a mark on a double downshift (ART.19) or on a bump
+  taken one gear over (ART.11) is a loss; a mark
   on a ford taken while changing gear ends the turn there (ART.23); a loss crossing the finish line still
   finishes (ART.13).
 
