@@ -31,7 +31,7 @@ def open_text(text: str, source: str, near: Path | None = None) -> None:
     """Open a race or a board; a race naming the board already in the editor is raced on that board."""
     doc = SYSTEM.loads(text, source, near=near)
     held = ss.get(K + "board")
-    if getattr(doc, "board_obj", None) is None and held and held.get("board") == doc.board:
+    if doc.board_obj is None and held and held.get("board") == doc.board:
         doc.board_obj = board_from_data(held, {}, "board in the editor", rules=ss.get(K + "board_rules"))
     board = SYSTEM.box_of(doc, near)
     ss[K + "board"] = board_to_data(board)

@@ -38,6 +38,8 @@ class Race:
     notes: str = ""
     source: str = ""
     lines: dict = field(default_factory=dict, repr=False)
+    near: Path | None = field(default=None, repr=False, compare=False)       # the folder the file came from
+    board_obj: Any = field(default=None, repr=False, compare=False)          # a board given with the race
 
     def line(self, *path) -> str:
         n = yamlio.line_of(self.lines, path)

@@ -30,7 +30,7 @@ class GreatRace(GameSystem):
         if isinstance(data, dict) and "race" not in data and "bag" in data:
             return self._board_check(board_from_data(data, lines, source, near=near))
         race = race_mod.race_from_data(data, lines, source)
-        race.near = near
+        race.near = Path(near) if near is not None else None
         return race
 
     def _board_check(self, board: Board):
@@ -38,8 +38,7 @@ class GreatRace(GameSystem):
         purple = board.purple() + ["?", "?"]
         race = race_mod.Race(name=f"{board.title or board.name} (board check: {purple[0]} to {purple[1]})",
                              board=board.name, start=purple[0], finish=purple[1],
-                             median=(board.median_slots() or [None])[0], source=board.source)
-        race.board_obj = board
+                             median=(board.median_slots() or [None])[0], source=board.source, board_obj=board)
         return race
 
     def dumps(self, doc) -> str:
@@ -49,10 +48,9 @@ class GreatRace(GameSystem):
         return stage.name
 
     def box_of(self, stage, near: Path | None = None) -> Board:
-        board = getattr(stage, "board_obj", None)
-        if board is not None:
-            return board
-        near = near or getattr(stage, "near", None)
+        if stage.board_obj is not None:
+            return stage.board_obj
+        near = near or stage.near
         p = race_mod.board_path(stage.board, near)
         key = (str(p.resolve()), p.stat().st_mtime_ns)
         if key not in self._boards:
