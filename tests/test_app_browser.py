@@ -38,24 +38,44 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+SERVER: dict = {}          # the running server's process id, for the check that it writes no file
+
+
+def _written_bytes(pid: int) -> int:
+    """Bytes a process has sent to storage so far (Linux's per-process I/O count; pipes and sockets not counted)."""
+    with open(f"/proc/{pid}/io") as f:
+        fields = dict(line.split(": ") for line in f.read().splitlines())
+    return int(fields["write_bytes"]) - int(fields.get("cancelled_write_bytes", 0))
+
+
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """``streamlit run designer/app/main.py`` on a free port; stopped after the tests."""
+def server():
+    """``streamlit run designer/app/main.py`` on a free port; stopped after the tests.
+
+    Its output goes to a pipe kept in memory and it writes no bytecode, so any byte it sends to storage comes
+    from what the browser asked it to do."""
+    import threading
+
     port = _free_port()
-    log = tmp_path_factory.mktemp("streamlit") / "server.log"
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(MAIN), "--server.headless", "true",
-             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-             "--server.fileWatcherType", "none"],
-            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               PYTHONDONTWRITEBYTECODE="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(MAIN), "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    output: list[bytes] = []
+    threading.Thread(target=lambda: output.extend(iter(proc.stdout.readline, b"")), daemon=True).start()
+
+    def log() -> str:
+        return b"".join(output).decode(errors="replace")
+
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
             if proc.poll() is not None:
-                pytest.fail(f"streamlit stopped (exit {proc.returncode}):\n{log.read_text(errors='replace')}")
+                pytest.fail(f"streamlit stopped (exit {proc.returncode}):\n{log()}")
             try:
                 with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
                     if r.read().strip() == b"ok":
@@ -63,8 +83,9 @@ def server(tmp_path_factory):
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not start in 60 s:\n{log.read_text(errors='replace')}")
+                pytest.fail(f"streamlit did not start in 60 s:\n{log()}")
             time.sleep(0.3)
+        SERVER["pid"] = proc.pid
         yield url
     finally:
         proc.terminate()
@@ -103,13 +124,13 @@ def _shot(page, name: str) -> None:
     page.wait_for_timeout(200)
 
 
-def _settle(page) -> None:
+def _settle(page, timeout_ms: int = TIMEOUT_MS) -> None:
     """Wait until Streamlit has finished the current run (no 'running' status, no stale elements)."""
     page.wait_for_timeout(300)
     page.wait_for_function(
         """() => !document.querySelector('[data-testid="stStatusWidget"]')
                  && !document.querySelector('[data-stale="true"]')""",
-        timeout=TIMEOUT_MS)
+        timeout=timeout_ms)
     page.wait_for_timeout(300)
 
 
@@ -120,23 +141,36 @@ def _click_key(page, key: str) -> None:
 
 def _map_click(page, stage, index: int) -> None:
     """Click the centre of tile ``index`` on the map chart, using the same layout as the app."""
-    from designer.core import hexgrid
     from designer.app.dirt import mapview
+    from designer.core import hexgrid
     from designer.systems.dirt.render import stage_svg
     from designer.systems.dirt.tileset import get_tileset
     from designer.systems.dirt.track import assemble
 
     track = assemble(stage, get_tileset(stage.tileset))
-    svg = stage_svg(track, width_px=None)
-    lay = mapview.layout(svg, mapview.map_points(track), max_width=680, max_height=600)
+    lay = mapview.layout(stage_svg(track, width_px=None), mapview.map_points(track))
     x, y = hexgrid.to_pixel(track.tiles[index].hex, mapview.SIZE)
     # The chart's plotting area (Vega's background rectangle) spans the layout's domains.
     view = page.locator('[data-testid="stVegaLiteChart"] path.background').first
     view.wait_for(timeout=TIMEOUT_MS)
+    view.evaluate("e => e.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(200)
     box = view.bounding_box()
-    assert abs(box["width"] - lay["width"]) <= 2 and abs(box["height"] - lay["height"]) <= 2, (box, lay)
-    page.mouse.click(box["x"] + (x - lay["x_domain"][0]) * lay["ppu"],
-                     box["y"] + (y - lay["y_domain"][0]) * lay["ppu"])
+    ppu = box["width"] / (lay["x_domain"][1] - lay["x_domain"][0])
+    assert abs(box["height"] - (lay["y_domain"][1] - lay["y_domain"][0]) * ppu) <= 2, (box, lay)
+    page.mouse.click(box["x"] + (x - lay["x_domain"][0]) * ppu, box["y"] + (y - lay["y_domain"][0]) * ppu)
+    _settle(page)
+
+
+def _boxes_overlap(a: dict, b: dict) -> bool:
+    return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+
+
+def _open(page, url: str) -> None:
+    page.goto(url, timeout=TIMEOUT_MS)
+    page.locator(".st-key-sel_next").first.wait_for(timeout=TIMEOUT_MS)
+    page.locator('[data-testid="stVegaLiteChart"] path.background').first.wait_for(timeout=TIMEOUT_MS)
     _settle(page)
 
 
@@ -154,22 +188,18 @@ def test_build_validate_analyse_download(server, browser, tmp_path):
         expect(page.locator('[data-testid="stVegaLiteChart"]').first).to_be_visible(timeout=TIMEOUT_MS)
         _shot(page, "01-design-rulebook-stage")
 
-        # An empty stage: a problem is listed at once.
+        # An empty stage reads "incomplete", and so does a stage being built; the palette's second page opens.
         _click_key(page, "new_stage")
-        expect(page.get_by_text("the stage has no tiles")).to_be_visible(timeout=TIMEOUT_MS)
-
-        # The start tile alone: 'not a finish tile' appears, naming tile 1.
+        expect(page.get_by_text("Incomplete: add a start tile")).to_be_visible(timeout=TIMEOUT_MS)
+        _click_key(page, "pal_more")
         _click_key(page, "pal_202a_AD")
-        problem = page.get_by_text("not a finish tile")
-        expect(problem).to_be_visible(timeout=TIMEOUT_MS)
-        expect(page.locator(".st-key-problems p").filter(has_text="not a finish tile")).to_contain_text(
-            "Tile 1 (202a)")
+        expect(page.get_by_text("Incomplete: the road goes on")).to_be_visible(timeout=TIMEOUT_MS)
         _click_key(page, "pal_205a_AD")
         _click_key(page, "pal_208a_DB")
-        _shot(page, "02-design-problem")
-        # The finish: the problem disappears and the stage is valid.
+        _shot(page, "02-design-incomplete")
+        # The finish: the stage is valid.
         _click_key(page, "pal_203a_AD")
-        expect(problem).to_have_count(0, timeout=TIMEOUT_MS)
+        expect(page.get_by_text("Incomplete")).to_have_count(0, timeout=TIMEOUT_MS)
         expect(page.get_by_text("Valid stage")).to_be_visible(timeout=TIMEOUT_MS)
 
         # Click tile 2 on the map: it becomes the selected tile.
@@ -202,5 +232,81 @@ def test_build_validate_analyse_download(server, browser, tmp_path):
         assert path.suffix == ".yaml"
         stage = loads_stage(path.read_text(encoding="utf-8"), str(path))
         assert [p.short() for p in stage.tiles] == ["202a A", "205a A", "208a D", "203a A"]
+    finally:
+        context.close()
+
+
+def test_reload_keeps_the_stage_and_a_share_link_opens_one(server, browser):
+    from playwright.sync_api import expect
+
+    from designer.app.dirt import links
+    from designer.systems.dirt.stage import Stage
+
+    written = _written_bytes(SERVER["pid"])
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    try:
+        # A share link opens the app on its stage directly.
+        shared = Stage(name="Shared demo", tiles=["202a A", "205a D", "206a A", "203a A"])
+        _open(page, f"{server}/?system=dirt&stage={links.stage_code(shared)}")
+        expect(page.get_by_role("heading", name="Shared demo")).to_be_visible(timeout=TIMEOUT_MS)
+        expect(page.get_by_text("Valid stage")).to_be_visible(timeout=TIMEOUT_MS)
+        # An edit: select the third tile and drive it the other way; the address follows.
+        _map_click(page, shared, 2)
+        _click_key(page, "act_reverse")
+        edited = links.read_stage_code(page.evaluate("new URLSearchParams(location.search).get('stage')"))
+        assert edited.tiles[2].entry != shared.tiles[2].entry and edited.name == "Shared demo"
+        # A reload keeps the edited stage (the undo history starts afresh).
+        page.reload(timeout=TIMEOUT_MS)
+        page.locator(".st-key-sel_next").first.wait_for(timeout=TIMEOUT_MS)
+        _settle(page)
+        expect(page.get_by_role("heading", name="Shared demo")).to_be_visible(timeout=TIMEOUT_MS)
+        again = links.read_stage_code(page.evaluate("new URLSearchParams(location.search).get('stage')"))
+        assert again == edited
+        # The link shown on the Export tab opens the same stage in a fresh page.
+        page.get_by_role("tab", name="Export").click()
+        _settle(page)
+        shown = page.locator(".st-key-share_link code, .st-key-share_link pre").first.inner_text().strip()
+        other = context.new_page()
+        _open(other, shown.replace("http://localhost", "http://127.0.0.1") if "127.0.0.1" not in shown else shown)
+        assert links.read_stage_code(other.evaluate("new URLSearchParams(location.search).get('stage')")) == edited
+        other.close()
+    finally:
+        context.close()
+    # Nothing the browser did (open, edit, reload, share) made the server write to its disk.
+    assert _written_bytes(SERVER["pid"]) == written
+
+
+@pytest.mark.parametrize("width", [1024, 1280, 1600])
+def test_layout_at_common_widths(server, browser, width):
+    """The map and the side column never overlap; every tab drawn and saved for a person to look at."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_app_browser import stage_of
+
+    from designer.app.dirt import links
+
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    try:
+        _open(page, f"{server}/?system=dirt&stage={links.stage_code(stage_of(18))}")
+        for size in ("fit", "large"):
+            if size == "large":
+                page.locator(".st-key-map_size button").filter(has_text="Large").click()
+                _settle(page)
+            map_box = page.locator(".st-key-map_box").bounding_box()
+            for side in (".st-key-validation", ".st-key-palette_grid"):
+                other = page.locator(side).bounding_box()
+                assert not _boxes_overlap(map_box, other), (width, size, side, map_box, other)
+            # The map stays inside the page's main column (it scrolls in its own box when larger).
+            main = page.locator('[data-testid="stMainBlockContainer"]').bounding_box()
+            assert map_box["x"] >= main["x"] - 1 and map_box["x"] + map_box["width"] <= main["x"] + main["width"] + 1
+        _shot(page, f"layout-{width}-design")
+        for tab in ("Analysis", "Rally", "Export"):
+            page.get_by_role("tab", name=tab).click()
+            _settle(page, 180_000)           # the first analysis of an 18-tile stage takes a while
+            page.wait_for_timeout(800)
+            _shot(page, f"layout-{width}-{tab.lower()}")
     finally:
         context.close()

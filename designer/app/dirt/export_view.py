@@ -1,9 +1,11 @@
 """The Export tab: YAML, share code, SVG, PNG, .rgt, rekee JSON and the PDF road book."""
 from __future__ import annotations
 
+import urllib.parse
+
 import streamlit as st
 
-from designer.app.dirt import analysis_view, sources
+from designer.app.dirt import analysis_view, links, sources
 from designer.app.dirt.sources import Unavailable
 from designer.core.errors import DesignerError
 from designer.systems.dirt.render import stage_svg, svg_to_png
@@ -14,6 +16,15 @@ ss = st.session_state
 @st.cache_data(show_spinner=False, max_entries=16)
 def png_of(svg: str) -> bytes:
     return svg_to_png(svg, scale=1.5)
+
+
+def page_address() -> str:
+    """The app's address as the browser sees it, without its query (the local address when unknown)."""
+    try:
+        url = st.context.url or ""
+    except Exception:  # older Streamlit, or no browser (tests)
+        url = ""
+    return url.split("?", 1)[0].split("#", 1)[0] or "http://localhost:8501/"
 
 
 def render(ctx) -> None:
@@ -27,10 +38,21 @@ def render(ctx) -> None:
     c[1].caption("The stage file, saved by your browser: open it again here (sidebar, Upload) or with "
                  "`rally-designer`. Nothing is written on the machine running the app.")
 
-    st.subheader("Share code", anchor=False)
-    code = sources.stage_share_code(stage)
-    st.code(code, language=None, wrap_lines=True)
-    st.caption("One line that holds the whole stage: paste it in the sidebar (Open, Share code) to open the stage.")
+    st.subheader("Share link", anchor=False)
+    base = page_address()
+    with st.container(key="share_link"):
+        st.code(links.share_url(base, stage), language=None, wrap_lines=True)
+    st.caption("Opens this stage in the app, in any browser that reaches it (the page's own address holds the same "
+               "stage, so a reload keeps it). It can also be pasted in the sidebar (Open, Share link).")
+    if ss.get("rally_stages"):
+        query = links.query(stage, (ss.rally_name, list(ss.rally_stages), ss.get("rally_slot")))
+        with st.container(key="rally_link"):
+            st.code(f"{base}?{urllib.parse.urlencode(query)}", language=None, wrap_lines=True)
+        st.caption(f"Opens the rally {sources.md_escape(ss.rally_name)} ({len(ss.rally_stages)} stages) with "
+                   "this stage being edited.")
+    with st.expander("Older share code (RD1)"):
+        st.code(sources.stage_share_code(stage), language=None, wrap_lines=True)
+        st.caption("The one-line code of earlier versions, still read by the sidebar; it does not carry tokens.")
 
     st.subheader("Drawing", anchor=False)
     lines = None
