@@ -27,6 +27,8 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except DesignerError as exc:
             _fail(exc)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise                                     # usage errors and --help: click prints them itself
         except (BrokenPipeError, KeyboardInterrupt):
             sys.exit(130)
         except MemoryError:

@@ -152,6 +152,12 @@ def test_link_to_dev_zero(tmp):
     cli(tmp, "analyze", "zero.yaml", message="not a regular file")
 
 
+def test_usage_errors_are_click_messages(tmp):
+    out = cli(tmp, "validate", "ss1.yaml", "-o", "x", message="no such option")
+    assert "internal error" not in out
+    cli(tmp, "analyze", message="missing argument")
+
+
 def test_missing_file_and_folders(tmp):
     cli(tmp, "validate", "nothere.yaml", message="no such")
     (tmp / "empty").mkdir()
