@@ -43,6 +43,7 @@ class Solver:
         self.attack: dict = {}      # (cell, gear) -> the Big Attack plan chosen there, or None
         self.V: dict = {}
         self._steps: dict = {}
+        self._hazard: dict = {}
         self.W: dict = {}
         self.loss_chance: dict = {}
 
@@ -69,7 +70,11 @@ class Solver:
         return car.tyres == "asphalt" and hz_snow >= rules.hazard_limit["asphalt_tyres_on_snow"]
 
     def _p(self, die: str, to: str) -> float:
-        return float(self.rules.hazard_chance(M.hazard_die(self.rules, self.g, self.car, die, to)))
+        key = (die, to)
+        hit = self._hazard.get(key)
+        if hit is None:
+            hit = self._hazard[key] = float(self.rules.hazard_chance(M.hazard_die(self.rules, self.g, self.car, die, to)))
+        return hit
 
     # -- values -----------------------------------------------------------------------------
     def value(self, node: str, gear: int) -> float:

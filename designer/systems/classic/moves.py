@@ -16,6 +16,7 @@ caller (the line search, the expected-time solver) decides what they do.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import networkx as nx
 
@@ -46,8 +47,7 @@ class Car:
         return replace(self, dirt=tuple(sorted(d.items())))
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     die: str
     to: str                 # the cell the car stands on after the die
     gear: int
