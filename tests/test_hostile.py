@@ -44,7 +44,7 @@ def cli(tmp: Path, *args, expect=(2,), message: str | None = None, creates: str 
     assert "Traceback" not in out, out
     assert proc.returncode in expect, (proc.returncode, out)
     if 2 in expect and proc.returncode == 2:
-        assert proc.stderr.startswith("error: "), out
+        assert proc.stderr.startswith(("error: ", "Usage: ")), out
     if message:
         assert message.lower() in out.lower(), out
     assert took < TIME_BUDGET
