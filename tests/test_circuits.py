@@ -116,3 +116,14 @@ def test_tiles_after_the_lap_are_placed_but_not_driven(rx):
     assert not [p for p in problems if p.severity == "error"]
     assert "off-lap" in {p.code for p in problems}
     assert fastest_line(again).seconds == fastest_line(track).seconds
+
+
+def test_an_ice_loop_from_a_start_tile_is_a_circuit():
+    stage = load_stage(ROOT / "stages" / "dirt" / "expansions" / "ice-circuit-demo.yaml")
+    ts = get_tileset(stage.tileset)
+    track = assemble(stage, ts)
+    assert track.circuit
+    assert "circuit" in {p.code for p in validate(stage, ts)}
+    assert {track.graph.nodes[n]["index"] for n in track.finish_cells()} == {0}
+    two = fastest_line(assemble(stage.model_copy(update={"laps": 2}), ts))
+    assert two.seconds > fastest_line(track).seconds

@@ -368,6 +368,11 @@ def _lines(tile: PlacedTile, first: bool, last: bool, lap_end: bool) -> tuple[fl
         line = start_line if start_line is not None else finish_line
         start_line = line if first and not lap_end else None
         finish_line = line if last or lap_end else None
+    elif lap_end:
+        # A loop that starts on a start tile: the lap ends where it began, on its start line.
+        start_line, finish_line = None, start_line
+    elif tile.node_index is not None and tile.node_index != tile.index:
+        start_line = finish_line = None      # the tiles of a later lap: no line but the lap's own end
     if tile.reversed:
         start_line = None if start_line is None else 1.0 - start_line
         finish_line = None if finish_line is None else 1.0 - finish_line

@@ -185,9 +185,10 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
                         "a circuit starts and ends on a start-finish tile (401a or 401b): put it first",
                         first.index, first.tile))
         if track.circuit:
-            if first.face.role == "start-finish":
+            if first.face.role in ("start-finish", "start"):
                 add(Problem("circuit", "info", f"a circuit of {len(road)} tiles: the road closes on "
-                                               f"{first.tile}, whose line is the start and the finish",
+                                               f"{first.tile}, whose line is the start and the finish"
+                                               + (" of each lap" if first.face.role == "start" else ""),
                             f"the analysis drives {stage.laps} lap{'s' if stage.laps != 1 else ''} (`laps:` in the stage)"))
         elif last.face.role not in ("finish", "start-finish"):
             hint = "end the stage with a finish tile (203a or 203b)"
