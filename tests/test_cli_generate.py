@@ -73,3 +73,19 @@ def test_rallye_stages_are_drafted_and_ranked(tmp_path):
         assert not [p for p in rallye.validate(stage, rallye.box_of(stage)) if p.severity == "error"]
     r = run("generate", "--system", "classic", "-o", tmp_path / "c.yaml")
     assert r.exit_code == 2 and "no stage generator" in r.output
+
+
+def test_great_race_pairs_are_ranked_by_balance(tmp_path):
+    from designer import systems
+
+    race = systems.get("greatrace")
+    ranked = race.generate(count=10)
+    imbalance = [f["imbalance"] for _r, f in ranked]
+    assert imbalance == sorted(imbalance) and len(ranked) >= 3
+    for r, f in ranked:
+        assert f["actions"] <= f["actions_reversed"]                   # offered in its easier direction
+        assert {r.start, r.finish} == {f["start"], f["finish"]}
+    r = run("generate", "--system", "greatrace", "-o", tmp_path / "race.yaml")
+    assert r.exit_code == 0, r.output
+    made = race.load(tmp_path / "race.yaml")
+    assert not [p for p in race.validate(made, race.box_of(made)) if p.severity == "error"]

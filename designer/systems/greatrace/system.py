@@ -62,6 +62,15 @@ class GreatRace(GameSystem):
         return self._boards[key]
 
     # -- checking and analysing ---------------------------------------------------------------
+    def generate(self, *, seed: int = 0, count: int = 1, candidates: int = 20, difficulty: str | None = None,
+                 box: str | None = None, players: int | None = None) -> list:
+        from designer.core import paths
+        from designer.systems.greatrace.generate import generate
+
+        name = box or "demo-frontier"
+        race = race_mod.Race(name="", board=name, start="", finish="", near=paths.TILESETS / "greatrace")
+        return generate(self.box_of(race), seed=seed, count=count, difficulty=difficulty, players=players or 4)
+
     def validate(self, stage, box) -> list:
         from designer.systems.greatrace.validate import validate_race
 
