@@ -156,8 +156,9 @@ def analysis_tab() -> None:
     st.code("\n".join(result["summary"]), language=None)
     if st.button("Build the road book (PDF)", key=K + "build_rb"):
         from designer.systems.greatrace.roadbook import roadbook
+        from designer.systems.greatrace.system import SYSTEM
 
-        ss[K + "roadbook"] = roadbook(race, board, result)
+        ss[K + "roadbook"] = roadbook(race, board, result, SYSTEM.draw(race, board, result))
     if ss.get(K + "roadbook"):
         st.download_button("Download the road book", ss[K + "roadbook"], file_name="roadbook.pdf",
                            mime="application/pdf", key=K + "dl_rb")

@@ -86,9 +86,8 @@ def _leg_rows(plan: dict) -> list[list]:
     return rows
 
 
-def roadbook(race: Race, board: Board, result: dict, paper: str = "A4") -> bytes:
-    from designer.systems.greatrace.system import SYSTEM
-
+def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = "A4") -> bytes:
+    """The race's road book; ``drawing`` is the map with the routes (SVG), as the system draws it."""
     assumed = result.get("assumed_parameters", [])
     pdf = _Book(paper, f"{race.name} · The Great Race road book · rally-designer")
     pdf.add_page()
@@ -102,7 +101,7 @@ def roadbook(race: Race, board: Board, result: dict, paper: str = "A4") -> bytes
     if not result.get("reachable"):
         pdf.para("No route joins the start and the finish on this board.", bold=True)
         return bytes(pdf.output())
-    svg = SYSTEM.draw(race, board, result)
+    svg = drawing
     png = svg_to_png(svg, scale=2.0)
     width = pdf.w - pdf.l_margin - pdf.r_margin
     pdf.image(io.BytesIO(png), x=pdf.l_margin, w=width)

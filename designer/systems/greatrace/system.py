@@ -117,7 +117,7 @@ class GreatRace(GameSystem):
 
         board = self.box_of(doc, near)
         result = self.analyse(doc, board, players=players, **options)
-        return roadbook(doc, board, result, paper=paper)
+        return roadbook(doc, board, result, self.draw(doc, board, result), paper=paper)
 
     # -- bundled data -----------------------------------------------------------------------------
     def examples(self) -> list[Example]:
