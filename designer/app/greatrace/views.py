@@ -156,7 +156,6 @@ def analysis_tab() -> None:
     st.code("\n".join(result["summary"]), language=None)
     if st.button("Build the road book (PDF)", key=K + "build_rb"):
         from designer.systems.greatrace.roadbook import roadbook
-        from designer.systems.greatrace.system import SYSTEM
 
         ss[K + "roadbook"] = roadbook(race, board, result, SYSTEM.draw(race, board, result))
     if ss.get(K + "roadbook"):
