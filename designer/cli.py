@@ -329,15 +329,23 @@ def analyze(stages, as_json, players, max_risk):
 @click.argument("path", metavar="STAGE_OR_RALLY")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="FILE.pdf")
 @click.option("--paper", type=click.Choice(["A4", "Letter"], case_sensitive=False), default="A4", show_default=True)
-def roadbook(path, output, paper):
+@click.option("--no-lines", "no_lines", is_flag=True,
+              help="DIRT: a book for competitive play, without the racing line and the game times.")
+@click.option("--expected", is_flag=True, help="DIRT: solve and print the expected time under the dice (slower).")
+def roadbook(path, output, paper, no_lines, expected):
     """Print the road book of a stage or a rally of any game system (PDF)."""
     from designer.core import files
 
     if Path(output).suffix.lower() != ".pdf":
         raise DesignerError("the road book must be a .pdf file", where=output, hint="name it e.g. book.pdf")
     system, doc = _open(path)
+    options = {}
+    if no_lines or expected:
+        if system.name != "dirt":
+            raise DesignerError("--no-lines and --expected are options of the DIRT road book", where=path)
+        options = {"lines": not no_lines, "expected": expected}
     data = system.roadbook(doc, near=Path(path).resolve().parent,
-                           paper="Letter" if paper.lower() == "letter" else "A4")
+                           paper="Letter" if paper.lower() == "letter" else "A4", **options)
     files.write_atomic(output, data, suffixes=(".pdf",), protect=(path,), what="road book")
     click.echo(f"wrote {output}")
 

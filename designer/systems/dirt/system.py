@@ -146,9 +146,15 @@ class DirtSystem(GameSystem):
                  **options: Any) -> bytes:
         from designer.systems.dirt import roadbook as rb
 
+        unknown = set(options) - {"lines", "expected", "analysis"}
+        if unknown:
+            raise DesignerError(f"unknown road-book option for DIRT: {', '.join(sorted(unknown))}",
+                                hint="DIRT knows lines (False: a book for competitive play) and expected")
+        lines, expected = bool(options.get("lines", True)), bool(options.get("expected", False))
         if self.is_rally(doc):
-            return rb.rally_roadbook(doc, None, paper, near=near, players=players)
-        return rb.stage_roadbook(doc, None, paper, near=near, players=players)
+            return rb.rally_roadbook(doc, None, paper, near=near, players=players, lines=lines, expected=expected)
+        return rb.stage_roadbook(doc, None, paper, near=near, players=players, lines=lines, expected=expected,
+                                 analysis=options.get("analysis"))
 
     # -- bundled data --------------------------------------------------------------------
     def examples(self) -> list[Example]:
