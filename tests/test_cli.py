@@ -136,3 +136,16 @@ def test_analyze_several_stages_gives_a_list():
     assert r.exit_code == 0
     data = json.loads(r.output)
     assert isinstance(data, list) and len(data) == 2
+
+
+def test_roadbook_for_competitive_play_has_no_line(tmp_path):
+    import subprocess
+
+    out = tmp_path / "book.pdf"
+    r = run("roadbook", SS1, "-o", out, "--no-lines")
+    assert r.exit_code == 0, r.output
+    text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True).stdout
+    assert "Pick list" in text or "pick list" in text.lower()
+    assert "T1" not in text
+    r = run("roadbook", ROOT / "stages" / "rallye" / "demo-ss1-col-des-essais.yaml", "-o", out, "--no-lines")
+    assert r.exit_code == 2 and "DIRT" in r.output
