@@ -14,8 +14,6 @@ from dataclasses import asdict, dataclass
 from typing import Literal
 
 import networkx as nx
-from shapely.geometry import Polygon
-from shapely.ops import unary_union
 
 from designer.core import hexgrid
 from designer.systems.dirt.stage import Stage
@@ -353,6 +351,9 @@ def footprint(track: Track, tile_cm: float = TILE_FLAT_TO_FLAT_CM) -> Footprint:
     ``tile_cm`` is the distance between opposite flat sides of one tile.
     """
     size = 1.0  # circumradius; flat-to-flat = sqrt(3) * size
+    from shapely.geometry import Polygon          # imported here: validation alone does not need it
+    from shapely.ops import unary_union
+
     polys = [Polygon(hexgrid.corners(size, hexgrid.to_pixel(h, size))) for h in {t.hex for t in track.tiles}]
     if not polys:
         return Footprint(0, 0.0, 0.0, 0.0, tile_cm)
