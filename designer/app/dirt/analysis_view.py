@@ -11,7 +11,7 @@ from designer.systems.dirt.stage import dumps_stage, loads_stage
 
 ss = st.session_state
 
-RISKS = (None, 0.05, 0.1, 0.2, 0.3, 0.5)
+RISKS = (0.05, 0.1, 0.2, 0.3, 0.5, None)     # strictest first; "no limit" at the far end, after 50 %
 SERIES_COLOURS = {"gear limit": "#d8342c", "highest gear to finish": "#ee8a1a", "line gear": "#1456c8"}
 
 
@@ -70,7 +70,9 @@ def render(ctx) -> None:
     c1, c2, c3 = st.columns([1, 2, 2], vertical_alignment="bottom")
     ss.stage_players_input = stage.players or 4       # the stage holds the number of players
     c1.number_input("Players", min_value=1, max_value=6, step=1, key="stage_players_input",
-                    on_change=state.on_players, help="Players at the table, for the table time")
+                    on_change=state.on_players, help="Players at the table, 1 to 6 (the rulebook's table), "
+                                                     "for the table time")
+    ss.setdefault("max_risk", None)                  # no limit until the user sets one
     c2.select_slider("Risk budget", options=list(RISKS), format_func=risk_label, key="max_risk", persist_state="page",
                      help="Highest chance of a loss of control accepted in one turn: the fastest line then "
                           "uses no riskier turn ('no limit' takes any turn the rules allow)")
