@@ -537,14 +537,25 @@ def test_rally_tab(app):
     show(app, "Rally")
     assert [m.value for m in app.metric if m.label == "Stages"] == ["3"]
     assert {"Length", "Game time", "Table time"} <= {m.label for m in app.metric}
+    # The stage being edited is already stage 1: adding it again says so and adds nothing.
+    click(app, "rally_add")
+    assert len(app.session_state["rally_stages"]) == 3 and "already stage 1" in texts(app)
+    click(app, "new_stage")
+    show(app, "Rally")
     click(app, "rally_add")
     assert len(app.session_state["rally_stages"]) == 4
     assert app.session_state["rally_slot"] == 3
+    added = app.session_state["rally_stages"][3]
+    assert (added.rally.name, added.rally.number) == ("Rally 1", 4) and stage_of(app) == added
     click(app, "rally_remove_3")
     assert len(app.session_state["rally_stages"]) == 3 and app.session_state["rally_slot"] is None
     click(app, "rally_down_0")
-    names = [s.name for s in app.session_state["rally_stages"]]
-    assert names[:2] == ["Rally 1 - SS2", "Rally 1 - SS1"]
+    stages = app.session_state["rally_stages"]
+    assert [s.name for s in stages][:2] == ["Rally 1 - SS2", "Rally 1 - SS1"]
+    assert [s.rally.number for s in stages] == [1, 2, 3]            # numbers follow the order
+    app.text_input(key="rally_name_input").set_value("Rallye des Vosges")
+    run(app)
+    assert {s.rally.name for s in app.session_state["rally_stages"]} == {"Rallye des Vosges"}
     # Assistance after SS3 (now the last stage) toggles its assistance tile.
     third = app.session_state["rally_stages"][2]
     app.toggle(key="rally_assist_2").set_value(True)

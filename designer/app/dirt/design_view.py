@@ -6,7 +6,7 @@ import functools
 
 import streamlit as st
 
-from designer.app.dirt import checks, editing, mapview, state
+from designer.app.dirt import checks, editing, mapview, state, token_view
 from designer.systems.dirt.render import face_svg, stage_svg, svg_to_png
 from designer.systems.dirt.validate import boxes_needed, footprint
 
@@ -44,10 +44,11 @@ CSS = """<style>
 .st-key-map_box { overflow: auto; max-width: 100%; }
 .st-key-map_box [data-testid="stVegaLiteChart"] { min-width: max-content; }
 @media (max-width: 1180px) {
-  .st-key-design_row > div > [data-testid="stHorizontalBlock"],
-  .st-key-design_row [data-testid="stHorizontalBlock"]:first-of-type { flex-direction: column; }
-  .st-key-design_row [data-testid="stColumn"] { width: 100% !important; flex: 1 1 100% !important; }
+  .st-key-design_row > [data-testid="stLayoutWrapper"] > [data-testid="stHorizontalBlock"] { flex-direction: column; }
+  .st-key-design_row > [data-testid="stLayoutWrapper"] > [data-testid="stHorizontalBlock"] > [data-testid="stColumn"] {
+    width: 100% !important; flex: 1 1 100% !important; }
 }
+.st-key-palette_grid [data-testid="stImage"] img { max-width: 150px; margin: 0 auto; }
 </style>"""
 
 
@@ -152,6 +153,8 @@ def _selected_tile(stage, ts, track) -> None:
     row.button("Later", icon=":material/arrow_downward:", key="act_down", on_click=state.on_move, args=(1,),
                disabled=sel >= n - 1)
     row.button("Deselect", icon=":material/close:", key="act_deselect", on_click=state.on_select, args=(None,))
+    if p.tile in ts:
+        token_view.render(stage, ts, sel)
 
 
 # -- validation ---------------------------------------------------------------------------

@@ -20,7 +20,9 @@ def sidebar() -> None:
 
     sb.subheader("Stage", anchor=False)
     sb.text_input("Name", key="stage_name_input", on_change=state.on_rename)
-    sb.selectbox("Surface", ["gravel", "asphalt", "snow"], key="stage_surface_input", on_change=state.on_surface)
+    sb.selectbox("Surface", ["gravel", "asphalt", "snow"], key="stage_surface_input", on_change=state.on_surface,
+                 help="What the stage is driven on: it picks the dice used for the expected time (Analysis tab), "
+                      "and the road book prints it. The tiles' own surface marks still apply where printed.")
     if ss.get("rally_slot") is not None and ss.rally_slot < len(ss.get("rally_stages", [])):
         sb.caption(f"Stage {ss.rally_slot + 1} of the rally {sources.md_escape(ss.rally_name)}: "
                    "edits go into the rally.")

@@ -13,7 +13,7 @@ import streamlit as st
 
 from designer.app.dirt import editing, links, mapview, sources
 from designer.core.errors import DesignerError
-from designer.systems.dirt.stage import Stage
+from designer.systems.dirt.stage import RallyInfo, Stage
 from designer.systems.dirt.tileset import Tileset, get_tileset
 
 ss = st.session_state
@@ -243,6 +243,29 @@ def on_flip() -> None:
     commit(editing.replace_tile(ss.stage, ts, sel, other, entry=entry), select=sel)
 
 
+@_guard
+def on_token_add() -> None:
+    from designer.app.dirt.token_view import VALUED
+    from designer.systems.dirt import tokens as T
+
+    sel = ss.get("selected")
+    kind, cell = ss.get("token_kind"), ss.get("token_cell")
+    if sel is None or sel < 0 or not kind or not cell:
+        return
+    value = int(ss.get("token_value", 3)) if kind in VALUED else None
+    commit(T.add_token(ss.stage, sel, kind, cell=cell, value=value), select=sel)
+
+
+@_guard
+def on_token_remove(k: int) -> None:
+    from designer.systems.dirt import tokens as T
+
+    sel = ss.get("selected")
+    if sel is None or sel < 0:
+        return
+    commit(T.remove_token(ss.stage, sel, k), select=sel)
+
+
 def on_palette_more(step: int) -> None:
     ss.pal_shown = int(ss.get("pal_shown") or step) + step
 
@@ -414,9 +437,37 @@ def on_upload(key: str) -> None:
 
 # -- callbacks: rally ----------------------------------------------------------------------
 
+def numbered(stages: list[Stage], rally_name: str) -> list[Stage]:
+    """The stages with the rally's name and their place in it written into each (``rally: {name, number}``)."""
+    out = []
+    for i, stage in enumerate(stages):
+        info = stage.rally.model_copy(update={"name": rally_name, "number": i + 1}) if stage.rally \
+            else RallyInfo(name=rally_name, number=i + 1)
+        out.append(stage if stage.rally == info else stage.model_copy(update={"rally": info}))
+    return out
+
+
+def _set_rally(stages: list[Stage]) -> None:
+    """Store the rally's stages numbered in order; the edited stage follows when it is one of them."""
+    ss.rally_stages = numbered(list(stages), ss.rally_name)
+    slot = ss.get("rally_slot")
+    if slot is not None and slot < len(ss.rally_stages) and ss.rally_stages[slot] != ss.stage:
+        _put_stage(ss.rally_stages[slot])
+
+
 def on_rally_add_current() -> None:
-    ss.rally_stages = list(ss.rally_stages) + [ss.stage]
-    ss.rally_slot = len(ss.rally_stages) - 1
+    slot = ss.get("rally_slot")
+    if slot is not None and slot < len(ss.rally_stages):
+        flash("info", f"{_md(ss.stage.name)} is already stage {slot + 1} of {_md(ss.rally_name)}: "
+                      "edits go into the rally. Open or build another stage to add it.")
+        return
+    same = [i for i, s in enumerate(ss.rally_stages) if s.tiles == ss.stage.tiles]
+    if same:
+        flash("info", f"This stage is already stage {same[0] + 1} of {_md(ss.rally_name)} "
+                      f"({_md(ss.rally_stages[same[0]].name)}); it was not added twice.")
+        return
+    ss.rally_slot = len(ss.rally_stages)
+    _set_rally(list(ss.rally_stages) + [ss.stage])
     flash("success", f"{_md(ss.stage.name)} is now stage {ss.rally_slot + 1} of {_md(ss.rally_name)}.")
 
 
@@ -432,21 +483,21 @@ def on_rally_move(i: int, step: int) -> None:
     if not 0 <= j < len(stages):
         return
     stages[i], stages[j] = stages[j], stages[i]
-    ss.rally_stages = stages
     if ss.rally_slot == i:
         ss.rally_slot = j
     elif ss.rally_slot == j:
         ss.rally_slot = i
+    _set_rally(stages)
 
 
 def on_rally_remove(i: int) -> None:
     stages = list(ss.rally_stages)
     del stages[i]
-    ss.rally_stages = stages
     if ss.rally_slot == i:
         ss.rally_slot = None
     elif ss.rally_slot is not None and ss.rally_slot > i:
         ss.rally_slot -= 1
+    _set_rally(stages)
 
 
 @_guard
@@ -485,3 +536,4 @@ def on_rally_rename() -> None:
     name = (ss.get("rally_name_input") or "").strip()
     if name:
         ss.rally_name = name
+        _set_rally(ss.rally_stages)

@@ -1,0 +1,39 @@
+"""Tokens on the selected tile (chicanes, water, jumps...): the ones laid there, and a small form to lay one
+more. The stage changes only through :mod:`designer.systems.dirt.tokens` (each call returns a new stage)."""
+from __future__ import annotations
+
+import streamlit as st
+
+from designer.app.dirt import state
+from designer.core.errors import DesignerError
+
+ss = st.session_state
+VALUED = ("chicane-limit", "jump", "oxygen")      # kinds that carry a number (limit, jump value, oxygen)
+
+
+def render(stage, ts, sel: int) -> None:
+    from designer.systems.dirt import tokens as T
+
+    placed = stage.tiles[sel]
+    with st.expander(f"Tokens on tile {sel + 1} ({len(placed.tokens)})", expanded=bool(placed.tokens)):
+        for k, tok in enumerate(placed.tokens):
+            row = st.container(horizontal=True, vertical_alignment="center", key=f"token_row_{k}")
+            row.markdown(f"{tok.label()}" + (f" on space {tok.cell}" if tok.cell else ""))
+            row.button("", icon=":material/delete:", key=f"token_remove_{k}", on_click=state.on_token_remove,
+                       args=(k,), help="Take this token off the tile")
+        try:
+            kinds = T.token_kinds()
+            cells = T.cells_for_tokens(stage, sel, ts)
+        except DesignerError as exc:
+            st.caption(f"Tokens cannot be laid here: {exc.message}")
+            return
+        if not cells:
+            st.caption("This tile has no spaces to lay a token on (no cell graph).")
+            return
+        labels = {k: f"{label}: {what}" for k, label, what in kinds}
+        c = st.columns([3, 2, 1], vertical_alignment="bottom")
+        c[0].selectbox("Token", list(labels), format_func=labels.get, key="token_kind")
+        c[1].selectbox("Space", cells, key="token_cell", help="The space of the road the token lies on")
+        if ss.get("token_kind") in VALUED:
+            c[2].number_input("Value", min_value=0, max_value=9, value=3, step=1, key="token_value")
+        st.button("Lay the token", icon=":material/add_location:", key="token_add", on_click=state.on_token_add)
