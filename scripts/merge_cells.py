@@ -16,8 +16,8 @@ from pathlib import Path
 
 import yaml
 
-CELL_KEYS = ("ends", "turn", "start_line", "finish_line", "cells", "slides", "roads", "notes")
-ONE_ROAD = ("ends", "turn", "start_line", "finish_line", "cells", "slides")
+CELL_KEYS = ("ends", "turn", "arc", "start_line", "finish_line", "cells", "slides", "roads", "notes")
+ONE_ROAD = ("ends", "turn", "arc", "start_line", "finish_line", "cells", "slides")
 KNOWN = set(CELL_KEYS) | {"face"}
 
 
@@ -46,9 +46,13 @@ def dump_roads(roads: list, lines: list[str]) -> None:
                 lines.append(f"{lead}{k}: {flow(v)}")
 
 
+ORDER = ("terrain", "danger", "edges", "skew", "links", "role", "variants", "features") + CELL_KEYS
+
+
 def dump_face(key: str, face: dict) -> str:
     lines = [f"  '{key}':"]
-    for k, v in face.items():
+    rank = {k: i for i, k in enumerate(ORDER)}
+    for k, v in sorted(face.items(), key=lambda kv: rank.get(kv[0], len(ORDER))):
         if k == "roads" and isinstance(v, list):
             dump_roads(v, lines)
         elif k in ("cells", "slides") and isinstance(v, list):
@@ -90,7 +94,7 @@ def main(tileset: str, fragments: str | None = None) -> None:
                     continue
                 if k in d and d[k] is not None and d[k] != []:
                     tiles[key][k] = d[k]
-                elif k in ("start_line", "finish_line", "notes"):
+                elif k in ("arc", "start_line", "finish_line", "notes"):
                     tiles[key].pop(k, None)
                 elif k == "slides" and not d.get("roads"):
                     tiles[key][k] = d.get(k) or []

@@ -22,12 +22,33 @@ def _add(a, b, k=1.0):
 
 
 TIGHT = "~tight"     # suffix of a turn: the road keeps close to the corner between its ends
+LOOP = "~loop"       # suffix of a hairpin's turn, with its degrees: the road goes round the far side
+
+
+@functools.lru_cache(maxsize=64)
+def _loop(ends: tuple[str, ...], degrees: int):
+    """Centre, radius, start angle and sweep of a hairpin turning more than 180 degrees: a circle through
+    the two edge midpoints whose long arc is the road."""
+    pa, pb = hexgrid.edge_midpoint(ends[0]), hexgrid.edge_midpoint(ends[1])
+    mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
+    half = math.hypot(pb[0] - pa[0], pb[1] - pa[1]) / 2
+    r = half / math.sin(math.radians(360 - degrees) / 2)
+    d = math.sqrt(max(r * r - half * half, 0.0))
+    n = math.hypot(*mid) or 1.0
+    c = (mid[0] - mid[0] / n * d, mid[1] - mid[1] / n * d)      # towards the tile's centre
+    t0 = math.atan2(pa[1] - c[1], pa[0] - c[0])
+    t1 = math.atan2(pb[1] - c[1], pb[0] - c[0])
+    short = (t1 - t0 + math.pi) % (2 * math.pi) - math.pi
+    sweep = short - math.copysign(2 * math.pi, short)
+    return c, r, t0, sweep
 
 
 def path_of(face) -> tuple[tuple[str, ...], str]:
     """The (ends, turn) a face's road is drawn with. The roads of a face with two separate roads (412-414)
     keep close to their own corner of the tile so that the drawing does not lay one over the other."""
     turn = face.turn
+    if getattr(face, "arc", None) and face.arc > 180:
+        turn += f"{LOOP}{face.arc}"
     if getattr(face, "beside", 0) and len(face.ends) == 2:
         gap = (hexgrid.edge_index(face.ends[1]) - hexgrid.edge_index(face.ends[0])) % 6
         if min(gap, 6 - gap) == 2:
@@ -89,7 +110,10 @@ def centre(ends: tuple[str, ...], turn: str, t: float) -> tuple[Point, Point]:
     if len(ends) == 2 and turn not in ("s-left", "s-right") and not turn.endswith(TIGHT):
         gap = (hexgrid.edge_index(ends[1]) - hexgrid.edge_index(ends[0])) % 6
         if gap in (1, 5):
-            v, r, t0, sweep = _hairpin(tuple(ends))
+            if LOOP in turn:
+                v, r, t0, sweep = _loop(tuple(ends), int(turn.split(LOOP)[1]))
+            else:
+                v, r, t0, sweep = _hairpin(tuple(ends))
             th = t0 + sweep * t
             x, y = v[0] + r * math.cos(th), v[1] + r * math.sin(th)
             sign = 1.0 if sweep > 0 else -1.0

@@ -166,6 +166,7 @@ class Face(_Model):
     # The cell graph (None while a face is known at tile level only).
     ends: list[str] | None = None
     turn: Turn = "straight"
+    arc: int | None = Field(default=None, ge=0, le=330)   # drawing hint: degrees a hairpin's road turns (410: 240)
     start_line: float | None = None
     finish_line: float | None = None
     cells: list[Cell] | None = None
