@@ -31,6 +31,8 @@ def _app(stage: Stage):
 def _run(at):
     at.run()
     assert not at.exception, [e.value for e in at.exception]
+    at.run()              # the whole page (a Design click redraws only the parts it changes)
+    assert not at.exception, [e.value for e in at.exception]
 
 
 def _click(at, key):

@@ -44,11 +44,12 @@ def context() -> Context:
 def tabs():
     """The four tabs. Each draws the stage's header, then its page, from the stage as it is.
 
-    The Design tab is a fragment: a click on the map, a tile action or a palette button redraws that tab only
-    (not the sidebar nor the shell), which keeps a click well under half a second. So the sidebar shows nothing
-    that a Design click changes: its undo and redo buttons stay enabled and say so when there is nothing to undo.
+    The Design tab is drawn in parts that redraw on their own (:func:`designer.app.dirt.design_view.page`): a
+    click on the map, a tile action or a palette button redraws what it changes, not the sidebar nor the shell,
+    which keeps a click short. So the sidebar shows nothing that a Design click changes: its undo and redo
+    buttons stay enabled and say so when there is nothing to undo.
     """
-    from designer.app.dirt import analysis_view, export_view, rally_view, state
+    from designer.app.dirt import analysis_view, design_view, export_view, rally_view, state
 
     def page(view):
         def draw():
@@ -60,21 +61,5 @@ def tabs():
             state.sync_address()
         return draw
 
-    return [("Design", design), ("Analysis", page(analysis_view)), ("Rally", page(rally_view)),
+    return [("Design", design_view.page), ("Analysis", page(analysis_view)), ("Rally", page(rally_view)),
             ("Export", page(export_view))]
-
-
-def _design() -> None:
-    from designer.app.dirt import design_view, state
-    from designer.app.dirt.panel import header
-
-    ctx = context()
-    header(ctx)
-    design_view.render(ctx)
-    state.sync_address()
-
-
-def design() -> None:
-    import streamlit as st
-
-    st.fragment(_design)()

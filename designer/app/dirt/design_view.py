@@ -34,7 +34,7 @@ def problems_by_tile(problems) -> dict[int, list]:
     return out
 
 
-MAP_SIZES = {"fit": (520, 620), "large": (760, 900), "huge": (1200, 1500)}     # largest map, in pixels
+MAP_SIZES = {"fit": (440, 620), "large": (760, 900), "huge": (1200, 1500)}     # largest map, in pixels
 MAP_SIZE_LABELS = {"fit": "Fit", "large": "Large", "huge": "Huge"}
 PALETTE_PAGE = 12           # cards drawn at first; "Show more" adds as many again (each card costs the browser)
 
@@ -53,19 +53,65 @@ CSS = """<style>
 
 
 def render(ctx) -> None:
-    stage, ts, track, problems = ctx.stage, ctx.tileset, ctx.track, ctx.problems
+    """The whole tab from one context (for callers that hold one); the app itself draws :func:`page`."""
+    page()
+
+
+def page() -> None:
+    """The Design tab as four parts that redraw on their own: the header, the board (map, selected tile), the
+    checks (validation, facts) and the palette. An edit redraws the first three (and the palette only when it
+    hides the tiles in the stage); a selection redraws the board alone; the palette's own controls redraw it."""
     st.html(CSS)
+    header_part()
     row = st.container(key="design_row")
     left, right = row.columns([3, 2], gap="medium")
     with left:
-        _map(track, problems)
-        _selected_tile(stage, ts, track)
+        board_part()
     with right:
-        _validation(stage, track, problems)
-        _palette(stage, ts)
-    st.divider()
-    _facts(stage, track)
-    _carried(stage)
+        checks_part()
+        palette_part()
+
+
+def current():
+    """The edited stage assembled and checked, once per version of the stage (the parts share it)."""
+    from designer.app.dirt import context
+
+    memo = ss.get("_design_ctx")
+    if memo is None or memo[0] is not ss.stage:
+        memo = (ss.stage, context())
+        ss._design_ctx = memo
+    return memo[1]
+
+
+@st.fragment(key="dirt_header")
+def header_part() -> None:
+    from designer.app.dirt.panel import header
+
+    header(current())
+    state.sync_address()
+
+
+@st.fragment(key="dirt_board")
+def board_part() -> None:
+    ctx = current()
+    _map(ctx.track, ctx.problems)
+    _selected_tile(ctx.stage, ctx.tileset, ctx.track)
+    _carried(ctx.stage)
+    state.show_flash()
+
+
+@st.fragment(key="dirt_checks")
+def checks_part() -> None:
+    ctx = current()
+    _validation(ctx.stage, ctx.track, ctx.problems)
+    _facts(ctx.stage, ctx.track)
+    state.show_flash()
+
+
+@st.fragment(key="dirt_palette")
+def palette_part() -> None:
+    _palette(ss.stage, state.tileset_of(ss.stage))
+    state.show_flash()
 
 
 # -- the map ------------------------------------------------------------------------------
@@ -200,27 +246,23 @@ def _problem(k: int, p) -> None:
             return
         c1, c2 = st.columns([6, 1], vertical_alignment="center")
         c1.markdown(text)
-        c2.button("", icon=":material/my_location:", key=f"show_{k}", on_click=state.on_select,
+        c2.button("", icon=":material/my_location:", key=f"show_{k}", on_click=state.on_show,
                   args=(p.tile,), help=f"Show tile {p.tile + 1} on the map")
 
 
 def _facts(stage, track) -> None:
     road = track.road_tiles
     fp = footprint(track)
-    c = st.columns([1, 1, 4], vertical_alignment="center")
-    c[0].metric("Road tiles", len(road))
-    c[1].metric("Cells", track.graph.number_of_nodes() if track.has_cells else "-")
     boxes = boxes_needed(stage)
-    facts = []
+    facts = [f"{len(road)} road tiles" + (f", {track.graph.number_of_nodes()} cells" if track.has_cells else "")]
     if fp.tiles:
         facts.append(f"Table space: {fp.width_cm:.0f} × {fp.height_cm:.0f} cm ({fp.tiles} hexes; tiles of "
                      f"{fp.tile_cm:g} cm across the flats, an assumed size)")
     facts.append(("Boxes: " + ", ".join(boxes)) if boxes else "No tiles yet.")
-    with c[2]:
-        st.caption("  \n".join(facts))
-        ss.assist_toggle = editing.has_assistance(stage, track.tileset)
-        st.toggle("Assistance after this stage", key="assist_toggle", on_change=state.on_assistance,
-                  help="Adds the assistance tile (201) after the finish; cars are repaired between stages")
+    st.caption("  \n".join(facts))
+    ss.assist_toggle = editing.has_assistance(stage, track.tileset)
+    st.toggle("Assistance after this stage", key="assist_toggle", on_change=state.on_assistance,
+              help="Adds the assistance tile (201) after the finish; cars are repaired between stages")
 
 
 def _carried(stage) -> None:
@@ -270,27 +312,21 @@ def _palette(stage, ts) -> None:
     shown = max(PALETTE_PAGE, int(ss.get("pal_shown") or PALETTE_PAGE))
     faces = faces[:shown]
     mode = ss.get("palette_mode") or "end"
-    sel = ss.get("selected")
-    target = {"end": "at the open end", "before": f"before tile {sel + 1}" if sel is not None and sel >= 0 else None,
-              "after": f"after tile {sel + 1}" if sel is not None and sel >= 0 else None,
-              "replace": f"in place of tile {sel + 1}" if sel is not None and sel >= 0 else None}[mode]
+    target = {"end": "at the open end (the dashed hexagon)", "before": "before the selected tile",
+              "after": "after the selected tile", "replace": "in place of the selected tile"}[mode]
     verb = {"end": "Add", "before": "Insert", "after": "Insert", "replace": "Put"}[mode]
-    st.caption((f"Each button places the tile {target}" if target else
-                "Select a tile on the map to insert next to it or replace it")
-               + ", driven the way its arrow shows. A tile already in the stage stays in its place, marked in orange.")
-    used = editing.used_numbers(stage)
+    st.caption(f"Each button puts its tile {target}, driven the way its arrow shows. The cards never move "
+               "while you build; the validation says when a tile is used twice.")
     grid = st.container(key="palette_grid", height=560)
     for start in range(0, len(faces), PALETTE_COLUMNS):
         cols = grid.columns(PALETTE_COLUMNS, gap="small")
         for col, face in zip(cols, faces[start:start + PALETTE_COLUMNS]):
             with col.container(border=True, key=f"card_{face.id}"):
                 st.image(face_png(ts.name, face.id), width="stretch")
-                where = used.get(face.number)
-                note = f"  \n:orange[in the stage: tile {', '.join(str(i + 1) for i in where)}]" if where else ""
-                st.markdown(f"**{face.id}** :gray[{editing.describe_face(face)}]{note}")
+                st.markdown(f"**{face.id}** :gray[{editing.describe_face(face)}]")
                 for opt, label in option_labels(face):
                     st.button(label, key=f"pal_{face.id}_{opt.entry}{opt.exit or ''}", width="stretch",
-                              help=f"{verb} {face.id} {target or ''}: the road enters by edge {opt.entry}"
+                              help=f"{verb} {face.id} {target}: the road enters by edge {opt.entry}"
                                    + (f" and leaves by edge {opt.exit}" if opt.exit else ""),
                               on_click=state.on_palette, args=(face.id, opt.entry, opt.exit))
     if total > len(faces):

@@ -62,8 +62,4 @@ def header(ctx) -> None:
     st.markdown(f"### {sources.md_escape(ctx.stage.name)} &nbsp; {badge} "
                 f":gray-badge[{len(ctx.track.road_tiles)} road tiles] "
                 f":gray-badge[{ctx.tileset.name}]")
-    # Messages float over the page (they never push the map down between two clicks); errors stay until closed.
-    for kind, text in state.pop_flash():
-        icon = {"success": ":material/check_circle:", "warning": ":material/warning:",
-                "error": ":material/error:"}.get(kind, ":material/info:")
-        st.toast(text, icon=icon, duration="infinite" if kind == "error" else "long")
+    state.show_flash()

@@ -127,6 +127,36 @@ def pop_flash() -> list[tuple[str, str]]:
     return out
 
 
+def show_flash() -> None:
+    """Messages float over the page (they never push the map down between two clicks); errors stay until closed."""
+    for kind, text in pop_flash():
+        icon = {"success": ":material/check_circle:", "warning": ":material/warning:",
+                "error": ":material/error:"}.get(kind, ":material/info:")
+        st.toast(text, icon=icon, duration="infinite" if kind == "error" else "long")
+
+
+#: The parts of the Design tab that an edit of the stage changes (see design_view.page).
+EDIT_PARTS = ("dirt_header", "dirt_board", "dirt_checks")
+
+
+def redraw_after_edit() -> None:
+    """From a Design-tab callback: redraw only the parts an edit changes, not the sidebar nor the palette
+    (unless the palette hides the tiles in the stage, which an edit changes too)."""
+    parts = list(EDIT_PARTS) + (["dirt_palette"] if ss.get("flt_in_box") else [])
+    st.rerun(parts)
+
+
+def _design_edit(fn: Callable) -> Callable:
+    """A Design-tab callback that edits the stage: redraw the edited parts only, unless it was refused."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        before = ss.get("stage")
+        fn(*args, **kwargs)
+        if ss.get("stage") is not before:
+            redraw_after_edit()
+    return wrapper
+
+
 # -- the stage ------------------------------------------------------------------------------
 
 def _put_stage(stage: Stage) -> None:
@@ -193,6 +223,7 @@ def _guard(fn: Callable) -> Callable:
 
 # -- callbacks: editing ------------------------------------------------------------------
 
+@_design_edit
 @_guard
 def on_palette(face_id: str, entry: str, exit_: str | None = None) -> None:
     """A palette button: add, insert or replace according to the palette mode."""
@@ -226,6 +257,7 @@ def other_face(face_id: str, ts: Tileset) -> str | None:
     return other if other in ts else None
 
 
+@_design_edit
 @_guard
 def on_flip() -> None:
     """Turn the selected tile over: its other face on the same place, entered by the same edge when it can be."""
@@ -243,6 +275,7 @@ def on_flip() -> None:
     commit(editing.replace_tile(ss.stage, ts, sel, other, entry=entry), select=sel)
 
 
+@_design_edit
 @_guard
 def on_token_add() -> None:
     from designer.app.dirt.token_view import VALUED
@@ -256,6 +289,7 @@ def on_token_add() -> None:
     commit(T.add_token(ss.stage, sel, kind, cell=cell, value=value), select=sel)
 
 
+@_design_edit
 @_guard
 def on_token_remove(k: int) -> None:
     from designer.systems.dirt import tokens as T
@@ -270,6 +304,7 @@ def on_palette_more(step: int) -> None:
     ss.pal_shown = int(ss.get("pal_shown") or step) + step
 
 
+@_design_edit
 @_guard
 def on_remove() -> None:
     sel = ss.get("selected")
@@ -280,6 +315,7 @@ def on_remove() -> None:
     commit(editing.remove_tile(ss.stage, sel), select=sel if sel < n - 1 else (sel - 1 if sel > 0 else None))
 
 
+@_design_edit
 @_guard
 def on_reverse() -> None:
     sel = ss.get("selected")
@@ -288,6 +324,7 @@ def on_reverse() -> None:
     commit(editing.reverse_tile(ss.stage, tileset_of(ss.stage), sel))
 
 
+@_design_edit
 @_guard
 def on_move(step: int) -> None:
     sel = ss.get("selected")
@@ -308,12 +345,22 @@ def _history_step(possible: bool, step, word: str) -> None:
     _sync_rally_slot()
 
 
+def _history_click(possible: bool, step, word: str) -> None:
+    before = ss.stage
+    _history_step(possible, step, word)
+    # On the Design tab an undo that keeps the name and surface redraws the edited parts only (the sidebar
+    # shows the name and surface); anything else redraws the page.
+    if ss.get("dirt_view") in (None, "Design") and ss.stage is not before \
+            and (ss.stage.name, ss.stage.surface) == (before.name, before.surface):
+        redraw_after_edit()
+
+
 def on_undo() -> None:
-    _history_step(ss.history.can_undo, editing.undo, "undo")
+    _history_click(ss.history.can_undo, editing.undo, "undo")
 
 
 def on_redo() -> None:
-    _history_step(ss.history.can_redo, editing.redo, "redo")
+    _history_click(ss.history.can_redo, editing.redo, "redo")
 
 
 def _sync_rally_slot() -> None:
@@ -339,6 +386,7 @@ def on_surface() -> None:
         commit(ss.stage.model_copy(update={"surface": s}))
 
 
+@_design_edit
 @_guard
 def on_assistance(on: bool | None = None) -> None:
     if on is None:
@@ -350,6 +398,12 @@ def on_assistance(on: bool | None = None) -> None:
 
 def on_select(index: int | None) -> None:
     set_selected(index)
+
+
+def on_show(index: int) -> None:
+    """A problem's "show" button (beside the map): select its tile and redraw the board."""
+    set_selected(index)
+    st.rerun(["dirt_board"])
 
 
 def on_select_box() -> None:
