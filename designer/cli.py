@@ -302,7 +302,9 @@ def export(stage_path, fmt, output):
 @click.option("--players", type=click.IntRange(1, 6), default=None, help="Players at the table (default: the stage's, or 4).")
 @click.option("--max-risk", type=click.FloatRange(0.0, 1.0), default=None,
               help="Highest chance of a loss of control allowed in one turn (0-1).")
-def analyze(stages, as_json, players, max_risk):
+@click.option("--no-expected", "no_expected", is_flag=True,
+              help="DIRT: skip the expected time under the dice (the shakedown line only; much quicker).")
+def analyze(stages, as_json, players, max_risk, no_expected):
     """Lines, limits, length, game time and table time, for a stage of any game system.
 
     Several stages (or folders of stages) may be given; with --json the output is then a list.
@@ -315,6 +317,10 @@ def analyze(stages, as_json, players, max_risk):
         system, doc = _open(path)
         near = Path(path).resolve().parent
         opts = {"max_risk": max_risk} if max_risk is not None else {}
+        if no_expected:
+            if system.name != "dirt":
+                raise DesignerError("--no-expected is an option of DIRT's analysis", where=path)
+            opts["expected"] = False
         for stage in system.stages_of(doc):
             result = system.analyse(stage, system.box_of(stage, near), players=players, **opts)
             if as_json:

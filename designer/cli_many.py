@@ -20,8 +20,9 @@ from designer.core.errors import DesignerError
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on a Dask cluster, e.g. tcp://host:8786 (or set RALLY_DASK_SCHEDULER).")
 @click.option("--players", type=click.IntRange(1, 6), default=None)
+@click.option("--no-expected", "no_expected", is_flag=True, help="DIRT: skip the expected time (much quicker).")
 @click.option("--json", "as_json", is_flag=True)
-def batch(paths, csv_out, html_out, jobs, scheduler, players, as_json):
+def batch(paths, csv_out, html_out, jobs, scheduler, players, no_expected, as_json):
     """Analyse every stage of the given files and folders into one comparison table."""
     from designer.batch import analyse_all, stage_files
     from designer.batch.table import csv_text, html_text
@@ -34,7 +35,8 @@ def batch(paths, csv_out, html_out, jobs, scheduler, players, as_json):
     show = sys.stderr.isatty() and not as_json
     with click.progressbar(length=total, label="analysing", file=sys.stderr) if show else _NoBar() as bar:
         rows = analyse_all(paths, jobs=jobs, scheduler=scheduler, players=players, thumbnails=bool(html_out),
-                           progress=lambda done, _total: bar.update(1))
+                           progress=lambda done, _total: bar.update(1),
+                           options={"dirt": {"expected": False}} if no_expected else None)
     if csv_out:
         files.write_atomic(csv_out, csv_text(rows), suffixes=(".csv",), protect=paths, what="table")
     if html_out:

@@ -39,14 +39,17 @@ def stage_files(paths) -> list[str]:
 
 
 def analyse_all(paths, *, jobs: int | None = None, scheduler: str | None = None, players: int | None = None,
-                thumbnails: bool = True, progress=None) -> list[dict]:
-    """One row per stage (a rally file gives none: its stages are files of their own), in file order."""
+                thumbnails: bool = True, progress=None, options: dict | None = None) -> list[dict]:
+    """One row per stage (a rally file gives none: its stages are files of their own), in file order.
+
+    ``options`` maps a game system to the analysis options its stages get, e.g. ``{"dirt": {"expected": False}}``.
+    """
     from designer.batch.worker import analyse_file
 
     files = stage_files(paths)
     if not files:
         raise DesignerError("no stage files found", where=" ".join(map(str, paths)),
                             hint="give .yaml stage files or folders holding them")
-    jobs_in = [{"path": f, "players": players, "thumbnail": thumbnails} for f in files]
+    jobs_in = [{"path": f, "players": players, "thumbnail": thumbnails, "options": options or {}} for f in files]
     rows_per_file = parallel.run(analyse_file, jobs_in, jobs=jobs, scheduler=scheduler, progress=progress)
     return [row for rows in rows_per_file for row in rows]

@@ -49,7 +49,8 @@ def analyse_file(job: dict) -> list[dict]:
         result = None
         if not errors:
             try:
-                result = system.analyse(stage, box, players=job.get("players"))
+                options = dict(job.get("options", {}).get(system.name, {}))
+                result = system.analyse(stage, box, players=job.get("players"), **options)
             except DesignerError as exc:
                 row["problems"] = (row["problems"] + "; " if row["problems"] else "") + str(exc).splitlines()[0]
         row.update({k: v for k, v in system.facts(stage, box, result).items() if k in row})
