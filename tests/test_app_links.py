@@ -65,6 +65,7 @@ def test_old_codes_and_whole_addresses_are_read():
     url = links.share_url("http://127.0.0.1:8501/?system=dirt", stage)
     assert url.startswith("http://127.0.0.1:8501/?system=dirt&stage=d1.")
     assert links.read_stage_code(url) == stage
+    assert links.share_url("http://127.0.0.1:8501", stage).startswith("http://127.0.0.1:8501/?system=dirt&stage=")
     assert links.read_stage_code("  " + url.split("stage=")[1] + "\n") == stage
 
 

@@ -31,12 +31,12 @@ def render(ctx) -> None:
     stage, track, problems = ctx.stage, ctx.track, ctx.problems
     stem = sources.slug(stage.name)
     st.subheader("Stage file", anchor=False)
-    c = st.columns([1, 3], vertical_alignment="bottom")
-    c[0].download_button("Download YAML", sources.stage_yaml(stage), file_name=f"{stem}.yaml",
-                         mime="application/x-yaml", key="dl_yaml", icon=":material/download:", type="primary",
-                         on_click="ignore")
-    c[1].caption("The stage file, saved by your browser: open it again here (sidebar, Upload) or with "
-                 "`rally-designer`. Nothing is written on the machine running the app.")
+    c = st.container(horizontal=True, vertical_alignment="center")
+    c.download_button("Download YAML", sources.stage_yaml(stage), file_name=f"{stem}.yaml",
+                      mime="application/x-yaml", key="dl_yaml", icon=":material/download:", type="primary",
+                      on_click="ignore")
+    c.caption("The stage file, saved by your browser: open it again here (sidebar, Upload) or with "
+              "`rally-designer`. Nothing is written on the machine running the app.")
 
     st.subheader("Share link", anchor=False)
     base = page_address()

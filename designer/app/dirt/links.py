@@ -163,4 +163,7 @@ def query(stage: Stage, rally: tuple[str, list[Stage], int | None] | None = None
 def share_url(base: str, stage: Stage) -> str:
     """A link that opens ``stage`` in the app at ``base`` (the app's address without its query)."""
     base = base.split("?", 1)[0].split("#", 1)[0]
+    parts = urllib.parse.urlsplit(base)
+    if parts.netloc and not parts.path:
+        base += "/"
     return f"{base}?{urllib.parse.urlencode(query(stage))}"
