@@ -188,7 +188,9 @@ def main(argv=None) -> int:
     finally:
         proc.terminate()
         proc.wait(timeout=15)
-    print(f"Click to finished page in Chromium, {args.width} px window, median of {args.repeat} clicks (seconds):")
+    load = os.getloadavg()[0]
+    print(f"Click to finished page in Chromium, {args.width} px window, median of {args.repeat} clicks (seconds); "
+          f"load average {load:.1f} on {os.cpu_count()} cores (the browser, the server and anything else share them):")
     names = list(next(iter(results.values())))
     print(f"  {'tiles':>5}  " + "  ".join(f"{n:>19}" for n in names) + "   all  vs 18 tiles")
     base = None
