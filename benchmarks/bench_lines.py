@@ -20,7 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from designer.systems.dirt.lines import analyze, fastest_line, speed_limits  # noqa: E402
+from designer.systems.dirt.analysis import analyze
+from designer.systems.dirt.lines import fastest_line, speed_limits  # noqa: E402
 from designer.systems.dirt.stage import Stage, load_stage  # noqa: E402
 from designer.systems.dirt.tileset import Cell, Face, Tileset, get_tileset  # noqa: E402
 from designer.systems.dirt.track import assemble, load_track  # noqa: E402

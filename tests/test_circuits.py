@@ -7,7 +7,8 @@ import pytest
 
 from designer.systems.dirt.io.rekee import export_rekee, import_rekee
 from designer.systems.dirt.io.rgt import export_rgt, import_rgt
-from designer.systems.dirt.lines import analyze, fastest_line
+from designer.systems.dirt.analysis import analyze
+from designer.systems.dirt.lines import fastest_line
 from designer.systems.dirt.render import stage_svg
 from designer.systems.dirt.stage import load_stage
 from designer.systems.dirt.tileset import get_tileset

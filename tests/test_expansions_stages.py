@@ -5,7 +5,8 @@ import json
 import pytest
 
 from designer.systems.dirt.io import export_stage, import_file
-from designer.systems.dirt.lines import analyze, fastest_line
+from designer.systems.dirt.analysis import analyze
+from designer.systems.dirt.lines import fastest_line
 from designer.systems.dirt.stage import Placement, Stage, load_stage
 from designer.systems.dirt.tileset import get_tileset
 from designer.systems.dirt.track import assemble

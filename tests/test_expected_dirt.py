@@ -203,7 +203,7 @@ def test_analyze_carries_the_expected_time():
     turns; one player is the leader (p. 8: the first car of a round)."""
     import json
 
-    from designer.systems.dirt.lines import analyze
+    from designer.systems.dirt.analysis import analyze
     from designer.systems.dirt.report import text_report
 
     data = analyze(demo_track(), players=2)

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from designer.core.errors import DesignerError
-from designer.systems.dirt.lines import analyze, fastest_line, shortest_line, speed_limits, turn_graph
+from designer.systems.dirt.analysis import analyze
+from designer.systems.dirt.lines import fastest_line, shortest_line, speed_limits, turn_graph
 from designer.systems.dirt.referee import play_turn
 from designer.systems.dirt.rules import load_ruleset, turn_outcomes
 from designer.systems.dirt.stage import Stage, load_stage

@@ -8,14 +8,12 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import zlib
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-import designer.systems.dirt as dirt_pkg
 from designer.core.errors import DesignerError
 from designer.systems.dirt.book_build import build_rows, either_way, pick_list, swaps, turned_round
 from designer.systems.dirt.book_draw import CORNER_WORDS, corner_words, number_corner
@@ -224,10 +222,10 @@ def test_times_are_labelled_and_assumptions_named(rally_pdf):
 
 
 def test_expected_time_is_the_headline_when_the_analysis_has_it(tmp_path, dirt):
-    from designer.systems.dirt import lines as L
+    from designer.systems.dirt.analysis import analyze
 
     stage = load_stage(SS1)
-    result = L.analyze(assemble(stage, dirt), players=4, expected=False)
+    result = analyze(assemble(stage, dirt), players=4, expected=False)
     result["expected"] = {"seconds": 79.8, "sd": 28.4, "turns": 5.1, "loss_of_control_chance": 0.58,
                           "assumed": {"time_card": {}, "card_backs": {}}}
     out = tmp_path / "exp.pdf"
@@ -314,31 +312,6 @@ def test_palette_reads_in_grayscale():
 
 
 # -- degrading ---------------------------------------------------------------------------------------
-
-def test_without_racing_lines_the_section_says_so(monkeypatch):
-    monkeypatch.setitem(sys.modules, "designer.systems.dirt.lines", None)
-    monkeypatch.delattr(dirt_pkg, "lines", raising=False)
-    facts = stage_facts(load_stage(SS1), near=SS1.parent)
-    assert facts.fastest is None and "no racing-line search" in facts.fastest_missing
-    assert facts.table_minutes == pytest.approx(25.0)       # the rulebook's 2.5 minutes a tile
-    assert stage_roadbook(load_stage(SS1), None).startswith(b"%PDF-")
-
-
-def test_a_failing_line_search_still_prints(monkeypatch):
-    import types
-
-    fake = types.ModuleType("designer.systems.dirt.lines")
-
-    def boom(track, *a, **k):
-        raise RuntimeError("half-written")
-
-    fake.analyze = boom
-    monkeypatch.setitem(sys.modules, "designer.systems.dirt.lines", fake)
-    monkeypatch.setattr(dirt_pkg, "lines", fake, raising=False)
-    with pytest.warns(UserWarning, match="half-written"):
-        facts = stage_facts(load_stage(SS1), near=SS1.parent)
-    assert facts.fastest is None and "half-written" in facts.fastest_missing
-
 
 @needs_poppler
 def test_broken_and_tile_level_stages_still_print(tmp_path):

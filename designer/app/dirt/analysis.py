@@ -71,7 +71,9 @@ def analyse(track, players: int = 4, max_risk: float | None = None, expected: bo
     L = lines_module()
     try:
         try:
-            result = L.analyze(track, players=players, max_risk=max_risk, expected=expected)
+            from designer.systems.dirt.analysis import analyze
+
+            result = analyze(track, players=players, max_risk=max_risk, expected=expected)
         except ImportError as exc:
             if not (getattr(exc, "name", "") or "").startswith("designer"):
                 raise

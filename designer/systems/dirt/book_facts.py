@@ -127,28 +127,21 @@ def fastest_line(track: Track, players: int, expected: bool = False) -> tuple[Fa
         if track.unknown or track.errors:
             return None, "the stage does not assemble (see the problems above)"
         return None, "some faces have no cell graph, so no line can be searched"
+    from designer.systems.dirt import lines as L
+
     try:
-        from designer.systems.dirt import lines as L
-    except ImportError:
-        return None, "this version has no racing-line search"
-    try:
-        if hasattr(L, "analyze") and (expected or not hasattr(L, "fastest_line")):
-            try:
-                result = L.analyze(track, players=players, expected=expected)
-            except TypeError:         # a lines module without the expected-time option
-                result = L.analyze(track, players=players)
-            fast = _normalise_analysis(result, L, track)
-        elif hasattr(L, "fastest_line"):
+        if expected:
+            from designer.systems.dirt.analysis import analyze
+
+            fast = _normalise_analysis(analyze(track, players=players, expected=True), L, track)
+        else:
             # The quick way: the line and the table time only (no speed-limit map, no expected time).
             line = L.fastest_line(track)
             if line is None:
                 return None, "no legal line from the start to the finish"
-            data = line.to_dict() if hasattr(line, "to_dict") else line
-            fast = _normalise_analysis({"fastest_line": data, "rules": _rules_dict()}, L, track)
+            fast = _normalise_analysis({"fastest_line": line.to_dict(), "rules": _rules_dict()}, L, track)
             if fast is not None:
                 fast.table_minutes = _table_minutes(track, players, line, L)
-        else:
-            return None, "this version has no racing-line search"
     except DesignerError as exc:
         return None, str(exc).splitlines()[0]
     except Exception as exc:  # noqa: BLE001 - a road book must still print without the lines

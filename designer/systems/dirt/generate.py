@@ -223,7 +223,9 @@ def measure(stage, tileset, spec: Spec) -> dict | None:
                "tight_corners": tight, "tight_per_tile": round(tight / max(1, road), 3),
                "width_cm": fp.width_cm, "height_cm": fp.height_cm}
     if spec.expected or any(m in ("expected_seconds", "gap_seconds") for m, _a, _b in spec.targets):
-        exp = (L.analyze(track).get("expected") or {})
+        from designer.systems.dirt.analysis import analyze
+
+        exp = (analyze(track).get("expected") or {})
         value = exp.get("expected_seconds")
         figures["expected_seconds"] = value
         figures["gap_seconds"] = None if value is None else round(value - fast.seconds, 2)

@@ -72,14 +72,14 @@ class DirtSystem(GameSystem):
 
     def analyse(self, stage, box, *, players: int | None = None, max_risk: float | None = None,
                 **options: Any) -> dict:
-        from designer.systems.dirt import lines as L
+        from designer.systems.dirt.analysis import analyze
         from designer.systems.dirt.track import assemble
 
         expected = bool(options.pop("expected", True))
         if options:
             raise DesignerError(f"unknown analysis option{'s' if len(options) > 1 else ''} for DIRT: "
                                 f"{', '.join(sorted(options))}", hint="DIRT knows players, max_risk and expected")
-        result = L.analyze(assemble(stage, box), players=players or stage.players or 4, max_risk=max_risk,
+        result = analyze(assemble(stage, box), players=players or stage.players or 4, max_risk=max_risk,
                            expected=expected)
         result["system"] = self.name
         fl, est = result.get("fastest_line") or {}, result.get("estimate") or {}
