@@ -12,7 +12,7 @@ import copy
 import pandas as pd
 import streamlit as st
 
-from designer.app.classic import K, ss
+from designer.app.classic.state import K, ss
 from designer.core import paths, yamlio
 from designer.systems.classic import edit as E
 from designer.systems.classic.render import face_svg

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from designer.app.classic import K, box_for, current_stage, ss, stages
+from designer.app.classic.state import K, box_for, current_stage, ss, stages
 from designer.core.errors import DesignerError
 from designer.core.svgkit import svg_to_png
 from designer.systems.classic import notation
