@@ -30,7 +30,7 @@ def clock(fn, repeat=3):
 
 def main() -> None:
     rules = load_rules()
-    rally = SYSTEM.load(ROOT / "stages/classic/rally-demo.yaml")
+    rally = SYSTEM.load(ROOT / "stages/classic/rally.yaml")
     print(f"{'stage':34} {'cells':>5} {'nodes':>5} {'load+lay ms':>11} {'ideal ms':>8} {'expected ms':>11} "
           f"{'states':>7} {'ideal':>6} {'expect':>6} {'MC 4000':>7} {'MC ms':>6}")
     for st in rally.stages:

@@ -6,7 +6,7 @@ from click.testing import CliRunner
 from designer.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-RALLY = str(ROOT / "stages/classic/rally-demo.yaml")
+RALLY = str(ROOT / "stages/classic/rally.yaml")
 ES3 = str(ROOT / "stages/classic/es3-demo.yaml")
 
 

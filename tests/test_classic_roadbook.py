@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def book():
-    doc = SYSTEM.load(ROOT / "stages/classic/rally-demo.yaml")
+    doc = SYSTEM.load(ROOT / "stages/classic/rally.yaml")
     return SYSTEM.roadbook(doc)
 
 

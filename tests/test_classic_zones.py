@@ -112,7 +112,7 @@ def test_stage_file_errors_are_located():
 
 
 def test_stage_yaml_round_trip():
-    rally = S.load(ROOT / "stages/classic/rally-demo.yaml")
+    rally = S.load(ROOT / "stages/classic/rally.yaml")
     again = S.loads(S.dumps(rally), "again.yaml")
     assert [s.route for s in again.stages] == [s.route for s in rally.stages]
     assert [s.assistance for s in again.stages] == [True, False, True]
