@@ -123,3 +123,17 @@ def test_board_edits_round_trip():
     again = board_from_data(loads_board(edit.dumps(data), "x") and data, {}, "x")
     assert again.cities["Harbour"].purple
     assert len(again.bag) == len(board.bag) and again.bands == board.bands
+
+
+def test_batch_rows_carry_the_race_figures(tmp_path):
+    import csv
+
+    out = tmp_path / "table.csv"
+    r = CliRunner().invoke(main, ["batch", str(DEMOS[0]), "-o", str(out), "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    rows = list(csv.DictReader(out.open()))
+    assert rows and rows[0]["boxes"] == "demo-frontier"
+    for key in ("pieces", "length", "table_minutes", "loss_of_control"):
+        assert rows[0][key] not in ("", None), key
+    facts = SYSTEM.facts(None, None, SYSTEM.analyse(SYSTEM.load(DEMOS[0]), SYSTEM.box_of(SYSTEM.load(DEMOS[0]))))
+    assert facts["ideal_seconds"] is None and facts["pieces"] > 0 and 0 <= facts["loss_of_control"] <= 1

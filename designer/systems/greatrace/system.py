@@ -88,6 +88,18 @@ class GreatRace(GameSystem):
         allowed = {k: options[k] for k in ("runs", "seed", "transport", "candidates") if k in options}
         return analyse(box, stage, players=players, **allowed)
 
+    def facts(self, stage, box, result: dict | None) -> dict:
+        """The batch table's figures. The game has no clock, so the seconds are None; the chance that the car is
+        stranded (dry or broken away from a city without the francs to go on) on the fastest route, from the
+        Monte Carlo over the bag, stands in for the loss of control of the dice games."""
+        result = result or {}
+        fast = result.get("fastest") or {}
+        mc = (result.get("montecarlo") or {}).get("fastest") or {}
+        blind = (result.get("duration") or {}).get("blind") or {}
+        return {"pieces": fast.get("spaces"), "length": fast.get("spaces"), "ideal_seconds": None,
+                "expected_seconds": None, "spread_seconds": None, "loss_of_control": mc.get("stranded_chance"),
+                "table_minutes": blind.get("table_minutes"), "boxes": result.get("board") or getattr(box, "name", None)}
+
     def report(self, result: dict) -> str:
         lines = [str(result.get("stage", ""))] + [f"  {s}" for s in result.get("summary", [])]
         for leg in (result.get("fastest") or {}).get("legs", []):
