@@ -241,7 +241,10 @@ def render(stage_path, output, line):
     else:
         svg = system.draw(stage, box, system.analyse(stage, box) if line != "none" else None)
     out = _write_drawing(svg, output, "drawing", protect=(stage_path,))
-    click.echo(f"wrote {out}")
+    stages = system.stages_of(doc)
+    note = (f" (the first of the rally's {len(stages)} stages, {system.stage_name(stage)}; render each stage's own "
+            "file for the others)") if len(stages) > 1 else ""
+    click.echo(f"wrote {out}{note}")
 
 
 def _write_drawing(svg: str, path: str, what: str, protect=()) -> Path:

@@ -152,7 +152,7 @@ def generate(output, tiles, boxes, reserve, reserve_from, table, tile_cm, terrai
         best = G.search(spec, jobs=jobs, scheduler=scheduler, keep=1)
         files.write_atomic(output, dumps_stage(best[0].stage), suffixes=(".yaml", ".yml"),
                            protect=reserve_from, what="stage")
-        click.echo(f"wrote {output}: {_figures_text(best[0])}")
+        click.echo(f"wrote {output}: {_figures_text(best[0], size)}")
         return
     folder = Path(output)
     if folder.exists() and not folder.is_dir():
@@ -163,7 +163,7 @@ def generate(output, tiles, boxes, reserve, reserve_from, table, tile_cm, terrai
     for k, cand in enumerate(rally, start=1):
         files.write_atomic(folder / f"ss{k}.yaml", dumps_stage(cand.stage), suffixes=(".yaml",), what="stage")
         names.append(f"ss{k}.yaml")
-        click.echo(f"wrote {folder / names[-1]}: {_figures_text(cand)}")
+        click.echo(f"wrote {folder / names[-1]}: {_figures_text(cand, size)}")
     import yaml
     files.write_atomic(folder / "rally.yaml", yaml.safe_dump({"rally": name, "stages": names}, sort_keys=False),
                        suffixes=(".yaml",), what="rally")
@@ -180,7 +180,7 @@ def _generate_other(system_name, output, stages, seed, candidates, difficulty, b
     if stages == 1:
         stage, figures = made[0]
         files.write_atomic(output, system.dumps(stage), suffixes=(".yaml", ".yml"), what="stage")
-        click.echo(f"wrote {output}: " + ", ".join(f"{k} {v}" for k, v in figures.items()))
+        click.echo(f"wrote {output}: {_summary(figures)}")
         return
     folder = Path(output)
     if folder.exists() and not folder.is_dir():
@@ -189,10 +189,20 @@ def _generate_other(system_name, output, stages, seed, candidates, difficulty, b
     for k, (stage, figures) in enumerate(made, start=1):
         path = folder / f"stage{k}.yaml"
         files.write_atomic(path, system.dumps(stage), suffixes=(".yaml",), what="stage")
-        click.echo(f"wrote {path}: " + ", ".join(f"{key} {v}" for key, v in figures.items()))
+        click.echo(f"wrote {path}: {_summary(figures)}")
 
 
-def _figures_text(cand) -> str:
+def _summary(figures: dict) -> str:
+    """A generated stage's figures as one line: the system's own summary when it gives one."""
+    if figures.get("summary"):
+        return str(figures["summary"])
+    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in figures.items())
+
+
+def _figures_text(cand, table=None) -> str:
     f = cand.figures
+    w, h = f["width_cm"], f["height_cm"]
+    turned = " (turn it a quarter to fit the table)" if table and not (w <= table[0] and h <= table[1]) else ""
     return (f"{f['tiles']} road tiles, ideal {f['ideal_seconds']} s, {f['tight_corners']} corners under gear 3, "
-            f"{f['width_cm']:.0f} x {f['height_cm']:.0f} cm, score {cand.score:.3f} (0 = every target met)")
+            f"{w:.0f} x {h:.0f} cm{turned}, "
+            + ("every target met" if cand.score == 0 else f"{cand.score:.2f} off the targets (0 = every target met)"))

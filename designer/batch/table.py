@@ -11,18 +11,21 @@ from designer.batch.worker import COLUMNS
 
 HEADINGS = {"file": "File", "system": "Game", "stage": "Stage", "valid": "Valid", "pieces": "Pieces",
             "length": "Length", "ideal_seconds": "Ideal time (s)", "expected_seconds": "Expected time (s)",
-            "spread_seconds": "Spread p10-p90 (s)", "loss_of_control": "Loss of control", "table_minutes": "Table (min)",
+            "spread_seconds": "Spread, p90 minus p10 (s)", "loss_of_control": "Loss of control", "table_minutes": "Table (min)",
             "boxes": "Boxes", "errors": "Errors", "warnings": "Warnings", "problems": "Problems"}
 
 
-def _cell(value) -> str:
+def _cell(value, digits: int = 3) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
         if math.isnan(value):
             return ""
-        return f"{value:.3f}".rstrip("0").rstrip(".")
+        return f"{value:.{digits}f}".rstrip("0").rstrip(".")
     return str(value)
+
+
+ONE_DECIMAL = {"ideal_seconds", "expected_seconds", "spread_seconds", "table_minutes"}
 
 
 def csv_text(rows: list[dict]) -> str:
@@ -65,7 +68,7 @@ th[data-k] { cursor: pointer; background: #f3f3f3; position: sticky; top: 0; }
 th.up::after { content: " \\25B2"; } th.down::after { content: " \\25BC"; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.bad { color: #b00020; }
-img { display: block; max-width: 140px; max-height: 100px; }
+img { display: block; max-width: 140px; max-height: 100px; width: auto; height: auto; object-fit: contain; }
 td.problems { max-width: 28em; font-size: 12px; color: #555; }
 """
 
@@ -85,7 +88,7 @@ def html_text(rows: list[dict], title: str = "Stage comparison") -> str:
         for k in shown:
             v = _cell(row.get(k))
             cls = "num" if k in NUMERIC else ("bad" if k == "valid" and row.get(k) is False else "")
-            shown_text = v
+            shown_text = _cell(row.get(k), 1) if k in ONE_DECIMAL else v
             if k == "loss_of_control" and isinstance(row.get(k), (int, float)):
                 shown_text = f"{row[k]:.0%}"
             elif k == "valid":

@@ -47,14 +47,20 @@ def run(fn: Callable[[Any], Any], items: Sequence[Any], *, jobs: int | None = No
             if progress:
                 progress(k, len(items))
         return out
+    import warnings
+
     from joblib import Parallel, delayed
 
     out = []
     runner = Parallel(n_jobs=n, return_as="generator", batch_size=1)
-    for k, result in enumerate(runner(delayed(fn)(item) for item in items), start=1):
-        out.append(result)
-        if progress:
-            progress(k, len(items))
+    with warnings.catch_warnings():
+        # joblib restarts a worker whose memory grew and says so as a warning meant for developers; the
+        # results are unaffected, so it is not shown to users.
+        warnings.filterwarnings("ignore", message="A worker stopped", category=UserWarning)
+        for k, result in enumerate(runner(delayed(fn)(item) for item in items), start=1):
+            out.append(result)
+            if progress:
+                progress(k, len(items))
     return out
 
 

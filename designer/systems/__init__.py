@@ -26,7 +26,7 @@ MODULES = {
     "rallye": "designer.systems.rallye.system",
 }
 ALIASES = {"rallyman-dirt": "dirt", "rallyman": "classic", "classic-rallyman": "classic",
-           "great-race": "greatrace", "the-great-race": "greatrace", "rally": "rallye"}
+           "great-race": "greatrace", "the-great-race": "greatrace", "rallye-card-game": "rallye"}
 _LOADED: dict = {}
 _SYSTEM_LINE = re.compile(r"^system\s*:\s*['\"]?([A-Za-z][\w\- ]*?)['\"]?\s*(?:#.*)?$", re.MULTILINE)
 

@@ -20,10 +20,12 @@ def text_report(result: dict) -> str:
     if safe:
         out.append(f"  within the risk budget {safe.get('max_risk')}: {safe.get('time')} in {safe.get('turns')} turns")
     out.append("")
+    out.append("  (cells are written tile:cell, tiles counted from 1 in driving order, as on the drawing)")
     out.append(f"  {'turn':>4}  {'from':8} {'to':8} {'cells':>5}  {'end gear':>8}  {'card':>5}  {'risk':>5}  dice (gear after each)")
     for t in fl.get("turn_list", []):
         dice = " ".join(f"{'+'.join(d.replace('gear', 'G') for d in st['dice'])}>{st['gear']}" for st in t["steps"])
-        out.append(f"  {t['turn']:>4}  {t['start']:8} {t['end']:8} {t['cells']:>5}  {t['gear']:>8}  {t['seconds']:>4}s  "
+        out.append(f"  {t['turn']:>4}  {cell_name(t['start']):8} {cell_name(t['end']):8} {t['cells']:>5}  "
+                   f"{t['gear']:>8}  {t['seconds']:>4}s  "
                    f"{100 * t['loss_of_control_chance']:>4.0f}%  {dice}")
     out += _policy_lines(result.get("expected"))
     out.append("")
@@ -51,6 +53,16 @@ def _expected_lines(exp: dict | None) -> list[str]:
     return out
 
 
+def cell_name(node: str) -> str:
+    """A cell of the assembled graph (``"3:a1"``: tile index from 0) as players count tiles (``"4:a1"``).
+
+    >>> cell_name("0:s2b"), cell_name("start")
+    ('1:s2b', 'start')
+    """
+    tile, sep, cell = str(node).partition(":")
+    return f"{int(tile) + 1}{sep}{cell}" if sep and tile.isdigit() else str(node)
+
+
 MODES = {"roll": "one by one", "attack": "Big Attack", "spare": "spare wheel"}
 
 
@@ -69,6 +81,6 @@ def _policy_lines(exp: dict | None) -> list[str]:
             if acts and i > 0:
                 rule.append(f"die {i + 1}: {', '.join(acts)} hazards")
         how = MODES.get(t["mode"], t["mode"])
-        out.append(f"  {t['turn']:>4}  {t['cell']:8} {t['gear']:>4} {t['tokens']:>6}  {how:11} "
+        out.append(f"  {t['turn']:>4}  {cell_name(t['cell']):8} {t['gear']:>4} {t['tokens']:>6}  {how:11} "
                    f"{100 * t['loss_of_control_chance']:>4.0f}%  {dice}" + (f"; {'; '.join(rule)}" if rule else ""))
     return out
