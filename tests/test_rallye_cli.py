@@ -25,7 +25,7 @@ def runner():
 
 def test_registry_finds_rallye_by_the_files_key():
     system = systems.system_of_file(SS[0])
-    assert system.name == "rallye" and systems.get("rally") is system
+    assert system.name == "rallye" and systems.get("rallye") is system
     kinds = {e.kind for e in system.examples()}
     assert kinds == {"stage", "rally", "box"}
 
@@ -117,3 +117,15 @@ def test_roadbook_text_is_never_under_6_pt(tmp_path):
     finally:
         rb._Book.set_font = original
     assert sizes and min(sizes) >= 6
+
+
+def test_a_misspelt_system_names_the_games_and_the_fix(tmp_path):
+    from designer.core.errors import DesignerError
+    from designer.systems.rallye.stage import loads
+
+    with pytest.raises(DesignerError) as exc:
+        loads("system: rally\nstage: x\ndeck: rallye-demo\ncards: [1]\n", "ss.yaml")
+    text = str(exc.value)
+    assert "ss.yaml:1" in text and "not a game" in text
+    assert all(name in text for name in systems.names())
+    assert "write `system: rallye`" in text

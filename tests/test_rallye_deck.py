@@ -75,8 +75,9 @@ def test_broken_yaml_and_wrong_files():
         loads_deck("deck: [unclosed\n", "x.yaml")
     with pytest.raises(DesignerError, match="not a Rallye deck"):
         loads_deck("system: rallye\nsections: []\n")
-    with pytest.raises(DesignerError, match="not rallye"):
+    with pytest.raises(DesignerError, match="for Rallyman: DIRT") as exc:
         loads_deck("system: dirt\ndeck: x\n")
+    assert "write `system: rallye`" in str(exc.value)
     with pytest.raises(DesignerError, match="no deck called 'nope'"):
         get_deck("nope")
     with pytest.raises(DesignerError, match="no such"):

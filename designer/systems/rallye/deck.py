@@ -13,7 +13,7 @@ from typing import Any
 
 from designer.core import paths, yamlio
 from designer.core.errors import DesignerError
-from designer.systems.rallye.rules import Ruleset, Tables, check_name, get_ruleset, parse_tables
+from designer.systems.rallye.rules import Ruleset, Tables, check_name, check_system, get_ruleset, parse_tables
 
 SEVERITIES = ("none", "yellow", "orange", "red")
 SEVERITY_WORDS = {"none": "straight", "yellow": "light", "orange": "medium", "red": "tight"}
@@ -145,8 +145,7 @@ def deck_from_data(data: Any, lines: dict, source: str, near: Path | None = None
     if not isinstance(data, dict):
         raise DesignerError("a deck file is a mapping (deck, sections, actions ...)", where=source,
                             hint="start from tilesets/rallye/rallye-demo.yaml")
-    if str(data.get("system", "rallye")).strip().lower() != "rallye":
-        raise DesignerError(f"this file is for the system {data.get('system')!r}, not rallye", where=source)
+    check_system(data, lines, source, "deck")
     if "deck" not in data:
         raise DesignerError("this is not a Rallye deck (no `deck:` name)", where=source,
                             hint="a deck file has deck:, sections: and actions:")

@@ -252,3 +252,25 @@ def get_ruleset(name: str | None = None, near: Path | None = None) -> Ruleset:
             return _cached(str(c), c.stat().st_mtime)
     raise DesignerError(f"no ruleset called {name!r}", where="ruleset",
                         hint=f"use {DEFAULT_RULESET!r} or put {name}.yaml beside the deck")
+
+
+def check_system(data: Any, lines: dict, source: str, what: str = "stage") -> None:
+    """Raise when a file's ``system:`` is not rallye: which game it names, if any, which games exist, and the fix."""
+    if not isinstance(data, dict) or "system" not in data:
+        return
+    value = str(data.get("system")).strip()
+    if value.lower() == "rallye":
+        return
+    from designer import systems
+
+    line = yamlio.line_of(lines, ("system",))
+    where = f"{source}:{line}" if line else source
+    known = systems.names()
+    key = systems.canonical(value)
+    if key in known:
+        title = systems.get(key).title
+        raise DesignerError(f"this file is for {title} (system: {value}), not for Rallye", where=where,
+                            hint=f"open it as a {title} file; if it is a Rallye {what}, write `system: rallye` "
+                                 "at the top of the file")
+    raise DesignerError(f"`system: {value}` is not a game this designer knows; the games are: {', '.join(known)}",
+                        where=where, hint=f"for a Rallye {what}, write `system: rallye` at the top of the file")

@@ -25,6 +25,7 @@ import yaml
 
 from designer.core import files, yamlio
 from designer.core.errors import DesignerError
+from designer.systems.rallye.rules import check_system
 
 POLICIES = ("random", "fast", "slow")
 
@@ -114,8 +115,7 @@ def stage_from_data(data: Any, lines: dict, source: str, near: Path | None = Non
 
 
 def _doc_from_data(data: Any, lines: dict, source: str, near: Path | None):
-    if isinstance(data, dict) and str(data.get("system", "rallye")).strip().lower() != "rallye":
-        raise DesignerError(f"this file is for the system {data.get('system')!r}, not rallye", where=source)
+    check_system(data, lines, source, "stage or rally")
     if isinstance(data, dict) and "deck" in data and "sections" in data:
         raise DesignerError("this is a deck (the box), not a stage", where=source,
                             hint="open a stage or rally file; a deck is named in a stage's `deck:`")
