@@ -64,3 +64,18 @@ def test_a_stage_that_cannot_be_built_still_prints_and_draws(tmp_path):
     assert r.exit_code == 0
     r = run("analyze", str(bad))
     assert "no road of X-asphalt leads from road end 0 to road end 3" in r.output
+
+
+def test_batch_table_has_the_classic_figures(tmp_path):
+    out = tmp_path / "table.csv"
+    r = run("batch", str(ROOT / "stages/classic"), "-o", str(out))
+    assert r.exit_code == 0
+    import csv
+    rows = {row["stage"]: row for row in csv.DictReader(out.open())}
+    es1 = rows["Demo ES1 - Col de la Croix X"]
+    assert es1["pieces"] == "1" and es1["length"] == "11" and es1["ideal_seconds"] == "20"
+    assert float(es1["expected_seconds"]) >= 20 and float(es1["spread_seconds"]) > 0
+    assert 0 < float(es1["loss_of_control"]) < 1 and float(es1["table_minutes"]) > 0
+    assert es1["boxes"] == "demo-zones"
+    es3 = rows["Demo ES3 - Night on the snow"]
+    assert es3["pieces"] == "2" and float(es3["expected_seconds"]) >= float(es3["ideal_seconds"])

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from designer.core.errors import DesignerError
 from designer.racing.course import format_time
+from designer.racing.expected import quantile
 from designer.systems.classic import policy
 from designer.systems.classic import lines as L
 from designer.systems.classic import moves as M
@@ -104,8 +105,11 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
     dice_lost = sum(occ * o.p * (o.info or 0) for (st_, _b), occ in stats.occupancy.items()
                     if st_[0] != "finish" for o in solution.outcomes(st_) if o.loss)
     turns = stats.turns
+    dist = solution.distribution([policy.START])
     table_min = turns * players * rules.table_seconds / 60 + (players - 1) * rules.table_seconds / 60
     expected = {"seconds": round(exp_seconds, 1), "time": format_time(exp_seconds), "sd_seconds": round(stats.sd, 1),
+                "p10_seconds": quantile(dist, 0.10), "p50_seconds": quantile(dist, 0.50),
+                "p90_seconds": quantile(dist, 0.90),
                 "turns": round(turns, 2), "loss_chance": round(stats.loss_chance, 3),
                 "losses_per_run": round(stats.expected_losses, 3), "dice_lost_per_run": round(dice_lost, 3),
                 "states": sum(len(x.W) for x in model.solver.family.values()),

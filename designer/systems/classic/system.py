@@ -65,6 +65,18 @@ class ClassicSystem(GameSystem):
         options.pop("max_risk", None)
         return analyse(stage, box, players=players, **options)
 
+    def facts(self, stage, box, result: dict | None) -> dict:
+        result = result or {}
+        ideal, exp = result.get("ideal_line") or {}, result.get("expected") or {}
+        boards = result.get("boards")
+        return {"pieces": len(boards) if boards else None, "length": result.get("length_cells"),
+                "ideal_seconds": ideal.get("time_seconds"), "expected_seconds": exp.get("seconds"),
+                "spread_seconds": (exp["p90_seconds"] - exp["p10_seconds"]
+                                   if exp.get("p90_seconds") is not None and exp.get("p10_seconds") is not None
+                                   else None),
+                "loss_of_control": exp.get("loss_chance"),
+                "table_minutes": (result.get("table") or {}).get("minutes"), "boxes": result.get("zones")}
+
     # -- drawing and printing ------------------------------------------------------------------
     def draw(self, stage, box, result: dict | None = None) -> str:
         from designer.systems.classic.assembly import assemble
