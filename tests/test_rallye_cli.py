@@ -129,3 +129,11 @@ def test_a_misspelt_system_names_the_games_and_the_fix(tmp_path):
     assert "ss.yaml:1" in text and "not a game" in text
     assert all(name in text for name in systems.names())
     assert "write `system: rallye`" in text
+
+
+def test_generate_prints_a_readable_summary(runner, tmp_path):
+    out = tmp_path / "gen.yaml"
+    res = runner.invoke(main, ["generate", "--system", "rallye", "-o", str(out), "--seed", "1"])
+    assert res.exit_code == 0, res.output
+    assert "fastest plan" in res.output and "km/h" in res.output and "draft #" in res.output
+    assert "best_solo_seconds" not in res.output and "_" not in res.output.split(":", 1)[1]

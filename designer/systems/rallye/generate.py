@@ -15,6 +15,16 @@ from designer.systems.rallye.stage import Stage
 POLICY = {None: "random", "easy": "fast", "medium": "random", "hard": "slow"}
 
 
+def _num(x: float) -> str:
+    return f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}"
+
+
+def summary_line(figures: dict, draft_no: int) -> str:
+    """One readable line for a generated stage: its plans' solo times, mean safety speed and draft number."""
+    return (f"fastest plan {_num(figures['best_solo_seconds'])} s, cautious {_num(figures['cautious_solo_seconds'])} s, "
+            f"mean safety speed {_num(figures['difficulty']['mean_safety'])} km/h, draft #{draft_no}")
+
+
 def generate(*, seed: int = 0, count: int = 1, candidates: int = 20, difficulty: str | None = None,
              box: str | None = None, players: int | None = None) -> list[tuple[Stage, dict]]:
     if difficulty not in POLICY:
@@ -40,7 +50,8 @@ def generate(*, seed: int = 0, count: int = 1, candidates: int = 20, difficulty:
         figures = analyse(stage, deck, players=players, runs=0)
         found.append((stage, {"best_solo_seconds": figures["best_solo_seconds"],
                               "cautious_solo_seconds": figures["cautious_solo_seconds"],
-                              "mean_safety": figures["difficulty"]["mean_safety"], "draft": k}))
+                              "mean_safety": figures["difficulty"]["mean_safety"], "draft": k,
+                              "summary": summary_line(figures, k)}))
     if not found:
         raise DesignerError(f"none of {candidates} drafts completed a stage", hint="try another seed")
     slow_first = difficulty == "hard"
