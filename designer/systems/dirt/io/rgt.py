@@ -45,7 +45,7 @@ import json
 from typing import Any
 
 from designer.core.errors import DesignerError
-from designer.systems.dirt.io import (RGT_ALIASES, LayoutTile, as_int, author_of, default_tileset, field_of,
+from designer.systems.dirt.io.layout import (RGT_ALIASES, LayoutTile, as_int, author_of, default_tileset, field_of,
                          foreign_tile_id, layout_rows, parse_json, read_text, imported_stage, tileset_for)
 from designer.systems.dirt.io import tokens as T
 from designer.systems.dirt.io.rekee import from_rekee, to_rekee
