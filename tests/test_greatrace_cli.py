@@ -137,3 +137,32 @@ def test_batch_rows_carry_the_race_figures(tmp_path):
         assert rows[0][key] not in ("", None), key
     facts = SYSTEM.facts(None, None, SYSTEM.analyse(SYSTEM.load(DEMOS[0]), SYSTEM.box_of(SYSTEM.load(DEMOS[0]))))
     assert facts["ideal_seconds"] is None and facts["pieces"] > 0 and 0 <= facts["loss_of_control"] <= 1
+
+
+@pytest.mark.parametrize("path", DEMOS, ids=lambda p: p.stem)
+def test_the_fastest_route_has_one_price_everywhere(path):
+    import re
+
+    race = SYSTEM.load(path)
+    result = SYSTEM.analyse(race, SYSTEM.box_of(race), runs=50)
+    f = result["fastest"]
+    text = SYSTEM.report(result)
+    assert f"price {f['francs']} F" in text
+    for line in text.splitlines():
+        for amount in re.findall(r"fastest route's price is (\d+) F", line):
+            assert int(amount) == f["francs"]
+        assert "spends" not in line
+    assert f"{f['spent']} F paid during the race" in text
+
+
+def test_counts_of_one_are_singular():
+    import re
+
+    from designer.systems.greatrace.analysis import plural
+
+    assert plural(1, "space") == "1 space" and plural(2, "space") == "2 spaces"
+    for path in DEMOS:
+        race = SYSTEM.load(path)
+        text = SYSTEM.report(SYSTEM.analyse(race, SYSTEM.box_of(race), runs=20))
+        assert not re.search(r"\b1 (spaces|rounds|pilot actions|scouting actions|funding actions|players)\b", text)
+        assert not re.search(r"about 1 rounds", text)

@@ -130,7 +130,7 @@ def analysis_tab() -> None:
         p = result[name]
         rows.append({"route": name, "spaces": p["spaces"], "risk spaces": p["risk_spaces"],
                      "pilot actions": p["actions"], "expected actions": p["expected_actions"],
-                     "fuel (exp)": p["fuel"], "mechanic (exp)": p["mech"], "francs": p["francs"],
+                     "fuel (exp)": p["fuel"], "mechanic (exp)": p["mech"], "price (F)": p["francs"],
                      "path": " - ".join(p["path"])})
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     svg_image(SYSTEM.draw(race, board, result))
@@ -140,14 +140,16 @@ def analysis_tab() -> None:
     st.markdown("**Legs of the fastest route**")
     legs = [{k: v for k, v in leg.items() if k not in ("alternatives", "hexes")} for leg in result["fastest"]["legs"]]
     st.dataframe(pd.DataFrame(legs), hide_index=True, width="stretch")
-    st.markdown("**Monte Carlo over the bag**")
+    st.markdown("**Monte Carlo over the bag** (mean, 10-90%; what is paid during the race with the bag's draws, "
+                "without the repairs owed at the finish that the price adds)")
     mc_rows = []
     for name, mc in result["montecarlo"].items():
         row = {"route": name, "runs": mc["runs"], "stranded": f"{100 * mc['stranded_chance']:.1f}%",
                "needs funding": f"{100 * mc['funding_chance']:.1f}%"}
-        for k in ("fuel", "mech", "actions", "rounds", "francs"):
+        for k, head in (("fuel", "fuel"), ("mech", "mechanic"), ("actions", "pilot actions"), ("rounds", "rounds"),
+                        ("francs", "paid during the race, F")):
             v = mc.get(k)
-            row[k] = f"{v['mean']} ({v['p10']}-{v['p90']})" if v else "-"
+            row[head] = f"{v['mean']} ({v['p10']}-{v['p90']})" if v else "-"
         mc_rows.append(row)
     st.dataframe(pd.DataFrame(mc_rows), hide_index=True, width="stretch")
     st.markdown("**Both directions**")

@@ -105,12 +105,13 @@ def _balance(d: dict) -> dict | None:
 
 def _summary(r: dict) -> list[str]:
     s, f, c = r["shortest"], r["fastest"], r["cheapest"]
-    out = [f"{r['start']} -> {r['finish']} on {r['board']} (engine limit {r['engine_limit']} spaces per pilot action)",
-           f"shortest: {s['spaces']} spaces, {s['actions']} pilot actions, {s['francs']} F  [{' - '.join(s['path'])}]",
-           f"fastest:  {f['actions']} pilot actions ({f['expected_actions']} expected with STOPs drawn), "
-           f"{f['spaces']} spaces, {f['francs']} F  [{' - '.join(f['path'])}]",
-           f"cheapest: {c['francs']} F, {c['actions']} pilot actions, {c['spaces']} spaces  [{' - '.join(c['path'])}]",
-           "trade-off (actions / francs): " + ", ".join(f"{p['actions']} / {p['francs']} F" for p in r["pareto"])]
+    act, spc = (lambda n: plural(n, "pilot action")), (lambda n: plural(n, "space"))
+    out = [f"{r['start']} -> {r['finish']} on {r['board']} (engine limit {spc(r['engine_limit'])} per pilot action)",
+           f"shortest: {spc(s['spaces'])}, {act(s['actions'])}, price {s['francs']} F  [{' - '.join(s['path'])}]",
+           f"fastest:  {act(f['actions'])} ({f['expected_actions']} expected with STOPs drawn), "
+           f"{spc(f['spaces'])}, price {f['francs']} F  [{' - '.join(f['path'])}]",
+           f"cheapest: price {c['francs']} F, {act(c['actions'])}, {spc(c['spaces'])}  [{' - '.join(c['path'])}]",
+           "trade-off (pilot actions / price): " + ", ".join(f"{p['actions']} / {p['francs']} F" for p in r["pareto"])]
     mc = r["montecarlo"]["fastest"]
     if mc.get("fuel"):
         out.append(f"Monte Carlo ({mc['runs']} runs, fastest route, 10-90%): fuel {mc['fuel']['p10']}-"
@@ -123,14 +124,32 @@ def _summary(r: dict) -> list[str]:
                    f"({', '.join(mc['failed_reasons'])})")
     fw, bw = r["directions"]["forward"], r["directions"]["reverse"]
     if bw and bw.get("reachable"):
-        out.append(f"both directions: {fw['fastest_actions']} / {bw['fastest_actions']} actions, "
-                   f"{fw['cheapest_francs']} / {bw['cheapest_francs']} F cheapest "
+        out.append(f"both directions: {fw['fastest_actions']} / {bw['fastest_actions']} pilot actions on the fastest route, "
+                   f"price {fw['cheapest_francs']} / {bw['cheapest_francs']} F on the cheapest "
                    f"({r['start']} first, then {r['finish']} first)")
     d = r["duration"]
-    out.append(f"duration: {d['spaces']} spaces, {d['pilot_actions']} pilot actions, about {d['blind']['rounds']} "
-               f"rounds driving blind or {d['scouted']['rounds']} with the route scouted first "
-               f"({d['scouting_actions']} scouting actions); ~{d['blind']['table_minutes']} min for {r['players']} players")
+    out.append(f"duration: {spc(d['spaces'])}, {act(d['pilot_actions'])}, about {plural(d['blind']['rounds'], 'round')} "
+               f"driving blind or {d['scouted']['rounds']} with the route scouted first "
+               f"({plural(d['scouting_actions'], 'scouting action')}); ~{d['blind']['table_minutes']} min for "
+               f"{plural(r['players'], 'player')}")
+    out.append(f"money: the fastest route's price is {price_words(f)}")
     if f["shortfall"]:
-        out.append(f"money: the fastest route spends {f['spent']} F, {f['shortfall']} F more than the purse "
-                   f"({f['funding_actions']} funding actions, counted in the rounds)")
+        out.append(f"money: the {f['spent']} F paid during the race are {f['shortfall']} F more than the purse "
+                   f"({plural(f['funding_actions'], 'funding action')}, counted in the rounds)")
+    if mc.get("francs"):
+        out.append(f"money with the bag's draws (Monte Carlo, fastest route): paid during the race "
+                   f"{mc['francs']['p10']}-{mc['francs']['p90']} F (mean {mc['francs']['mean']} F)")
     return out
+
+
+def price_words(p: dict) -> str:
+    """The price of a planned route and what it is made of, e.g. ``250 F = 210 F paid during the race (of which
+    fares 160 F) + 40 F of repairs owed at the finish``."""
+    paid = f"{p['spent']} F paid during the race" + (f" (of which fares {p['fares']} F)" if p.get("fares") else "")
+    owed = p["francs"] - p["spent"]
+    return f"{p['francs']} F = {paid}" + (f" + {owed} F of repairs owed at the finish" if owed else "")
+
+
+def plural(n, word: str, many: str | None = None) -> str:
+    """``1 space``, ``2 spaces``; numbers that are not whole take the plural (``1.5 spaces``)."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"

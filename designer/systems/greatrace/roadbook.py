@@ -9,6 +9,7 @@ from fpdf import FPDF
 
 from designer.core import paths
 from designer.core.svgkit import svg_to_png
+from designer.systems.greatrace.analysis import plural, price_words
 from designer.systems.greatrace.board import Board
 from designer.systems.greatrace.race import Race
 
@@ -97,7 +98,7 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
     cards = ", ".join(f"{k} {v}" for k, v in race.cards.items() if v) or "none"
     pdf.para(f"Board: {board.title}. {race.start} → {race.finish}"
              + (f", median city {race.median}" if race.median else "")
-             + f". {result['players']} players. Dashboard: {dash}. Purse: {race.money} F. Cards: {cards}.")
+             + f". {plural(result['players'], 'player')}. Dashboard: {dash}. Purse: {race.money} F. Cards: {cards}.")
     if not result.get("reachable"):
         pdf.para("No route joins the start and the finish on this board.", bold=True)
         return bytes(pdf.output())
@@ -113,7 +114,9 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
                      f"{p['fuel']:.1f} / {p['worst_fuel']}", f"{p['mech']:.1f} / {p['worst_mech']}",
                      f"{p['francs']} F", " - ".join(p["path"])])
     pdf.grid(["route", "spaces", "risk", "pilot actions (expected)", "fuel exp / worst", "mech exp / worst",
-              "francs", "path"], rows, [16, 12, 10, 20, 18, 18, 14, 78])
+              "price", "path"], rows, [16, 12, 10, 20, 18, 18, 14, 78])
+    pdf.para("Price: what is paid during the race (fuel, repairs, fares) plus the repairs still owed at the finish "
+             "at a city's rate.", 7.5)
     if assumed:
         pdf.para("Contains assumed parameters (not printed in the rulebook): " + ", ".join(assumed)
                  + ". See the ruleset file for their sources.", 7.5)
@@ -122,25 +125,27 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
             continue
         p = result[name]
         pdf.add_page()
-        pdf.heading(f"Itinerary: the {name} route ({p['actions']} pilot actions, {p['francs']} F)")
+        pdf.heading(f"Itinerary: the {name} route ({plural(p['actions'], 'pilot action')}, price {p['francs']} F)")
         pdf.para(f"Engine limit {p['engine_limit']} spaces per pilot action. Costs are expected / worst; an "
                  "open space costs the bag's expectation. Fuel is bought at 10 F in cities, 20 F elsewhere; repairs "
                  "at 20 F / 40 F." + (f" Without repairs: {p['actions_without_repairs']} pilot actions."
                                        if p["actions_without_repairs"] is not None else
                                        " Without repairs the car would break down on the way."), 8)
+        pdf.para(f"Price {price_words(p)}.", 8.5)
         pdf.grid(["#", "leg", "spaces", "fuel", "mech", "refuel / repair", "transport alternative", "bands",
-                  "francs"], _leg_rows(p), [6, 32, 34, 13, 13, 30, 28, 12, 18], size=7.5)
+                  "paid"], _leg_rows(p), [6, 32, 34, 13, 13, 30, 28, 12, 18], size=7.5)
         if p["shortfall"]:
-            pdf.para(f"Money: this route spends {p['spent']} F, {p['shortfall']} F more than the purse: about "
-                     f"{p['funding_actions']} funding actions (the funding space pays 10/20/40/70/110 F for 1-5 "
+            pdf.para(f"Money: the {p['spent']} F paid during the race are {p['shortfall']} F more than the purse: "
+                     f"about {plural(p['funding_actions'], 'funding action')} (the funding space pays 10/20/40/70/110 F for 1-5 "
                      "assistants).", 8.5, bold=True)
         if p["owed_mech"]:
-            pdf.para(f"At the finish {p['owed_mech']} mechanic levels are still owed (1 prestige point each).", 8.5)
+            pdf.para(f"At the finish {plural(p['owed_mech'], 'mechanic level')} "
+                     f"{'is' if p['owed_mech'] == 1 else 'are'} still owed (1 prestige point each).", 8.5)
     pdf.add_page()
     pdf.heading("Trade-off, both directions, Monte Carlo")
-    pdf.para("Trade-off: no other route is better on both pilot actions and francs. Rounds add the repairs and "
+    pdf.para("Trade-off: no other route is better on both pilot actions and price. Rounds add the repairs and "
              "the funding actions the purse needs.", 8)
-    pdf.grid(["pilot actions", "francs", "rounds", "spaces", "path"],
+    pdf.grid(["pilot actions", "price", "rounds", "spaces", "path"],
              [[p["actions"], f"{p['francs']} F", p["rounds"], p["spaces"], " - ".join(p["path"])]
               for p in result["pareto"]], [22, 18, 14, 14, 118])
     rows = []
@@ -151,7 +156,7 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
                          d["expected_fuel"], d["risk_spaces"]])
         else:
             rows.append([f"{d['start']} → {d['finish']}", "no route", "", "", "", "", ""])
-    pdf.grid(["direction", "shortest spaces", "fastest actions", "fastest francs", "cheapest", "fuel (fastest)",
+    pdf.grid(["direction", "shortest spaces", "fastest actions", "fastest price", "cheapest price", "fuel (fastest)",
               "risk spaces"], rows, [48, 20, 20, 22, 36, 20, 20])
     rows = []
     for name, mc in result["montecarlo"].items():
@@ -161,14 +166,14 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
         rows.append([name, mc["runs"], fmt("fuel"), fmt("mech"), fmt("actions"), fmt("rounds"), fmt("francs"),
                      f"{100 * mc['stranded_chance']:.0f}%"
                      + (f"\nunfinished {100 * mc['failed_chance']:.0f}%" if mc["failed_chance"] else "")])
-    pdf.grid(["route", "runs", "fuel mean (p10-p90)", "mechanic", "pilot actions", "rounds", "francs spent",
+    pdf.grid(["route", "runs", "fuel mean (p10-p90)", "mechanic", "pilot actions", "rounds", "paid during race (draws)",
               "stranded"], rows, [15, 10, 27, 27, 25, 25, 32, 25], size=7)
     d = result["duration"]
-    pdf.para(f"Length and duration (fastest route): {d['spaces']} spaces, {d['pilot_actions']} pilot actions "
+    pdf.para(f"Length and duration (fastest route): {plural(d['spaces'], 'space')}, {plural(d['pilot_actions'], 'pilot action')} "
              f"({d['expected_pilot_actions']} expected). Driving blind: {d['blind']['assistants']} assistants, about "
-             f"{d['blind']['rounds']} rounds, ~{d['blind']['table_minutes']} min at the table for "
-             f"{result['players']} players. With the route scouted first: {d['scouting_actions']} scouting actions, "
-             f"about {d['scouted']['rounds']} rounds.", 8.5)
+             f"{plural(d['blind']['rounds'], 'round')}, ~{d['blind']['table_minutes']} min at the table for "
+             f"{plural(result['players'], 'player')}. With the route scouted first: "
+             f"{plural(d['scouting_actions'], 'scouting action')}, about {plural(d['scouted']['rounds'], 'round')}.", 8.5)
     pdf.para("Stranded: the car runs dry away from a city without the francs to refuel or repair, and must wait "
              "for funding where it stands. Rounds count every pilot, repair and funding assistant. The Monte Carlo "
              "draws the open spaces' tiles from the bag.", 7.5)

@@ -101,11 +101,13 @@ class GreatRace(GameSystem):
                 "table_minutes": blind.get("table_minutes"), "boxes": result.get("board") or getattr(box, "name", None)}
 
     def report(self, result: dict) -> str:
+        from designer.systems.greatrace.analysis import plural
+
         lines = [str(result.get("stage", ""))] + [f"  {s}" for s in result.get("summary", [])]
         for leg in (result.get("fastest") or {}).get("legs", []):
-            lines.append(f"    {leg['start']} -> {leg['end']} ({leg['via']}): {leg['spaces']} spaces, "
+            lines.append(f"    {leg['start']} -> {leg['end']} ({leg['via']}): {plural(leg['spaces'], 'space')}, "
                          f"{leg['risk_spaces']} risk, fuel {leg['fuel']:.1f} (worst {leg['worst_fuel']}), "
-                         f"mechanic {leg['mech']:.1f} (worst {leg['worst_mech']}), {leg['francs']} F")
+                         f"mechanic {leg['mech']:.1f} (worst {leg['worst_mech']}), {leg['francs']} F paid")
         return "\n".join(lines)
 
     # -- drawing and printing -------------------------------------------------------------------
