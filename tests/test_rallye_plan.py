@@ -106,3 +106,23 @@ def test_stress_cards_in_the_starting_set_cost_time():
     stressed = simulate(DECK, sections, plan, runs=200, seed=3, extra_stress=3)
     assert stressed["extra_stress"] == 3
     assert stressed["mean_seconds"] > clean["mean_seconds"]
+
+
+def test_spin_figures_say_what_they_measure_and_batch_reports_real_hands():
+    from pathlib import Path
+
+    from designer.systems.rallye.system import SYSTEM
+
+    path = Path(__file__).resolve().parent.parent / "stages" / "rallye" / "demo-ss1-col-des-essais.yaml"
+    stage = SYSTEM.load(path)
+    deck = SYSTEM.box_of(stage, path.parent)
+    result = SYSTEM.analyse(stage, deck, runs=200)
+    sim = result["simulation"]["fastest"]
+    assert sim["spins_per_stage"] > 0 and 0 < sim["spin_stage_chance"] <= 1
+    facts = SYSTEM.facts(stage, deck, result)
+    assert facts["loss_of_control"] == sim["spin_stage_chance"]
+    fastest_line = next(s for s in result["summary"] if s.startswith("fastest plan"))
+    assert "best hand" in fastest_line
+    real = next(s for s in result["summary"] if s.startswith("with real hands"))
+    assert f"{100 * sim['spin_stage_chance']:.0f}% chance of at least one spin" in real
+    assert SYSTEM.facts(stage, deck, SYSTEM.analyse(stage, deck, runs=0))["loss_of_control"] is None

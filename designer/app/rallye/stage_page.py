@@ -160,11 +160,12 @@ def analysis_tab() -> None:
              "next hard": f"in {r['next_hard']['in']} → {r['next_hard']['note']}" if r["next_hard"] else "—"}
             for r in result["recon"]]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    with st.expander("Both plans, section by section (expected seconds)"):
+    with st.expander("Both plans, section by section (expected seconds with the best hand every section)"):
         legs = zip(result["plans"]["cautious"]["legs"], result["plans"]["fastest"]["legs"])
         st.dataframe(pd.DataFrame([{"#": a["section"], "cautious km/h": a["speed"], "cautious s": a["seconds"],
                                     "fastest km/h": b["speed"], "fastest s": b["seconds"],
-                                    "expected penalty s": b["penalty"], "spin chance": b["spin_chance"]}
+                                    "expected die penalty s": b["penalty"],
+                                    "spin chance (best hand)": b["spin_chance"]}
                                    for a, b in legs]), hide_index=True, width="stretch")
     if sim.get("histogram"):
         st.markdown(f"**Solo times with real hands** ({sim['runs']} runs of the fastest plan)")

@@ -35,6 +35,19 @@ def pace_note(s: Section) -> str:
     return f"{ARROWS[s.direction]}{grade}"
 
 
+def _percent(p: float) -> str:
+    """A chance as a percentage that never rounds a real risk to 0% or a near-certainty to 100%."""
+    if 0 < p < 0.01:
+        return "under 1%"
+    if 0.99 < p < 1:
+        return "over 99%"
+    return f"{100 * p:.0f}%"
+
+
+def _spin_text(p: float) -> str:
+    return "no spin" if p <= 0 else f"{_percent(p)} chance of a spin"
+
+
 def recon_rows(deck: Deck, sections: list[Section], cautious, fastest) -> list[dict]:
     hard = set(deck.ruleset.hard_severities)
     rows = []
@@ -76,14 +89,15 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
         f"{len(sections)} sections: {counts['none']} straights, {counts['yellow']} light, {counts['orange']} medium, "
         f"{counts['red']} tight corners; mean safety speed {round(sum(s.safety for s in sections) / len(sections))} km/h",
         f"cautious plan (never above safety): {cautious.expected:.1f} s solo",
-        f"fastest plan: {fastest.expected:.1f} s expected solo ({gain:.1f} s better, "
-        f"{100 * fastest.to_dict()['spin_chance_total']:.0f}% chance of a spin somewhere)",
+        f"fastest plan: {fastest.expected:.1f} s expected solo with the best hand every section ({gain:.1f} s "
+        f"better; {_spin_text(fastest.to_dict()['spin_chance_total'])} with that hand)",
         f"bounds: every section at its safety speed {at_safety} s, at its top speed {at_top} s",
     ]
     if sim:
         summary.append(f"with real hands ({sim['runs']} runs): {sim['mean_seconds']} s on average for the fastest plan "
                        f"(p10 {sim['p10']}, p90 {sim['p90']}), {sim_cautious['mean_seconds']} s for the cautious one; "
-                       f"{sim['spins_per_stage']} spins per stage"
+                       f"{_percent(sim['spin_stage_chance'])} chance of at least one spin on the fastest plan "
+                       f"({sim['spins_per_stage']} spins per stage on average)"
                        + (f" ({extra_stress} stress cards in the starting set)" if extra_stress else ""))
     hb = hardest_braking(deck, sections)
     if hb:

@@ -87,8 +87,8 @@ def profile(result: dict, y0: float, height: float = 230) -> tuple[list[str], fl
                f'stroke-dasharray="6 4"/>')
     out.append(_t(MARGIN + 36, ly, f"cautious plan {plans['cautious']['expected_seconds']:.1f} s", 12.5))
     out.append(f'<line x1="{MARGIN + 200}" y1="{ly - 4}" x2="{MARGIN + 230}" y2="{ly - 4}" stroke="#1565c0" stroke-width="3"/>')
-    out.append(_t(MARGIN + 236, ly, f"fastest plan {plans['fastest']['expected_seconds']:.1f} s expected "
-                                    "(+s: expected penalty)", 12.5))
+    out.append(_t(MARGIN + 236, ly, f"fastest plan {plans['fastest']['expected_seconds']:.1f} s, best hand "
+                                    "(+s: die penalty)", 12.5))
     out.append(f'<line x1="{MARGIN + 620}" y1="{ly - 4}" x2="{MARGIN + 650}" y2="{ly - 4}" stroke="#111" stroke-width="3"/>')
     out.append(_t(MARGIN + 656, ly, "top speed", 12.5))
     return out, ly + 14

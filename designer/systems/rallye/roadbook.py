@@ -121,13 +121,14 @@ def _targets(pdf: _Book, result: dict, x: float, y: float) -> None:
     pdf.set_font(FONT, "", 9)
     plans = result["plans"]
     lines = [f"Cautious plan: {plans['cautious']['expected_seconds']:.1f} s",
-             f"Fastest plan: {plans['fastest']['expected_seconds']:.1f} s expected "
+             f"Fastest plan: {plans['fastest']['expected_seconds']:.1f} s expected with the best hand "
              f"({result['fastest_gain_seconds']:.1f} s better)",
              f"Every section at its safety speed: {result['bounds']['all_at_safety']} s",
              f"Every section at its top speed (unbeatable): {result['bounds']['all_at_top']} s"]
     sim = (result.get("simulation") or {}).get("fastest")
     if sim:
-        lines.append(f"With real hands: {sim['mean_seconds']} s on average (1 in 10 runs under {sim['p10']} s)")
+        lines.append(f"With real hands: {sim['mean_seconds']} s on average (1 in 10 runs under {sim['p10']} s); "
+                     f"at least one spin in {100 * sim.get('spin_stage_chance', 0):.0f}% of runs")
     lines.append("Solo scoring: 13 - speed/20 s per section; spin +5 s, two stress cards.")
     for text in lines:
         pdf.set_x(x)

@@ -120,6 +120,7 @@ def simulate(deck: Deck, sections: list[Section], plan: Plan, runs: int = 400, s
             "stdev_seconds": round(statistics.pstdev(times), 2),
             "best_seconds": times[0], "p10": pct(0.1), "median": pct(0.5), "p90": pct(0.9), "worst_seconds": times[-1],
             "spins_per_stage": round(statistics.fmean(x["spins"] for x in results), 3),
+            "spin_stage_chance": round(sum(1 for x in results if x["spins"]) / len(results), 4),
             "stress_per_stage": round(statistics.fmean(x["stress"] for x in results), 3),
             "cards_lost_per_stage": round(statistics.fmean(x["cards_lost"] for x in results), 3),
             "histogram": _histogram(times)}

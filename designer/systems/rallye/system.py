@@ -60,11 +60,10 @@ class RallyeSystem(GameSystem):
     def facts(self, stage: Any, box: Any, result: dict | None) -> dict:
         result = result or {}
         sim = ((result.get("simulation") or {}).get("fastest")) or {}
-        fastest = (result.get("plans") or {}).get("fastest") or {}
         spread = sim["p90"] - sim["p10"] if sim.get("p90") is not None and sim.get("p10") is not None else None
         return {"pieces": len(result.get("cards") or []) or None, "length": len(result.get("cards") or []) or None,
                 "ideal_seconds": result.get("best_solo_seconds"), "expected_seconds": sim.get("mean_seconds"),
-                "spread_seconds": spread, "loss_of_control": fastest.get("spin_chance_total"),
+                "spread_seconds": spread, "loss_of_control": sim.get("spin_stage_chance"),
                 "table_minutes": (result.get("table_time") or {}).get("minutes"), "boxes": result.get("deck")}
 
     def generate(self, *, seed: int = 0, count: int = 1, candidates: int = 20, difficulty: str | None = None,
