@@ -39,7 +39,7 @@ def test_opens_a_demo_and_shows_the_analysis(at):
     frames = [df.value for df in at.dataframe]
     routes = next(f for f in frames if "route" in f.columns and "path" in f.columns)
     assert list(routes["route"]) == ["shortest", "fastest", "cheapest"]
-    assert (routes["francs"] >= 0).all()
+    assert (routes["price (F)"] >= 0).all()
 
 
 @pytest.mark.parametrize("which", ["Demo race 2", "Demo race 3", "Demo race 1"])
@@ -127,3 +127,19 @@ def test_a_race_uploaded_after_its_board_is_raced_on_that_board():
     assert at.session_state["greatrace_board"]["board"] == "tiny"
     text = _texts(at)
     assert "Tiny race" in text and "Oak -> Elm on tiny" in text
+
+
+def test_the_upload_takes_one_megabyte_and_says_so():
+    import inspect
+
+    import pytest
+
+    from designer.app import greatrace
+    from designer.core.errors import DesignerError
+
+    assert greatrace.UPLOAD_MB == 1
+    assert "max_upload_size=UPLOAD_MB" in inspect.getsource(greatrace.sidebar)
+    assert "Oak" in greatrace.upload_text(b"race: x\nstart: Oak\n", "race.yaml")
+    with pytest.raises(DesignerError) as info:
+        greatrace.upload_text(b"#" * (1024 * 1024 + 1), "huge.yaml")
+    assert "1 MB" in str(info.value) and info.value.hint

@@ -18,6 +18,19 @@ from designer.systems.greatrace import edit
 
 __all__ = ["sidebar", "tabs"]
 
+UPLOAD_MB = 1
+"""The largest race or board file the sidebar accepts, in MB (the uploader says so, and the size is checked)."""
+
+
+def upload_text(data: bytes, name: str) -> str:
+    """An uploaded race or board as text, refused with a message when it is larger than ``UPLOAD_MB``."""
+    if len(data) > UPLOAD_MB * 1024 * 1024 or len(data) > yamlio.MAX_BYTES:
+        raise DesignerError(f"the file is {len(data) / (1024 * 1024):.1f} MB, larger than the {UPLOAD_MB} MB a race "
+                            "or board may have", where=name,
+                            hint="a race or board file is a few kB: remove what is not the race or board, "
+                                 "or open the file from the command line")
+    return files.decode(data, name)
+
 
 def sidebar() -> None:
     ensure()
@@ -26,14 +39,12 @@ def sidebar() -> None:
     choice = st.sidebar.selectbox("Demo race", [e.label for e in examples], key=K + "demo_choice")
     if st.sidebar.button("Open demo", key=K + "open_demo"):
         open_example(next(e.path for e in examples if e.label == choice))
-    up = st.sidebar.file_uploader("Open a race or board (YAML)", type=["yaml", "yml"], key=K + "upload")
+    up = st.sidebar.file_uploader("Open a race or board (YAML)", type=["yaml", "yml"], key=K + "upload",
+                                  max_upload_size=UPLOAD_MB)
     if up is not None and ss.get(K + "uploaded") != (up.name, up.size):
         ss[K + "uploaded"] = (up.name, up.size)
         try:
-            data = up.getvalue()
-            if len(data) > yamlio.MAX_BYTES:
-                raise DesignerError("the file is too large for a race or board", where=up.name)
-            open_text(files.decode(data, up.name), up.name)
+            open_text(upload_text(up.getvalue(), up.name), up.name)
         except DesignerError as exc:
             ss[K + "message"] = f"error: {exc}"
     with st.sidebar.expander("New board"):
