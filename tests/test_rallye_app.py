@@ -163,3 +163,27 @@ def test_uploaded_deck_and_stage_replace_the_demo():
     assert at.session_state["rallye_stage"]["stage"] == "Mine"
     # 12 straights in a row outgrow the table: the stage opens with the problem shown, not an exception
     assert any("cannot-lay" in e.value for e in at.error)
+
+
+def test_the_analysis_is_kept_per_stage_and_inputs(monkeypatch):
+    from designer.app.rallye import stage_page
+    from designer.systems.rallye.system import SYSTEM
+
+    calls = []
+    real = SYSTEM.analyse
+
+    def counted(stage, deck, **kw):
+        if kw.get("runs"):
+            calls.append(kw)
+        return real(stage, deck, **kw)
+
+    monkeypatch.setattr(SYSTEM, "analyse", counted)
+    stage_page._analysed.clear()
+    for _ in range(2):                                         # two visits, each a new session
+        at = AppTest.from_function(_pages, default_timeout=90)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert "With real hands" in _metrics(at)
+    assert len(calls) == 1
+    at.selectbox(key="rallye_an_runs").select(100).run()      # other inputs: computed once more
+    assert len(calls) == 2

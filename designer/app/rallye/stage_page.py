@@ -117,13 +117,25 @@ def _file_name(name: str, ext: str) -> str:
     return safe[:60] + ext
 
 
+def analysis_key(stage, deck_data, players: int, runs: int, stress: int = 0) -> str:
+    """What an analysis depends on: the stage as its file says it, the deck's data and the three inputs."""
+    return hashlib.sha1(json.dumps([dumps(stage), deck_data, players, runs, stress], sort_keys=True, default=str)
+                        .encode("utf-8")).hexdigest()
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _analysed(key: str, _stage, _deck, players: int, runs: int, stress: int) -> dict:
+    """The analysis, kept per stage and inputs (``key``) for every visit and every session."""
+    return SYSTEM.analyse(_stage, _deck, players=players, runs=runs, extra_stress=stress)
+
+
 def _analysis(stage, deck, players: int, runs: int, stress: int = 0) -> dict:
-    key = hashlib.sha1(json.dumps([dumps(stage), ss[K + "deck"], players, runs, stress], sort_keys=True, default=str)
-                       .encode("utf-8")).hexdigest()
+    key = analysis_key(stage, ss[K + "deck"], players, runs, stress)
     cached = ss.get(K + "result")
     if cached and cached[0] == key:
         return cached[1]
-    result = SYSTEM.analyse(stage, deck, players=players, runs=runs, extra_stress=stress)
+    with st.spinner(f"Computing the speed plans and {runs} solo runs with real hands…"):
+        result = _analysed(key, stage, deck, players, runs, stress)
     ss[K + "result"] = (key, result)
     return result
 
