@@ -51,9 +51,9 @@ def lines_module():
             raise Unavailable("The analysis of racing lines is not available in this version "
                               f"({exc.name} is missing).") from None
         raise
-    if not hasattr(L, "analyze"):
+    if not hasattr(L, "fastest_line"):
         raise Unavailable("The analysis of racing lines is not available in this version "
-                          "(designer.systems.dirt.lines has no analyze()).")
+                          "(designer.systems.dirt.lines has no fastest_line()).")
     return L
 
 
