@@ -47,6 +47,17 @@ def test_a_bad_route_shows_where_and_how_to_fix(at):
     assert "road end 9" in " ".join(e.value for e in at.error)
 
 
+def test_a_route_that_cannot_be_analysed_is_a_message_on_every_tab(at):
+    route = next(t for t in at.text_input if t.label.startswith("Route"))
+    route.set_value("X0 | - | X9")
+    next(b for b in at.button if b.label == "Apply").click()
+    at.run()
+    assert not at.exception
+    errors = " ".join(e.value for e in at.error)
+    assert "cannot analyse this stage" in errors and "road ends of X-asphalt" in errors
+    assert not any("ES" in str(e.value) and "Traceback" in str(e.value) for e in at.error)
+
+
 def test_editing_the_route_changes_the_analysis(at):
     route = next(t for t in at.text_input if t.label.startswith("Route"))
     route.set_value("X2-7")

@@ -62,8 +62,21 @@ def test_a_stage_that_cannot_be_built_still_prints_and_draws(tmp_path):
     assert r.exit_code == 0
     r = run("render", str(bad), "-o", str(tmp_path / "b.svg"))
     assert r.exit_code == 0
-    r = run("analyze", str(bad))
+    r = CliRunner().invoke(main, ["analyze", str(bad)])
+    assert r.exit_code == 2 and "Traceback" not in r.output
     assert "no road of X-asphalt leads from road end 0 to road end 3" in r.output
+    assert "nowhere.yaml" in r.output and "hint:" in r.output
+
+
+def test_analysing_a_broken_route_is_an_error_with_place_and_hint(tmp_path):
+    bad = tmp_path / "broken-route.yaml"
+    bad.write_text("system: classic\nstage: broken\nroute: 'X0 | - | X9'\n")
+    r = CliRunner().invoke(main, ["analyze", str(bad)])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert "broken-route.yaml" in r.output and "road end 9" in r.output
+    assert "hint: road ends of X-asphalt: 0, 1, 2, 3, 4, 5, 6, 7" in r.output
+    r = CliRunner().invoke(main, ["analyze", "--json", str(bad)])
+    assert r.exit_code == 2
 
 
 def test_batch_table_has_the_classic_figures(tmp_path):

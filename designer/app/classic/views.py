@@ -9,7 +9,7 @@ from designer.core.errors import DesignerError
 from designer.core.svgkit import svg_to_png
 from designer.systems.classic import notation
 from designer.systems.classic import stage as S
-from designer.systems.classic.analysis import build_steps
+from designer.systems.classic.analysis import build_steps, unanalysed
 from designer.systems.classic.assembly import assemble
 from designer.systems.classic.pacenotes import stage_notes
 from designer.systems.classic.rules import TYRES
@@ -104,6 +104,17 @@ def analysis_of(stage, box) -> dict:
     return cache[key]
 
 
+def analysis_or_problems(stage, box) -> dict:
+    """The analysis, or for a stage whose boards do not join its route and problems (a row of the course sheet)."""
+    try:
+        return analysis_of(stage, box)
+    except DesignerError:
+        course = assemble(stage.route, box)
+        if course.ok:
+            raise
+        return unanalysed(stage, box, course.problems)
+
+
 def analysis_tab() -> None:
     _choose_stage("analysis")
     _, stage = current_stage()
@@ -159,7 +170,7 @@ def rally_tab() -> None:
         for i, stage in enumerate(rally.stages, start=1):
             box = box_for(stage)
             start, joins, finish = notation.sheet_parts(stage.route)
-            res = analysis_of(stage, box)
+            res = analysis_or_problems(stage, box)
             rows.append({"result": res, "ES": f"ES{i}", "START": start, "joins": " ".join(joins) or "-", "FINISH": finish,
                          "assistance": "yes" if stage.assistance else "no", "cells": res.get("length_cells"),
                          "ideal": (res.get("ideal_line") or {}).get("time", "-"),

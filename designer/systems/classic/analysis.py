@@ -71,6 +71,15 @@ def build_steps(course: Course) -> list[str]:
     return steps
 
 
+def unanalysed(stage, box, problems: list, *, players: int | None = None) -> dict:
+    """What the road book prints for a stage that cannot be analysed: its route and its problems."""
+    return {"system": "classic", "stage": stage.name, "route": notation.sheet(stage.route),
+            "share": notation.share(stage.route), "zones": box.name, "demo_zones": box.demo,
+            "weather": stage.weather, "tyres": stage.tyres, "players": players or stage.players,
+            "problems": [p.to_dict() for p in problems],
+            "summary": ["cannot analyse: " + "; ".join(p.message for p in problems if p.severity == "error")]}
+
+
 def analyse(stage, box, *, players: int | None = None, rules: Rules | None = None, monte_carlo: int = 0,
             **options) -> dict:
     if options:
@@ -83,10 +92,14 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
               "share": notation.share(stage.route), "zones": box.name, "demo_zones": box.demo,
               "weather": stage.weather, "tyres": stage.tyres, "players": players}
     if not course.ok:
-        result["problems"] = [p.to_dict() for p in course.problems]
-        result["summary"] = ["cannot analyse: " + "; ".join(p.message for p in course.problems
-                                                            if p.severity == "error")]
-        return result
+        errors = [p for p in course.problems if p.severity == "error"] or list(course.problems)
+        first = errors[0] if errors else None
+        place = ", ".join(x for x in (stage.source if stage.source and stage.source != "<text>" else None,
+                                     f"stage {stage.name!r}", first.where if first else None) if x)
+        raise DesignerError("cannot analyse this stage: " + "; ".join(p.message for p in errors),
+                            where=place,
+                            hint=(first.hint + "; " if first and first.hint else "")
+                            + "change the route, then `rally-designer validate` the stage: it lists every problem")
     g = course.graph
     car = M.Car(tyres=stage.tyres, leader=stage.leader)
     main = L.main_line(g)

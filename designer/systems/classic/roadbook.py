@@ -12,7 +12,7 @@ from designer.core import paths
 from designer.core.svgkit import svg_to_png
 from designer.racing.course import format_time
 from designer.systems.classic import notation
-from designer.systems.classic.analysis import analyse
+from designer.systems.classic.analysis import analyse, unanalysed
 from designer.systems.classic.assembly import assemble
 from designer.systems.classic.pacenotes import stage_notes
 from designer.systems.classic.render import stage_svg
@@ -183,6 +183,14 @@ def stage_pages(pdf: Book, index: int, stage, box, res: dict):
         pdf.table(["Turn", "Dice (G = gas)", "Cells", "Gear", "Card"], rows, [14, 44, 90, 14, 20], size=8.5)
 
 
+def _analysis_or_problems(stage, box, players):
+    """The analysis, or for a stage whose boards do not join, its route and problems (the book still prints)."""
+    course = assemble(stage.route, box)
+    if not course.ok:
+        return unanalysed(stage, box, course.problems, players=players)
+    return analyse(stage, box, players=players)
+
+
 def roadbook(doc, box_of, paper: str = "A4", players: int | None = None, results: list[dict] | None = None) -> bytes:
     """The PDF; ``results`` may give the stages' analyses already made (the app's), in stage order."""
     rally = doc if isinstance(doc, Rally) else Rally(name=doc.name, stages=[doc])
@@ -190,7 +198,7 @@ def roadbook(doc, box_of, paper: str = "A4", players: int | None = None, results
     pdf.footer_text = f"{rally.name} - road book"
     boxes = [box_of(st) for st in rally.stages]
     if results is None or len(results) != len(rally.stages):
-        results = [analyse(st, b, players=players) for st, b in zip(rally.stages, boxes)]
+        results = [_analysis_or_problems(st, b, players) for st, b in zip(rally.stages, boxes)]
     course_sheet(pdf, rally, results, any(b.demo for b in boxes))
     for i, (st, b, res) in enumerate(zip(rally.stages, boxes, results), start=1):
         stage_pages(pdf, i, st, b, res)
