@@ -143,3 +143,26 @@ def test_the_upload_takes_one_megabyte_and_says_so():
     with pytest.raises(DesignerError) as info:
         greatrace.upload_text(b"#" * (1024 * 1024 + 1), "huge.yaml")
     assert "1 MB" in str(info.value) and info.value.hint
+
+
+def test_titles_follow_a_changed_finish(at):
+    at.selectbox(key="greatrace_finish").select("Nordhavn").run()
+    assert not at.exception, at.exception
+    heads = [s.value for s in at.subheader if "Porto Azul" in s.value]
+    assert heads and all("Nordhavn" in h and "Fort Lumen" not in h for h in heads), heads
+    assert "Fort Lumen" not in at.session_state["greatrace_race"]["race"]
+    svg = "\n".join(m.value for m in at.markdown if "svg+xml" in m.value)
+    import base64
+    import re
+
+    titles = [t for b in re.findall(r"base64,([A-Za-z0-9+/=]+)", svg)
+              for t in re.findall(r'font-weight="bold">([^<]*)<', base64.b64decode(b).decode())[:1] if "Porto" in t]
+    assert len(titles) == 2 and all("Nordhavn" in t and "Fort Lumen" not in t for t in titles), titles
+
+
+def test_a_name_without_the_cities_gets_them_in_the_title():
+    from designer.systems.greatrace.race import Race
+    from designer.systems.greatrace.system import race_title
+
+    assert race_title(Race(name="Sunday", board="b", start="Oak", finish="Elm")) == "Sunday · Oak → Elm"
+    assert race_title(Race(name="Oak to Elm", board="b", start="Oak", finish="Elm")) == "Oak to Elm"

@@ -7,7 +7,7 @@ import streamlit as st
 from designer.app.greatrace.state import K, current_board, current_race, ss, svg_image, tag
 from designer.core.errors import DesignerError
 from designer.systems.greatrace.race import dumps_race
-from designer.systems.greatrace.system import SYSTEM
+from designer.systems.greatrace.system import SYSTEM, race_title
 
 
 def _show_problems(problems) -> bool:
@@ -38,20 +38,30 @@ def _objects():
     return board, race
 
 
+def _name_follows(field: str) -> None:
+    """A race name that names the old start or finish city is renamed with the new one, so titles follow."""
+    old, new = (ss.get(K + "race") or {}).get(field), ss.get(K + field)
+    name = ss.get(K + "race_name", (ss.get(K + "race") or {}).get("race", ""))
+    if old and new and old != new and old in name:
+        ss[K + "race_name"] = name.replace(old, new)
+
+
 def race_tab() -> None:
     board, race = _objects()
     if board is None:
         return
     data = dict(ss[K + "race"])
-    st.text_input("Race name", data.get("race", ""), key=K + "race_name")
+    if K + "race_name" not in ss:
+        ss[K + "race_name"] = data.get("race", "")
+    st.text_input("Race name", key=K + "race_name")
     cities = list(board.cities)
     purple = board.purple() or cities
     c1, c2, c3, c4 = st.columns(4)
     start = c1.selectbox("Start", purple, index=purple.index(data["start"]) if data.get("start") in purple else 0,
-                         key=K + "start")
+                         key=K + "start", on_change=_name_follows, args=("start",))
     rest = [p for p in purple if p != start] or purple
     finish = c2.selectbox("Finish", rest, index=rest.index(data["finish"]) if data.get("finish") in rest else 0,
-                          key=K + "finish")
+                          key=K + "finish", on_change=_name_follows, args=("finish",))
     slots = ["(none)"] + board.median_slots()
     median = c3.selectbox("Median city", slots, index=slots.index(data["median"]) if data.get("median") in slots else 0,
                           key=K + "median")
@@ -124,7 +134,7 @@ def analysis_tab() -> None:
         for line in result.get("summary", []):
             st.error(line)
         return
-    st.subheader(result["stage"])
+    st.subheader(race_title(race))
     rows = []
     for name in ("shortest", "fastest", "cheapest"):
         p = result[name]

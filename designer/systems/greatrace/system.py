@@ -123,7 +123,7 @@ class GreatRace(GameSystem):
             if plan:
                 routes[name] = [cm.hex_of_city(p) if cm.hex_of_city(p) is not None else parse_label(p)
                                 for p in plan["path"]]
-        return board_svg(box, cm, routes, title=stage.name)
+        return board_svg(box, cm, routes, title=race_title(stage))
 
     def roadbook(self, doc, *, near: Path | None = None, paper: str = "A4", players: int | None = None,
                  **options: Any) -> bytes:
@@ -148,6 +148,15 @@ class GreatRace(GameSystem):
                 continue
             out.append(Example(key=f"board/{p.stem}", label=f"Board: {p.stem}", path=p, kind="box", tags=("demo",)))
         return out
+
+
+def race_title(race) -> str:
+    """The race's name for headings and maps, with its start and finish added when the name does not give both
+    (a name written for other cities must not pass for this race)."""
+    name = race.name or ""
+    if race.start and race.finish and not (race.start in name and race.finish in name):
+        return f"{name} · {race.start} → {race.finish}" if name else f"{race.start} → {race.finish}"
+    return name
 
 
 SYSTEM = GreatRace()
