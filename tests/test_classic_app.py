@@ -29,6 +29,7 @@ def test_opens_the_demo_rally_with_its_analysis(at):
     assert any("expected time" in m.value for m in at.markdown)
     labels = [t.label for t in at.tabs]
     assert labels == ["Stage", "Analysis", "Rally & road book", "Zone editor"]
+    assert "Rally length: 45 cells over 3 stages" in [m.value for m in at.markdown]
     assert at.session_state["classic_doc"].name == "Demo Rally of the Two Boards"
 
 
@@ -106,6 +107,7 @@ def test_new_stage_and_rally_tab(at):
     at.button(key="classic_new").click()
     at.run()
     assert at.session_state["classic_doc"].name == "My stage"
+    assert any(m.value.startswith("Rally length: ") and m.value.endswith(" over 1 stage") for m in at.markdown)
     at.button(key="classic_make_rb").click()
     at.run()
     assert not at.exception

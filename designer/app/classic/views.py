@@ -179,7 +179,9 @@ def rally_tab() -> None:
         st.error(str(exc).replace("\n", "  \n"))
         return
     st.dataframe(pd.DataFrame([{k: v for k, v in r.items() if k != "result"} for r in rows]), hide_index=True)
-    st.write(f"Rally length: {sum(r['cells'] or 0 for r in rows)} cells over {len(rows)} stages")
+    cells = sum(r['cells'] or 0 for r in rows)
+    st.write(f"Rally length: {cells} cell{'' if cells == 1 else 's'} over {len(rows)} "
+             f"stage{'' if len(rows) == 1 else 's'}")
     if st.button("Prepare the road book (PDF)", key=K + "make_rb"):
         try:
             from designer.systems.classic.roadbook import roadbook
