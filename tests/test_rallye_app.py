@@ -187,3 +187,15 @@ def test_the_analysis_is_kept_per_stage_and_inputs(monkeypatch):
     assert len(calls) == 1
     at.selectbox(key="rallye_an_runs").select(100).run()      # other inputs: computed once more
     assert len(calls) == 2
+
+
+def test_the_upload_takes_one_megabyte_at_most(app):
+    from designer.app.rallye import upload_text
+    from designer.core.errors import DesignerError
+
+    uploader = app.sidebar.get("file_uploader")[0]
+    assert uploader.proto.max_upload_size_mb == 1
+    assert upload_text("ss.yaml", b"stage: x\n") == "stage: x\n"
+    with pytest.raises(DesignerError, match="1 MB at most") as exc:
+        upload_text("big.yaml", b"#" * (1024 * 1024 + 1))
+    assert "big.yaml" in str(exc.value) and "upload the YAML file" in str(exc.value)

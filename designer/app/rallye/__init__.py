@@ -19,6 +19,20 @@ from designer.core.errors import DesignerError
 ss = st.session_state
 
 
+MAX_UPLOAD_MB = 1          # a stage, rally or deck is a few kilobytes
+
+
+def upload_text(name: str, data: bytes) -> str:
+    """An uploaded file's text, refused when it is larger than a stage or deck file can be."""
+    limit = min(MAX_UPLOAD_MB * 1024 * 1024, yamlio.MAX_BYTES)
+    if len(data) > limit:
+        raise DesignerError(f"the file is {len(data) / 1024 / 1024:.1f} MB; a stage or deck file may have "
+                            f"{MAX_UPLOAD_MB} MB at most", where=name,
+                            hint="upload the YAML file of one stage, rally or deck (a few kilobytes); "
+                                 "split a large rally into stage files")
+    return data.decode("utf-8-sig", errors="replace")
+
+
 def sidebar() -> None:
     ensure()
     st.sidebar.subheader("Rallye (12 cards)")
@@ -26,14 +40,12 @@ def sidebar() -> None:
     choice = st.sidebar.selectbox("Demo stage", [e.label for e in examples], key=K + "demo_choice")
     if st.sidebar.button("Open demo", key=K + "open_demo"):
         open_example(next(e.path for e in examples if e.label == choice))
-    up = st.sidebar.file_uploader("Open a stage or deck (YAML)", type=["yaml", "yml"], key=K + "upload")
+    up = st.sidebar.file_uploader("Open a stage or deck (YAML)", type=["yaml", "yml"], key=K + "upload",
+                                  max_upload_size=MAX_UPLOAD_MB)
     if up is not None and ss.get(K + "uploaded") != (up.name, up.size):
         ss[K + "uploaded"] = (up.name, up.size)
         try:
-            data = up.getvalue()
-            if len(data) > yamlio.MAX_BYTES:
-                raise DesignerError("the file is too large for a stage or deck", where=up.name)
-            open_text(data.decode("utf-8-sig", errors="replace"), up.name)
+            open_text(upload_text(up.name, up.getvalue()), up.name)
         except DesignerError as exc:
             ss[K + "message"] = f"error: {exc}"
     with st.sidebar.expander("New stage"):
