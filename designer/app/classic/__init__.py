@@ -15,6 +15,19 @@ from designer.app.classic.state import K, ensure, open_path, open_text, ss
 from designer.core.errors import DesignerError
 from designer.systems.classic.system import SYSTEM
 
+MAX_UPLOAD_BYTES = 1024 * 1024          # the uploader's limit (max_upload_size is in MB), checked again here
+
+
+def uploaded_text(name: str, data: bytes) -> str:
+    """The text of an uploaded stage, rally or zone box, or a message saying why it cannot be read."""
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise DesignerError(f"the file is {len(data) / (1024 * 1024):.1f} MB; the limit is "
+                            f"{MAX_UPLOAD_BYTES // (1024 * 1024)} MB", where=name,
+                            hint="a stage, rally or zone box is a few kilobytes; check that this is the right file")
+    if not data:
+        raise DesignerError("the file is empty", where=name, hint="upload a stage, rally or zone box YAML file")
+    return data.decode("utf-8", errors="replace")
+
 
 def sidebar() -> None:
     ensure()
@@ -26,13 +39,13 @@ def sidebar() -> None:
     if sb.button("Open example", key=K + "open"):
         open_path(next(e.path for e in examples if e.key == key))
         ss[K + "message"] = f"opened {labels[key]}"
-    up = sb.file_uploader("Upload a stage, rally or zone box (YAML)", type=["yaml", "yml"], key=K + "upload")
+    up = sb.file_uploader("Upload a stage, rally or zone box (YAML)", type=["yaml", "yml"], key=K + "upload",
+                          max_upload_size=MAX_UPLOAD_BYTES // (1024 * 1024),
+                          help=f"at most {MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
     if up is not None and ss.get(K + "uploaded") != (up.name, up.size):
         ss[K + "uploaded"] = (up.name, up.size)
         try:
-            if up.size > 2_000_000:
-                raise DesignerError("the file is larger than 2 MB", where=up.name, hint="a stage or box is a few kB")
-            open_text(up.getvalue().decode("utf-8", errors="replace"), up.name)
+            open_text(uploaded_text(up.name, up.getvalue()), up.name)
             ss.setdefault(K + "message", f"opened {up.name}")
         except DesignerError as exc:
             ss[K + "message"] = f"error: {exc}"
