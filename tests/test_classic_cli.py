@@ -92,3 +92,19 @@ def test_batch_table_has_the_classic_figures(tmp_path):
     assert es1["boxes"] == "demo-zones"
     es3 = rows["Demo ES3 - Night on the snow"]
     assert es3["pieces"] == "2" and float(es3["expected_seconds"]) >= float(es3["ideal_seconds"])
+
+
+def test_drawing_of_boards_that_cannot_be_laid_says_why_in_full(tmp_path):
+    import re
+
+    bad = tmp_path / "crossed.yaml"
+    bad.write_text("system: classic\nstage: Demo ES1 - Col de la Croix X\nroute: 'X0 | X3-Y9 | Y1'\n")
+    out = tmp_path / "crossed.svg"
+    r = run("render", str(bad), "-o", str(out))
+    assert r.exit_code == 0
+    svg = out.read_text()
+    lines = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    width = int(re.search(r'width="(\d+)"', svg).group(1))
+    assert "Demo ES1 - Col de la Croix X: the boards cannot be laid" in lines
+    assert "road end 9" in " ".join(lines)
+    assert all(len(x) * 14 * 0.62 + 12 <= width for x in lines)     # every line fits the drawing

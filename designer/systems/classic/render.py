@@ -7,6 +7,8 @@ Marks: a corner's inside note in a circle, drift gears on the drift cells, ``K4`
 """
 from __future__ import annotations
 
+import textwrap
+
 from designer.core.svgkit import text as esc
 from designer.systems.classic.assembly import Course, turn_cell, turn_side
 from designer.systems.classic.zones import Face, parse_cell
@@ -98,12 +100,27 @@ def face_svg(face: Face, title: str = "") -> str:
             f'<rect width="100%" height="100%" fill="#fff"/>{head}{"".join(body)}</svg>')
 
 
+def unlaid_svg(course: Course, title: str = "", width_chars: int = 64) -> str:
+    """A stage whose boards cannot be laid: its name and why, wrapped so that nothing is cut off."""
+    reasons = [p.message for p in course.problems if p.severity == "error"]
+    lines = textwrap.wrap(f"{title}: the boards cannot be laid" if title else "The boards cannot be laid",
+                          width_chars)
+    for r in reasons:
+        lines += textwrap.wrap(r, width_chars, initial_indent="- ", subsequent_indent="  ")
+    size, step, m = 14, 20, 12
+    w = int(max(len(x) for x in lines) * size * 0.62) + 2 * m
+    h = len(lines) * step + 2 * m
+    body = "".join(f'<text x="{m}" y="{m + (i + 1) * step - 5}" font-size="{size}" xml:space="preserve" '
+                   f'font-family="DejaVu Sans, sans-serif">{esc(x)}</text>' for i, x in enumerate(lines))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">'
+            f'<rect width="{w}" height="{h}" fill="white"/>{body}</svg>')
+
+
 def stage_svg(course: Course, title: str = "", line: dict | None = None) -> str:
     size = course.box.size
     places = list(course.placements.values())
     if not places:
-        return ('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60"><text x="10" y="30" '
-                f'font-family="DejaVu Sans, sans-serif">{esc(title)}: the boards cannot be laid</text></svg>')
+        return unlaid_svg(course, title)
     minx, miny = min(p.x for p in places), min(p.y for p in places)
     maxx, maxy = max(p.x for p in places), max(p.y for p in places)
     m, top = 30, 26
