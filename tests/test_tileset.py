@@ -66,5 +66,5 @@ def test_unknown_tileset_name():
 def test_huge_file_is_refused(tmp_path):
     p = tmp_path / "huge.yaml"
     p.write_bytes(b"# " + b"x" * (6 * 1024 * 1024))
-    with pytest.raises(DesignerError, match="larger than"):
+    with pytest.raises(DesignerError, match="MB, more than the 5 MB allowed"):
         load_tileset(p)
