@@ -6,7 +6,7 @@ import functools
 
 import streamlit as st
 
-from designer.app.dirt import checks, editing, mapview, state, token_view
+from designer.app.dirt import checks, design_actions, editing, mapview, state, token_view
 from designer.systems.dirt.render import face_svg, stage_svg, svg_to_png
 from designer.systems.dirt.validate import boxes_needed, footprint
 
@@ -188,15 +188,15 @@ def _selected_tile(stage, ts, track) -> None:
                 + (f", leaves by {exit_}" if exit_ else "") + (f" ({turn})" if turn else ""))
     st.markdown(f"**Tile {sel + 1} · {p.tile}** &nbsp; {desc}")
     row = st.container(horizontal=True, key="tile_actions")
-    row.button("Drive the other way", icon=":material/swap_horiz:", key="act_reverse", on_click=state.on_reverse)
-    other = state.other_face(p.tile, ts)
+    row.button("Drive the other way", icon=":material/swap_horiz:", key="act_reverse", on_click=design_actions.on_reverse)
+    other = design_actions.other_face(p.tile, ts)
     row.button(f"Turn over ({other or 'no other face'})", icon=":material/flip:", key="act_flip",
-               on_click=state.on_flip, disabled=other is None,
+               on_click=design_actions.on_flip, disabled=other is None,
                help="Put the tile's other face up, on the same place")
-    row.button("Remove", icon=":material/delete:", key="act_remove", on_click=state.on_remove)
-    row.button("Earlier", icon=":material/arrow_upward:", key="act_up", on_click=state.on_move, args=(-1,),
+    row.button("Remove", icon=":material/delete:", key="act_remove", on_click=design_actions.on_remove)
+    row.button("Earlier", icon=":material/arrow_upward:", key="act_up", on_click=design_actions.on_move, args=(-1,),
                disabled=sel == 0)
-    row.button("Later", icon=":material/arrow_downward:", key="act_down", on_click=state.on_move, args=(1,),
+    row.button("Later", icon=":material/arrow_downward:", key="act_down", on_click=design_actions.on_move, args=(1,),
                disabled=sel >= n - 1)
     row.button("Deselect", icon=":material/close:", key="act_deselect", on_click=state.on_select, args=(None,))
     if p.tile in ts:
@@ -246,7 +246,7 @@ def _problem(k: int, p) -> None:
             return
         c1, c2 = st.columns([6, 1], vertical_alignment="center")
         c1.markdown(text)
-        c2.button("", icon=":material/my_location:", key=f"show_{k}", on_click=state.on_show,
+        c2.button("", icon=":material/my_location:", key=f"show_{k}", on_click=design_actions.on_show,
                   args=(p.tile,), help=f"Show tile {p.tile + 1} on the map")
 
 
@@ -261,7 +261,7 @@ def _facts(stage, track) -> None:
     facts.append(("Boxes: " + ", ".join(boxes)) if boxes else "No tiles yet.")
     st.caption("  \n".join(facts))
     ss.assist_toggle = editing.has_assistance(stage, track.tileset)
-    st.toggle("Assistance after this stage", key="assist_toggle", on_change=state.on_assistance,
+    st.toggle("Assistance after this stage", key="assist_toggle", on_change=design_actions.on_assistance,
               help="Adds the assistance tile (201) after the finish; cars are repaired between stages")
 
 
@@ -328,10 +328,10 @@ def _palette(stage, ts) -> None:
                     st.button(label, key=f"pal_{face.id}_{opt.entry}{opt.exit or ''}", width="stretch",
                               help=f"{verb} {face.id} {target}: the road enters by edge {opt.entry}"
                                    + (f" and leaves by edge {opt.exit}" if opt.exit else ""),
-                              on_click=state.on_palette, args=(face.id, opt.entry, opt.exit))
+                              on_click=design_actions.on_palette, args=(face.id, opt.entry, opt.exit))
     if total > len(faces):
         grid.button(f"Show more ({len(faces)} of {total} faces shown)", key="pal_more", width="stretch",
-                    on_click=state.on_palette_more, args=(PALETTE_PAGE,))
+                    on_click=design_actions.on_palette_more, args=(PALETTE_PAGE,))
 
 
 def _filters(stage, ts) -> editing.PaletteFilter:

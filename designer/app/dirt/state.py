@@ -146,17 +146,6 @@ def redraw_after_edit() -> None:
     st.rerun(parts)
 
 
-def _design_edit(fn: Callable) -> Callable:
-    """A Design-tab callback that edits the stage: redraw the edited parts only, unless it was refused."""
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        before = ss.get("stage")
-        fn(*args, **kwargs)
-        if ss.get("stage") is not before:
-            redraw_after_edit()
-    return wrapper
-
-
 # -- the stage ------------------------------------------------------------------------------
 
 def _put_stage(stage: Stage) -> None:
@@ -210,7 +199,7 @@ def set_selected(index: int | None) -> None:
     ss.map_nonce = ss.get("map_nonce", 0) + 1      # a fresh map, with no stale chart selection
 
 
-def _guard(fn: Callable) -> Callable:
+def guard(fn: Callable) -> Callable:
     """Turn a refused edit into a message; the stage stays as it was."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -221,120 +210,7 @@ def _guard(fn: Callable) -> Callable:
     return wrapper
 
 
-# -- callbacks: editing ------------------------------------------------------------------
-
-@_design_edit
-@_guard
-def on_palette(face_id: str, entry: str, exit_: str | None = None) -> None:
-    """A palette button: add, insert or replace according to the palette mode."""
-    stage, ts = ss.stage, tileset_of(ss.stage)
-    mode = ss.get("palette_mode") or "end"
-    sel = ss.get("selected")
-    if mode != "end" and (sel is None or sel < 0):
-        flash("warning", f"Select a tile on the map first ({PALETTE_MODES[mode].lower()}), "
-                         "or switch the palette to 'Add at the open end'.")
-        return
-    if mode == "end":
-        new = editing.add_tile(stage, ts, face_id, entry=entry, exit_=exit_)
-        select = None                  # the open end stays the target; tiles with errors stay red
-        commit(new, select=select)
-        ss.last_edited = len(new.tiles) - 1
-        return
-    elif mode == "replace":
-        new = editing.replace_tile(stage, ts, sel, face_id, entry=entry, exit_=exit_)
-        select = sel
-    else:
-        select = sel if mode == "before" else sel + 1
-        new = editing.insert_tile(stage, ts, select, face_id, entry=entry, exit_=exit_)
-    commit(new, select=select)
-
-
-def other_face(face_id: str, ts: Tileset) -> str | None:
-    """The face on the other side of the same physical tile (``210a`` -> ``210b``), when the tileset has it."""
-    if len(face_id) < 4 or face_id[3] not in "ab":
-        return None
-    other = face_id[:3] + ("b" if face_id[3] == "a" else "a") + face_id[4:]
-    return other if other in ts else None
-
-
-@_design_edit
-@_guard
-def on_flip() -> None:
-    """Turn the selected tile over: its other face on the same place, entered by the same edge when it can be."""
-    sel = ss.get("selected")
-    if sel is None or sel < 0:
-        return
-    ts = tileset_of(ss.stage)
-    placed = ss.stage.tiles[sel]
-    other = other_face(placed.tile, ts)
-    if other is None:
-        flash("warning", f"{placed.tile} has no other face in {ts.name}.")
-        return
-    edges = {o.entry for o in editing.entry_options(ts.face(other))}
-    entry = placed.entry if placed.entry in edges else None
-    commit(editing.replace_tile(ss.stage, ts, sel, other, entry=entry), select=sel)
-
-
-@_design_edit
-@_guard
-def on_token_add() -> None:
-    from designer.app.dirt.token_view import VALUED
-    from designer.systems.dirt import tokens as T
-
-    sel = ss.get("selected")
-    kind, cell = ss.get("token_kind"), ss.get("token_cell")
-    if sel is None or sel < 0 or not kind or not cell:
-        return
-    value = int(ss.get("token_value", 3)) if kind in VALUED else None
-    commit(T.add_token(ss.stage, sel, kind, cell=cell, value=value), select=sel)
-
-
-@_design_edit
-@_guard
-def on_token_remove(k: int) -> None:
-    from designer.systems.dirt import tokens as T
-
-    sel = ss.get("selected")
-    if sel is None or sel < 0:
-        return
-    commit(T.remove_token(ss.stage, sel, k), select=sel)
-
-
-def on_palette_more(step: int) -> None:
-    ss.pal_shown = int(ss.get("pal_shown") or step) + step
-
-
-@_design_edit
-@_guard
-def on_remove() -> None:
-    sel = ss.get("selected")
-    if sel is None or sel < 0:
-        return
-    n = len(ss.stage.tiles)
-    # The tile that takes its place stays selected (the new last one after removing the last).
-    commit(editing.remove_tile(ss.stage, sel), select=sel if sel < n - 1 else (sel - 1 if sel > 0 else None))
-
-
-@_design_edit
-@_guard
-def on_reverse() -> None:
-    sel = ss.get("selected")
-    if sel is None or sel < 0:
-        return
-    commit(editing.reverse_tile(ss.stage, tileset_of(ss.stage), sel))
-
-
-@_design_edit
-@_guard
-def on_move(step: int) -> None:
-    sel = ss.get("selected")
-    if sel is None or sel < 0:
-        return
-    to = sel + step
-    if not 0 <= to < len(ss.stage.tiles):
-        return
-    commit(editing.move_tile(ss.stage, sel, to), select=to)
-
+# -- callbacks: editing (the Design tab's own are in design_actions) ---------------------------
 
 def _history_step(possible: bool, step, word: str) -> None:
     if not possible:
@@ -386,24 +262,10 @@ def on_surface() -> None:
         commit(ss.stage.model_copy(update={"surface": s}))
 
 
-@_design_edit
-@_guard
-def on_assistance(on: bool | None = None) -> None:
-    if on is None:
-        on = bool(ss.get("assist_toggle"))
-    commit(editing.set_assistance(ss.stage, tileset_of(ss.stage), on))
-
-
 # -- callbacks: selection ------------------------------------------------------------------
 
 def on_select(index: int | None) -> None:
     set_selected(index)
-
-
-def on_show(index: int) -> None:
-    """A problem's "show" button (beside the map): select its tile and redraw the board."""
-    set_selected(index)
-    st.rerun(["dirt_board"])
 
 
 def on_select_box() -> None:
@@ -434,13 +296,13 @@ def on_map(key: str) -> None:
 
 # -- callbacks: opening and saving -----------------------------------------------------------
 
-@_guard
+@guard
 def on_new_stage() -> None:
     ts_name = ss.get("new_tileset") or "dirt-core"
     open_stage(editing.new_stage("New stage", ts_name), "New empty stage: add a start tile (202a) from the palette.")
 
 
-@_guard
+@guard
 def on_open_bundled() -> None:
     key = ss.get("bundled_choice")
     if not key:
@@ -455,7 +317,7 @@ def on_open_bundled() -> None:
     open_stage(stage, f"Opened {_md(stage.name)}.", rally_slot=slot)
 
 
-@_guard
+@guard
 def on_share_code() -> None:
     code = ss.get("share_code_input", "")
     stage = links.read_stage_code(code)
@@ -554,7 +416,7 @@ def on_rally_remove(i: int) -> None:
     _set_rally(stages)
 
 
-@_guard
+@guard
 def on_rally_assistance(i: int) -> None:
     stage = ss.rally_stages[i]
     ts = tileset_of(stage)
@@ -568,7 +430,7 @@ def on_rally_assistance(i: int) -> None:
         ss.rally_stages = stages
 
 
-@_guard
+@guard
 def on_rally_open_bundled() -> None:
     name = ss.get("bundled_rally_choice")
     rally = sources.rally_from_bundle(name)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from designer.app.dirt import state
+from designer.app.dirt import design_actions
 from designer.core.errors import DesignerError
 
 ss = st.session_state
-VALUED = ("chicane-limit", "jump", "oxygen")      # kinds that carry a number (limit, jump value, oxygen)
+VALUED = design_actions.VALUED
 
 
 def render(stage, ts, sel: int) -> None:
@@ -19,7 +19,7 @@ def render(stage, ts, sel: int) -> None:
         for k, tok in enumerate(placed.tokens):
             row = st.container(horizontal=True, vertical_alignment="center", key=f"token_row_{k}")
             row.markdown(f"{tok.label()}" + (f" on space {tok.cell}" if tok.cell else ""))
-            row.button("", icon=":material/delete:", key=f"token_remove_{k}", on_click=state.on_token_remove,
+            row.button("", icon=":material/delete:", key=f"token_remove_{k}", on_click=design_actions.on_token_remove,
                        args=(k,), help="Take this token off the tile")
         try:
             kinds = T.token_kinds()
@@ -36,4 +36,4 @@ def render(stage, ts, sel: int) -> None:
         c[1].selectbox("Space", cells, key="token_cell", help="The space of the road the token lies on")
         if ss.get("token_kind") in VALUED:
             c[2].number_input("Value", min_value=0, max_value=9, value=3, step=1, key="token_value")
-        st.button("Lay the token", icon=":material/add_location:", key="token_add", on_click=state.on_token_add)
+        st.button("Lay the token", icon=":material/add_location:", key="token_add", on_click=design_actions.on_token_add)
