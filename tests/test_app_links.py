@@ -158,3 +158,18 @@ def test_a_broken_link_says_so_and_opens_the_rulebook_stage():
     assert any("could not be opened" in t.value for t in at.toast)
     assert at.session_state["stage"].name == "Rally 1 - SS1"
     assert links.read_stage_code(_params(at)["stage"]).name == "Rally 1 - SS1"
+
+
+def test_choosing_another_game_forgets_the_dirt_address():
+    at = _app({"system": "dirt", "stage": links.stage_code(Stage(name="Shared demo", tiles=["202a A"]))})
+    from designer import systems
+
+    shown = at.selectbox(key="system").options                  # the games' titles
+    others = [n for n in systems.names() if n != "dirt" and systems.get(n).title in shown]
+    if not others:
+        pytest.skip("no other game system has pages yet")
+    at.selectbox(key="system").set_value(others[0])
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    params = _params(at)
+    assert params.get("system") == others[0] and "stage" not in params and "rally" not in params
