@@ -36,7 +36,7 @@ def test_opens_a_demo_and_shows_the_analysis(at):
     assert "Demo race 1" in text
     assert "fastest:" in text and "cheapest:" in text
     assert "The race is valid." in text
-    frames = [df.value for df in at.dataframe]
+    frames = [t.value for t in at.table]
     routes = next(f for f in frames if "route" in f.columns and "path" in f.columns)
     assert list(routes["route"]) == ["shortest", "fastest", "cheapest"]
     assert (routes["price (F)"] >= 0).all()
@@ -166,3 +166,14 @@ def test_a_name_without_the_cities_gets_them_in_the_title():
 
     assert race_title(Race(name="Sunday", board="b", start="Oak", finish="Elm")) == "Sunday · Oak → Elm"
     assert race_title(Race(name="Oak to Elm", board="b", start="Oak", finish="Elm")) == "Oak to Elm"
+
+
+def test_the_analysis_tables_read_as_words_and_wrap(at):
+    frames = [t.value for t in at.table]
+    assert frames, "the analysis tables are static tables, whose long cells wrap"
+    raw = {"risk_spaces", "open_spaces", "laid_tiles", "stop_chance", "fastest_francs", "francs", "fuel_bought_city"}
+    for f in frames:
+        assert not raw & set(map(str, f.columns)), list(f.columns)
+    legs = next(f for f in frames if "STOP chance" in f.columns)
+    assert all(str(v).endswith("%") for v in legs["STOP chance"])
+    assert not at.dataframe or all("path" not in df.value.columns for df in at.dataframe)

@@ -110,6 +110,34 @@ def race_tab() -> None:
                        key=K + "dl_race")
 
 
+def leg_rows(legs: list[dict]) -> list[dict]:
+    """The legs of a route for a table read by a player: readable headers, the STOP chance in percent."""
+    return [{"leg": f"{leg['start']} → {leg['end']}", "by": leg["via"], "spaces": leg["spaces"],
+             "risk spaces": leg["risk_spaces"], "open spaces": leg["open_spaces"], "tiles laid": leg["laid_tiles"],
+             "STOP tiles": leg["stops"], "STOP chance": f"{100 * leg['stop_chance']:.0f}%",
+             "fuel": f"{leg['fuel']:.1f} / {leg['worst_fuel']}", "mechanic": f"{leg['mech']:.1f} / {leg['worst_mech']}",
+             "fare (F)": leg["fare"], "paid (F)": leg["francs"], "hexes": " ".join(leg["hexes"]),
+             "bands": " ".join(leg["bands"])} for leg in legs]
+
+
+def direction_rows(directions: dict) -> list[dict]:
+    """Both directions of the race side by side, with readable headers."""
+    rows = []
+    for d in directions.values():
+        if not d:
+            continue
+        row = {"direction": f"{d['start']} → {d['finish']}"}
+        if d.get("reachable"):
+            row.update({"shortest (spaces)": d["shortest_spaces"], "fastest (pilot actions)": d["fastest_actions"],
+                        "fastest price (F)": d["fastest_francs"], "cheapest price (F)": d["cheapest_francs"],
+                        "cheapest (pilot actions)": d["cheapest_actions"], "fuel, fastest (exp)": f"{d['expected_fuel']:.1f}",
+                        "risk spaces, fastest": d["risk_spaces"]})
+        else:
+            row["shortest (spaces)"] = "no route"
+        rows.append(row)
+    return rows
+
+
 def _analyse(board, race, runs: int, transport: bool) -> dict:
     key = (repr(ss[K + "race"]), repr(ss[K + "board"]), runs, transport)
     if ss.get(K + "result_key") != key or ss.get(K + "result") is None:
@@ -139,17 +167,17 @@ def analysis_tab() -> None:
     for name in ("shortest", "fastest", "cheapest"):
         p = result[name]
         rows.append({"route": name, "spaces": p["spaces"], "risk spaces": p["risk_spaces"],
-                     "pilot actions": p["actions"], "expected actions": p["expected_actions"],
-                     "fuel (exp)": p["fuel"], "mechanic (exp)": p["mech"], "price (F)": p["francs"],
+                     "pilot actions": p["actions"], "expected actions": f"{p['expected_actions']:g}",
+                     "fuel (exp)": f"{p['fuel']:.1f}", "mechanic (exp)": f"{p['mech']:.1f}", "price (F)": p["francs"],
                      "path": " - ".join(p["path"])})
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.table(pd.DataFrame(rows), hide_index=True)
     svg_image(SYSTEM.draw(race, board, result))
-    st.markdown("**Trade-off: pilot actions against francs** (no other route is better on both)")
-    st.dataframe(pd.DataFrame(result["pareto"]).assign(path=lambda d: d["path"].map(" - ".join)), hide_index=True,
-                 width="stretch")
-    st.markdown("**Legs of the fastest route**")
-    legs = [{k: v for k, v in leg.items() if k not in ("alternatives", "hexes")} for leg in result["fastest"]["legs"]]
-    st.dataframe(pd.DataFrame(legs), hide_index=True, width="stretch")
+    st.markdown("**Trade-off: pilot actions against price** (no other route is better on both)")
+    st.table(pd.DataFrame([{"pilot actions": p["actions"], "price (F)": p["francs"], "spaces": p["spaces"],
+                            "rounds": p["rounds"], "path": " - ".join(p["path"])} for p in result["pareto"]]),
+             hide_index=True)
+    st.markdown("**Legs of the fastest route** (fuel and mechanic: expected / worst)")
+    st.table(pd.DataFrame(leg_rows(result["fastest"]["legs"])), hide_index=True)
     st.markdown("**Monte Carlo over the bag** (mean, 10-90%; what is paid during the race with the bag's draws, "
                 "without the repairs owed at the finish that the price adds)")
     mc_rows = []
@@ -161,11 +189,11 @@ def analysis_tab() -> None:
             v = mc.get(k)
             row[head] = f"{v['mean']} ({v['p10']}-{v['p90']})" if v else "-"
         mc_rows.append(row)
-    st.dataframe(pd.DataFrame(mc_rows), hide_index=True, width="stretch")
+    st.table(pd.DataFrame(mc_rows), hide_index=True)
     st.markdown("**Both directions**")
-    st.dataframe(pd.DataFrame([d for d in result["directions"].values() if d]), hide_index=True, width="stretch")
+    st.table(pd.DataFrame(direction_rows(result["directions"])), hide_index=True)
     st.markdown("**Summary**")
-    st.code("\n".join(result["summary"]), language=None)
+    st.code("\n".join(result["summary"]), language=None, wrap_lines=True)
     if st.button("Build the road book (PDF)", key=K + "build_rb"):
         from designer.systems.greatrace.roadbook import roadbook
 
