@@ -184,3 +184,32 @@ def test_on_a_fully_laid_route_the_monte_carlo_matches_the_plan():
     assert mc["mech"]["max"] == plan.mech == 2
     assert mc["actions"]["max"] == plan.actions == 2                                         # STOP on D1
     assert mc["stranded_chance"] == 0 and mc["failed_chance"] == 0
+
+
+def test_city_names_leave_tile_text_readable_and_an_unused_median_says_so():
+    import re
+
+    from designer.core import paths
+    from designer.systems.greatrace.system import SYSTEM
+
+    race = SYSTEM.load(paths.STAGES / "greatrace" / "demo-race-2.yaml")
+    board = SYSTEM.box_of(race)
+    svg = SYSTEM.draw(race, board)
+    assert "(median slot)" not in svg
+    unused = [c for c in board.cities.values() if c.median and c.name != race.median]
+    if unused:
+        assert "median slot, not used in this race" in svg
+    cities = set(board.cities)
+    names = [(float(x), float(y), t) for x, y, t in
+             re.findall(r'<text x="([\d.]+)" y="([\d.]+)" font-size="9.0" font-weight="bold" text-anchor="middle" '
+                        r'fill="black">([^<]+)</text>', svg) if t in cities]
+    assert len(names) == len(cities)
+    tiles = [(float(x), float(y)) for x, y in
+             re.findall(r'<text x="([\d.]+)" y="([\d.]+)" font-size="7" text-anchor="middle" fill="(?:black|white)">'
+                        r'\d+f \d+m</text>', svg)]
+    assert tiles
+    for x, y, t in names:
+        half = len(t) * 9 * 0.62 / 2
+        for tx, ty in tiles:
+            covers = abs(tx - x) < half + 10 and -9 < ty - y < 9 + 7
+            assert not covers, (t, tx, ty)

@@ -46,6 +46,8 @@ def board_svg(board: Board, cm: CostMap | None = None, routes: dict | None = Non
                    f'fill="#555">band {esc(band.name)}</text>')
     cities = cm.cities if cm is not None else {c.at: c for c in board.cities.values() if not c.median}
     terrains = {k.terrain: i for i, k in enumerate(board.bag)}
+    tile_text: list[tuple] = []           # boxes of laid tiles' text: a city name must not cover them
+    hex_text: list[tuple] = []            # boxes of hex labels: covered only when nothing better is found
     for h in spaces:
         cx, cy = _xy(h, ox, oy)
         pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in hexgrid.corners(SIZE - 0.8, (cx, cy)))
@@ -64,9 +66,11 @@ def board_svg(board: Board, cm: CostMap | None = None, routes: dict | None = Non
                        f'font-weight="bold">{esc(mark)}</text>')
             out.append(f'<text x="{cx:.1f}" y="{cy + 13:.1f}" font-size="7" text-anchor="middle" fill="{colour}">'
                        f'{kind.fuel if kind else "?"}f {kind.mech if kind else "?"}m</text>')
+            tile_text.append((cx - 14, cy - 6, cx + 14, cy + 15))
         elif show_labels and h not in cities and not any(c.at == h for c in board.cities.values()):
             out.append(f'<text x="{cx:.1f}" y="{cy + 3:.1f}" font-size="7" text-anchor="middle" '
                        f'fill="{"#ddd" if risk else "#aaa"}">{label(h)}</text>')
+            hex_text.append((cx - 6, cy - 3, cx + 6, cy + 4))
     # Transport lines under the cities.
     for t in board.transports:
         if t.a not in board.cities or t.b not in board.cities:
@@ -80,6 +84,7 @@ def board_svg(board: Board, cm: CostMap | None = None, routes: dict | None = Non
         out.append(f'<path d="M{ax:.1f},{ay:.1f} Q{qx:.1f},{qy:.1f} {bx:.1f},{by:.1f}" fill="none" stroke="#1a4f8b" '
                    f'stroke-width="2.2" stroke-dasharray="{dash}" stroke-linecap="round"/>')
         lx, ly = (ax + 2 * qx + bx) / 4, (ay + 2 * qy + by) / 4
+        tile_text.append((lx - 24, ly - 8, lx + 24, ly + 5))
         out.append(f'<rect x="{lx - 24:.1f}" y="{ly - 8:.1f}" width="48" height="13" rx="3" fill="white" '
                    f'stroke="#1a4f8b" stroke-width="0.8"/>')
         out.append(f'<text x="{lx:.1f}" y="{ly + 2:.1f}" font-size="8.5" text-anchor="middle" fill="#1a4f8b">'
@@ -90,6 +95,9 @@ def board_svg(board: Board, cm: CostMap | None = None, routes: dict | None = Non
         out.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="4.5" stroke-opacity="0.85" '
                    f'stroke-linejoin="round" stroke-linecap="round"' + (f' stroke-dasharray="{dash}"' if dash else "")
                    + '/>')
+    circles = [(x - 14, y - 14, x + 14, y + 14) for x, y in (_xy(c.at, ox, oy) for c in board.cities.values())]
+    names: list[tuple] = []
+    labels: list[str] = []
     for c in board.cities.values():
         cx, cy = _xy(c.at, ox, oy)
         present = c.at in cities
@@ -102,13 +110,50 @@ def board_svg(board: Board, cm: CostMap | None = None, routes: dict | None = Non
                        f'stroke-width="1.5"/>')
             out.append(f'<text x="{cx:.1f}" y="{cy + 4:.1f}" font-size="11" font-weight="bold" text-anchor="middle" '
                        f'fill="{"white" if c.purple or c.median else "black"}">{c.cards}</text>')
-        name = esc(c.name) + (" (median slot)" if c.median and not present else "")
-        for extra in ('stroke="white" stroke-width="3.5" fill="white"', 'fill="black"'):
-            out.append(f'<text x="{cx:.1f}" y="{cy + SIZE + 6:.1f}" font-size="10" font-weight="bold" '
-                       f'text-anchor="middle" {extra}>{name}</text>')
+        lines = [(c.name, 9.0, "bold")]
+        if c.median and not present:
+            lines.append(("median slot, not used in this race" if cm is not None else "median slot", 7.0, "normal"))
+        x, y, box = _place_name(cx, cy, lines, tile_text, circles, names, hex_text, width)
+        names.append(box)
+        for i, (text, size, weight) in enumerate(lines):
+            ty = y + sum(ln[1] + 1 for ln in lines[:i])
+            style = "" if weight == "bold" else ' font-style="italic"'
+            for extra in ('stroke="white" stroke-width="3" stroke-linejoin="round" fill="white"', 'fill="black"'):
+                labels.append(f'<text x="{x:.1f}" y="{ty:.1f}" font-size="{size}" font-weight="{weight}"{style} '
+                              f'text-anchor="middle" {extra}>{esc(text)}</text>')
+    out.extend(labels)
     out.append(_legend(PAD, height - 40, routes or {}))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _overlap(a: tuple, b: tuple) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def _place_name(cx: float, cy: float, lines: list[tuple], hard: list, circles: list, names: list,
+                soft: list, page_width: float = 1e9) -> tuple[float, float, tuple]:
+    """Where a city's name goes: of the places around its circle (below first), the one that covers no laid
+    tile's text, fare, city or other name, and the fewest hex labels. Returns the first baseline and the box."""
+    width = max(len(t) * size * (0.62 if w == "bold" else 0.55) for t, size, w in lines)
+    height = sum(size + 1 for _t, size, _w in lines)
+    r = SIZE * 0.62
+    spots = [(cx, cy + r + 2), (cx, cy - r - height - 1), (cx + r + width / 2 + 2, cy - height / 2),
+             (cx - r - width / 2 - 2, cy - height / 2), (cx + width / 2, cy + r + 2), (cx - width / 2, cy + r + 2),
+             (cx + width / 2, cy - r - height - 1), (cx - width / 2, cy - r - height - 1)]
+    best = None
+    for order, (x, top) in enumerate(spots):
+        box = (x - width / 2, top, x + width / 2, top + height)
+        own = (cx - 14, cy - 14, cx + 14, cy + 14)
+        cost = (sum(_overlap(box, b) for b in hard) * 100 + sum(_overlap(box, b) for b in names) * 100
+                + sum(_overlap(box, b) for b in circles if b != own) * 50
+                + sum(1 for b in soft if _overlap(box, b) > 0) * 20 + order
+                + (1e7 if box[0] < 2 or box[2] > page_width - 2 else 0))
+        if best is None or cost < best[0]:
+            best = (cost, x, top + lines[0][1] - 1, box)
+    return best[1], best[2], best[3]
 
 
 def _legend(x: float, y: float, routes: dict) -> str:
