@@ -138,3 +138,17 @@ def test_upload_is_at_most_one_megabyte():
     assert big.value.where == "huge.yaml" and "limit is 1 MB" in big.value.message and big.value.hint
     with pytest.raises(DesignerError, match="empty"):
         uploaded_text("empty.yaml", b"")
+
+
+def test_zone_editor_buttons_name_their_cell_and_what_is_on_it(at):
+    from designer.app.classic.editor import cell_button
+
+    labels = {b.key: b.label for b in at.button if b.key and b.key.startswith("classic_g_")}
+    assert len(labels) == 64
+    for key, label in labels.items():
+        assert label.split("  \n")[0] == key[len("classic_g_"):]             # every button says its cell
+    assert labels["classic_g_E8"] == "E8  \n:small[11 e4]"                    # step 11 of road 0, road end 4
+    assert labels["classic_g_C1"] == "C1  \n:small[e7]" and labels["classic_g_B2"] == "B2  \n:small[2]"
+    assert labels["classic_g_D8"] == "D8  \n&nbsp;"
+    assert at.button(key="classic_g_E8").help == "cell E8: step 11 of road 0, road end 4"
+    assert cell_button("J3", None, None) == ("J3  \n&nbsp;", "cell J3")

@@ -75,16 +75,34 @@ def _grid(size: int) -> None:
     road = int(ss.get(K + "ed_road", 0))
     path = str(t["roads"][road]["path"]).split() if t["roads"] and road < len(t["roads"]) else []
     ends = {str(r["cell"]).upper(): r["end"] for r in t["ends"] if r.get("cell")}
-    cols = st.columns(size, gap="small")
+    st.caption(f"Each button is a cell; under its name: its step on road {road} (1, 2, ...) and, as e7, "
+               "the road end there (the circled numbers of the drawing). Hover a button for it in words.")
+    # the grid's buttons keep little padding, so that a cell's name and its marks fit a narrow column
+    st.html(f"<style>.st-key-{K}grid button {{padding-left: 2px; padding-right: 2px;}}</style>")
+    cols = st.container(key=K + "grid").columns(size, gap="small")
     for c in range(size):
         for r in range(size):
             name = cell_name(c, r)
-            label = name
-            if name in ends:
-                label = f"e{ends[name]}"
-            if name in path:
-                label = f"[{path.index(name) + 1}]"
-            cols[c].button(label, key=f"{K}g_{name}", on_click=_click, args=(name,), width="stretch")
+            step = path.index(name) + 1 if name in path else None
+            label, tip = cell_button(name, step, ends.get(name), road)
+            cols[c].button(label, key=f"{K}g_{name}", on_click=_click, args=(name,), width="stretch", help=tip)
+
+
+def cell_button(name: str, step: int | None, end, road: int = 0) -> tuple[str, str]:
+    """The label of a cell's button (its name, then its step on the road and its road end, compactly) and
+    its tooltip in words. Every label has two lines, so that the grid's rows stay level."""
+    marks = []
+    if step is not None:
+        marks.append(str(step))
+    end_text = None
+    if end is not None and str(end).strip() != "":
+        end_text = f"e{end}"
+        marks.append(end_text)
+    words = [f"step {step} of road {road}"] if step is not None else []
+    if end_text is not None:
+        words.append(f"road end {end}")
+    tip = f"cell {name}" + (": " + ", ".join(words) if words else "")
+    return f"{name}  \n" + (f":small[{' '.join(marks)}]" if marks else "&nbsp;"), tip
 
 
 def _table(name: str, columns: tuple, config: dict | None = None) -> None:
