@@ -170,3 +170,9 @@ def test_analysis_of_a_car_with_engine_zero_plans_a_repair_first(engine):
         assert fast["legs"][0]["repair_city"] >= RULES.gauge_max("engine")
     else:
         assert fast["engine_limit"] == 2 and fast["actions"] == 3
+
+
+def test_validation_counts_of_one_are_singular():
+    from designer.systems.greatrace.validate import _n
+
+    assert _n(1, "tile") == "1 tile" and _n(3, "tile") == "3 tiles" and _n(0, "open space") == "0 open spaces"

@@ -155,7 +155,8 @@ def editor_tab() -> None:
             (st.error if p.severity == "error" else st.warning if p.severity == "warning" else st.caption)(
                 f"**{p.code}** · {p.message}" + (f" — {p.hint}" if p.hint else ""))
         if not any(p.severity == "error" for p in problems):
-            st.success(f"The board is valid: {len(board.cities)} cities, {board.bag_size()} tiles in the bag.")
+            st.success(f"The board is valid: {len(board.cities)} {'city' if len(board.cities) == 1 else 'cities'}, "
+                       f"{board.bag_size()} {'tile' if board.bag_size() == 1 else 'tiles'} in the bag.")
         svg_image(board_svg(board, title=board.title))
     st.download_button("Download the board (YAML)", edit.dumps(data), file_name=f"{data.get('board', 'board')}.yaml",
                        mime="text/yaml", key=K + "dl_board")

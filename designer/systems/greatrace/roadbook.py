@@ -77,9 +77,9 @@ def _leg_rows(plan: dict) -> list[list]:
         if leg["stops"]:
             symbols.append(f"{leg['stops']} STOP")
         if leg["stop_chance"] > 0.005:
-            symbols.append(f"STOP chance {leg['stop_chance']:.2f}")
+            symbols.append(f"STOP chance {100 * leg['stop_chance']:.0f}%")
         via = leg["via"] if leg["via"] == "land" else f"{leg['via']}, fare {leg['fare']} F"
-        rows.append([i, f"{leg['start']} → {leg['end']}\n{via}", f"{leg['spaces']} ({leg['risk_spaces']} risk)\n"
+        rows.append([i, f"{leg['start']} → {leg['end']}\n{via}", f"{plural(leg['spaces'], 'space')} ({leg['risk_spaces']} risk)\n"
                      + " ".join(leg["hexes"]),
                      f"{leg['fuel']:.1f} / {leg['worst_fuel']}", f"{leg['mech']:.1f} / {leg['worst_mech']}",
                      "\n".join(buy) or "-", "\n".join(alt) or "-", " ".join(leg["bands"]) or "-",
@@ -126,9 +126,9 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
         p = result[name]
         pdf.add_page()
         pdf.heading(f"Itinerary: the {name} route ({plural(p['actions'], 'pilot action')}, price {p['francs']} F)")
-        pdf.para(f"Engine limit {p['engine_limit']} spaces per pilot action. Costs are expected / worst; an "
+        pdf.para(f"Engine limit {plural(p['engine_limit'], 'space')} per pilot action. Costs are expected / worst; an "
                  "open space costs the bag's expectation. Fuel is bought at 10 F in cities, 20 F elsewhere; repairs "
-                 "at 20 F / 40 F." + (f" Without repairs: {p['actions_without_repairs']} pilot actions."
+                 "at 20 F / 40 F." + (f" Without repairs: {plural(p['actions_without_repairs'], 'pilot action')}."
                                        if p["actions_without_repairs"] is not None else
                                        " Without repairs the car would break down on the way."), 8)
         pdf.para(f"Price {price_words(p)}.", 8.5)
@@ -152,7 +152,7 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
     for key, d in result["directions"].items():
         if d and d.get("reachable"):
             rows.append([f"{d['start']} → {d['finish']}", d["shortest_spaces"], d["fastest_actions"],
-                         f"{d['fastest_francs']} F", f"{d['cheapest_francs']} F ({d['cheapest_actions']} actions)",
+                         f"{d['fastest_francs']} F", f"{d['cheapest_francs']} F ({plural(d['cheapest_actions'], 'action')})",
                          d["expected_fuel"], d["risk_spaces"]])
         else:
             rows.append([f"{d['start']} → {d['finish']}", "no route", "", "", "", "", ""])

@@ -50,7 +50,7 @@ def validate_board(board: Board) -> list[Problem]:
     open_spaces = sum(1 for h in board.spaces() if board.city_at(h) is None)
     if board.bag_size() and board.bag_size() < open_spaces:
         out.append(Problem("bag-smaller-than-map", "info",
-                           f"the bag holds {board.bag_size()} tiles for {open_spaces} open spaces",
+                           f"the bag holds {_n(board.bag_size(), 'tile')} for {_n(open_spaces, 'open space')}",
                            "the map never fills up; a race still needs only the tiles of its route", where))
     for h in sorted(board.risk):
         c = board.city_at(h)
@@ -112,7 +112,7 @@ def validate_race(race: Race, board: Board) -> list[Problem]:
     for terrain, n in counts.items():
         kind = board.tile(terrain)
         if kind is not None and n > kind.count:
-            out.append(Problem("too-many-laid", "error", f"{n} {terrain} tiles are laid, the bag has {kind.count}",
+            out.append(Problem("too-many-laid", "error", f"{_n(n, terrain + ' tile')} {'is' if n == 1 else 'are'} laid, the bag has {kind.count}",
                                "remove some, or raise the count in the bag", race.line("laid")))
     if not any(p.severity == "error" for p in out):
         out += _route_checks(race, board)
@@ -134,5 +134,10 @@ def _route_checks(race: Race, board: Board) -> list[Problem]:
     need = sum(1 for s in route.steps if cm.spaces[s.to].kind == "open")
     if need > left:
         out.append(Problem("bag-too-small", "error", f"the shortest route has {need} open spaces but only "
-                           f"{left} tiles are left in the bag", "add tiles to the bag", race.line("board")))
+                           f"{_n(left, 'tile')} {'is' if left == 1 else 'are'} left in the bag", "add tiles to the bag", race.line("board")))
     return out
+
+
+def _n(n, word: str) -> str:
+    """``1 tile``, ``2 tiles``."""
+    return f"{n} {word if n == 1 else word + 's'}"
