@@ -88,6 +88,9 @@ def _grid(size: int) -> None:
             cols[c].button(label, key=f"{K}g_{name}", on_click=_click, args=(name,), width="stretch", help=tip)
 
 
+PHOTO_MAX_MB = 5      # the backdrop photo travels to the browser inside the drawing, so it stays small
+
+
 def cell_button(name: str, step: int | None, end, road: int = 0) -> tuple[str, str]:
     """The label of a cell's button (its name, then its step on the road and its road end, compactly) and
     its tooltip in words. Every label has two lines, so that the grid's rows stay level."""
@@ -136,7 +139,12 @@ def editor_tab() -> None:
         _bump()
     st.caption(f"Zones in this box: {', '.join(letters)}")
     photo = st.file_uploader("Photo of the board (optional backdrop, stays in your browser session)",
-                             type=["png", "jpg", "jpeg"], key=K + "ed_photo")
+                             type=["png", "jpg", "jpeg"], key=K + "ed_photo", max_upload_size=PHOTO_MAX_MB,
+                             help=f"at most {PHOTO_MAX_MB} MB; a phone photo scaled down to about 1000 px is plenty")
+    if photo is not None and photo.size > PHOTO_MAX_MB * 1024 * 1024:
+        st.error(f"{photo.name}: the photo is {photo.size / (1024 * 1024):.1f} MB; the limit is {PHOTO_MAX_MB} MB  \n"
+                 "_scale it down to about 1000 px across and upload it again_")
+        photo = None
     top, bottom = st.container(), st.container()
     with bottom:
         _tables()
