@@ -276,3 +276,35 @@ def test_uploads_are_refused_quickly_and_read_nothing_else(name, data, message):
         with pytest.raises(DesignerError, match=message):
             sources.read_upload(name, data)
     assert time.perf_counter() - t < 5
+
+
+# -- the other games' files get the same defences ----------------------------------------------------------------------
+
+GAMES = ("classic", "greatrace", "rallye")
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("body,message", [
+    (BOMB, "aliases"),
+    ("tiles: " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply"),
+    ("name: !!python/name:os.system x\n", "tag"),
+    ("name: a\nname: b\n", "twice"),
+    ("- a list\n", None),
+    ("cards: [1, 2\n", "not valid YAML"),
+])
+def test_other_games_files(tmp, game, body, message):
+    write(tmp, "g.yaml", f"system: {game}\n" + body)
+    cli(tmp, "validate", "g.yaml", expect=(1, 2), message=message)
+    cli(tmp, "analyze", "g.yaml", expect=(2,), message=message)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_other_games_boxes_that_are_not_files(tmp, game):
+    os.mkfifo(tmp / "pipe.yaml")
+    cli(tmp, "validate", "pipe.yaml", message="not a regular file")
+    from designer import systems
+
+    example = next(e.path for e in systems.get(game).examples() if e.kind == "stage")
+    write(tmp, "stage.yaml", example.read_text(encoding="utf-8"))
+    cli(tmp, "roadbook", "stage.yaml", "-o", "stage.yaml", message=".pdf")
+    cli(tmp, "render", "stage.yaml", "-o", "stage.yaml", message=".svg")
