@@ -218,6 +218,12 @@ def test_tileset_includes(tmp, include, message):
     cli(tmp, "validate", "st.yaml", message=message)
 
 
+def test_a_face_whose_road_ends_where_it_starts(tmp):
+    write(tmp, "odd.yaml", "tileset: odd\ntiles:\n  '900a': {edges: {A: 2}, links: [[A, A]], ends: [A, A]}\n")
+    write(tmp, "st.yaml", "stage: x\ntileset: odd.yaml\ntiles: [900a A]\n")
+    cli(tmp, "validate", "st.yaml", message="odd.yaml:3")
+
+
 def test_mutual_include_loop(tmp):
     write(tmp, "one.yaml", "tileset: one\ninclude: [two.yaml]\ntiles: {}\n")
     write(tmp, "two.yaml", "tileset: two\ninclude: [one.yaml]\ntiles: {}\n")

@@ -196,6 +196,12 @@ class Face(_Model):
             for e in self.ends:
                 if e not in self.edges:
                     raise ValueError(f"ends: {e} is not a road edge of {self.id}")
+            if len(self.ends) == 2 and self.ends[0] == self.ends[1]:
+                raise ValueError(f"ends: {self.ends} of {self.id} must be two different edges (where the road "
+                                 "comes in and where it goes out)")
+        for a, b in self.links:
+            if a == b:
+                raise ValueError(f"link {a}-{b} of {self.id} joins an edge to itself; a road links two edges")
         if self.roads is not None:
             if self.cells is not None or self.ends is not None:
                 raise ValueError(f"{self.id}: give either `roads:` or top-level ends/cells, not both")
