@@ -11,7 +11,8 @@ tile radii from the tile's centre: the frame of the other editors' files), used 
 What each kind does to its space is a parameter in ``tilesets/dirt-token-rules.yaml``.
 
 Functions for editors (the app): :func:`token_kinds`, :func:`cells_for_tokens`, :func:`add_token`,
-:func:`remove_token`, :func:`tokens_of`. Each returns a new stage; nothing is written anywhere.
+:func:`remove_token`, :func:`tokens_of`. Each returns a new stage; nothing is written anywhere. This module
+imports neither the stage nor the assembly (they import it).
 """
 from __future__ import annotations
 
@@ -188,14 +189,19 @@ def tokens_of(stage) -> list[tuple[int, int, Token]]:
 
 
 def cells_for_tokens(stage, index: int, tileset) -> list[str]:
-    """Ids of the cells a token may be put on, on the ``index``-th tile of a stage (the road it drives)."""
-    from designer.systems.dirt.track import place_tiles
-
-    placed, _unknown, _errors = place_tiles(stage, tileset)
-    for t in placed:
-        if t.index == index:
-            return [c.id for c in t.driven.cells or [] if not c.is_cut]
-    return []
+    """Ids of the cells a token may be put on, on the ``index``-th tile of a stage: those of the road the
+    placement drives (named by its entry and exit edges), else of every road of the face."""
+    _check_index(stage, index)
+    p = stage.tiles[index]
+    if p.tile not in tileset:
+        return []
+    face = tileset.face(p.tile)
+    road = face.road_between(p.entry, p.exit) if p.entry else None
+    roads = [road] if road is not None else face.road_faces()
+    out: list[str] = []
+    for r in roads:
+        out += [c.id for c in r.cells or [] if not c.is_cut and c.id not in out]
+    return out
 
 
 def add_token(stage, index: int, kind: str, *, cell: str | None = None, at=None, value: int | None = None,
