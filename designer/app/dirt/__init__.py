@@ -42,14 +42,14 @@ def context() -> Context:
 
 
 def tabs():
-    """The four tabs. Each draws the stage's header, then its page, from the stage as it is.
+    """The five tabs. Each draws the stage's header, then its page, from the stage as it is.
 
     The Design tab is drawn in parts that redraw on their own (:func:`designer.app.dirt.design_view.page`): a
     click on the map, a tile action or a palette button redraws what it changes, not the sidebar nor the shell,
     which keeps a click short. So the sidebar shows nothing that a Design click changes: its undo and redo
     buttons stay enabled and say so when there is nothing to undo.
     """
-    from designer.app.dirt import analysis_view, design_view, export_view, rally_view, state
+    from designer.app.dirt import analysis_view, design_view, export_view, generate_view, rally_view, state
 
     def page(view):
         def draw():
@@ -62,4 +62,4 @@ def tabs():
         return draw
 
     return [("Design", design_view.page), ("Analysis", page(analysis_view)), ("Rally", page(rally_view)),
-            ("Export", page(export_view))]
+            ("Export", page(export_view)), ("Generate", page(generate_view))]

@@ -21,7 +21,7 @@ _md = sources.md_escape
 
 PALETTE_MODES = {"end": "Add at the open end", "before": "Insert before the selected tile",
                  "after": "Insert after the selected tile", "replace": "Replace the selected tile"}
-VIEWS = ("Design", "Analysis", "Rally", "Export")
+VIEWS = ("Design", "Analysis", "Rally", "Export", "Generate")
 
 
 # -- set-up -------------------------------------------------------------------------------

@@ -1,0 +1,51 @@
+"""The Generate tab of the DIRT pages through Streamlit's own test harness: ask, get valid stages, open one."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from designer.systems.dirt.tileset import get_tileset
+from designer.systems.dirt.validate import validate
+
+ROOT = Path(__file__).resolve().parent.parent
+MAIN = str(ROOT / "designer" / "app" / "main.py")
+
+
+def test_generate_then_open_in_the_designer():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(MAIN, default_timeout=180)
+    at.run()
+    at.session_state["dirt_view"] = "Generate"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.number_input(key="gen_candidates").set_value(10)
+    at.number_input(key="gen_seed").set_value(5)
+    at.text_input(key="gen_reserved").set_value("210 215")
+    next(b for b in at.button if b.label == "Generate").click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    found = at.session_state["gen_results"]
+    assert found and not at.session_state["gen_error"]
+    ts = get_tileset("dirt-core")
+    for cand in found:
+        assert not [p for p in validate(cand.stage, ts) if p.severity == "error"]
+        assert not {"210", "215"} & {p.tile[:3] for p in cand.stage.tiles}
+    at.button(key="gen_open_0").click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [p.tile for p in at.session_state["stage"].tiles] == [p.tile for p in found[0].stage.tiles]
+    assert at.session_state["dirt_view"] == "Design"
+
+
+def test_impossible_asks_show_a_message():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(MAIN, default_timeout=180)
+    at.run()
+    at.session_state["dirt_view"] = "Generate"
+    at.run()
+    at.text_input(key="gen_reserved").set_value("202")
+    next(b for b in at.button if b.label == "Generate").click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "start" in at.session_state["gen_error"] and any("start" in e.value for e in at.error)
