@@ -47,11 +47,22 @@ def on_open(k: int) -> None:
     ss.dirt_view = "Design"
 
 
+def _drawing_width(svg: str, widest: int = 520, tallest: int = 380) -> int:
+    """Pixels wide for a drawing so that it is at most ``widest`` wide and ``tallest`` high."""
+    import re
+
+    m = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"', svg)
+    if not m:
+        return widest
+    w, h = float(m.group(1)), float(m.group(2))
+    return max(120, min(widest, int(tallest * w / h))) if h > 0 else widest
+
+
 def render(ctx) -> None:
     st.caption("Stages valid by construction from the boxes you own: legal joins, no overlap, each tile no more "
                "often than your boxes hold it, start and finish tiles, assistance if asked. The best of the "
                "candidates for the difficulty you ask is shown first.")
-    left, right = st.columns([1, 2], gap="large")
+    left, right = st.columns([1.25, 2], gap="large")
     with left:
         st.slider("Road tiles (start and finish included)", 4, 30, (10, 14), key="gen_tiles")
         st.multiselect("Boxes you own", list(BOX_LABELS), default=["core"], key="gen_boxes",
@@ -87,7 +98,8 @@ def render(ctx) -> None:
                             f"{f['tight_corners']} corners under gear 3 · {f['width_cm']:.0f} x {f['height_cm']:.0f} cm"
                             f" · {'every target met' if cand.score == 0 else f'off target by {cand.score:.2f}'}")
                 track = assemble(cand.stage, get_tileset(cand.stage.tileset))
-                st.image(stage_svg(track, title=None, width_px=None), width=520)
+                svg = stage_svg(track, title=None, width_px=None)
+                st.image(svg, width=_drawing_width(svg))
                 st.caption(" ".join(p.short().replace(" ", "") for p in cand.stage.tiles))
                 st.button("Open in the designer", key=f"gen_open_{k}", on_click=on_open, args=(k,),
                           icon=":material/edit:")
