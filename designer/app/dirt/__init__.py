@@ -1,4 +1,4 @@
-"""The app's pages for Rallyman: DIRT: Design, Analysis, Rally and Export.
+"""The app's pages for Rallyman: DIRT: Design, Analysis, Rally, Export and Generate.
 
 - :mod:`.editing`: pure edits of a stage (add at the open end, insert, replace, remove, drive the other way, move),
   the box and the palette filters, undo and redo stacks. No Streamlit.
@@ -9,36 +9,13 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass
-class Context:
-    """What every tab draws from: the stage, its tileset, the assembled track and its problems."""
-    stage: object
-    tileset: object
-    track: object
-    problems: list
+from designer.app.dirt.stage_context import Context, context  # noqa: F401  (the pages' shared context)
 
 
 def sidebar() -> None:
     from designer.app.dirt import panel
 
     panel.sidebar()
-
-
-def context() -> Context:
-    """The edited stage, assembled and checked (once per page run)."""
-    import streamlit as st
-
-    from designer.app.dirt import state
-    from designer.systems.dirt.track import assemble
-    from designer.systems.dirt.validate import validate
-
-    stage = st.session_state.stage
-    tileset = state.tileset_of(stage)
-    track = assemble(stage, tileset)
-    return Context(stage, tileset, track, validate(stage, tileset, track))
 
 
 def tabs():

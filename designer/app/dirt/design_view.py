@@ -74,7 +74,7 @@ def page() -> None:
 
 def current():
     """The edited stage assembled and checked, once per version of the stage (the parts share it)."""
-    from designer.app.dirt import context
+    from designer.app.dirt.stage_context import context
 
     memo = ss.get("_design_ctx")
     if memo is None or memo[0] is not ss.stage:
