@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from designer.core.errors import DesignerError
 from designer.systems.dirt.estimate import estimate
-from designer.systems.dirt.expectation import expected_time
 from designer.systems.dirt.lines import (_rules_for, _stage_surface, check_track, fastest_line, graph_to_dict,
                                          shortest_line, speed_limits)
 from designer.systems.dirt.ruleset import Ruleset
@@ -48,6 +47,8 @@ def analyze(track, players: int = 4, max_risk: float | None = None, rules: Rules
     limits = speed_limits(track, rules, leader=leader)
     exp = None
     if expected:            # the expected time under the dice (designer.systems.dirt.expectation: its keys)
+        from designer.systems.dirt.expectation import expected_time    # numpy and the solver: only when asked
+
         exp = expected_time(track, rules, leader=leader, ideal_seconds=fast.seconds)
     est = estimate(track, players=players, rules=rules, fastest=fast, shortest=short,
                     expected_turns=exp.stats.turns if exp is not None else None)
