@@ -289,20 +289,22 @@ def with_expected(view: AnalysisView, exp: dict | None, players: int | None = No
     the figures of the line shown follow."""
     if not exp:
         return view
-    summary: dict[str, Any] = {"Expected time": f"{exp['time']} ({exp['seconds']:.0f} s)",
-                               "Ideal time": f"{exp.get('ideal_time')} ({exp.get('ideal_seconds')} s)",
+    summary: dict[str, Any] = {"Expected time": exp["time"],
+                               "Ideal time": str(exp.get("ideal_time")),
                                "Spread": f"± {exp['sd']:.0f} s",
                                "Expected turns": f"{exp['turns']:.1f}",
-                               "Risk under the dice": f"{100 * exp['loss_of_control_chance']:.0f} %"}
+                               "Risk": f"{100 * exp['loss_of_control_chance']:.0f} %"}
     helps = dict(view.helps)
     helps["Expected time"] = ("Average stage time of a driver who plays the best policy under the dice: plans of "
                               "dice rolled one by one or as a Big Attack, securing with seconds tokens, the cost of "
-                              "losses of control and damage" + (" (leader dice: alone on the stage)"
+                              f"losses of control and damage: {exp['seconds']:.0f} s" + (" (leader dice: alone on the stage)"
                                                                if exp.get("leader") else ""))
-    helps["Ideal time"] = "The shakedown: time cards of the fastest line with hazards never rolled, no tokens"
+    helps["Ideal time"] = (f"The shakedown ({exp.get('ideal_seconds')} s): time cards of the fastest line with "
+                           "hazards never rolled, no tokens")
     helps["Spread"] = "Standard deviation of the stage time under the best policy"
     helps["Expected turns"] = "Expected number of turns under the best policy (the table time uses it)"
-    helps["Risk under the dice"] = "Chance of at least one loss of control in a run under the best policy"
+    helps["Risk"] = ("Chance of at least one loss of control in a run under the best policy (the 'Loss of control' "
+                     "below is the shakedown line's, driven without stopping)")
     figures = dict(view.figures, expected_seconds=exp["seconds"], expected_sd=exp["sd"],
                    expected_turns=exp["turns"], expected_loss_chance=exp["loss_of_control_chance"])
     est = (view.raw or {}).get("estimate") or {}

@@ -67,11 +67,6 @@ class BundledStage:
         return f"{self.rally}/{self.file.stem}"
 
 
-def _natural(s: str):
-    import re
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", s)]
-
-
 def bundled_stages() -> list[BundledStage]:
     """The stages shipped with the designer (the rulebook's example rallies), in rally order.
 
@@ -89,28 +84,13 @@ def _bundled_stages(root: Path, _stamp: tuple) -> tuple[BundledStage, ...]:
 
 
 def _read_bundled_stages(root: Path | None) -> list[BundledStage]:
+    """The DIRT system's bundled stages (its examples), as the sidebar lists them."""
     if root is None:
         return []
-    out = []
-    # The rulebook's rallies first, in their order; other folders (demonstration stages) after them.
-    for rally_dir in sorted((d for d in root.iterdir() if d.is_dir()),
-                            key=lambda d: (not d.name.startswith("rally-"), _natural(d.name))):
-        rally_name = rally_dir.name.replace("-", " ").title()
-        order: list[str] = []
-        meta = rally_dir / "rally.yaml"
-        if meta.is_file():
-            try:
-                data = yaml.safe_load(meta.read_text(encoding="utf-8")) or {}
-                rally_name = str(data.get("rally") or data.get("name") or rally_name)
-                order = [s for s in data.get("stages", []) if isinstance(s, str)]
-            except (yaml.YAMLError, OSError):
-                pass
-        files = [rally_dir / s for s in order if (rally_dir / s).is_file()]
-        files += sorted((p for p in rally_dir.glob("*.yaml") if p.name != "rally.yaml" and p not in files),
-                        key=lambda p: _natural(p.name))
-        for f in files:
-            out.append(BundledStage(rally_dir.name, rally_name, f, f"{rally_name} - {f.stem.upper()}"))
-    return out
+    from designer.systems.dirt.system import SYSTEM
+
+    return [BundledStage(e.key.split("/")[0], e.group or "", e.path, e.label)
+            for e in SYSTEM.examples() if e.kind == "stage"]
 
 
 def bundled_rallies() -> dict[str, list[BundledStage]]:

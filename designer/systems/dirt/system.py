@@ -166,7 +166,9 @@ class DirtSystem(GameSystem):
         out: list[Example] = []
         if not root.is_dir():
             return out
-        for rally_dir in sorted((d for d in root.iterdir() if d.is_dir()), key=lambda d: _natural(d.name)):
+        # The rulebook's rallies first, in their order; other folders (demonstration stages) after them.
+        for rally_dir in sorted((d for d in root.iterdir() if d.is_dir()),
+                                key=lambda d: (not d.name.startswith("rally-"), _natural(d.name))):
             rally_name = rally_dir.name.replace("-", " ").title()
             order: list[str] = []
             meta = rally_dir / "rally.yaml"
