@@ -5,17 +5,11 @@ A screenshot at 1280 px goes to ``screenshots/`` (git-ignored) for a person to l
 """
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.browser import serve_app
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = ROOT / "screenshots"
 
@@ -23,45 +17,9 @@ pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def url(tmp_path_factory):
-    port = _free_port()
-    log = tmp_path_factory.mktemp("st") / "server.log"
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    with open(log, "wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "designer/app/main.py",
-                                 "--server.headless", "true", "--server.port", str(port),
-                                 "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-                                 "--server.fileWatcherType", "none"],
-                                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"streamlit stopped:\n{log.read_text(errors='replace')}")
-            try:
-                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("streamlit did not start within 60 s")
-            time.sleep(0.5)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    yield from serve_app(tmp_path_factory.mktemp("classic"))
 
 
 def test_open_a_demo_and_see_its_analysis(url):

@@ -5,17 +5,11 @@ map editor. Screenshots go to ``screenshots/`` (git-ignored) for a person to loo
 """
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.browser import serve_app
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = ROOT / "screenshots"
 WAIT_MS = 60_000
@@ -24,46 +18,9 @@ pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")]
 
 
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory):
-    port = _port()
-    log_path = tmp_path_factory.mktemp("greatrace") / "streamlit.log"
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "designer/app/main.py"),
-                                 "--server.headless", "true", "--server.port", str(port),
-                                 "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-                                 "--server.fileWatcherType", "none"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                env=env)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        stop = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"streamlit exited ({proc.returncode}):\n{log_path.read_text(errors='replace')}")
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > stop:
-                pytest.fail("streamlit did not answer in 60 s")
-            time.sleep(0.3)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
+    yield from serve_app(tmp_path_factory.mktemp("greatrace"))
 
 
 @pytest.fixture(scope="module")
