@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import serve_app
+from tests.browser import ROOT, serve_app
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = ROOT / "screenshots"
 

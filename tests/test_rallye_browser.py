@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import serve_app
+from tests.browser import ROOT, serve_app
 MAIN = ROOT / "designer" / "app" / "main.py"
 CHROMIUM = Path("/usr/bin/chromium")
 TIMEOUT_MS = 60_000
