@@ -57,6 +57,15 @@ def decode(data: bytes, where: str) -> str:
                             hint="save it as UTF-8") from None
 
 
+def upload_text(data: bytes, name: str, limit_mb: int, what: str, hint: str) -> str:
+    """The text of a file uploaded in the app: at most ``limit_mb`` MB (and MAX_INPUT_BYTES), UTF-8, not binary."""
+    limit = min(limit_mb * 1024 * 1024, MAX_INPUT_BYTES)
+    if len(data) > limit:
+        raise DesignerError(f"the file is {len(data) / (1024 * 1024):.1f} MB; {what} may have {limit_mb} MB at most",
+                            where=name, hint=hint)
+    return decode(data, name)
+
+
 def read_text(path: str | Path, limit: int = MAX_INPUT_BYTES, what: str = "file") -> str:
     return decode(read_bytes(path, limit, what), str(path))
 

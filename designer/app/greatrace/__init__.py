@@ -12,7 +12,7 @@ import streamlit as st
 
 from designer.app.greatrace import editor, views
 from designer.app.greatrace.state import K, SYSTEM, ensure, forget_race_widgets, open_example, open_text, ss
-from designer.core import files, yamlio
+from designer.core import files
 from designer.core.errors import DesignerError
 from designer.systems.greatrace import edit
 
@@ -24,12 +24,9 @@ UPLOAD_MB = 1
 
 def upload_text(data: bytes, name: str) -> str:
     """An uploaded race or board as text, refused with a message when it is larger than ``UPLOAD_MB``."""
-    if len(data) > UPLOAD_MB * 1024 * 1024 or len(data) > yamlio.MAX_BYTES:
-        raise DesignerError(f"the file is {len(data) / (1024 * 1024):.1f} MB, larger than the {UPLOAD_MB} MB a race "
-                            "or board may have", where=name,
-                            hint="a race or board file is a few kB: remove what is not the race or board, "
-                                 "or open the file from the command line")
-    return files.decode(data, name)
+    return files.upload_text(data, name, UPLOAD_MB, "a race or board file",
+                             "a race or board file is a few kB: remove what is not the race or board, "
+                             "or open the file from the command line")
 
 
 def sidebar() -> None:

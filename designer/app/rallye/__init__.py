@@ -13,7 +13,7 @@ import streamlit as st
 
 from designer.app.rallye import deck_page, stage_page
 from designer.app.rallye.state import K, ensure, open_example, open_text, stage_examples
-from designer.core import yamlio
+from designer.core import files
 from designer.core.errors import DesignerError
 
 ss = st.session_state
@@ -24,13 +24,9 @@ MAX_UPLOAD_MB = 1          # a stage, rally or deck is a few kilobytes
 
 def upload_text(name: str, data: bytes) -> str:
     """An uploaded file's text, refused when it is larger than a stage or deck file can be."""
-    limit = min(MAX_UPLOAD_MB * 1024 * 1024, yamlio.MAX_BYTES)
-    if len(data) > limit:
-        raise DesignerError(f"the file is {len(data) / 1024 / 1024:.1f} MB; a stage or deck file may have "
-                            f"{MAX_UPLOAD_MB} MB at most", where=name,
-                            hint="upload the YAML file of one stage, rally or deck (a few kilobytes); "
-                                 "split a large rally into stage files")
-    return data.decode("utf-8-sig", errors="replace")
+    return files.upload_text(data, name, MAX_UPLOAD_MB, "a stage or deck file",
+                             "upload the YAML file of one stage, rally or deck (a few kilobytes); "
+                             "split a large rally into stage files")
 
 
 def sidebar() -> None:
