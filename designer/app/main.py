@@ -18,6 +18,7 @@ except ImportError:  # started from a checkout without `pip install -e .`
 import streamlit as st
 
 from designer import systems
+from designer.app import memory
 
 ss = st.session_state
 
@@ -78,6 +79,7 @@ def main() -> None:
         if widget.open:
             with widget:
                 draw()
+    memory.settle()
 
 
 main()
