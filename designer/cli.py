@@ -87,7 +87,14 @@ def _expand(paths: tuple[str, ...]) -> list[str]:
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rally-designer")
 def main():
-    """Design, check and analyse stages for rally board games (Rallyman: DIRT, classic Rallyman, The Great Race, Rallye)."""
+    """Design, check and analyse stages for rally board games (Rallyman: DIRT, classic Rallyman, The Great Race, Rallye).
+
+    Tilesets read once are kept, checked, in ~/.cache/rally-designer (RALLY_CACHE_DIR to move it, RALLY_CACHE=off
+    to switch it off).
+    """
+    from designer.core import diskcache
+
+    diskcache.enable()
 
 
 @main.command()

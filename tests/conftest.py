@@ -1,9 +1,22 @@
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGE_FILES = sorted((ROOT / "stages" / "dirt").glob("rally-*/ss*.yaml"))
+_CACHE = tempfile.mkdtemp(prefix="rally-cache-")
+
+
+def pytest_configure(config):
+    """The command line's tileset cache goes to a folder of this run (not the user's ~/.cache)."""
+    os.environ["RALLY_CACHE_DIR"] = _CACHE
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(_CACHE, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

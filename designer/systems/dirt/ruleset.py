@@ -29,7 +29,7 @@ STATUSES = ("rulebook", "reference", "assumed", "decided")
 # -- the ruleset data ----------------------------------------------------------------------
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Pool(_Model):

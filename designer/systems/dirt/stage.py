@@ -45,7 +45,7 @@ _CONTROL_KEEP_LINES = {i: None for i in range(32) if i not in (9, 10)}
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class Placement(_Model):

@@ -24,13 +24,14 @@ A face is stored once, direction-free; :mod:`designer.systems.dirt.track` orient
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from designer.core import paths, yamlio
+from designer.core import diskcache, paths, yamlio
 from designer.core.errors import DesignerError
 from designer.core.hexgrid import EDGES
 
@@ -42,7 +43,7 @@ Turn = Literal["straight", "left", "right", "s-left", "s-right"]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Features(_Model):
@@ -467,12 +468,43 @@ _LOADING: set[str] = set()          # tilesets being read, to refuse an include 
 def _load_cached(path: str, _mtime_key: float) -> Tileset:
     _LOADING.add(path)
     try:
-        return _read_tileset(path)
+        return _read_through_disk_cache(path)
     finally:
         _LOADING.discard(path)
 
 
+def _read_through_disk_cache(path: str) -> Tileset:
+    """:func:`_read_tileset`, or the same tileset from :mod:`designer.core.diskcache` when the command line has
+    switched it on and neither the file nor a file it includes has changed a byte."""
+    if not diskcache.enabled():
+        return _read_tileset(path)
+    try:
+        key = path.encode() + b"\0" + Path(path).read_bytes()
+    except OSError:
+        return _read_tileset(path)
+    hit = diskcache.fetch("tileset", key, _CODE)
+    if hit is not None and all(_digest(dep) == digest for dep, digest in hit["includes"]):
+        _DEPS[path] = [dep for dep, _ in hit["includes"]]
+        return hit["tileset"]
+    tileset = _read_tileset(path)
+    includes = sorted(set(_DEPS.get(path, ())))
+    diskcache.store("tileset", key, {"tileset": tileset, "includes": [(d, _digest(d)) for d in includes]}, _CODE)
+    return tileset
+
+
+_CODE = (__name__, "designer.core.hexgrid", "designer.core.yamlio", "pydantic.version")     # the code a cached tileset depends on
+_DEPS: dict[str, list[str]] = {}    # a tileset file -> every file it includes, directly or not
+
+
+def _digest(path: str) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
 def _read_tileset(path: str) -> Tileset:
+    _DEPS[path] = []
     data, lines = yamlio.load(path)
     source = path
     try:
@@ -501,6 +533,7 @@ def _read_tileset(path: str) -> Tileset:
             problems.append((("include",), f"{inc} includes this file back (an include loop)"))
             continue
         faces.update(load_tileset(inc_path).tiles)
+        _DEPS.setdefault(path, []).extend([key] + _DEPS.get(key, []))
     tiles = data.get("tiles") or {}
     if not isinstance(tiles, dict):
         problems.append((("tiles",), "must be a mapping from face id (e.g. 210a) to its facts"))
