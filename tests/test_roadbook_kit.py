@@ -57,12 +57,53 @@ def test_drawings_become_paths_not_images():
     assert re.search(rb"BT /F\d+ [\d.]+ Tf", body)
 
 
-def test_unsupported_svg_falls_back_to_fpdf2():
+def test_unsupported_svg_is_placed_as_a_picture():
     book = new_book("A4", "t")
     book.add_page()
     svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><ellipse cx="5" cy="5" rx="4" ry="2"/></svg>'
     assert book.svg(svg, 0, 0, 20, 20) == pytest.approx((20, 20))
-    assert finish(book).startswith(b"%PDF-")
+    data = finish(book)
+    assert data.startswith(b"%PDF-") and b"/Subtype /Image" in data
+    assert re.search(rb"/I1 Do", streams(data))
+
+
+def test_a_broken_drawing_is_a_clear_error():
+    book = new_book("A4", "t")
+    book.add_page()
+    with pytest.raises(DesignerError, match="drawing"):
+        book.svg("<svg viewBox='0 0 10 10'><circle", 0, 0, 20, 20)
+
+
+@needs_poppler
+def test_text_survives_the_font_subset(tmp_path):
+    """Accents (composite glyphs), symbols and both faces print and read back; only used glyphs are embedded."""
+    import io
+
+    from fontTools.ttLib import TTFont
+
+    from designer.core.pdffont import TrueType
+
+    book = new_book("A4", "Café ≈ test")
+    book.add_page()
+    book.font(10)
+    book.cell(0, 6, "Café crème ≈ 2:55 · L3 → R1 ± 0:10 × 6", new_x="LMARGIN", new_y="NEXT")
+    book.font(10, bold=True)
+    book.cell(0, 6, "Épreuve spéciale", new_x="LMARGIN", new_y="NEXT")
+    data = finish(book)
+    text = " ".join(text_of(data, tmp_path).split())
+    assert "Café crème ≈ 2:55 · L3 → R1 ± 0:10 × 6" in text and "Épreuve spéciale" in text
+    regular = book.fonts["dejavu sans"]
+    font = TrueType.load(regular.font.path)
+    program = TTFont(io.BytesIO(font.subset(regular.used)))
+    order = program.getGlyphOrder()
+    glyf = program["glyf"]
+    drawn = {g for g in range(len(order)) if glyf[order[g]].numberOfContours}
+    e_acute = font.glyph("é")
+    assert e_acute in drawn and font.glyph("Z") not in drawn
+    assert len(drawn) < 60 < font.glyphs
+    assert len(data) < 60_000
+    fonts = subprocess.run(["pdffonts", str(tmp_path / "t.pdf")], capture_output=True, text=True).stdout
+    assert fonts.count("CID TrueType") == 2 and "yes yes yes" in fonts
 
 
 def test_labels_never_print_below_the_floor():

@@ -1,7 +1,8 @@
-"""The page kit of every printed road book (fpdf2): a :class:`Book` with the bundled DejaVu fonts, page
+"""The page kit of every printed road book: a :class:`Book` with the bundled DejaVu fonts, page
 furniture (running title, page n of N), headings, paragraphs, a title block of key and value, tables with
 compact rows and a header repeated on every page they run onto, vector drawings placed on the page
-(:mod:`designer.core.pdfsvg`), and a palette that still reads when printed in black and white.
+(:mod:`designer.core.pdfsvg`), and a palette that still reads when printed in black and white. The file is
+written by the kit's own PDF writer (:mod:`designer.core.pdfdoc`), with the fonts' used glyphs embedded.
 
 Type never goes below :data:`MIN_PT` (6 pt): :meth:`Book.font` raises smaller sizes to it, and so does the
 drawing placement.
@@ -18,10 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from fpdf import FPDF
-from fpdf.enums import PDFResourceType
-
 from designer.core import files, paths, pdfsvg
+from designer.core.pdfdoc import Document
 from designer.core.errors import DesignerError
 
 FONT = "DejaVu Sans"
@@ -55,7 +54,7 @@ class Column:
     grey: bool = False
 
 
-class Book(FPDF):
+class Book(Document):
     """A printed book: A4 or Letter, portrait, mm, DejaVu Sans with every symbol the books print."""
 
     font_family_name = FONT
@@ -64,7 +63,7 @@ class Book(FPDF):
         key = str(paper).strip().lower()
         if key not in PAPERS:
             raise DesignerError(f"unknown paper size {paper!r}", where="paper", hint="use A4 or Letter")
-        super().__init__(orientation="P", unit="mm", format=PAPERS[key])
+        super().__init__(PAPERS[key])
         self.set_margins(MARGIN, MARGIN, MARGIN)
         self.set_auto_page_break(True, margin=FOOTER + 4)
         self.add_font(FONT, "", str(paths.FONTS / "DejaVuSans.ttf"))
@@ -84,8 +83,8 @@ class Book(FPDF):
         self.set_y(-FOOTER)
         self.font(7, False, GREY)
         self.cell(self.epw * 0.8, 4, self.running, align="L")
-        # fpdf2's own cell: it puts the total page count in place of the alias when the book is written.
-        self.cell(self.epw * 0.2, 4, f"page {self.page_no()}/{{nb}}", align="R", link="")
+        # The page count takes the alias' place when the book is written.
+        self.cell(self.epw * 0.2, 4, f"page {self.page_no()}/{{nb}}", align="R")
         self.set_text_color(*INK)
 
     @property
@@ -104,54 +103,6 @@ class Book(FPDF):
         return True
 
     # -- text --------------------------------------------------------------------------------
-    def cell(self, w=None, h=None, text="", border=0, align="L", fill=False, new_x="RIGHT", new_y="TOP",
-             **kw):
-        """One line of plain text in a box, written straight to the page.
-
-        fpdf2's own ``cell`` (text shaping, markdown, links) costs about a millisecond a call, and a road book
-        makes a thousand; this does the plain case (a TrueType font, border 0, 1 or "B", align L/C/R, a
-        fill, new position RIGHT/LMARGIN and TOP/NEXT) in a tenth of that and hands anything else to fpdf2.
-        """
-        simple = (not kw and self.current_font is not None and hasattr(self.current_font, "encode_text")
-                  and align in ("L", "C", "R") and border in (0, 1, "B", "") and new_x in ("RIGHT", "LMARGIN")
-                  and new_y in ("TOP", "NEXT") and not self.underline and not self.text_shaping)
-        if not simple:
-            return super().cell(w, h, text, border, align=align, fill=fill, new_x=new_x, new_y=new_y, **kw)
-        h = self.font_size if h is None else h
-        if self.y + h > self.page_break_trigger and self.auto_page_break and not self.in_footer \
-                and self.accept_page_break:
-            x = self.x
-            self.add_page()
-            self.x = x
-        w = (self.w - self.r_margin - self.x) if not w else w
-        k, x, y = self.k, self.x, self.y
-        ops = []
-        if fill or border == 1:
-            op = "B" if (fill and border == 1) else ("f" if fill else "S")
-            ops.append(f"{x * k:.2f} {(self.h - y) * k:.2f} {w * k:.2f} {-h * k:.2f} re {op}")
-        if border == "B":
-            ops.append(f"{x * k:.2f} {(self.h - y - h) * k:.2f} m {(x + w) * k:.2f} {(self.h - y - h) * k:.2f} l S")
-        text = str(text)
-        if text:
-            font, size = self.current_font, self.font_size_pt
-            width = font.get_text_width(text, size, None)[1] / k
-            dx = self.c_margin if align == "L" else ((w - width) / 2 if align == "C" else w - self.c_margin - width)
-            base = y + 0.5 * h + 0.3 * self.font_size
-            self._resource_catalog.add(PDFResourceType.FONT, font.i, self.page)
-            colour = self.text_color.serialize().lower() if self.text_color is not None else "0 g"
-            ops.append(f"q {colour} BT /F{font.i} {size:.2f} Tf {(x + dx) * k:.2f} {(self.h - base) * k:.2f} Td "
-                       f"{font.encode_text(text)} ET Q")
-        if ops:
-            self._out(" ".join(ops))
-        self.lasth = h
-        if new_x == "LMARGIN":
-            self.x = self.l_margin
-        else:
-            self.x = x + w
-        if new_y == "NEXT":
-            self.y = y + h
-        return True
-
     def font(self, size: float, bold: bool = False, colour=INK) -> None:
         self.set_font(FONT, "B" if bold else "", max(size, MIN_PT))
         self.set_text_color(*colour)
@@ -180,7 +131,7 @@ class Book(FPDF):
         k = self.k
 
         def wide(s: str) -> float:
-            return font.get_text_width(s, size, None)[1] / k
+            return font.width_pt(s, size) / k
 
         space = wide(" ")
         out: list[str] = []
@@ -295,10 +246,6 @@ class Book(FPDF):
         """Place a vector drawing scaled to fit the box; returns the size used (mm)."""
         return pdfsvg.place(self, svg, x, y, w, h, align=align, max_scale=max_scale)
 
-    def register_font_on_page(self, font) -> None:
-        """Make a font a resource of the current page (for text written by :mod:`designer.core.pdfsvg`)."""
-        self._resource_catalog.add(PDFResourceType.FONT, font.i, self.page)
-
     def dot(self, x: float, y: float, fill, r: float = 1.3) -> None:
         """A filled disc with a dark ring (visible in grayscale whatever its colour)."""
         self.set_fill_color(*(rgb(fill) if isinstance(fill, str) else fill))
@@ -329,7 +276,7 @@ def new_book(paper: str = "A4", title: str = "", subject: str = "") -> Book:
 
 def finish(book: Book, path: str | Path | None = None) -> bytes:
     """The PDF bytes, also written (all at once) to ``path`` when given."""
-    data = bytes(book.output())
+    data = book.output()
     if path is not None:
         files.write_atomic(path, data, suffixes=[".pdf"], what="road book")
     return data

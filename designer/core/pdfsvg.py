@@ -1,11 +1,12 @@
 """Vector drawings placed on a PDF page, fast: the SVG subset the product's drawings use, written straight
 as PDF path and text operators.
 
-fpdf2 can place any SVG, but its general renderer takes tens of milliseconds for a map of a few hundred
-cells; a road book places dozens of drawings. The drawings of this product only use ``polygon``,
+A general SVG renderer takes tens of milliseconds for a map of a few hundred cells, and a road book places
+dozens of drawings. The drawings of this product only use ``polygon``,
 ``polyline``, ``line``, ``circle``, ``rect``, ``path`` (M, L, H, V, Q, T, C, Z, absolute and relative),
 ``text`` and ``g`` with a ``translate``/``scale`` transform, with plain colours, widths, dashes and
-opacities. :func:`place` draws those; an SVG with anything else falls back to fpdf2's own renderer.
+opacities. :func:`place` draws those; an SVG with anything else is placed as a picture (rasterised by
+cairosvg at 300 dpi, :func:`designer.core.svgkit.svg_to_png`).
 
 Text is written with the page's fonts (``font-weight="bold"`` picks the bold face) and never below
 ``min_pt``: a label that would print smaller is set at ``min_pt`` (counted in ``Book.small_text``).
@@ -251,7 +252,7 @@ class _Painter:
         font = book.fonts.get(key)
         if font is None:
             return
-        width_pt = font.get_text_width(content, size_pt, None)[1]
+        width_pt = font.width_pt(content, size_pt)
         anchor = el.get("text-anchor", "start")
         x, y = float(el.get("x", 0)), float(el.get("y", 0))
         X, Y = self.pt(x, y, tr)
@@ -264,7 +265,7 @@ class _Painter:
         rgb = colour(el.get("fill", "black"), float(el.get("fill-opacity", 1))) or (0, 0, 0)
         book.register_font_on_page(font)
         self.ops.append(f"BT /F{font.i} {size_pt:.2f} Tf {_rgb_op(rgb, 'rg')} {X:.2f} {Y:.2f} Td "
-                        f"{font.encode_text(content)} ET")
+                        f"{font.encode(content)} Tj ET")
 
     # tree -----------------------------------------------------------------------------
     def walk(self, el, tr) -> None:
@@ -328,7 +329,17 @@ def place(book, svg: str, x: float, y: float, w: float, h: float, align: str = "
     except ET.ParseError:
         root = None
     if root is None or not supported(root):
-        book.image(io.BytesIO(svg.encode("utf-8")), x=x + dx, y=y, w=dw, h=dh)
+        from designer.core.svgkit import svg_to_png
+
+        dpi_scale = max(dw / 25.4 * 300 / vw, 0.05)        # 300 dots an inch across the placed width
+        try:
+            png = svg_to_png(svg, dpi_scale)
+        except Exception as exc:  # noqa: BLE001 - cairosvg raises many kinds for a broken drawing
+            from designer.core.errors import DesignerError
+
+            raise DesignerError(f"a drawing cannot be placed on the page ({type(exc).__name__}: {exc})",
+                                where="road book drawing", hint="the drawing's SVG is not valid") from exc
+        book.image(io.BytesIO(png), x=x + dx, y=y, w=dw, h=dh)
         return dw, dh
     painter = _Painter(book, (x + dx - minx * scale, y - miny * scale), scale, min_pt)
     painter.walk(root, (1.0, 0.0, 0.0))
