@@ -84,3 +84,16 @@ def test_footprint_and_boxes(dirt):
     assert footprint(track, tile_cm=40).width_cm == pytest.approx(2 * fp.width_cm, rel=1e-3)
     assert boxes_needed(load_stage(STAGE_FILES[0])) == ["DIRT Core Box"]
     assert boxes_needed(Stage(tiles=["202a A", "310a C", "103a A"])) == ["DIRT Core Box", "DIRT Monte Carlo (or 110%)", "GT Core Box"]
+
+
+def test_an_unknown_tile_is_listed_first_and_the_road_problems_it_causes_say_so(dirt):
+    stage = load_stage(STAGE_FILES[0])
+    tiles = [dict(t) if isinstance(t, dict) else t for t in stage.model_dump()["tiles"]]
+    tiles[1]["tile"] = tiles[1]["tile"][:3] + "x"
+    broken = Stage(**dict(stage.model_dump(), tiles=tiles))
+    problems = [p for p in validate(broken, dirt) if p.severity == "error"]
+    assert len(problems) >= 2 and problems[0].code == "unknown-tile" and problems[0].tile == 1
+    assert "exists as" in problems[0].hint
+    for p in problems[1:]:
+        assert p.code != "unknown-tile"
+        assert "fix that tile first" in p.hint and "tile 2" in p.hint

@@ -110,8 +110,10 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
                    "build": build_steps(course), "length_cells": len(main), "shortest_cells": len(short),
                    "shortest_line": short, "snow_chances": snow_chances(stage, box, rules)})
     if ideal is None:
-        result["summary"] = ["no legal line from the start to the finish"]
-        return result
+        raise DesignerError("no legal line from the start to the finish",
+                            where=stage.source if stage.source and stage.source != "<text>" else f"stage {stage.name!r}",
+                            hint="a speed limit of 0 or a dead end blocks the road; `rally-designer render` the stage "
+                                 "and check the zones where the route turns")
     model, solution, stats = policy.solve_stage(g, rules, car, big_attack=stage.big_attack)
     exp_seconds = solution.value(policy.START)
     attacks = sum(1 for p in model.solver.attack.values() if p)

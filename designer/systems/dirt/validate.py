@@ -10,7 +10,7 @@ True
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Literal
 
 import networkx as nx
@@ -244,9 +244,20 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
     if UNREAD_TOKENS in (stage.notes or "") and unread:
         add(Problem("tokens-unread", "warning", f"the imported file carried tokens this designer does not know: "
                     f"{'; '.join(x[2:] for x in unread)}", "they are kept in the stage notes only"))
+    if track.unknown or track.errors:
+        # a tile that cannot be laid leaves a gap: the road problems around it follow from it, so they say so
+        # and the cause comes first
+        first = min(i for i, _ in list(track.unknown) + list(track.errors))
+        out = [p if p.code in _CAUSES or p.severity != "error" else
+               replace(p, hint=(p.hint + "; " if p.hint else "") + f"it may only follow from tile {first + 1}: "
+                                                                   "fix that tile first")
+               for p in out]
     order = {"error": 0, "warning": 1, "info": 2}
-    out.sort(key=lambda p: (order[p.severity], p.tile if p.tile is not None else -1))
+    out.sort(key=lambda p: (order[p.severity], p.code not in _CAUSES, p.tile if p.tile is not None else -1))
     return out
+
+
+_CAUSES = ("empty", "unknown-tile", "bad-edge")     # problems of the input itself, listed before what follows
 
 
 UNREAD_TOKENS = "Tokens in the file with ids this designer does not know"
