@@ -113,9 +113,6 @@ def test_without_hazard_faces_the_expected_time_is_the_ideal_time():
     assert r.seconds <= r.ideal_seconds            # Big Attack tokens only take time off the shakedown
 
 
-@pytest.mark.xfail(strict=True, reason="known defect of the expected-time model: with one hazard face on each gear "
-                   "die only, the demo stage's expected time (18.65 s) comes out below the no-hazard optimum (19.0 s); "
-                   "some outcome of a loss of control is cheaper than it should be. Remove this mark when fixed.")
 @settings(max_examples=4, deadline=None)
 @example(gear=1, gas=0, brake=0, crash=0.0)
 @given(gear=st.integers(0, 3), gas=st.integers(0, 3), brake=st.integers(0, 3), crash=st.floats(0, 1))

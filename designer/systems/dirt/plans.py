@@ -1,8 +1,17 @@
 """The plans of dice a DIRT driver can lay from one turn boundary, as arrays, and the best way to roll each.
 
 A *plan* is a legal turn laid on the track before rolling (rulebook p. 8, "Avant de lancer les dés, le joueur
-doit d'abord les poser sur la Piste"): one plan per distinct end (cell, gear, finished) of a turn, the least
-risky sequence of dice reaching it (:meth:`TurnEngine.outcomes`). Then the driver either
+doit d'abord les poser sur la Piste"). The plans searched from a boundary (:func:`pareto_plans`) are, for each
+distinct end (cell, gear, finished) of a turn, the Pareto set over (chance of a loss of control when every die
+is rolled, seconds tokens a Big Attack earns): for each gain the least risky dice reaching that end (fewest
+dice on a tie), kept when no plan to that end earns as many tokens for no more risk. Keeping only the least
+risky plan per end was not enough: without hazard faces every plan has risk 0, the one with the fewest dice
+was kept, and the Big Attack tokens of longer plans to the same end were never counted. With the Pareto set,
+the search is exact without hazards (every end is reached with its greatest gain), and under hazards no end
+loses a plan that trades more risk for more tokens. What it does not enumerate: orders of the same dice and
+routes through other cells to the same end with the same risk and gain (the first found is kept, in order of
+dice used); those change only where the driver may stop one by one and where a loss of control lands. Then
+the driver either
 
 - rolls the dice **one by one** (p. 16): before each die (or brake move) he may stop (after the first),
   roll it, or secure it with seconds tokens (p. 17: the k-th die secured in a turn costs k seconds; a brake
@@ -20,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
+from designer.systems.dirt.rules import _CANON, _GAS, _LEADER, _POP, _dominated, _ndice
 
 BIG = 1e9          # a value no policy takes (finite, so that 0 * BIG stays 0)
 X = 5              # hazard counts of one step: 0..4 (a gear die and up to three brake dice)
@@ -83,12 +94,12 @@ class StepTable:
 
 def plan_set(engine, cell: int, gear: int, table: StepTable) -> PlanSet:
     """The plans of a turn boundary (cell index, gear) under ``engine`` (a TurnEngine: one dashboard column);
-    ``table`` is shared by the calls on one road and ruleset."""
-    best, seen = engine.outcomes(cell, gear, with_parents=True)
+    ``table`` is shared by the calls on one road and ruleset. The plans are those of :func:`pareto_plans`."""
+    ends, seen = pareto_plans(engine, cell, gear)
     start = (cell, gear, 0, (), 0)
     plans = []
     rows = []
-    for _end, (_risk, key) in sorted(best.items()):
+    for _end, _gain, _risk, key in ends:
         steps = []
         k = key
         while k != start:
@@ -112,6 +123,72 @@ def plan_set(engine, cell: int, gear: int, table: StepTable) -> PlanSet:
     return PlanSet(length=length, cell=cells, gear=gears, fin=a["fin"][ids], q=a["q"][ids], pj=a["pj"][ids],
                    pc=a["pc"][ids], m=a["m"][ids], cuts=np.cumsum(a["cut"][ids], axis=1),
                    gain=a["gain"][ids].sum(axis=1), steps=plans)
+
+
+def _gain(used: int) -> int:
+    """Seconds tokens a Big Attack of these dice earns: one per gear, gas or leader die (brakes earn none)."""
+    return _POP[used & 63] + ((used >> _GAS) & 7) + ((used >> _LEADER) & 7)
+
+
+def pareto_plans(engine, cell: int, gear: int) -> tuple[list, dict]:
+    """The plans searched from a turn boundary: for every end (cell, gear, finished) and every number of
+    seconds tokens g a Big Attack could earn on the way there, the least risky set of dice reaching that end
+    with gain g (fewest dice on a tie), kept only when no plan to the same end earns as many tokens or more
+    for no more risk (the Pareto set over risk and gain).
+
+    Returns ``([(end, gain, risk, key)], parents)`` (``key``: the last point of the plan in ``parents``,
+    the map from each point of the turn to ``(previous point, step)``).
+
+    The search runs over the points of a turn (cell, gear, dice used, jump dice) in order of dice used. A
+    point is not expanded when an expanded point at the same cell and gear used a subset of its dice, no
+    other jump die and earned as many tokens: every turn it can still complete, the other can too, with no
+    more risk and the same gain.
+    """
+    opts = engine.die_options
+    cmoves = engine.cell_moves
+    risk_of = engine.risk
+    start = (cell, gear, 0, (), 0)
+    seen: dict = {start: None}
+    buckets: list[list] = [[start]] + [[] for _ in range(16)]
+    expanded: dict = {}
+    best: dict = {}
+    for level in range(len(buckets)):
+        for key in buckets[level]:
+            c, g, used, jumps, term = key
+            if term:
+                continue
+            if level:
+                group = expanded.setdefault((c, g, used & _CANON, _gain(used)), [])
+                if group and _dominated(used, jumps, group):
+                    continue
+                group.append((used, jumps))
+            for opt in opts(g, used):
+                nused = opt[1]
+                nlevel = _ndice(nused)
+                ngain = _gain(nused)
+                for v, ng, t, step, jd in cmoves(c, g, opt):
+                    njumps = jumps if jd is None else tuple(sorted(jumps + (jd,)))
+                    nkey = (v, ng, nused, njumps, t)
+                    if nkey in seen:
+                        continue
+                    r = risk_of(nused, njumps)
+                    seen[nkey] = (key, step)
+                    o = (v, ng, t == 2, ngain)
+                    b = best.get(o)
+                    if b is None or r < b[0] - 1e-15 or (r <= b[0] + 1e-15 and nlevel < _ndice(b[1][2])):
+                        best[o] = (r, nkey)
+                    buckets[nlevel].append(nkey)
+    by_end: dict = {}
+    for (v, ng, fin, gain), (r, k) in best.items():
+        by_end.setdefault((v, ng, fin), []).append((gain, r, k))
+    out = []
+    for end in sorted(by_end):
+        low = None
+        for gain, r, k in sorted(by_end[end], key=lambda x: (-x[0], x[1])):
+            if low is None or r < low - 1e-15:
+                out.append((end, gain, r, k))
+                low = r
+    return out, seen
 
 
 def _features(step, hz: dict, cut_cells) -> tuple:
