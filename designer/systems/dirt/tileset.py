@@ -34,8 +34,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from designer.core import diskcache, paths, yamlio
 from designer.core.errors import DesignerError
 from designer.core.hexgrid import EDGES
+from designer.systems.dirt.face_checks import EPS, cell_problems, road_problems
 
-EPS = 0.015
 Terrain = Literal["gravel", "asphalt", "snow"]
 Danger = Literal["yellow", "orange", "red"]
 Role = Literal["start", "finish", "start-finish", "assistance", "pit", "filler"]
@@ -206,7 +206,7 @@ class Face(_Model):
         if self.roads is not None:
             if self.cells is not None or self.ends is not None:
                 raise ValueError(f"{self.id}: give either `roads:` or top-level ends/cells, not both")
-            problems = road_problems(self)
+            problems = road_problems(self, _road_face)
             if problems:
                 raise ValueError("; ".join(problems))
         if self.cells is not None:
@@ -318,72 +318,6 @@ def _road_face(face: Face, road: Road) -> Face:
         beside=sum(1 for r in face.roads or [] if r is not road and not set(r.ends) & set(road.ends)))
 
 
-def road_problems(face: Face) -> list[str]:
-    """Problems of a several-road face: each road on its own, and the spaces roads share."""
-    problems: list[str] = []
-    ids = [r.id for r in face.roads or []]
-    if len(set(ids)) != len(ids):
-        problems.append(f"road ids used twice: {', '.join(sorted({i for i in ids if ids.count(i) > 1}))}")
-    pairs = set()
-    shared: dict[str, tuple[str, dict]] = {}
-    for road in face.roads or []:
-        for e in road.ends:
-            if e not in face.edges:
-                problems.append(f"road {road.id}: {e} is not a road edge of {face.id}")
-        pair = frozenset(road.ends)
-        if pair in pairs:
-            problems.append(f"road {road.id}: two roads join {road.ends[0]} and {road.ends[1]}")
-        pairs.add(pair)
-        if set(road.ends) <= set(face.edges):
-            sub = _road_face(face, road)
-            problems += [f"road {road.id}: {p}" for p in cell_problems(sub)]
-        for c in road.cells:
-            facts = c.kind_facts()
-            if c.id in shared and shared[c.id][0] != road.id and shared[c.id][1] != facts:
-                problems.append(f"cell {c.id} is in roads {shared[c.id][0]} and {road.id} with different facts "
-                                "(a shared space has the same limit, corner, cut, jump, ford, width and climb)")
-            shared.setdefault(c.id, (road.id, facts))
-    links = {frozenset(link) for link in face.links}
-    if face.links and pairs and not pairs <= links:
-        extra = [sorted(p) for p in pairs - links]
-        problems.append(f"roads {extra} are not links of {face.id} in the catalogue")
-    return problems
-
-
-def cell_problems(face: Face) -> list[str]:
-    """Structural problems of a face's cells (coverage of each lane, ids, references)."""
-    problems: list[str] = []
-    cells = face.cells or []
-    ids = [c.id for c in cells]
-    dup = {i for i in ids if ids.count(i) > 1}
-    if dup:
-        problems.append(f"cell ids used twice: {', '.join(sorted(dup))}")
-    known = set(ids)
-    lanes = 1 if face.role == "assistance" else face.lanes
-    for c in cells:
-        for other in c.connects:
-            if other not in known:
-                problems.append(f"cut {c.id} connects to unknown cell {other}")
-        if c.is_cut and not c.connects:
-            problems.append(f"cut {c.id} connects to no cell")
-        if not c.is_cut and not (0 <= c.lane and c.lane + c.width - 1 < max(face.lanes, 1)):
-            problems.append(f"cell {c.id} is in lane {c.lane}" + (f" (width {c.width})" if c.width > 1 else "")
-                            + f"; lanes are 0..{face.lanes - 1}")
-    for lane in range(max(lanes, 1)):
-        spans = sorted(c.span for c in cells if c.lane <= lane <= c.lane + c.width - 1 and not c.is_cut)
-        pos = 0.0
-        for a, b in spans:
-            if abs(a - pos) > EPS:
-                problems.append(f"lane {lane} has a {'gap' if a > pos else 'overlap'} at {pos:g}")
-                break
-            pos = b
-        if abs(pos - 1.0) > EPS and spans:
-            problems.append(f"lane {lane} stops at {pos:g} instead of 1")
-        if not spans and face.role != "assistance":
-            problems.append(f"lane {lane} has no cells")
-    return problems
-
-
 class Tileset(_Model):
     name: str
     title: str = ""
@@ -492,7 +426,8 @@ def _read_through_disk_cache(path: str) -> Tileset:
     return tileset
 
 
-_CODE = (__name__, "designer.core.hexgrid", "designer.core.yamlio", "pydantic.version")     # the code a cached tileset depends on
+_CODE = (__name__, "designer.systems.dirt.face_checks", "designer.core.hexgrid", "designer.core.yamlio",
+         "pydantic.version")                                  # the code a cached tileset depends on
 _DEPS: dict[str, list[str]] = {}    # a tileset file -> every file it includes, directly or not
 
 
