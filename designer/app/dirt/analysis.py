@@ -324,6 +324,12 @@ def with_expected(view: AnalysisView, exp: dict | None, players: int | None = No
                         speed_limits=view.speed_limits, notes=view.notes, raw=raw)
 
 
+#: The policy table's last column. The solver's value at a turn boundary is the expected seconds of the time cards
+#: still to come minus the seconds tokens held at the finish (those already held included): once the tokens in hand
+#: outweigh the cards still to come it is below zero, which is right, not a rounding artefact.
+POLICY_TO_FINISH = "expected s to finish, after tokens"
+
+
 def policy_rows(exp: dict | None, graph) -> list[dict[str, Any]]:
     """The best policy turn by turn along the most likely run: where, how (one by one, Big Attack), the dice and
     when to stop or secure."""
@@ -349,7 +355,7 @@ def policy_rows(exp: dict | None, graph) -> list[dict[str, Any]]:
             "ends in gear": plan[-1].get("gear") if plan else None,
             "stop or secure": rule,
             "loss of control": f"{100 * (t.get('loss_of_control_chance') or 0):.0f} %",
-            "expected s to finish": round(t.get("expected_seconds_to_finish") or 0, 1),
+            POLICY_TO_FINISH: round(t.get("expected_seconds_to_finish") or 0, 1),
         })
     return rows
 
@@ -357,7 +363,7 @@ def policy_rows(exp: dict | None, graph) -> list[dict[str, Any]]:
 def tile_rows(exp: dict | None) -> list[dict[str, Any]]:
     """Road tiles by the expected seconds of the turns started on them, most expensive first."""
     rows = [{"tile": f"{t['index'] + 1} ({t['tile']})" if t.get("index") is not None else str(t.get("tile")),
-             "expected seconds": t["expected_seconds"],
+             "expected seconds": round(t["expected_seconds"], 1),
              "loss of control": f"{100 * t['loss_of_control_chance']:.1f} %"}
             for t in (exp or {}).get("tiles", [])]
     return sorted(rows, key=lambda r: -r["expected seconds"])

@@ -143,14 +143,17 @@ def _expected(view, track) -> None:
     st.subheader("Under the dice: the best policy", anchor=False)
     rows = analysis.policy_rows(exp, track.graph)
     if rows:
-        st.table(pd.DataFrame(rows).set_index("turn"))
+        st.table(pd.DataFrame(rows).set_index("turn").style.format({analysis.POLICY_TO_FINISH: "{:.1f}"}))
         st.caption("The most likely run: at each turn the plan of dice, rolled one by one (stopping or securing "
                    "a die with seconds tokens when hazards ⚠ have shown) or all at once as a Big Attack for seconds "
-                   "tokens. The analysis JSON holds the decision at every turn boundary, to replay it.")
+                   "tokens. The last column is the expected seconds of the time cards still to come minus the "
+                   "seconds tokens held at the finish (those in hand included): it goes below zero once the tokens "
+                   "outweigh the cards left. The analysis JSON holds the decision at every turn boundary, to "
+                   "replay it.")
     tiles = analysis.tile_rows(exp)
     if tiles:
         st.subheader("Tiles that cost the most expected time", anchor=False)
-        st.table(pd.DataFrame(tiles[:8]).set_index("tile"))
+        st.table(pd.DataFrame(tiles[:8]).set_index("tile").style.format({"expected seconds": "{:.1f}"}))
         assumed = [k for k, v in (exp.get("assumed") or {}).items() if v.get("status") == "assumed"]
         st.caption("Expected seconds of the time cards of turns started on the tile (seconds tokens come off at the "
                    "finish). Values the rulebook does not print are assumed: " + ", ".join(assumed) + ".")

@@ -40,6 +40,11 @@ def on_palette(face_id: str, entry: str, exit_: str | None = None) -> None:
         flash("warning", f"Select a tile on the map first ({PALETTE_MODES[mode].lower()}), "
                          "or switch the palette to 'Add at the open end'.")
         return
+    place = {"end": len(stage.tiles), "replace": sel, "before": sel, "after": (sel or 0) + 1}[mode]
+    refusal = editing.refused_after_finish(stage, ts, place, face_id)
+    if refusal:
+        flash("warning", refusal)
+        return
     if mode == "end":
         new = editing.add_tile(stage, ts, face_id, entry=entry, exit_=exit_)
         select = None                  # the open end stays the target; tiles with errors stay red

@@ -3,6 +3,8 @@ tile palette."""
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 
 import streamlit as st
 
@@ -116,25 +118,34 @@ def palette_part() -> None:
 
 # -- the map ------------------------------------------------------------------------------
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def map_drawing(stage_json: str, tileset_name: str, errors: tuple[int, ...]) -> str:
-    """The stage's drawing for the map (cached: selecting a tile or zooming does not draw it again)."""
-    from designer.systems.dirt.stage import Stage
-    from designer.systems.dirt.tileset import get_tileset
-    from designer.systems.dirt.track import assemble
+_DRAWINGS: "OrderedDict[tuple, str]" = OrderedDict()     # the last drawings made, by stage text and marks
+_DRAWINGS_KEPT = 32
+_DRAWINGS_LOCK = threading.Lock()             # sessions run their scripts in threads of their own
 
-    stage = Stage.model_validate_json(stage_json)
-    track = assemble(stage, get_tileset(tileset_name))
-    return stage_svg(track, highlight=set(errors), width_px=None, title=stage.name)
+
+def map_drawing(track, errors: tuple[int, ...], overlaps: tuple[int, ...] = ()) -> str:
+    """The stage's drawing for the map, kept for the last stages drawn: selecting a tile or zooming does not
+    draw it again. The key is the stage's own text, so the same stage in two sessions shares one drawing."""
+    key = (track.stage.model_dump_json(), track.tileset.name, errors, overlaps)
+    with _DRAWINGS_LOCK:
+        svg = _DRAWINGS.get(key)
+        if svg is not None:
+            _DRAWINGS.move_to_end(key)
+            return svg
+    svg = stage_svg(track, highlight=set(errors), overlaps=set(overlaps), width_px=None, title=track.stage.name)
+    with _DRAWINGS_LOCK:
+        _DRAWINGS[key] = svg
+        while len(_DRAWINGS) > _DRAWINGS_KEPT:
+            _DRAWINGS.popitem(last=False)
+    return svg
 
 
 def _map(track, problems) -> None:
     by_tile = problems_by_tile(problems)
     errors = tuple(sorted(i for i, ps in by_tile.items() if any(p.severity == "error" for p in ps)))
-    svg = map_drawing(track.stage.model_dump_json(), track.tileset.name, errors) if track.tiles \
-        else mapview.blank_svg()
-    points = mapview.map_points(track, selected=ss.get("selected"), problems=by_tile)
     stacked = checks.shared_places(track)
+    svg = map_drawing(track, errors, tuple(sorted(stacked))) if track.tiles else mapview.blank_svg()
+    points = mapview.map_points(track, selected=ss.get("selected"), problems=by_tile)
     for p in points:
         if p["index"] in stacked:
             others = ", ".join(str(j + 1) for j in stacked[p["index"]])

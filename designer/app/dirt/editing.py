@@ -167,6 +167,28 @@ def insert_tile(stage: Stage, tileset: Tileset, index: int, tile_id: str, entry:
     return stage.with_tiles(tiles)
 
 
+def finish_index(stage: Stage, tileset: Tileset) -> int | None:
+    """The index of the stage's first finish tile, or None."""
+    for i, p in enumerate(stage.tiles):
+        if p.tile in tileset and tileset.face(p.tile).role == "finish":
+            return i
+    return None
+
+
+def refused_after_finish(stage: Stage, tileset: Tileset, index: int, tile_id: str) -> str | None:
+    """Why a tile put at ``index`` (its place once put) would sit past the finish, or None when it may go there.
+
+    Nothing is driven past the finish tile, so the only tile that may follow it is the assistance tile."""
+    f = finish_index(stage, tileset)
+    if f is None or index <= f:
+        return None
+    if tile_id in tileset and tileset.face(tile_id).role == "assistance":
+        return None
+    return (f"Tile {f + 1} ({stage.tiles[f].tile}) is the finish: nothing is driven after it, so {tile_id} was not "
+            "added. To make the stage longer, select the finish tile and insert before it (palette: 'Before'), "
+            "or put a road tile in its place (palette: 'Replace').")
+
+
 def replace_tile(stage: Stage, tileset: Tileset, index: int, tile_id: str, entry: str | None = None,
                  turn: str | None = None, exit_: str | None = None) -> Stage:
     """Put another face in place of tile ``index``; without ``entry`` or ``turn`` it keeps turning the

@@ -197,24 +197,38 @@ def sheet_svg(faces, columns: int = 8, size: float = 100.0, width_px: float | No
 
 def stage_svg(track, size: float = 100.0, width_px: float | None = 900, lines: dict | None = None,
               highlight: set[int] | None = None, numbers: bool = True, title: str | None = None,
-              show_limits: bool = True, text_scale: float = 1.0, ids: bool = True) -> str:
+              show_limits: bool = True, text_scale: float = 1.0, ids: bool = True,
+              overlaps: set[int] | None = None) -> str:
     """A whole stage. ``lines`` maps a name ('fastest', 'shortest') to a list of (cell node, gear or None).
 
+    ``overlaps``: tiles that share their place with another; each gets a hatched outline in a warning colour,
+    and every one but the first laid there is drawn see-through, so both stay visible.
     For print: ``text_scale`` enlarges the limit, cut and jump marks and the tile labels; ``show_limits``
     and ``ids`` leave out the limit marks and the face ids."""
     highlight = highlight or set()
+    overlaps = overlaps or set()
     c = _Canvas()
     if not track.tiles:
         c.text(0, 0, "Empty stage: add a start tile", size * 0.15, fill="#666")
         return c.svg(-size * 1.5, -size, size * 3, size * 2, width_px, title=title)
+    first_on = {}
     for t in track.tiles:
+        see_through = t.index in overlaps and first_on.setdefault(t.hex, t.index) != t.index
+        if see_through:
+            c.add('<g opacity="0.55">')
         _draw_face(c, t.face, t.hex, t.rotation, size, label=None, highlight=t.index in highlight,
                    show_limits=show_limits, text_scale=text_scale)
+        if see_through:
+            c.add("</g>")
+    if overlaps:
+        _draw_overlaps(c, track, overlaps, size)
     for t in track.tiles:
         _draw_tokens(c, t, size)
     # Tile numbers (driving order) and ids.
     for t in track.tiles:
         cx, cy = hexgrid.to_pixel(t.hex, size)
+        if first_on.get(t.hex, t.index) != t.index:
+            cy += size * 0.3                  # a tile laid on another: its number and id below the first's
         if numbers:
             r = size * 0.13 * max(text_scale, 1.0) ** 0.5
             c.add(f'<circle cx="{cx - size * 0.5:.2f}" cy="{cy - size * 0.62:.2f}" r="{r:.2f}" fill="#222"/>')
@@ -228,6 +242,23 @@ def stage_svg(track, size: float = 100.0, width_px: float | None = 900, lines: d
     minx, miny, maxx, maxy = hexgrid.bounding_box(track.hexes(), size)
     pad = size * 0.15
     return c.svg(minx - pad, miny - pad, maxx - minx + 2 * pad, maxy - miny + 2 * pad, width_px, title=title)
+
+
+OVERLAP_COLOUR = "#e67e00"
+
+
+def _draw_overlaps(c: _Canvas, track, overlaps: set[int], size: float):
+    """A hatched, dashed outline in the warning colour on every tile that shares its place with another."""
+    c.add('<defs><pattern id="overlap-hatch" width="14" height="14" patternUnits="userSpaceOnUse" '
+          'patternTransform="rotate(45)"><rect width="5" height="14" fill="' + OVERLAP_COLOUR + '" '
+          'fill-opacity="0.35"/></pattern></defs>')
+    for t in track.tiles:
+        if t.index in overlaps:
+            corners = hexgrid.corners(size * 0.93, hexgrid.to_pixel(t.hex, size))
+            c.add(f'<polygon class="overlap" points="{_pts(corners)}" fill="url(#overlap-hatch)" '
+                  f'stroke="{OVERLAP_COLOUR}" stroke-width="{size * 0.06:.2f}" '
+                  f'stroke-dasharray="{size * 0.12:.2f},{size * 0.07:.2f}"><title>Tile {t.index + 1} ({t.tile}) '
+                  'shares its place with another tile</title></polygon>')
 
 
 TOKEN_MARKS = {"chicane": ("X", "#c0392b"), "chicane-limit": ("X", "#c0392b"), "water": ("~", "#1f5fbf"),
