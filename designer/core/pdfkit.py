@@ -158,6 +158,16 @@ class Book(Document):
             text = text[:-1]
         return text.rstrip() + "…"
 
+    def fit_font(self, text: str, width: float, size: float, bold: bool = False, colour=INK) -> str:
+        """Set the font at ``size`` or smaller (never under MIN_PT) so that ``text`` fits ``width`` mm (cell
+        margins included); returns the text, cut with an ellipsis if it still does not fit."""
+        room = width - 2 * self.c_margin
+        self.font(size, bold, colour)
+        wide = self.get_string_width(str(text))
+        if wide > room and size > MIN_PT:
+            self.font(max(MIN_PT, size * room / wide), bold, colour)
+        return self.clip(text, width)
+
     def text_block(self, text: str, width: float = 0, h: float = 4.0, x: float | None = None,
                    align: str = "L") -> None:
         """Wrapped text in the current font from (x, current y); the cursor ends below it at the left margin."""

@@ -26,16 +26,53 @@ SIDE_WORDS = {"A": "top", "B": "upper right", "C": "lower right", "D": "bottom",
 _KEYS = ("lane", "width", "limit", "path", "cut", "jump", "ford", "slide", "climb", "start", "finish", "closed")
 
 
+def _corner_limits(tile) -> list[int]:
+    """The inside limits of the corners of the road driven on this tile (from its cells)."""
+    return [c.limit for c in tile.driven.cells or []
+            if c.corner and c.cut is None and c.limit is not None and c.path == "inside"]
+
+
+def road_shape(tile) -> str:
+    """What the road driven on this tile does, from its way in and out and the corners in its cells:
+    "straight", "kink", "S-bend", "curve left", "hairpin right", "dead end"."""
+    if not tile.entry or not tile.exit:
+        return "dead end"
+    gap = (hexgrid.edge_index(tile.exit) - hexgrid.edge_index(tile.entry)) % 6
+    if gap in (0, 3):
+        limits = _corner_limits(tile)
+        if not limits:
+            return "straight"
+        # A road straight across with a real corner in it (a limit of 3 or less) is an S-bend, not a kink.
+        return "S-bend" if min(limits) <= 3 else "kink"
+    # Entering by edge e, the road bends left to e+1, e+2 and right to e-1, e-2 (edges A-F run clockwise).
+    turn = "left" if gap in (1, 2) else "right"
+    return f"{'curve' if gap in (2, 4) else 'hairpin'} {turn}"
+
+
+def several_roads(face) -> str | None:
+    """"junction" or "two roads" for a face with more than one road (None for a one-road face)."""
+    if face.roads or len(face.links) > 1:
+        ends = [e for link in face.links for e in link]
+        return "two roads" if len(ends) == len(set(ends)) else "junction"
+    return None
+
+
 def tile_kind(tile) -> str:
-    """What the road does on this tile as driven: "hairpin left", "S-bend", "straight", "finish"..."""
+    """What the road does on this tile as driven: "hairpin left", "S-bend", "straight", "finish"...;
+    on a face with several roads, the road this pass drives: "junction: curve right", "two roads: straight"."""
     face = tile.driven
     if face.role in ("start", "finish", "start-finish", "assistance"):
         return {"start-finish": "start and finish"}.get(face.role, face.role)
+    several = several_roads(tile.face)
+    if several:
+        return f"{several}: {road_shape(tile)}"
     kind = tile.face.kind
     if kind == "kink":
         limits = [c.limit for c in face.cells or [] if c.corner and c.limit is not None]
         # A road straight across with a real corner in it (a limit of 3 or less) is an S-bend, not a kink.
         return "S-bend" if limits and min(limits) <= 3 else "kink"
+    if kind in ("curve", "hairpin") and tile.entry and tile.exit and face.cells:
+        return road_shape(tile)
     if kind in ("curve", "hairpin") and face.turn in ("left", "right") and tile.entry and face.ends:
         turn = face.turn
         if tile.reversed:
@@ -49,7 +86,16 @@ def attachment(track: Track, tile) -> tuple[str, str]:
     if tile.index == track.tiles[0].index:
         side = tile.world_entry or "D"
         return f"first tile: the road comes in at its {SIDE_WORDS[side]} side", "first"
-    by_hex = {t.hex: t for t in track.tiles}
+    first = first_pass(track, tile)
+    if first is not tile:
+        order = ["second", "third", "fourth"]
+        k = [t.index for t in passes(track, tile)].index(tile.index) - 1
+        nth = order[k] if k < len(order) else "next"
+        road = "its other road" if first.driven is not tile.driven else "the same road"
+        return f"driven a {nth} time, on {road}", f"= {first.index + 1}"
+    by_hex = {}
+    for t in track.tiles:
+        by_hex.setdefault(t.hex, t)
     edges = ([tile.world_entry] if tile.world_entry else []) + list(hexgrid.EDGES)
     for e in edges:
         other = by_hex.get(hexgrid.neighbour(tile.hex, e))
@@ -58,6 +104,32 @@ def attachment(track: Track, tile) -> tuple[str, str]:
             return (f"on the {SIDE_WORDS[side]} side {ARROWS[side]} of tile {other.index + 1} ({other.tile})",
                     f"{ARROWS[side]} of {other.index + 1}")
     return "stands apart", "apart"
+
+
+def first_pass(track: Track, tile):
+    """The placement that lays this tile on the table (itself, unless the stage drives the tile again)."""
+    return next((t for t in track.tiles if t.hex == tile.hex), tile)
+
+
+def passes(track: Track, tile) -> list:
+    """Every placement of the tile that lies where this one does, in driving order."""
+    return [t for t in track.tiles if t.hex == tile.hex]
+
+
+def laid_tiles(track: Track) -> list:
+    """The tiles on the table: one per place, a tile driven twice counted once."""
+    seen, out = set(), []
+    for t in track.tiles:
+        if t.hex not in seen:
+            seen.add(t.hex)
+            out.append(t)
+    return out
+
+
+def _turns_into_itself(face) -> bool:
+    """True when a half turn brings every road of the face onto a road of the face."""
+    links = {frozenset(link) for link in face.links}
+    return links == {frozenset(hexgrid.opposite(e) for e in link) for link in face.links}
 
 
 def _signature(tile) -> tuple | None:
@@ -79,13 +151,18 @@ def turned_round(tile):
     return replace(tile, entry=tile.exit, exit=tile.entry, rotation=(tile.rotation + 3) % 6)
 
 
-def either_way(tile) -> bool:
-    """True when the tile can lie either way round without changing the stage."""
+def either_way(tile, track: Track | None = None) -> bool:
+    """True when the tile can lie either way round without changing the stage (with ``track``: also no other
+    pass of the stage over the same tile, and on a face with several roads, the other roads land on roads)."""
     other = turned_round(tile)
     if other is None:
         return False
     if tile.face.role is not None and tile.face.role != "assistance":
         return False                  # a start or finish line would move
+    if track is not None and len(passes(track, tile)) > 1:
+        return False                  # the other pass drives the tile from other edges
+    if several_roads(tile.face) and not _turns_into_itself(tile.face):
+        return False                  # the roads not driven would point elsewhere on the table
     a, b = _signature(tile), _signature(other)
     if a is None or b is None:
         return tile.face.role == "assistance"
@@ -97,8 +174,10 @@ def build_rows(track: Track) -> list[dict]:
     rows = []
     for t in track.tiles:
         where, short = attachment(track, t)
-        either = either_way(t)
+        either = either_way(t, track)
+        first = first_pass(track, t)
         rows.append({
+            "again": None if first is t else first.index + 1,
             "number": t.index + 1, "tile": t.tile, "kind": tile_kind(t), "danger": t.face.danger,
             "entry": t.entry, "exit": t.exit,
             "from": ARROWS.get(t.world_entry, "") if t.world_entry else "",
@@ -118,8 +197,9 @@ def _tile_number(face_id: str):
 
 
 def pick_list(track: Track) -> list[str]:
-    """The faces a stage uses, by tile number (a tile laid twice is listed twice)."""
-    return sorted((t.tile for t in track.tiles), key=_tile_number)
+    """The faces a stage lays on the table, by tile number (two tiles of one number are listed twice; a tile
+    the stage drives twice, once)."""
+    return sorted((t.tile for t in laid_tiles(track)), key=_tile_number)
 
 
 def _physical(face_id: str) -> str:
@@ -131,10 +211,10 @@ def swaps(before: Track, after: Track) -> dict[str, list[str]]:
     """What changes on the table from one stage to the next: tiles kept (same face up), turned over,
     put back in the box and taken out of it."""
     old = {}
-    for t in before.tiles:
+    for t in laid_tiles(before):
         old.setdefault(_physical(t.tile), []).append(t.tile)
     new = {}
-    for t in after.tiles:
+    for t in laid_tiles(after):
         new.setdefault(_physical(t.tile), []).append(t.tile)
     keep, turn, away, take = [], [], [], []
     for number in sorted(set(old) | set(new), key=lambda s: _tile_number(s)):
@@ -168,10 +248,12 @@ def _card(pdf: Book, f, tile, row: dict, x: float, y: float, w: float, h: float)
     pdf.cell(pdf.get_string_width(row["tile"]) + 2, 5.4, row["tile"])
     pdf.dot(pdf.get_x() + 1.6, y + 3.0, DANGER_COLOUR.get(row["danger"], "#999999"), r=1.4)
     pdf.set_x(pdf.get_x() + 4)
-    pdf.font(7.5, False, GREY)
-    pdf.cell(tw - (pdf.get_x() - tx), 5.4, f"{row['kind']}, {row['danger'] or 'no colour'}")
+    room = tw - (pdf.get_x() - tx)
+    pdf.cell(room, 5.4, pdf.fit_font(f"{row['kind']}, {row['danger'] or 'no colour'}", room, 7.5, colour=GREY))
     lines = []
-    if row["either_way"]:
+    if row["again"]:
+        lines.append((f"already laid as tile {row['again']}", True, INK))
+    elif row["either_way"]:
         lines.append(("either way round", True, INK))
     else:
         lines.append((f"number at the {row['corner']} corner", True, INK))
@@ -230,4 +312,4 @@ def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None) 
 
 
 __all__ = ["build_sheet", "build_rows", "pick_list", "swaps", "either_way", "turned_round", "tile_kind",
-           "attachment", "ARROWS", "SIDE_WORDS"]
+           "road_shape", "several_roads", "laid_tiles", "first_pass", "attachment", "ARROWS", "SIDE_WORDS"]

@@ -76,7 +76,8 @@ class StageFacts:
 
     @property
     def road_tiles(self) -> int:
-        return len(self.track.road_tiles)
+        """Road tiles on the table (a tile the stage drives twice counts once)."""
+        return len({t.hex for t in self.track.road_tiles})
 
 
 def stage_facts(stage: Stage, near: Path | None = None, players: int | None = None,

@@ -37,7 +37,7 @@ def pace_notes_page(pdf: Book, f) -> None:
     pdf.para(LEGEND, 7, GREY, 3.2)
     pdf.ln(1.5)
     gears = gears_by_tile(f.track, f.fastest.cell_gears) if f.fastest else {}
-    cols = [Column("From start", 15, "R"), Column("+", 8, "R"), Column("", 2.5), Column("Tile", 41),
+    cols = [Column("From start", 15, "R"), Column("+", 8, "R"), Column("", 2.5), Column("Tile", 45),
             Column("Call", 0), Column("Danger", 19)]
     if gears:
         cols.append(Column("Line gears", 27))
@@ -69,8 +69,8 @@ def pace_notes_page(pdf: Book, f) -> None:
             pdf.font(7.5, True, INK)
             pdf.cell(7, ROW_H, str(n.tile + 1))
             pdf.cell(11, ROW_H, ids.get(n.tile, n.tile_id))
-            pdf.font(6.5, False, GREY)
-            pdf.cell(widths[3] - 18, ROW_H, kinds.get(n.tile, ""))
+            kind = pdf.fit_font(kinds.get(n.tile, ""), widths[3] - 18, 6.5, colour=GREY)
+            pdf.cell(widths[3] - 18, ROW_H, kind)
         else:
             pdf.cell(widths[3], ROW_H, "")
         quiet = n.kind in ("flat", "assistance", "slide")

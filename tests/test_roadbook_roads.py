@@ -1,0 +1,119 @@
+"""The DIRT road book on faces with several roads (RX junctions and crossings) and on a tile the stage drives
+twice: each pass is described from the road it drives, the tile is laid and picked once."""
+import re
+import shutil
+import subprocess
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from designer.systems.dirt.book_build import (build_rows, either_way, laid_tiles, pick_list, road_shape,
+                                              several_roads, swaps, tile_kind)
+from designer.systems.dirt.roadbook import roadbook, stage_facts
+from designer.systems.dirt.stage import Stage, load_stage
+from designer.systems.dirt.track import assemble
+from tests.conftest import ROOT
+
+TWICE = ROOT / "stages/dirt/expansions/rx-crossing-twice-demo.yaml"
+RX = ROOT / "stages/dirt/expansions/rx-circuit-demo.yaml"
+needs_poppler = pytest.mark.skipif(not shutil.which("pdftotext"), reason="poppler-utils is not installed")
+MIRROR = {"left": "right", "right": "left"}
+
+
+def _track(path):
+    return stage_facts(load_stage(path), near=path.parent, lines=False).track
+
+
+def _road_faces(tileset):
+    """(face, entry, exit) of every road of every several-road face with cells, both ways."""
+    out = []
+    for face in tileset.tiles.values():
+        if not face.roads:
+            continue
+        for road in face.road_faces():
+            a, b = road.ends
+            out += [(face.id, a, b), (face.id, b, a)]
+    return sorted(out)
+
+
+def test_each_pass_of_a_two_road_tile_is_described_from_its_own_road():
+    track = _track(TWICE)
+    twice = [t for t in track.tiles if t.tile == "412a"]
+    assert len(twice) == 2 and twice[0].hex == twice[1].hex and twice[0].rotation == twice[1].rotation
+    # The straight road first (in at the bottom, out at the top), the hairpin on the second pass.
+    assert [tile_kind(t) for t in twice] == ["two roads: straight", "two roads: hairpin left"]
+    rows = build_rows(track)
+    first, second = (rows[t.index] for t in twice)
+    assert first["again"] is None and second["again"] == twice[0].index + 1
+    assert not first["either_way"]             # the second pass fixes how the tile lies
+    assert "driven a second time" in second["attaches"]
+    # The tile after the first pass attaches to it, by its first number.
+    after = rows[twice[0].index + 1]
+    assert f"tile {twice[0].index + 1} (412a)" in after["attaches"]
+
+
+def test_a_tile_driven_twice_is_picked_and_counted_once():
+    track = _track(TWICE)
+    assert pick_list(track).count("412a") == 1
+    assert len(pick_list(track)) == len(laid_tiles(track)) == len(track.tiles) - 1
+    facts = stage_facts(load_stage(TWICE), near=TWICE.parent, lines=False)
+    assert facts.road_tiles == len({t.hex for t in track.road_tiles})
+    # Swapping to the same stage changes nothing, the twice-driven tile included.
+    change = swaps(track, track)
+    assert sorted(change["keep"]) == sorted(pick_list(track))
+    assert not (change["turn over"] or change["put away"] or change["take out"])
+
+
+def test_junction_faces_are_described_by_the_road_driven():
+    track = _track(RX)
+    for t in track.tiles:
+        kind = tile_kind(t)
+        several = several_roads(t.face)
+        if t.driven.role:
+            continue
+        if several:
+            assert kind == f"{several}: {road_shape(t)}", t.tile
+        assert kind != "junction" and kind != "two roads"
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_a_road_driven_the_other_way_turns_the_other_way(official, data):
+    face_id, a, b = data.draw(st.sampled_from(_road_faces(official)))
+    track = assemble(Stage(tiles=["202a A", f"{face_id} {a} {b}"]), official)
+    tile = track.tiles[1]
+    other = replace(tile, entry=b, exit=a)
+    there, back = road_shape(tile), road_shape(other)
+    word, _, side = there.partition(" ")
+    assert back == (f"{word} {MIRROR[side]}" if side else there)
+
+
+def test_one_road_faces_agree_with_their_printed_turn(official):
+    """The edges the road joins give the turn; for every one-road curve and hairpin both ways it is the
+    turn the tileset gives the face (read from the tile pictures)."""
+    checked = 0
+    for face in official.tiles.values():
+        if face.roads or face.role or not face.cells or face.kind not in ("curve", "hairpin"):
+            continue
+        a, b = face.ends
+        for entry, exit_, turn in ((a, b, face.turn), (b, a, MIRROR.get(face.turn, face.turn))):
+            tile = assemble(Stage(tiles=["202a A", f"{face.id} {entry}"]), official).tiles[1]
+            if tile.exit != exit_:
+                continue
+            assert road_shape(tile) == f"{face.kind} {turn}", (face.id, entry)
+            checked += 1
+    assert checked > 40
+
+
+@needs_poppler
+def test_the_book_of_a_tile_driven_twice(tmp_path):
+    out = tmp_path / "twice.pdf"
+    roadbook(TWICE, out)
+    text = subprocess.run(["pdftotext", "-layout", str(out), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    assert re.search(r"Pick list \(9\):\s+202a 203a 206a 211b 222b 225b 227a 231b 412a\n", text)
+    assert "already laid as tile 2" in text and "9 road tiles" in text
+    assert "two roads: straight" in text and "two roads: hairpin left" in text
+    assert not re.search(r"\b(junction|two roads)\s{2,}", text)      # never the face's kind alone
