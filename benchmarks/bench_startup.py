@@ -62,6 +62,10 @@ def _all(env: dict, jobs: int) -> float:
 
 
 def main() -> None:
+    # as installed: scripts/setup.sh compiles the package (files changed since then would be compiled at each run
+    # where PYTHONDONTWRITEBYTECODE is set)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "designer")], check=True,
+                   stdout=subprocess.DEVNULL)
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores (other work slows every figure)")
     _yaml_figures()
     cache = tempfile.mkdtemp(prefix="rally-bench-cache-")

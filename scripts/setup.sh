@@ -23,3 +23,5 @@ if [ "${1:-}" = "--test" ]; then
 else
   .venv/bin/python -m pip install --quiet -e .
 fi
+# Compile the package once, so that each command starts from bytecode even where PYTHONDONTWRITEBYTECODE is set.
+.venv/bin/python -m compileall -q designer >/dev/null || true
