@@ -117,3 +117,43 @@ def test_the_book_of_a_tile_driven_twice(tmp_path):
     assert "already laid as tile 2" in text and "9 road tiles" in text
     assert "two roads: straight" in text and "two roads: hairpin left" in text
     assert not re.search(r"\b(junction|two roads)\s{2,}", text)      # never the face's kind alone
+
+
+# -- where the time goes, tile by tile ------------------------------------------------------------------
+
+def test_ideal_seconds_by_tile_add_up_to_the_ideal_time(dirt):
+    from designer.systems.dirt.book_notes import ideal_by_tile
+    from designer.systems.dirt.stage import load_rally
+
+    for stage in load_rally(ROOT / "stages/dirt/rally-1/rally.yaml").stages:
+        facts = stage_facts(stage, near=ROOT / "stages/dirt/rally-1")
+        line = facts.fastest
+        by_tile = ideal_by_tile(facts.track, line)
+        assert by_tile and sum(by_tile.values()) == pytest.approx(sum(t.seconds for t in line.turns))
+        assert sum(by_tile.values()) == pytest.approx(line.game_seconds)
+        assert set(by_tile) <= {t.index for t in facts.track.tiles}
+
+
+@needs_poppler
+def test_expected_seconds_by_tile_beside_the_ideal(tmp_path, dirt):
+    """A short stage solved under the dice: the pace notes print each tile's expected seconds (the solver's own
+    split of the expected time) beside its ideal seconds."""
+    from designer.systems.dirt.analysis import analyze
+    from designer.systems.dirt.roadbook import stage_roadbook
+
+    stage = Stage(name="Demo short stage", tiles=["202a A", "227a B", "205a A", "203a A"])
+    result = analyze(assemble(stage, dirt), players=4, expected=True)
+    tiles = {row["index"]: row["expected_seconds"] for row in result["expected"]["tiles"]}
+    # The time cards of the turns, tile by tile; the seconds tokens kept to the finish come off the total.
+    assert sum(tiles.values()) >= result["expected"]["seconds"] - 0.05
+    out = tmp_path / "short.pdf"
+    stage_roadbook(stage, out, analysis=result)
+    text = subprocess.run(["pdftotext", "-layout", str(out), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    notes = text[text.index("Pace notes"):text.index("Line and times")]
+    assert re.search(r"Ideal s\s+Exp\. s", notes)
+    printed = {}
+    for m in re.finditer(r"^\s*\d+\s+\+\d+\s+(\d+)\s+\d{3}[ab]\b.*?\s([\d.]+)\s*$", notes, re.M):
+        printed[int(m.group(1)) - 1] = float(m.group(2))
+    shown = {i: s for i, s in tiles.items() if i in printed}
+    assert shown and all(printed[i] == pytest.approx(s, abs=0.051) for i, s in shown.items())

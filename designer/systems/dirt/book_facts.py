@@ -55,6 +55,9 @@ class Expected:
     turns: float | None = None
     loss_chance: float | None = None
     assumed: list[str] = field(default_factory=list)
+    # Per road tile (placement index): the expected seconds of the turns started on it and the chance of a
+    # loss of control there (the analysis' ``expected.tiles``).
+    tiles: dict[int, tuple[float, float | None]] = field(default_factory=dict)
 
 
 @dataclass
@@ -358,8 +361,14 @@ def expected_of(result: dict) -> Expected | None:
     assumed = raw.get("assumed") or raw.get("assumed_values") or []
     if isinstance(assumed, dict):
         assumed = list(assumed)
+    tiles = {}
+    for row in raw.get("tiles") or []:
+        row = _as_dict(row) or {}
+        sec = _number(_pick((row,), "expected_seconds", "seconds"))
+        if isinstance(row.get("index"), int) and sec is not None:
+            tiles[row["index"]] = (sec, _number(row.get("loss_of_control_chance")))
     return Expected(seconds=seconds, spread=spread, turns=turns, loss_chance=loss,
-                    assumed=[str(a).replace("_", " ") for a in assumed])
+                    assumed=[str(a).replace("_", " ") for a in assumed], tiles=tiles)
 
 
 # -- text helpers ---------------------------------------------------------------------------

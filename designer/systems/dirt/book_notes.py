@@ -26,6 +26,27 @@ def gears_by_tile(track, cell_gears) -> dict[int, list[int]]:
     return out
 
 
+def ideal_by_tile(track, line) -> dict[int, float]:
+    """Seconds of the ideal line's turns by the tile each turn starts on (where the expected time puts them)."""
+    out: dict[int, float] = {}
+    nodes = track.graph.nodes
+    at = line.cell_gears[0][0] if line.cell_gears and line.cell_gears[0][1] is None else None
+    for t in line.turns:
+        start = at if at is not None else (t.cells[0] if t.cells else None)
+        if start in nodes and t.seconds is not None:
+            index = nodes[start]["index"]
+            out[index] = out.get(index, 0.0) + t.seconds
+        if t.cells:
+            at = t.cells[-1]
+    return out
+
+
+def _seconds(v: float | None) -> str:
+    if v is None:
+        return ""
+    return f"{v:.0f}" if abs(v - round(v)) < 0.05 else f"{v:.1f}"
+
+
 def pace_notes_page(pdf: Book, f) -> None:
     pdf.add_page()
     pdf.heading(f"Pace notes · {f.stage.name}")
@@ -34,14 +55,30 @@ def pace_notes_page(pdf: Book, f) -> None:
                   else "some faces have no cell graph")
         pdf.para(f"No pace notes: {reason}.", 9)
         return
-    pdf.para(LEGEND, 7, GREY, 3.2)
-    pdf.ln(1.5)
-    gears = gears_by_tile(f.track, f.fastest.cell_gears) if f.fastest else {}
-    cols = [Column("From start", 15, "R"), Column("+", 8, "R"), Column("", 2.5), Column("Tile", 45),
-            Column("Call", 0), Column("Danger", 19)]
+    line = f.fastest
+    gears = gears_by_tile(f.track, line.cell_gears) if line else {}
+    ideal = ideal_by_tile(f.track, line) if line and line.turns else {}
+    expected = line.expected.tiles if line and line.expected else {}
+    legend = LEGEND
     if gears:
-        cols.append(Column("Line gears", 27))
+        legend += " Line gears: the gears of the ideal line on the tile."
+    if ideal:
+        legend += " Ideal s: the time cards of the ideal line's turns that start on the tile (no hazard rolled)."
+    if expected:
+        legend += (" Exp. s: the expected seconds of the turns started on the tile, playing the best way under "
+                   "the dice (added up, less the seconds tokens kept to the finish: the expected time).")
+    pdf.para(legend, 7, GREY, 3.2)
+    pdf.ln(1.5)
+    cols = [Column("From start", 15, "R"), Column("+", 8, "R"), Column("", 2.5), Column("Tile", 45),
+            Column("Call", 0), Column("Danger", 16 if ideal else 19)]
+    if gears:
+        cols.append(Column("Line gears", 24 if ideal else 27))
+    if ideal:
+        cols.append(Column("Ideal s", 11, "R"))
+    if expected:
+        cols.append(Column("Exp. s", 11, "R"))
     widths = pdf.widths(cols)
+    at = {c.name: k for k, c in enumerate(cols)}
     kinds = {t.index: tile_kind(t) for t in f.track.tiles}
     ids = {t.index: t.tile for t in f.track.tiles}
 
@@ -74,9 +111,9 @@ def pace_notes_page(pdf: Book, f) -> None:
         else:
             pdf.cell(widths[3], ROW_H, "")
         quiet = n.kind in ("flat", "assistance", "slide")
-        pdf.font(9 if n.kind == "corner" else 8.5, n.kind in ("corner", "jump", "ford", "start", "finish", "cut"),
-                 GREY if quiet else INK)
-        pdf.cell(widths[4], ROW_H, pdf.clip(n.text, widths[4]))
+        call = pdf.fit_font(n.text, widths[4], 9 if n.kind == "corner" else 8.5,
+                            n.kind in ("corner", "jump", "ford", "start", "finish", "cut"), GREY if quiet else INK)
+        pdf.cell(widths[4], ROW_H, call)
         if n.danger:
             x = pdf.get_x()
             pdf.dot(x + 1.6, y + ROW_H / 2, DANGER_COLOUR.get(n.danger, "#999999"), r=1.2)
@@ -85,12 +122,20 @@ def pace_notes_page(pdf: Book, f) -> None:
             pdf.cell(widths[5] - 4, ROW_H, n.danger)
         else:
             pdf.cell(widths[5], ROW_H, "")
-        if gears and new_tile and gears.get(n.tile):
-            pdf.font(7.5, False, GREY)
-            pdf.cell(widths[6], ROW_H, pdf.clip("→".join(str(g) for g in gears[n.tile]), widths[6]))
+        if gears:
+            text = "→".join(str(g) for g in gears.get(n.tile, [])) if new_tile else ""
+            width = widths[at["Line gears"]]
+            pdf.cell(width, ROW_H, pdf.fit_font(text, width, 7.5, colour=GREY))
+        if ideal:
+            pdf.font(7.5, False, INK)
+            pdf.cell(widths[at["Ideal s"]], ROW_H, _seconds(ideal.get(n.tile)) if new_tile else "", align="R")
+        if expected:
+            pdf.font(7.5, True, INK)
+            exp = expected.get(n.tile)
+            pdf.cell(widths[at["Exp. s"]], ROW_H, _seconds(exp[0]) if new_tile and exp else "", align="R")
         pdf.set_xy(pdf.l_margin, y + ROW_H)
         last_tile = n.tile
     pdf.set_text_color(*INK)
 
 
-__all__ = ["pace_notes_page", "gears_by_tile", "LEGEND"]
+__all__ = ["pace_notes_page", "gears_by_tile", "ideal_by_tile", "LEGEND"]
