@@ -4,7 +4,8 @@
 
 Prints, in this process: the import of the road book, the first build (cold: tileset loading, fonts, lazy
 imports) and the following builds (warm), split into gathering the facts (assembly, validation, pace
-notes, fastest line, table time) and laying out and writing the PDF; then the command line itself
+notes, fastest line, table time) and laying out and writing the PDF (the page kit's own writer,
+:mod:`designer.core.pdfdoc`); then the command line itself
 (``rally-designer roadbook``) run ``--cli`` times in fresh processes, wall time and CPU time (user + system).
 On a shared machine the CPU time is the steadier figure; the load average is printed beside it.
 """
@@ -85,12 +86,14 @@ def main(argv=None) -> int:
           f"(facts {statistics.median(r[1] for r in warm):.3f} s + PDF {statistics.median(r[2] for r in warm):.3f} s)")
     ok = True
     if args.cli > 0:
+        before = os.getloadavg()[0]
         cli = cli_runs(args.rally, args.paper, args.cli)
-        load = os.getloadavg()[0]
+        after = os.getloadavg()[0]
         wall = statistics.median(w for w, _ in cli)
         cpu = statistics.median(c for _, c in cli)
-        print(f"  command line, {len(cli)} runs: median wall {wall:.3f} s, median CPU {cpu:.3f} s "
-              f"(load average {load:.1f} on {os.cpu_count()} cores)")
+        print(f"  command line, {len(cli)} runs: median wall {wall:.3f} s, median CPU {cpu:.3f} s, "
+              f"min CPU {min(c for _, c in cli):.3f} s (load average {before:.1f} before, {after:.1f} after, "
+              f"on {os.cpu_count()} cores)")
         ok = cpu <= TARGET_S
         print(f"  target: CPU <= {TARGET_S:.1f} s: {'met' if ok else 'MISSED'}")
     return 0 if ok else 1
