@@ -157,3 +157,19 @@ def test_expected_seconds_by_tile_beside_the_ideal(tmp_path, dirt):
         printed[int(m.group(1)) - 1] = float(m.group(2))
     shown = {i: s for i, s in tiles.items() if i in printed}
     assert shown and all(printed[i] == pytest.approx(s, abs=0.051) for i, s in shown.items())
+
+
+def test_the_rally_needs_each_physical_tile_once_whatever_face_is_up():
+    from designer.systems.dirt.book_rally import rally_tiles
+    from designer.systems.dirt.stage import load_rally
+
+    folder = ROOT / "stages/dirt/rally-1"
+    facts = [stage_facts(s, near=folder, lines=False) for s in load_rally(folder / "rally.yaml").stages]
+    need, faces = rally_tiles(facts)
+    assert need["202"] == 1 and faces["202"] == ["a", "b"]          # turned over between SS2 and SS3
+    assert list(need) == sorted(need, key=int)
+    for f in facts:
+        for face in set(pick_list(f.track)):
+            number = face[:3]
+            assert face[3:] in faces[number]
+            assert sum(1 for x in pick_list(f.track) if x[:3] == number) <= need[number]

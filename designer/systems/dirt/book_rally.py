@@ -31,6 +31,24 @@ def _time(f) -> str:
     return clock(f.fastest.game_seconds)
 
 
+def rally_tiles(facts: list) -> tuple[dict[str, int], dict[str, list[str]]]:
+    """The physical tiles a rally needs, by number in order: how many of each (the most one stage lays) and
+    the faces (letters) the stages use."""
+    need: dict[str, int] = {}
+    faces: dict[str, set[str]] = {}
+    for f in facts:
+        count: dict[str, int] = {}
+        for face in pick_list(f.track):
+            m = re.match(r"(\d+)([a-z]*)$", face)
+            number, side = (m.group(1), m.group(2)) if m else (face, "")
+            count[number] = count.get(number, 0) + 1
+            faces.setdefault(number, set()).add(side)
+        for number, n in count.items():
+            need[number] = max(need.get(number, 0), n)
+    order = sorted(need, key=lambda s: (int(s) if s.isdigit() else 10 ** 6, s))
+    return {n: need[n] for n in order}, {n: sorted(faces[n]) for n in order}
+
+
 def rally_cover(pdf: Book, rally, facts: list) -> None:
     pdf.add_page()
     pdf.running = f"{rally.name} · road book"
@@ -74,17 +92,15 @@ def rally_cover(pdf: Book, rally, facts: list) -> None:
                  "Ideal time: the fastest line with no hazard rolled (assumed time-card values): a floor, not a "
                  "forecast.", 7, GREY, 3.2)
     pdf.ln(1)
-    pdf.subheading("Tiles for the whole rally", 9.5)
-    need: dict[str, int] = {}
-    for f in facts:
-        count: dict[str, int] = {}
-        for t in pick_list(f.track):
-            count[t] = count.get(t, 0) + 1
-        for t, n in count.items():
-            need[t] = max(need.get(t, 0), n)
-    ordered = sorted(need, key=lambda s: (int(re.match(r"\d*", s).group() or 10 ** 6), s))
-    pdf.para("  ".join(t if need[t] == 1 else f"{t} ×{need[t]}" for t in ordered), 8.5, INK, 4.0)
-    pdf.para("Each stage's build sheet lists its own tiles and what to change from the stage before.", 7, GREY, 3.2)
+    need, faces = rally_tiles(facts)
+    pdf.subheading(f"Tiles for the whole rally ({sum(need.values())} out of the box)", 9.5)
+    pdf.para("  ".join(f"{n}{'/'.join(faces[n])}" + (f" ×{need[n]}" if need[n] > 1 else "") for n in need),
+             8.5, INK, 4.0)
+    both = next((n for n in need if len(faces[n]) > 1), None)
+    pdf.para("By tile number with the faces the stages use"
+             + (f" ({both}{'/'.join(faces[both])}: one tile, turned over between stages)" if both else "")
+             + ". Each stage's build sheet lists its own tiles and what to change from the stage before.",
+             7, GREY, 3.2)
     _cover_maps(pdf, facts)
 
 
