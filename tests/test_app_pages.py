@@ -100,10 +100,24 @@ def test_build_a_stage_from_an_empty_one(app):
     click(app, "redo")
     assert stage_of(app).tile_ids == ["202a", "205a", "203a"]
     assert "Incomplete" not in texts(app)
-    # A tile after the finish is a real error: red, and named first as the tile just placed.
+    # Nothing is driven past the finish: a road tile added after it is refused with a message saying how to
+    # make the stage longer, and the stage stays as it was; the assistance tile may follow the finish.
     click(app, "pal_204a_AD")
-    assert "Incomplete" not in texts(app) and app.error
-    assert "just placed" in texts(app)
+    assert stage_of(app).tile_ids == ["202a", "205a", "203a"]
+    assert "is the finish: nothing is driven after it" in texts(app) and "insert before it" in texts(app)
+    click(app, "pal_201a_D")
+    assert stage_of(app).tile_ids == ["202a", "205a", "203a", "201a"]
+    # Inserting after the finish tile is refused the same way; inserting before it lengthens the stage.
+    click(app, "sel_prev")                              # nothing selected: Previous selects the last tile
+    click(app, "sel_prev")
+    assert app.session_state["selected"] == 2
+    app.session_state["palette_mode"] = "after"
+    click(app, "pal_204a_AD")
+    assert stage_of(app).tile_ids == ["202a", "205a", "203a", "201a"]
+    assert "is the finish" in texts(app)
+    app.session_state["palette_mode"] = "before"
+    click(app, "pal_204a_AD")
+    assert stage_of(app).tile_ids == ["202a", "205a", "204a", "203a", "201a"]
 
 
 def test_selected_tile_actions(app):

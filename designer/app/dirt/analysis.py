@@ -27,6 +27,12 @@ class LineView:
     name: str
     cells: list[tuple[str, int | None]]                 # (cell node, gear the car is in there, or None)
     turns: list[dict[str, Any]] = field(default_factory=list)
+    turn_of: list[int | None] = field(default_factory=list)     # per cell: the turn that reaches it (0: the start)
+    flown: list[bool] = field(default_factory=list)             # per cell: flown over by a jump (never touched)
+
+    def __post_init__(self):
+        self.turn_of = list(self.turn_of) or [None] * len(self.cells)
+        self.flown = list(self.flown) or [False] * len(self.cells)
 
 
 @dataclass
@@ -131,6 +137,26 @@ def line_cells(line: dict | None) -> list[tuple[str, int | None]]:
     return out
 
 
+JUMP_EVENTS = {"jump", "long-jump"}
+
+
+def line_marks(line: dict | None) -> tuple[list[int | None], list[bool]]:
+    """For each cell of :func:`line_cells`: the turn that reaches it (0 for the start cell) and whether the car
+    flies over it. A jump's die lists the jump cell, the cells flown over, then the landing cell."""
+    if not line:
+        return [], []
+    turns: list[int | None] = [0] if line.get("start") else []
+    flown: list[bool] = [False] if line.get("start") else []
+    for n, turn in enumerate(line.get("turn_list", []), start=1):
+        for step in turn.get("steps", []):
+            cells = [c for c in step.get("cells", [step.get("cell")]) if c]
+            jump = bool(JUMP_EVENTS & set(step.get("events") or ()))
+            for k in range(len(cells)):
+                turns.append(turn.get("turn", n))
+                flown.append(jump and 0 < k < len(cells) - 1)
+    return turns, flown
+
+
 def shortest_cells(line: dict | None) -> list[tuple[str, int | None]]:
     if not line:
         return []
@@ -186,7 +212,8 @@ def normalise(result: dict[str, Any], track) -> AnalysisView:
     shown_fast = safe if safe else fast
     views: dict[str, LineView] = {}
     if shown_fast:
-        views["fastest"] = LineView("fastest", line_cells(shown_fast), turn_table(shown_fast, graph))
+        views["fastest"] = LineView("fastest", line_cells(shown_fast), turn_table(shown_fast, graph),
+                                    *line_marks(shown_fast))
     if short:
         views["shortest"] = LineView("shortest", shortest_cells(short))
     est = result.get("estimate") or {}
@@ -252,8 +279,25 @@ def profile_rows(view: AnalysisView, graph, name: str = "fastest") -> list[dict[
         if printed is None:
             printed = top            # no printed limit: the top gear is the ceiling
         rows.append({"distance": k, "cell": node, "tile": data.get("index", -1) + 1, "gear limit": printed,
-                     "highest gear to finish": view.speed_limits.get(node), "line gear": gear})
+                     "highest gear to finish": view.speed_limits.get(node), "line gear": gear,
+                     "turn": line.turn_of[k], "flown": line.flown[k]})
     return rows
+
+
+def tile_starts(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Where each tile starts along a profile: the first distance of every run of cells on one tile."""
+    out, last = [], None
+    for r in rows:
+        if r["tile"] != last and r["tile"] > 0:
+            out.append({"distance": r["distance"], "tile": r["tile"]})
+        last = r["tile"]
+    return out
+
+
+def line_length(view: AnalysisView, name: str) -> int | None:
+    """Cells a line drives past its start cell (what its profile's distance axis counts up to)."""
+    line = view.lines.get(name)
+    return len(line.cells) - 1 if line and line.cells else None
 
 
 def top_gear(view: AnalysisView) -> int | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from designer.app.dirt import analysis, mapview, state
+from designer.app.dirt import analysis, hover_map, mapview, profile_view, state
 from designer.app.dirt.sources import Unavailable
 from designer.systems.dirt.render import stage_svg
 from designer.systems.dirt.stage import dumps_stage, loads_stage
@@ -12,7 +12,6 @@ from designer.systems.dirt.stage import dumps_stage, loads_stage
 ss = st.session_state
 
 RISKS = (0.05, 0.1, 0.2, 0.3, 0.5, None)     # strictest first; "no limit" at the far end, after 50 %
-SERIES_COLOURS = {"gear limit": "#d8342c", "highest gear to finish": "#ee8a1a", "line gear": "#1456c8"}
 
 
 def risk_label(r) -> str:
@@ -101,10 +100,8 @@ def render(ctx) -> None:
     with headline.container():
         _summary(view)
     shown = [n for n in (ss.get("show_lines") or []) if n in view.lines]
-    svg = stage_svg(track, lines=view.drawing_lines(shown), width_px=None, title=stage.name)
-    st.image(svg, width=mapview.fit_width(svg, 900, 760),
-             caption="The fastest line in blue, the shortest in green; the number in a cell is the car's gear there.")
-    _profile(view, track)
+    _line_map(stage, track, view, shown)
+    profile_view.render(view, track)
     try:
         with st.spinner("Rolling the dice: the expected time under the best policy (can take a minute)..."):
             view = run_expected(stage, view, players_of(stage))
@@ -159,51 +156,14 @@ def _expected(view, track) -> None:
                    "finish). Values the rulebook does not print are assumed: " + ", ".join(assumed) + ".")
 
 
-def profile_frame(view, graph, name: str):
-    """Long-format rows for the chart: one per (cell, series) with a gear."""
-    import pandas as pd
-
-    rows = []
-    for r in analysis.profile_rows(view, graph, name):
-        for series in SERIES_COLOURS:
-            if r.get(series) is not None:
-                rows.append({"distance": r["distance"], "series": series, "gear": r[series], "tile": r["tile"],
-                             "cell": r["cell"]})
-    return pd.DataFrame(rows, columns=["distance", "series", "gear", "tile", "cell"])
-
-
-def _profile(view, track) -> None:
-    import altair as alt
-
-    st.subheader("Speed profile", anchor=False)
-    names = [n for n in analysis.LINE_NAMES if n in view.lines]
-    if not names:
-        return
-    name = st.segmented_control("Along the", names, key="profile_line", default=names[0], required=True,
-                                persist_state="page",
-                                format_func=lambda n: f"{n} line") or names[0]
-    df = profile_frame(view, track.graph, name)
-    if df.empty:
-        return
-    series = [s for s in SERIES_COLOURS if s in set(df["series"])]
-    top = analysis.top_gear(view) or int(df["gear"].max())
-    colours = alt.Scale(domain=series, range=[SERIES_COLOURS[s] for s in series])
-    chart = alt.Chart(df).mark_line(interpolate="step-after", point=True, strokeWidth=2).encode(
-        x=alt.X("distance:Q", title=f"Distance along the {name} line (cells)",
-                axis=alt.Axis(tickMinStep=1, format="d")),
-        y=alt.Y("gear:Q", title="Gear", scale=alt.Scale(domain=[0, top]),
-                axis=alt.Axis(values=list(range(top + 1)), labelOverlap=False)),
-        color=alt.Color("series:N", scale=colours, title=None,
-                        legend=alt.Legend(orient="top", symbolType="stroke", symbolStrokeWidth=3)),
-        strokeDash=alt.StrokeDash("series:N", legend=None,
-                                  scale=alt.Scale(domain=series, range=[[1, 0] if s == "line gear" else [5, 3]
-                                                                         for s in series])),
-        tooltip=["distance", "series", "gear", "tile", "cell"],
-    ).properties(height=320)
-    st.altair_chart(chart, width="stretch", key="profile_chart")
-    st.caption("Gear limit: the highest gear allowed to enter the cell (printed on the tile, a cut's own limit on a "
-               "cut; the top gear where nothing is printed). Highest gear "
-               "to finish: the most a car can be in there and still drive the rest of the stage legally.")
+def _line_map(stage, track, view, shown) -> None:
+    """The map with the lines, inline in the page: hovering a cell of a line says its gear and turn."""
+    svg = stage_svg(track, lines=view.drawing_lines(shown), width_px=None, title=stage.name)
+    svg = hover_map.with_cell_titles(svg, track, {n: view.lines[n] for n in shown})
+    with st.container(key="line_map"):
+        st.markdown(hover_map.inline_svg(svg, mapview.fit_width(svg, 900, 760)), unsafe_allow_html=True)
+    st.caption("The fastest line in blue, the shortest in green; the number in a cell is the car's gear there. "
+               "Hover a cell of a line to see its tile, gear and turn.")
 
 
 def _turns(view) -> None:
