@@ -173,3 +173,46 @@ def test_the_rally_needs_each_physical_tile_once_whatever_face_is_up():
             number = face[:3]
             assert face[3:] in faces[number]
             assert sum(1 for x in pick_list(f.track) if x[:3] == number) <= need[number]
+
+
+# -- tokens on the build sheet --------------------------------------------------------------------------
+
+def test_every_token_is_on_its_tiles_card_with_its_place():
+    from designer.systems.dirt.book_build import token_count, token_lines
+
+    path = ROOT / "stages/dirt/expansions/tokens-demo.yaml"
+    stage = load_stage(path)
+    track = _track(path)
+    lines = token_lines(track)
+    laid = {t.index: len(t.tokens) for t in track.tiles if t.tokens}
+    assert {i: len(v) for i, v in lines.items()} == laid
+    assert sum(token_count(track).values()) == sum(len(t.tokens) for t in stage.tiles if hasattr(t, "tokens"))
+    for text in (x for v in lines.values() for x in v):
+        assert re.search(r": (left|right) lane, space \d of \d$", text), text
+    # The chicane closes its space (no car may stop there), the book still says where it goes.
+    chicane = [x for x in lines[1] if x.startswith("chicane (")]
+    assert chicane and "left lane, space 1 of 3" in chicane[0]
+
+
+def test_space_words_agree_with_the_line_table(dirt):
+    """The build sheet's place of a space (read from the face) is the line table's (read from the graph)."""
+    from designer.systems.dirt.book_build import _space_words
+    from designer.systems.dirt.book_line import cell_words
+    from tests.conftest import STAGE_FILES
+
+    checked = 0
+    for path in STAGE_FILES[:12]:
+        track = assemble(load_stage(path), dirt)
+        tiles = {t.index: t for t in track.tiles}
+        for node, d in track.graph.nodes(data=True):
+            if d.get("slide") or d.get("cut") is not None or d.get("width", 1) > 1:
+                continue
+            tile = tiles[d["index"]]
+            if tile.node_index is not None or tile.driven.lanes > 3:
+                continue
+            ours = _space_words(tile, d["cell"])
+            theirs = cell_words(track, node).split(": ", 1)[1].split(", limit")[0].split(" (")[0]
+            theirs = theirs.split(", just past")[0]
+            assert ours == theirs, (path.name, node)
+            checked += 1
+    assert checked > 200

@@ -191,6 +191,56 @@ def build_rows(track: Track) -> list[dict]:
     return rows
 
 
+def token_lines(track: Track) -> dict[int, list[str]]:
+    """The tokens to lay on each tile (by placement index), in words: what and where ("chicane with a speed
+    limit 2 (gravel): left lane, space 2 of 4"). A tile driven twice carries its tokens once, on its first pass."""
+    out: dict[int, list[str]] = {}
+    seen = set()
+    tiles = {t.index: t for t in track.tiles}
+    for entry in track.graph.graph.get("tokens", []) if track.has_cells else []:
+        if entry.get("token") in seen or entry["tile"] not in tiles:
+            continue
+        seen.add(entry.get("token"))
+        tile = tiles[entry["tile"]]
+        where = _space_words(tile, entry["cell"]) if entry.get("cell") else None
+        label = str(entry["label"]).replace(") (", ", ")           # "water (ford, gravel)"
+        out.setdefault(tile.index, []).append(f"{label}: {where or 'off the road driven, as drawn'}")
+    return out
+
+
+def _space_words(tile, cell_id: str) -> str | None:
+    """Where a space of a tile is, in the driving direction: "left lane, space 2 of 3" (from the face's cells,
+    so that a space a token closes is found too)."""
+    face = tile.driven
+    cells = [c for c in face.cells or [] if c.cut is None]
+    cell = next((c for c in face.cells or [] if c.id == cell_id), None)
+    if cell is None:
+        return None
+    if cell.cut is not None:
+        return f"the cut (C{cell.cut})"
+    lanes = max((c.lane + c.width for c in cells), default=1)
+    if cell.width > 1 and cell.width >= lanes:
+        where, row = "space across the road", [c for c in cells if c.width >= lanes]
+    else:
+        lane = cell.lane if not tile.reversed else lanes - cell.width - cell.lane
+        words = {1: ["road"], 2: ["left lane", "right lane"], 3: ["left lane", "middle lane", "right lane"]}
+        names = words.get(lanes, [])
+        where = names[lane] if 0 <= lane < len(names) else f"lane {lane + 1} from the left"
+        row = [c for c in cells if c.lane == cell.lane and c.width == cell.width]
+    row.sort(key=lambda c: c.span[0], reverse=tile.reversed)
+    return f"{where}, space {row.index(cell) + 1} of {len(row)}"
+
+
+def token_count(track: Track) -> dict[str, int]:
+    """How many tokens of each kind (label without place) the stage lays."""
+    count: dict[str, int] = {}
+    for lines in token_lines(track).values():
+        for line in lines:
+            what = line.split(": ", 1)[0]
+            count[what] = count.get(what, 0) + 1
+    return count
+
+
 def _tile_number(face_id: str):
     m = re.match(r"(\d+)([a-z]*)", face_id)
     return (int(m.group(1)), m.group(2)) if m else (10 ** 6, face_id)
@@ -237,19 +287,8 @@ CARD_H = 31.0          # the tallest card; cards shrink (down to CARD_MIN) to ke
 CARD_MIN = 25.0
 
 
-def _card(pdf: Book, f, tile, row: dict, x: float, y: float, w: float, h: float) -> None:
-    picture = h - 1
-    pdf.svg(tile_svg(f.track, tile, picture), x, y, picture, picture)
-    tx, tw = x + picture + 1.5, w - picture - 2
-    pdf.set_xy(tx, y + 0.3)
-    pdf.font(12, True)
-    pdf.cell(8, 5.4, str(row["number"]))
-    pdf.font(10.5, True)
-    pdf.cell(pdf.get_string_width(row["tile"]) + 2, 5.4, row["tile"])
-    pdf.dot(pdf.get_x() + 1.6, y + 3.0, DANGER_COLOUR.get(row["danger"], "#999999"), r=1.4)
-    pdf.set_x(pdf.get_x() + 4)
-    room = tw - (pdf.get_x() - tx)
-    pdf.cell(room, 5.4, pdf.fit_font(f"{row['kind']}, {row['danger'] or 'no colour'}", room, 7.5, colour=GREY))
+def _card_lines(row: dict) -> list[tuple[str, bool, tuple]]:
+    """The lines of text of a tile's card under its number: (text, bold, colour)."""
     lines = []
     if row["again"]:
         lines.append((f"already laid as tile {row['again']}", True, INK))
@@ -264,10 +303,44 @@ def _card(pdf: Book, f, tile, row: dict, x: float, y: float, w: float, h: float)
         road += f", out {row['to']} {row['out_side']}" if row["exit"] else ", dead end"
         lines.append((road, False, INK))
     lines.append((row["attaches"], False, INK))
+    for token in row.get("tokens", []):
+        lines.append(("token: " + token, False, INK))
+    return lines
+
+
+def _line_style(bold: bool) -> tuple[float, float]:
+    """(type size, line height) of a card line."""
+    return (8, 3.5) if bold else (7.2, 3.2)
+
+
+def card_height(pdf: Book, row: dict, w: float, picture: float) -> float:
+    """The height a tile's card needs: its picture or its text, whichever is taller."""
+    tw = w - picture - 2
+    text = 6.0
+    for line, bold, _ in _card_lines(row):
+        size, h = _line_style(bold)
+        pdf.font(size, bold)
+        text += h * len(pdf.wrap(line, tw - 2 * pdf.c_margin)) + 0.4
+    return max(picture + 1, text)
+
+
+def _card(pdf: Book, f, tile, row: dict, x: float, y: float, w: float, picture: float) -> None:
+    pdf.svg(tile_svg(f.track, tile, picture), x, y, picture, picture)
+    tx, tw = x + picture + 1.5, w - picture - 2
+    pdf.set_xy(tx, y + 0.3)
+    pdf.font(12, True)
+    pdf.cell(8, 5.4, str(row["number"]))
+    pdf.font(10.5, True)
+    pdf.cell(pdf.get_string_width(row["tile"]) + 2, 5.4, row["tile"])
+    pdf.dot(pdf.get_x() + 1.6, y + 3.0, DANGER_COLOUR.get(row["danger"], "#999999"), r=1.4)
+    pdf.set_x(pdf.get_x() + 4)
+    room = tw - (pdf.get_x() - tx)
+    pdf.cell(room, 5.4, pdf.fit_font(f"{row['kind']}, {row['danger'] or 'no colour'}", room, 7.5, colour=GREY))
     pdf.set_xy(tx, y + 6.0)
-    for text, bold, colour in lines:
-        pdf.font(8 if bold else 7.2, bold, colour)
-        pdf.text_block(text, tw, 3.5 if bold else 3.2, x=tx)
+    for text, bold, colour in _card_lines(row):
+        size, h = _line_style(bold)
+        pdf.font(size, bold, colour)
+        pdf.text_block(text, tw, h, x=tx)
         pdf.set_y(pdf.get_y() + 0.4)
 
 
@@ -285,6 +358,13 @@ def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None) 
     pdf.cell(28, 4.2, f"Pick list ({len(picks)}):")
     pdf.font(8.5, True)
     pdf.text_block("  ".join(picks), h=4.2)
+    tokens = token_count(f.track)
+    if tokens:
+        pdf.font(8, True)
+        pdf.cell(28, 4.2, "Tokens:")
+        pdf.font(8)
+        pdf.text_block(", ".join(f"{n} × {what}" for what, n in tokens.items())
+                       + " (where each goes: on its tile below)", h=4.2)
     if previous is not None:
         change = swaps(previous.track, f.track)
         parts = [f"{k}: {', '.join(v)}" for k, v in change.items() if v and k != "keep"]
@@ -297,19 +377,26 @@ def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None) 
                        "(the layout changes: rebuild in this order).", h=4.2)
     pdf.ln(1.5)
     rows = build_rows(f.track)
+    tokens = token_lines(f.track)
+    for row, t in zip(rows, f.track.tiles):
+        row["tokens"] = tokens.get(t.index, [])
     tiles = {t.index: t for t in f.track.tiles}
     col_w = pdf.epw / 2
     pairs = (len(rows) + 1) // 2
     fit = (pdf.bottom - pdf.get_y()) / max(pairs, 1) - 1.2
     card_h = CARD_H if fit < CARD_MIN else min(CARD_H, fit)
+    picture = card_h - 1
     for k in range(0, len(rows), 2):
-        pdf.need(card_h + 1)
+        pair = rows[k:k + 2]
+        # A card with more to say than its picture's height (tokens) makes its row taller.
+        row_h = max(card_height(pdf, row, col_w - 2, picture) for row in pair)
+        pdf.need(row_h + 1)
         y = pdf.get_y()
-        for j, row in enumerate(rows[k:k + 2]):
-            _card(pdf, f, tiles[row["number"] - 1], row, pdf.l_margin + j * col_w, y, col_w - 2, card_h)
-        pdf.rule(y + card_h + 0.5)
-        pdf.set_xy(pdf.l_margin, y + card_h + 1.2)
+        for j, row in enumerate(pair):
+            _card(pdf, f, tiles[row["number"] - 1], row, pdf.l_margin + j * col_w, y, col_w - 2, picture)
+        pdf.rule(y + row_h + 0.5)
+        pdf.set_xy(pdf.l_margin, y + row_h + 1.2)
 
 
 __all__ = ["build_sheet", "build_rows", "pick_list", "swaps", "either_way", "turned_round", "tile_kind",
-           "road_shape", "several_roads", "laid_tiles", "first_pass", "attachment", "ARROWS", "SIDE_WORDS"]
+           "road_shape", "several_roads", "laid_tiles", "token_lines", "token_count", "first_pass", "attachment", "ARROWS", "SIDE_WORDS"]
