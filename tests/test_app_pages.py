@@ -210,6 +210,26 @@ def test_upload_yaml_rgt_and_rally(app, dirt):
     assert stage_of(app).tile_ids == load_stage(RALLY1_SS1).tile_ids
 
 
+def test_upload_lists_what_the_file_carried(app):
+    """A .rgt with graphic variants of its tiles, a token and an author: the stage opens on the faces, and the
+    variants, the token and the notes are said when the file opens and shown under the map."""
+    import json
+
+    data, name, _ = sources.export_foreign(load_stage(RALLY1_SS1), "rgt")
+    layout = json.loads(data)
+    layout["Tuiles"][1]["TuileId"] += "-2"                 # another print of the same face
+    layout["Tuiles"][2]["TuileId"] += "-3"
+    app.file_uploader[0].set_value(("variants.rgt", json.dumps(layout).encode(), "application/json"))
+    run(app)
+    assert stage_of(app).tile_ids == load_stage(RALLY1_SS1).tile_ids
+    notes = stage_of(app).notes or ""
+    first, second = (layout["Tuiles"][k]["TuileId"].lower() for k in (1, 2))
+    assert "Graphic variants in variants.rgt" in notes and first in notes and second in notes
+    assert any("It also carried notes (with graphic variants)" in t for t in app.toasts_seen), app.toasts_seen
+    carried = [e for e in app.expander if e.label.startswith("Carried by the stage file")]
+    assert carried and any(first in t.value for t in carried[0].text)
+
+
 def test_share_code_and_bundled_stage(app):
     stage = Stage(name="Shared", tiles=["202a A", "206a D", "203a A"])
     app.text_input(key="share_code_input").set_value(share_code(stage))

@@ -348,7 +348,11 @@ def on_upload(key: str) -> None:
         open_stage(loaded.stage, f"Opened the rally {_md(loaded.rally_name)} ({len(loaded.stages)} stages) "
                                  f"from {_md(up.name)}; editing its first stage.", rally_slot=0)
     else:
-        open_stage(loaded.stage, f"Opened {_md(loaded.stage.name)} from {_md(up.name)}.")
+        from designer.app.dirt.carried import upload_summary
+
+        extra = upload_summary(loaded.stage)
+        open_stage(loaded.stage, f"Opened {_md(loaded.stage.name)} from {_md(up.name)}." + (f"  \n{extra}" if extra
+                                                                                            else ""))
 
 
 # -- callbacks: rally ----------------------------------------------------------------------
