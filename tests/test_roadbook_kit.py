@@ -209,3 +209,17 @@ def test_map_marks_turn_ends(dirt):
     ours = re.findall(r'font-size="([\d.]+)"[^>]*>(T\d+|[1-6])</text>', svg)
     assert len(ours) >= len(ends) + len(line.cell_gears()) - 1
     assert min(float(s) for s, _ in ours) * scale / (25.4 / 72) >= LABEL_PT - 0.01
+
+
+def test_the_kit_writes_books_without_fpdf2():
+    """The DIRT road book is written by the kit's own writer: fpdf2 (half a second to import, with numpy and
+    fontTools) stays out of the process."""
+    import sys
+
+    code = ("import sys; from designer.systems.dirt.roadbook import roadbook; "
+            "roadbook('stages/dirt/rally-1/ss1.yaml', None); "
+            "print(sorted(m for m in ('fpdf', 'fontTools', 'numpy') if m in sys.modules))")
+    from tests.conftest import ROOT
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert "fpdf" not in out.stdout and "fontTools" not in out.stdout, out.stdout
