@@ -234,10 +234,12 @@ class _Solver:
         return v
 
 
-def solve(model: TurnModel, starts: Iterable[State]) -> Solution:
-    """Solve the model from ``starts`` by backward induction (memoised recursion over reachable states)."""
-    values: dict = {}
-    decisions: dict = {}
+def solve(model: TurnModel, starts: Iterable[State], known: tuple[dict, dict] | None = None) -> Solution:
+    """Solve the model from ``starts`` by backward induction (memoised recursion over reachable states).
+    ``known``: (values, decisions) a model already worked out by other means (e.g. a backward sweep over many
+    states at once); the recursion then only fills in what is missing."""
+    values: dict = dict(known[0]) if known else {}
+    decisions: dict = dict(known[1]) if known else {}
     solver = _Solver(model, values, decisions)
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, 20000))

@@ -33,6 +33,7 @@ from designer.systems.dirt.dice_player import DicePlayer
 from designer.systems.dirt.expected import FIN, DirtModel
 from designer.systems.dirt.mishaps import Mishaps, load_mishaps
 from designer.systems.dirt.ruleset import Ruleset
+from designer.systems.dirt.sweep import sweep
 
 RULE_KEYS = ("time_card", "loss_of_control_seconds", "dashboards", "hazard_faces", "hazard_limit")
 
@@ -229,7 +230,7 @@ def _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu) -> Expecte
     model = DirtModel(road_of(graph), rules, mishaps, leader=leader, surface=L._stage_surface(track), sisu=sisu)
     starts = [(s, 0, model.start_damage) for s in model.road.starts()]
     with L._gc_paused():
-        solution = solve(model, starts)
+        solution = solve(model, starts, sweep(model, starts))
         start = min(starts, key=lambda s: solution.value(s, 0))
         if solution.value(start, 0) >= 1e8:
             raise DesignerError("no way to drive this stage to the finish under the dice",

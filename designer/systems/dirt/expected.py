@@ -30,7 +30,7 @@ import numpy as np
 from designer.racing.expected import Outcome
 from designer.systems.dirt.mishaps import Mishaps
 from designer.systems.dirt.plans import (BIG, X, PlanSet, StepTable, attack_values, first_loss, plan_set,
-                                         roll_values, secure_cost, subset, subset_many)
+                                         roll_values, search_plans, secure_cost, subset, subset_many)
 from designer.systems.dirt.ruleset import Pool, Ruleset
 
 FIN = ("finished",)
@@ -72,6 +72,7 @@ class DirtModel:
         self.danger = [g.nodes[n].get("danger") for n in road.nodes]
         self._engines: dict = {}
         self._plans: dict = {}
+        self._searches: dict = {}
         self._after: dict = {}
         self._damage: dict = {}
         self._point_cache: dict = {}
@@ -111,7 +112,16 @@ class DirtModel:
         key = (cell, gear, pool)
         ps = self._plans.get(key)
         if ps is None:
-            ps = self._plans[key] = plan_set(self.engine(pool), cell, gear, self.steps)
+            base = self.pool(cell, NO_DAMAGE)
+            if self.rules.options.red_zone and pool != base:
+                # a red-zone brake counts as a gear die only when played before one: that pool on its own
+                ps = plan_set(self.engine(pool), cell, gear, self.steps)
+            else:                                   # one search of the full pool serves every damaged pool
+                search = self._searches.get((cell, gear, base))
+                if search is None:
+                    search = self._searches[(cell, gear, base)] = search_plans(self.engine(base), cell, gear)
+                ps = plan_set(None, cell, gear, self.steps, None if pool == base else pool, search)
+            self._plans[key] = ps
         return ps
 
     # -- what a point of a plan leads to --------------------------------------------------------
@@ -192,28 +202,36 @@ class DirtModel:
             v += p * (sec + value(nxt))
         return v
 
+    def points(self, ps: PlanSet) -> tuple[list, np.ndarray]:
+        """The distinct points of a plan set, (cell, gear, finished, cuts) or None for "no point", and the
+        index of each [plan, point] among them (kept on the plan set: it does not depend on the damage)."""
+        if ps.points is None:
+            P, L1 = ps.cell.shape
+            valid = np.arange(L1)[None, :] <= ps.length[:, None]
+            valid[:, 0] = False
+            code = ((ps.cell * 8 + ps.gear) * 2 + ps.fin) * 16 + np.minimum(ps.cuts, 15)
+            code = np.where(valid, code + 1, 0)
+            uniq, inv = np.unique(code, return_inverse=True)
+            pts = [None if c == 0 else ((c - 1) // 256, ((c - 1) // 32) % 8, bool(((c - 1) // 16) % 2), (c - 1) % 16)
+                   for c in uniq.tolist()]
+            ps.points = (pts, inv.reshape(P, L1))
+        return ps.points
+
     def point_values(self, ps: PlanSet, damage: tuple, value) -> tuple[np.ndarray, np.ndarray]:
         """``stop[p, i, t]`` and ``loss[p, i, t]`` for every point of every plan."""
-        P, L1 = ps.cell.shape
-        valid = np.arange(L1)[None, :] <= ps.length[:, None]
-        valid[:, 0] = False
-        code = ((ps.cell * 8 + ps.gear) * 2 + ps.fin) * 16 + np.minimum(ps.cuts, 15)
-        code = np.where(valid, code + 1, 0)
-        uniq, inv = np.unique(code, return_inverse=True)
-        stops = np.full((len(uniq), self.T1), BIG)
-        losses = np.full((len(uniq), self.T1), BIG)
+        pts, inv = self.points(ps)
+        stops = np.full((len(pts), self.T1), BIG)
+        losses = np.full((len(pts), self.T1), BIG)
         cache = self._point_cache
-        for n, c in enumerate(uniq.tolist()):
-            if c == 0:
+        for n, pt in enumerate(pts):
+            if pt is None:
                 continue
-            c -= 1
-            full = (c // 256, (c // 32) % 8, bool((c // 16) % 2), c % 16, damage)
+            full = pt + (damage,)
             hit = cache.get(full)
             if hit is None:
                 hit = cache[full] = (self._mix(self.stop_outcomes(*full), value),
                                      self._mix(self.loss_outcomes(*full), value))
             stops[n], losses[n] = hit
-        inv = inv.reshape(P, L1)
         return stops[inv], losses[inv]
 
     # -- the decision at a boundary ---------------------------------------------------------------
@@ -222,7 +240,7 @@ class DirtModel:
         total = self._tokens[None, :] + ps.gain[:, None]
         idx = np.minimum(total, self.T1 - 1)
         credit = (total - idx)[:, None, :]
-        shifted = arr[np.arange(len(idx))[:, None, None], np.arange(arr.shape[1])[None, :, None], idx[:, None, :]]
+        shifted = np.take_along_axis(arr, np.broadcast_to(idx[:, None, :], arr.shape), axis=2)
         return np.where(arr >= BIG, BIG, shifted - credit)
 
     def decide(self, state, value):

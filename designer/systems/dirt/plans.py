@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.systems.dirt.rules import _CANON, _GAS, _LEADER, _POP, _dominated, _ndice
+from designer.systems.dirt.rules import _BRAKE, _CANON, _GAS, _LEADER, _POP, _RZ, _dominated, _ndice
 
 BIG = 1e9          # a value no policy takes (finite, so that 0 * BIG stays 0)
 X = 5              # hazard counts of one step: 0..4 (a gear die and up to three brake dice)
@@ -51,6 +51,8 @@ class PlanSet:
     gain: np.ndarray          # (P,) seconds tokens a Big Attack of the plan earns
     steps: list               # per plan: tuple of (dice, cell indexes, gear, events)
     rescue: tuple | None = None   # with the SISU token held: what cancelling a loss of control leads to
+    points: tuple | None = None   # the distinct points and their index (DirtModel.points)
+    attack: tuple | None = None   # first_loss of the set, kept (it does not depend on the values)
 
     @property
     def n(self) -> int:
@@ -92,23 +94,31 @@ class StepTable:
         return self._arrays
 
 
-def plan_set(engine, cell: int, gear: int, table: StepTable) -> PlanSet:
+def plan_set(engine, cell: int, gear: int, table: StepTable, pool=None, search=None) -> PlanSet:
     """The plans of a turn boundary (cell index, gear) under ``engine`` (a TurnEngine: one dashboard column);
-    ``table`` is shared by the calls on one road and ruleset. The plans are those of :func:`pareto_plans`."""
-    ends, seen = pareto_plans(engine, cell, gear)
+    ``table`` is shared by the calls on one road and ruleset. The plans are those of :func:`pareto_plans`;
+    ``search`` (a :func:`search_plans` of the same boundary under a larger pool) and ``pool`` reuse one search
+    for a pool with fewer dice."""
+    if search is None:
+        search = search_plans(engine, cell, gear)
+    ends = pareto_plans(search, pool)
+    seen, memo = search[1], search[2]
     start = (cell, gear, 0, (), 0)
     plans = []
     rows = []
     for _end, _gain, _risk, key in ends:
-        steps = []
-        k = key
-        while k != start:
-            prev, step = seen[k]
-            steps.append(step)
-            k = prev
-        steps.reverse()
-        plans.append(tuple(steps))
-        rows.append([table.id(st) for st in steps])
+        hit = memo.get(key)
+        if hit is None:
+            steps = []
+            k = key
+            while k != start:
+                prev, step = seen[k]
+                steps.append(step)
+                k = prev
+            steps.reverse()
+            hit = memo[key] = (tuple(steps), [table.id(st) for st in steps])
+        plans.append(hit[0])
+        rows.append(hit[1])
     P = len(plans)
     L = max((len(r) for r in rows), default=1)
     a = table.arrays()
@@ -130,19 +140,16 @@ def _gain(used: int) -> int:
     return _POP[used & 63] + ((used >> _GAS) & 7) + ((used >> _LEADER) & 7)
 
 
-def pareto_plans(engine, cell: int, gear: int) -> tuple[list, dict]:
-    """The plans searched from a turn boundary: for every end (cell, gear, finished) and every number of
-    seconds tokens g a Big Attack could earn on the way there, the least risky set of dice reaching that end
-    with gain g (fewest dice on a tie), kept only when no plan to the same end earns as many tokens or more
-    for no more risk (the Pareto set over risk and gain).
-
-    Returns ``([(end, gain, risk, key)], parents)`` (``key``: the last point of the plan in ``parents``,
-    the map from each point of the turn to ``(previous point, step)``).
+def search_plans(engine, cell: int, gear: int) -> tuple[list, dict, dict]:
+    """Every point of a turn from a boundary that the plan search needs, in the order found: ``(candidates,
+    parents, {})``; a candidate is ``(end, gain, risk, dice, key)`` for each point reached (``key``: the point in
+    ``parents``, the map from each point of the turn to ``(previous point, step)``); the last dict keeps the
+    plans rebuilt from it.
 
     The search runs over the points of a turn (cell, gear, dice used, jump dice) in order of dice used. A
     point is not expanded when an expanded point at the same cell and gear used a subset of its dice, no
     other jump die and earned as many tokens: every turn it can still complete, the other can too, with no
-    more risk and the same gain.
+    more risk, the same gain and fewer dice of each kind (so also under any smaller pool of dice).
     """
     opts = engine.die_options
     cmoves = engine.cell_moves
@@ -151,7 +158,7 @@ def pareto_plans(engine, cell: int, gear: int) -> tuple[list, dict]:
     seen: dict = {start: None}
     buckets: list[list] = [[start]] + [[] for _ in range(16)]
     expanded: dict = {}
-    best: dict = {}
+    cands: list = []
     for level in range(len(buckets)):
         for key in buckets[level]:
             c, g, used, jumps, term = key
@@ -171,15 +178,37 @@ def pareto_plans(engine, cell: int, gear: int) -> tuple[list, dict]:
                     nkey = (v, ng, nused, njumps, t)
                     if nkey in seen:
                         continue
-                    r = risk_of(nused, njumps)
                     seen[nkey] = (key, step)
-                    o = (v, ng, t == 2, ngain)
-                    b = best.get(o)
-                    if b is None or r < b[0] - 1e-15 or (r <= b[0] + 1e-15 and nlevel < _ndice(b[1][2])):
-                        best[o] = (r, nkey)
+                    cands.append(((v, ng, t == 2), ngain, risk_of(nused, njumps), nlevel, nkey))
                     buckets[nlevel].append(nkey)
+    return cands, seen, {}
+
+
+def _fits(used: int, pool) -> bool:
+    """Whether the dice used fit in a pool (a red-zone brake also counts as a gear die, as in the engine)."""
+    return (_POP[used & 63] + ((used >> _RZ) & 7) <= pool.gear and ((used >> _GAS) & 7) <= pool.gas
+            and ((used >> _BRAKE) & 7) <= pool.brake and ((used >> _LEADER) & 7) <= pool.leader)
+
+
+def pareto_plans(search: tuple[list, dict], pool=None) -> list:
+    """The plans searched from a turn boundary: for every end (cell, gear, finished) and every number of
+    seconds tokens g a Big Attack could earn on the way there, the least risky set of dice reaching that end
+    with gain g (fewest dice on a tie), kept only when no plan to the same end earns as many tokens or more
+    for no more risk (the Pareto set over risk and gain). ``pool``: only plans whose dice fit in it.
+
+    Returns ``[(end, gain, risk, key)]`` sorted by end.
+    """
+    best: dict = {}
+    cands = search[0]
+    if pool is not None:
+        cands = [c for c in cands if _fits(c[4][2], pool)]
+    for end, gain, r, nlevel, nkey in cands:
+        o = end + (gain,)
+        b = best.get(o)
+        if b is None or r < b[0] - 1e-15 or (r <= b[0] + 1e-15 and nlevel < b[1]):
+            best[o] = (r, nlevel, nkey)
     by_end: dict = {}
-    for (v, ng, fin, gain), (r, k) in best.items():
+    for (v, ng, fin, gain), (r, _n, k) in best.items():
         by_end.setdefault((v, ng, fin), []).append((gain, r, k))
     out = []
     for end in sorted(by_end):
@@ -188,7 +217,7 @@ def pareto_plans(engine, cell: int, gear: int) -> tuple[list, dict]:
             if low is None or r < low - 1e-15:
                 out.append((end, gain, r, k))
                 low = r
-    return out, seen
+    return out
 
 
 def _features(step, hz: dict, cut_cells) -> tuple:
@@ -344,12 +373,12 @@ def first_loss(ps: PlanSet, limit: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def attack_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int,
-                  rescue: np.ndarray | None = None) -> np.ndarray:
+                  rescue: np.ndarray | None = None, fl: tuple | None = None) -> np.ndarray:
     """Value of a Big Attack of each plan with t tokens before it, ``A[p, t]`` (stop/loss as for
     :func:`roll_values`, already shifted to the tokens held after the attack's gain). ``rescue[p, t]``: the
     value of a failure cancelled by the SISU token (the attack's end reached), when the token is held."""
     P, L1, T1 = stop.shape
-    fail, ok = first_loss(ps, limit)
+    fail, ok = first_loss(ps, limit) if fl is None else fl
     # the driver lays the loss of control at the cheapest point at or after the first failing step
     best_after = loss.copy()
     for j in range(L1 - 2, 0, -1):

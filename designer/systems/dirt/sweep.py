@@ -1,0 +1,209 @@
+"""The DIRT expected-time optimum by a backward sweep: many turn boundaries decided per numpy call.
+
+:func:`designer.racing.expected.solve` decides one boundary at a time by memoised recursion; every boundary
+then costs a few hundred small numpy calls, and their overhead is most of the time. The sweep gives the same
+values and decisions (the same plans, the same branch and bound, the same tolerances) in bigger steps:
+
+1. :func:`closure`: every state the recursion would meet, forward from the starts: from each boundary, every
+   point of every plan, where ending the turn there or a loss of control there leads (and the spare wheel,
+   and with the SISU token where cancelling a loss of control leads);
+2. the states grouped by cell, gear 0 apart from gears 1 to 6 (the spare wheel leads from gear 1 to gear 0 on
+   the same cell), and the groups decided from the last cell back: a turn always ends further along the road
+   (the road's cells are ordered so that every link goes forward; when one does not, :func:`sweep` declines
+   and the recursion runs);
+3. :func:`decide_many`: the plan sets of a group stacked into one, its branch and bound run for every state
+   of the group at once (each state keeps its own best value per token count and its own candidates).
+
+States holding the SISU token (optional rule) are decided one by one with :meth:`DirtModel.decide`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from designer.systems.dirt.expected import Decision, DirtModel
+from designer.systems.dirt.plans import BIG, X, PlanSet, attack_values, first_loss, roll_values
+
+FIRST = 8          # plans rolled out first per state (the most promising by their lower bound)
+MODES = (None, "roll", "attack")
+
+
+def closure(model: DirtModel, starts) -> set:
+    """Every state whose value the optimum needs, from ``starts``."""
+    seen = set(starts)
+    stack = list(starts)
+    after: dict = {}                   # (point, damage) -> the states it leads to
+    while stack:
+        st = stack.pop()
+        if model.terminal(st) is not None:
+            continue
+        cell, gear, damage = st
+        pts, _ = model.points(model.plans(cell, gear, damage))
+        nxt = []
+        for pt in pts:
+            if pt is None:
+                continue
+            key = (pt, damage)
+            hit = after.get(key)
+            if hit is None:
+                hit = [o[2] for o in model.stop_outcomes(*pt, damage)]
+                hit += [o[2] for o in model.loss_outcomes(*pt, damage)]
+                if damage[4]:
+                    hit += [o[2] for o in model.stop_outcomes(*pt, tuple(damage[:4]) + (0,))]
+                hit = after[key] = set(hit)
+            nxt += hit
+        g, s, b, spare, su = damage
+        if gear == 1 and s > 0 and not spare:
+            nxt.append((cell, 0, (g, s - 1, b, 1, su)))
+        for n in nxt:
+            if n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return seen
+
+
+def sweep(model: DirtModel, starts) -> tuple[dict, dict] | None:
+    """Values and decisions of every state met from ``starts`` (None when the road has a backward link)."""
+    if model.road.margin:
+        return None
+    values: dict = {}
+    decisions: dict = {}
+
+    def value(st):
+        v = values.get(st)
+        if v is None:                      # not met by the closure (never expected): decide it on its own
+            v = model.terminal(st)
+            if v is None:
+                v, decisions[st] = model.decide(st, value)
+            values[st] = v
+        return v
+
+    groups: dict = {}
+    for st in closure(model, starts):
+        term = model.terminal(st)
+        if term is not None:
+            values[st] = term
+        else:
+            groups.setdefault((st[0], st[1] > 0), []).append(st)
+    for key in sorted(groups, key=lambda k: (-k[0], k[1])):
+        plain = []
+        for st in sorted(groups[key], key=repr):
+            if st[2][4]:                                   # the SISU token held: one by one
+                values[st], decisions[st] = model.decide(st, value)
+            else:
+                plain.append(st)
+        if plain:
+            for st, (v, d) in zip(plain, decide_many(model, plain, value)):
+                values[st], decisions[st] = v, d
+    return values, decisions
+
+
+def _pad(a: np.ndarray, width: int, fill) -> np.ndarray:
+    if a.shape[1] == width:
+        return a
+    out = np.empty((a.shape[0], width) + a.shape[2:], dtype=a.dtype)
+    out[:, :a.shape[1]] = a
+    out[:, a.shape[1]:] = fill
+    return out
+
+
+def stack(sets: list[PlanSet], width: int) -> PlanSet:
+    """Plan sets as one (points padded to ``width`` with "no step": no hazard, one die)."""
+    def cat(name, fill):
+        return np.concatenate([_pad(getattr(ps, name), width, fill) for ps in sets])
+
+    return PlanSet(length=np.concatenate([ps.length for ps in sets]), cell=cat("cell", 0), gear=cat("gear", 0),
+                   fin=cat("fin", False), q=cat("q", np.eye(1, X, 0)[0]), pj=cat("pj", 0.0), pc=cat("pc", 0.0),
+                   m=cat("m", 1), cuts=cat("cuts", 0), gain=np.concatenate([ps.gain for ps in sets]), steps=[])
+
+
+def _rows(ps: PlanSet, rows: np.ndarray) -> tuple[PlanSet, int]:
+    """Some plans of a stacked set, cut to the longest of them."""
+    w = int(ps.length[rows].max()) + 1
+    return PlanSet(length=ps.length[rows], cell=ps.cell[rows, :w], gear=ps.gear[rows, :w], fin=ps.fin[rows, :w],
+                   q=ps.q[rows, :w], pj=ps.pj[rows, :w], pc=ps.pc[rows, :w], m=ps.m[rows, :w],
+                   cuts=ps.cuts[rows, :w], gain=ps.gain[rows], steps=[]), w
+
+
+def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray, list]]:
+    """:meth:`DirtModel.decide` for many states (none holding the SISU token) at once."""
+    T1, n = model.T1, len(states)
+    best = np.full((n, T1), BIG)
+    mode = np.zeros((n, T1), dtype=np.int64)
+    pick = np.full((n, T1), -1, dtype=np.int64)
+    sets, stops, losses, owners = [], [], [], []
+    for i, (cell, gear, damage) in enumerate(states):
+        ps = model.plans(cell, gear, damage)
+        if ps.n:
+            stop, loss = model.point_values(ps, damage, value)
+            sets.append(ps)
+            stops.append(stop)
+            losses.append(loss)
+            owners.append(np.full(ps.n, i))
+    if sets:
+        width = max(ps.cell.shape[1] for ps in sets)
+        big = stack(sets, width)
+        stop = np.concatenate([_pad(a, width, BIG) for a in stops])
+        loss = np.concatenate([_pad(a, width, BIG) for a in losses])
+        owner = np.concatenate(owners)
+        local = np.concatenate([np.arange(ps.n) for ps in sets])
+        R = len(owner)
+        shape = (n, int(max(ps.n for ps in sets)))
+        # every plan as a Big Attack first (cheap: no stopping rule), the best of each state as a start ...
+        fail = np.concatenate([_pad(_first_loss(ps, model.limit)[0], width, 0.0) for ps in sets])
+        ok = np.concatenate([_first_loss(ps, model.limit)[1] for ps in sets])
+        attack = attack_values(big, model._shift(big, stop), model._shift(big, loss), model.limit, fl=(fail, ok))
+        best, pick, better = _best_of(attack, owner, local, shape, best, pick)
+        mode = np.where(better, 2, mode)
+        # ... then one by one, branch and bound: one by one spends tokens and never earns any, so a plan is worth
+        # at least its cheapest point (ended or lost) with the tokens held; plans whose bound cannot beat the
+        # best found are not rolled out (the same tolerance as DirtModel.decide)
+        low = np.minimum(stop, loss).min(axis=1)
+        cand = (low < best[owner] - 1e-9).any(axis=1)
+        order = np.lexsort((low[:, 0], ~cand, owner))
+        sorted_owner = owner[order]
+        rank = np.empty(R, dtype=np.int64)
+        rank[order] = np.arange(R) - np.searchsorted(sorted_owner, sorted_owner)
+        done = ~cand
+        sel = cand & (rank < FIRST)
+        while sel.any():
+            done |= sel
+            rows = np.nonzero(sel)[0]
+            sub, w = _rows(big, rows)
+            rolled, _ = roll_values(sub, stop[rows, :w], loss[rows, :w], model.limit, model.K)
+            best, pick, better = _best_of(rolled, owner[rows], local[rows], shape, best, pick)
+            mode = np.where(better, 1, mode)
+            sel = ~done & (low < best[owner] - 1e-9).any(axis=1)
+    out = []
+    spare_secs = model.mishaps.spare_wheel_seconds
+    for i, (cell, gear, damage) in enumerate(states):
+        b = best[i]
+        choice = [Decision("none") if mode[i, t] == 0 else Decision(MODES[mode[i, t]], int(pick[i, t]))
+                  for t in range(T1)]
+        g, s, br, spare, su = damage
+        if gear == 1 and s > 0 and not spare:               # change the flat tyre (p. 20 'La roue de secours')
+            v = spare_secs + value((cell, 0, (g, s - 1, br, 1, su)))
+            better = v < b - 1e-9
+            b = np.where(better, v, b)
+            for t in np.nonzero(better)[0]:
+                choice[t] = Decision("spare")
+        out.append((b, choice))
+    return out
+
+
+def _first_loss(ps: PlanSet, limit: int) -> tuple:
+    """:func:`first_loss` of a plan set, kept on it (it depends only on the dice)."""
+    if ps.attack is None:
+        ps.attack = first_loss(ps, limit)
+    return ps.attack
+
+
+def _best_of(vals, owner, local, shape, best, pick):
+    """Fold values of some plans (rows of ``vals``, owned by states ``owner``, plan ``local`` of each) into the
+    best value and plan of every state and token count; a plan replaces the best only when better by 1e-9."""
+    n, width = shape
+    dense = np.full((n, width, vals.shape[1]), BIG)
+    dense[owner, local] = vals
+    p = dense.argmin(axis=1)
+    v = np.take_along_axis(dense, p[:, None, :], axis=1)[:, 0]
+    better = v < best - 1e-9
+    return np.where(better, v, best), np.where(better, p, pick), better
