@@ -216,3 +216,21 @@ def test_space_words_agree_with_the_line_table(dirt):
             assert ours == theirs, (path.name, node)
             checked += 1
     assert checked > 200
+
+
+@needs_poppler
+def test_a_circuit_counts_its_first_tile_once(tmp_path):
+    """On a circuit the first tile comes back as the finish: its line figures print once, so the ideal seconds
+    of the pace notes still add up to the ideal time."""
+    path = ROOT / "stages/dirt/expansions/ice-circuit-demo.yaml"
+    out = tmp_path / "ice.pdf"
+    roadbook(path, out)
+    text = subprocess.run(["pdftotext", "-layout", str(out), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    notes = text[text.index("Pace notes"):text.index("Line and times")]
+    column = [float(m.group(1)) for m in re.finditer(r"\d[\d→…]*\s+(\d+(?:\.\d)?)\s*$", notes, re.M)]
+    facts = stage_facts(load_stage(path), near=path.parent)
+    assert column and sum(column) == pytest.approx(facts.fastest.game_seconds)
+    first = facts.track.tiles[0].tile
+    rows = re.findall(rf"^\s*\d+\s+\+\d+\s+1\s+{first}\b.*$", notes, re.M)
+    assert len(rows) == 2 and "→" in rows[0] and "→" not in rows[1]

@@ -60,8 +60,12 @@ def pace_notes_page(pdf: Book, f) -> None:
     ideal = ideal_by_tile(f.track, line) if line and line.turns else {}
     expected = line.expected.tiles if line and line.expected else {}
     legend = LEGEND
+    order = [n.tile for k, n in enumerate(f.notes) if k == 0 or n.tile != f.notes[k - 1].tile]
+    again = len(order) > len(set(order))          # a circuit comes back to its first tile
     if gears:
         legend += " Line gears: the gears of the ideal line on the tile."
+    if (gears or ideal) and again:
+        legend += " A tile driven again has its figures on its first row, for every time it is driven."
     if ideal:
         legend += " Ideal s: the time cards of the ideal line's turns that start on the tile (no hazard rolled)."
     if expected:
@@ -88,11 +92,15 @@ def pace_notes_page(pdf: Book, f) -> None:
     pdf.need(ROW_H * 4 + 6)
     header()
     last_tile = None
+    shown: set[int] = set()          # tiles whose line figures are printed (a circuit's first tile comes back)
     for n in f.notes:
         if not pdf.room(ROW_H):
             pdf.add_page()
             header()
         new_tile = n.tile != last_tile
+        figures = new_tile and n.tile not in shown
+        if figures:
+            shown.add(n.tile)
         y = pdf.get_y()
         if new_tile and last_tile is not None:
             pdf.rule(y, width=0.15)
@@ -123,16 +131,16 @@ def pace_notes_page(pdf: Book, f) -> None:
         else:
             pdf.cell(widths[5], ROW_H, "")
         if gears:
-            text = "→".join(str(g) for g in gears.get(n.tile, [])) if new_tile else ""
+            text = "→".join(str(g) for g in gears.get(n.tile, [])) if figures else ""
             width = widths[at["Line gears"]]
             pdf.cell(width, ROW_H, pdf.fit_font(text, width, 7.5, colour=GREY))
         if ideal:
             pdf.font(7.5, False, INK)
-            pdf.cell(widths[at["Ideal s"]], ROW_H, _seconds(ideal.get(n.tile)) if new_tile else "", align="R")
+            pdf.cell(widths[at["Ideal s"]], ROW_H, _seconds(ideal.get(n.tile)) if figures else "", align="R")
         if expected:
             pdf.font(7.5, True, INK)
             exp = expected.get(n.tile)
-            pdf.cell(widths[at["Exp. s"]], ROW_H, _seconds(exp[0]) if new_tile and exp else "", align="R")
+            pdf.cell(widths[at["Exp. s"]], ROW_H, _seconds(exp[0]) if figures and exp else "", align="R")
         pdf.set_xy(pdf.l_margin, y + ROW_H)
         last_tile = n.tile
     pdf.set_text_color(*INK)
