@@ -86,6 +86,7 @@ class Solution:
         self.model = model
         self.values = values
         self.decisions = decisions
+        self._outcomes: dict = {}
 
     def value(self, state: State, bank: int = 0) -> float:
         return float(self._vector(state)[bank])
@@ -102,7 +103,12 @@ class Solution:
         return self.decisions[state][bank]
 
     def outcomes(self, state: State, bank: int = 0) -> list[Outcome]:
-        return self.model.outcomes(state, bank, self.decision(state, bank), self._vector)
+        """The distribution of one turn played by the policy (kept: the statistics ask for it more than once)."""
+        key = (state, bank)
+        hit = self._outcomes.get(key)
+        if hit is None:
+            hit = self._outcomes[key] = self.model.outcomes(state, bank, self.decision(state, bank), self._vector)
+        return hit
 
     def stats(self, starts: Iterable[State], bank: int = 0) -> PolicyStats:
         """Follow the policy from the best of ``starts`` (the driver picks the start cell) and sum up."""

@@ -30,7 +30,7 @@ import numpy as np
 from designer.racing.expected import Outcome
 from designer.systems.dirt.mishaps import Mishaps
 from designer.systems.dirt.plans import (BIG, X, PlanSet, StepTable, attack_values, first_loss, plan_set,
-                                         roll_values, search_plans, secure_cost, subset, subset_many)
+                                         fits_all, roll_values, search_plans, secure_cost, subset, subset_many)
 from designer.systems.dirt.ruleset import Pool, Ruleset
 
 FIN = ("finished",)
@@ -73,6 +73,7 @@ class DirtModel:
         self._engines: dict = {}
         self._plans: dict = {}
         self._searches: dict = {}
+        self._single: dict = {}
         self._after: dict = {}
         self._damage: dict = {}
         self._point_cache: dict = {}
@@ -117,10 +118,14 @@ class DirtModel:
                 # a red-zone brake counts as a gear die only when played before one: that pool on its own
                 ps = plan_set(self.engine(pool), cell, gear, self.steps)
             else:                                   # one search of the full pool serves every damaged pool
-                search = self._searches.get((cell, gear, base))
-                if search is None:
-                    search = self._searches[(cell, gear, base)] = search_plans(self.engine(base), cell, gear)
-                ps = plan_set(None, cell, gear, self.steps, None if pool == base else pool, search)
+                full = self.plans(cell, gear, NO_DAMAGE) if pool != base else None
+                if full is not None and fits_all(full, pool):
+                    ps = full                       # no plan of the full pool needs the dice damage took
+                else:
+                    search = self._searches.get((cell, gear, base))
+                    if search is None:
+                        search = self._searches[(cell, gear, base)] = search_plans(self.engine(base), cell, gear)
+                    ps = plan_set(None, cell, gear, self.steps, None if pool == base else pool, search)
             self._plans[key] = ps
         return ps
 
@@ -235,13 +240,19 @@ class DirtModel:
         return stops[inv], losses[inv]
 
     # -- the decision at a boundary ---------------------------------------------------------------
-    def _shift(self, ps: PlanSet, arr: np.ndarray) -> np.ndarray:
-        """``arr`` seen by a Big Attack: tokens t + gain (the excess over max_tokens kept as seconds off)."""
+    def _shift(self, ps: PlanSet, arr: np.ndarray, where: np.ndarray | None = None) -> np.ndarray:
+        """``arr`` seen by a Big Attack: tokens t + gain (the excess over max_tokens kept as seconds off).
+        ``where``: :meth:`shift_index` of the same plans and shape, when shifting several arrays."""
+        flat, credit = self.shift_index(ps, arr.shape) if where is None else where
+        return np.where(arr >= BIG, BIG, arr.reshape(-1)[flat].reshape(arr.shape) - credit)
+
+    def shift_index(self, ps: PlanSet, shape: tuple) -> tuple[np.ndarray, np.ndarray]:
+        """Where each entry of a (plans, points, tokens) array is read from after a Big Attack, and the credit."""
+        P, L1, T1 = shape
         total = self._tokens[None, :] + ps.gain[:, None]
-        idx = np.minimum(total, self.T1 - 1)
-        credit = (total - idx)[:, None, :]
-        shifted = np.take_along_axis(arr, np.broadcast_to(idx[:, None, :], arr.shape), axis=2)
-        return np.where(arr >= BIG, BIG, shifted - credit)
+        idx = np.minimum(total, T1 - 1)
+        base = (np.arange(P)[:, None, None] * L1 + np.arange(L1)[None, :, None]) * T1
+        return (base + idx[:, None, :]).reshape(-1), (total - idx)[:, None, :]
 
     def decide(self, state, value):
         cell, gear, damage = state
@@ -305,6 +316,10 @@ class DirtModel:
     def single(self, state, decision: Decision, value):
         """The chosen plan alone with its point values and (for one by one) its table of rules; with the SISU
         token held, ``ps1.rescue`` keeps what cancelling a loss of control leads to."""
+        key = (state, decision)
+        hit = self._single.get(key)
+        if hit is not None:
+            return hit
         cell, gear, damage = state
         ps1 = subset(self.plans(cell, gear, damage), decision.plan)
         stop, loss = self.point_values(ps1, damage, value)
@@ -315,7 +330,8 @@ class DirtModel:
         table = None
         if decision.mode == "roll":
             _, table = roll_values(ps1, stop, loss, self.limit, self.K, keep=True)
-        return ps1, stop, loss, table
+        hit = self._single[key] = (ps1, stop, loss, table)
+        return hit
 
     def loss_or_rescue(self, ps1, j: int, tok: int, damage: tuple) -> list:
         """What a loss of control by hazards on step j of a plan rolled one by one leads to: cancelled by the

@@ -52,7 +52,7 @@ class PlanSet:
     steps: list               # per plan: tuple of (dice, cell indexes, gear, events)
     rescue: tuple | None = None   # with the SISU token held: what cancelling a loss of control leads to
     points: tuple | None = None   # the distinct points and their index (DirtModel.points)
-    attack: tuple | None = None   # first_loss of the set, kept (it does not depend on the values)
+    used: tuple = ()              # the dice used by each plan (TurnEngine's packed ints), when known
 
     @property
     def n(self) -> int:
@@ -132,7 +132,13 @@ def plan_set(engine, cell: int, gear: int, table: StepTable, pool=None, search=N
     cells[:, 0], gears[:, 0] = cell, gear
     return PlanSet(length=length, cell=cells, gear=gears, fin=a["fin"][ids], q=a["q"][ids], pj=a["pj"][ids],
                    pc=a["pc"][ids], m=a["m"][ids], cuts=np.cumsum(a["cut"][ids], axis=1),
-                   gain=a["gain"][ids].sum(axis=1), steps=plans)
+                   gain=a["gain"][ids].sum(axis=1), steps=plans, used=tuple(e[3][2] for e in ends))
+
+
+def fits_all(ps: PlanSet, pool) -> bool:
+    """Whether every plan of a set fits in a smaller pool of dice. Then the set is also the plan set of that
+    pool: its candidates are a subset of the larger pool's, and the chosen ones are among them."""
+    return bool(ps.used) and all(_fits(u, pool) for u in ps.used)
 
 
 def _gain(used: int) -> int:

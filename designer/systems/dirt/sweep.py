@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from designer.systems.dirt.expected import Decision, DirtModel
-from designer.systems.dirt.plans import BIG, X, PlanSet, attack_values, first_loss, roll_values
+from designer.systems.dirt.plans import BIG, X, PlanSet, attack_values, roll_values
 
 FIRST = 8          # plans rolled out first per state (the most promising by their lower bound)
 MODES = (None, "roll", "attack")
@@ -148,31 +148,49 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
         local = np.concatenate([np.arange(ps.n) for ps in sets])
         R = len(owner)
         shape = (n, int(max(ps.n for ps in sets)))
-        # every plan as a Big Attack first (cheap: no stopping rule), the best of each state as a start ...
-        fail = np.concatenate([_pad(_first_loss(ps, model.limit)[0], width, 0.0) for ps in sets])
-        ok = np.concatenate([_first_loss(ps, model.limit)[1] for ps in sets])
-        attack = attack_values(big, model._shift(big, stop), model._shift(big, loss), model.limit, fl=(fail, ok))
-        best, pick, better = _best_of(attack, owner, local, shape, best, pick)
-        mode = np.where(better, 2, mode)
-        # ... then one by one, branch and bound: one by one spends tokens and never earns any, so a plan is worth
-        # at least its cheapest point (ended or lost) with the tokens held; plans whose bound cannot beat the
-        # best found are not rolled out (the same tolerance as DirtModel.decide)
-        low = np.minimum(stop, loss).min(axis=1)
-        cand = (low < best[owner] - 1e-9).any(axis=1)
-        order = np.lexsort((low[:, 0], ~cand, owner))
-        sorted_owner = owner[order]
-        rank = np.empty(R, dtype=np.int64)
-        rank[order] = np.arange(R) - np.searchsorted(sorted_owner, sorted_owner)
-        done = ~cand
-        sel = cand & (rank < FIRST)
-        while sel.any():
-            done |= sel
+        # Branch and bound over (plan, mode), exact to the same 1e-9 as DirtModel.decide. Every outcome of a
+        # plan ends at one of its points, ended or lost. A Big Attack earns its gain first, so it is worth at
+        # least its cheapest point with the tokens after the gain; one by one spends tokens and never earns
+        # any, so it is worth at least its cheapest point with the tokens held (values never grow with tokens).
+        cheapest = np.minimum(stop, loss).min(axis=1)
+        low = {"roll": cheapest, "attack": model._shift(big, cheapest[:, None, :])[:, 0]}
+        done = {"roll": np.zeros(R, dtype=bool), "attack": np.zeros(R, dtype=bool)}
+
+        def run(kind, sel):
+            nonlocal best, pick, mode
+            done[kind] |= sel
             rows = np.nonzero(sel)[0]
             sub, w = _rows(big, rows)
-            rolled, _ = roll_values(sub, stop[rows, :w], loss[rows, :w], model.limit, model.K)
-            best, pick, better = _best_of(rolled, owner[rows], local[rows], shape, best, pick)
-            mode = np.where(better, 1, mode)
-            sel = ~done & (low < best[owner] - 1e-9).any(axis=1)
+            st, lo = stop[rows, :w], loss[rows, :w]
+            if kind == "roll":
+                vals, _ = roll_values(sub, st, lo, model.limit, model.K)
+            else:
+                where = model.shift_index(sub, st.shape)
+                vals = attack_values(sub, model._shift(sub, st, where), model._shift(sub, lo, where), model.limit)
+            best, pick, better = _best_of(vals, owner[rows], local[rows], shape, best, pick)
+            mode = np.where(better, 1 if kind == "roll" else 2, mode)
+
+        def first(kind):           # the most promising plans of each state by their bound
+            order = np.lexsort((low[kind][:, 0], owner))
+            so = owner[order]
+            rank = np.empty(R, dtype=np.int64)
+            rank[order] = np.arange(R) - np.searchsorted(so, so)
+            return rank < FIRST
+
+        run("attack", first("attack"))
+        run("roll", first("roll"))
+        for kind in ("attack", "roll", "roll", "roll"):
+            sel = ~done[kind] & (low[kind] < best[owner] - 1e-9).any(axis=1)
+            if kind == "roll":
+                sel &= first_of(sel, low[kind], owner, R)
+            if sel.any():
+                run(kind, sel)
+        for kind in ("attack", "roll"):              # whatever is left, until no bound can beat the best
+            while True:
+                sel = ~done[kind] & (low[kind] < best[owner] - 1e-9).any(axis=1)
+                if not sel.any():
+                    break
+                run(kind, sel)
     out = []
     spare_secs = model.mishaps.spare_wheel_seconds
     for i, (cell, gear, damage) in enumerate(states):
@@ -190,13 +208,6 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
     return out
 
 
-def _first_loss(ps: PlanSet, limit: int) -> tuple:
-    """:func:`first_loss` of a plan set, kept on it (it depends only on the dice)."""
-    if ps.attack is None:
-        ps.attack = first_loss(ps, limit)
-    return ps.attack
-
-
 def _best_of(vals, owner, local, shape, best, pick):
     """Fold values of some plans (rows of ``vals``, owned by states ``owner``, plan ``local`` of each) into the
     best value and plan of every state and token count; a plan replaces the best only when better by 1e-9."""
@@ -207,3 +218,13 @@ def _best_of(vals, owner, local, shape, best, pick):
     v = np.take_along_axis(dense, p[:, None, :], axis=1)[:, 0]
     better = v < best - 1e-9
     return np.where(better, v, best), np.where(better, p, pick), better
+
+
+def first_of(sel: np.ndarray, low: np.ndarray, owner: np.ndarray, R: int) -> np.ndarray:
+    """Among selected rows, the FIRST of each owner with the lowest bound."""
+    key = np.where(sel, low[:, 0], np.inf)
+    order = np.lexsort((key, owner))
+    so = owner[order]
+    rank = np.empty(R, dtype=np.int64)
+    rank[order] = np.arange(R) - np.searchsorted(so, so)
+    return rank < FIRST
