@@ -236,20 +236,25 @@ class FontUse:
         self.i = index
         self.bold = bold
         self.used: dict[int, str] = {}           # glyph -> character (ToUnicode)
+        self._hex: dict[str, str] = {}           # character -> its glyph number in hex (already marked used)
 
     def width_pt(self, text: str, size_pt: float) -> float:
         return self.font.width_pt(text, size_pt)
 
     def encode(self, text: str) -> str:
         """``text`` as a PDF hex string of glyph numbers (Identity-H), its glyphs marked as used."""
+        known = self._hex
+        try:
+            return "<" + "".join([known[ch] for ch in text]) + ">"
+        except KeyError:
+            pass
         used, cmap = self.used, self.font.cmap
-        out = []
         for ch in text:
-            g = cmap.get(ord(ch), 0)
-            if g not in used:
-                used[g] = ch
-            out.append(f"{g:04X}")
-        return "<" + "".join(out) + ">"
+            if ch not in known:
+                g = cmap.get(ord(ch), 0)
+                used.setdefault(g, ch)
+                known[ch] = f"{g:04X}"
+        return "<" + "".join([known[ch] for ch in text]) + ">"
 
     def objects(self, first: int) -> list[bytes]:
         """The PDF objects of this font, numbered from ``first``: Type0, CIDFont, descriptor, program,
