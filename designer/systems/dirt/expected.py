@@ -76,7 +76,8 @@ class DirtModel:
         self._single: dict = {}
         self._after: dict = {}
         self._damage: dict = {}
-        self._point_cache: dict = {}
+        self._point_cache: dict = {}              # damage -> point -> (stop, loss) value vectors
+        self._big = np.full(mishaps.max_tokens + 1, BIG)
         self.steps = StepTable(rules, self.cut)
         self._flat_cache: dict = {}
         self.flat_chance = mishaps.flat_chance
@@ -225,19 +226,19 @@ class DirtModel:
     def point_values(self, ps: PlanSet, damage: tuple, value) -> tuple[np.ndarray, np.ndarray]:
         """``stop[p, i, t]`` and ``loss[p, i, t]`` for every point of every plan."""
         pts, inv = self.points(ps)
-        stops = np.full((len(pts), self.T1), BIG)
-        losses = np.full((len(pts), self.T1), BIG)
-        cache = self._point_cache
-        for n, pt in enumerate(pts):
-            if pt is None:
-                continue
-            full = pt + (damage,)
-            hit = cache.get(full)
+        cache = self._point_cache.get(damage)
+        if cache is None:
+            cache = self._point_cache[damage] = {None: (self._big, self._big)}
+        rows = []
+        for pt in pts:
+            hit = cache.get(pt)
             if hit is None:
-                hit = cache[full] = (self._mix(self.stop_outcomes(*full), value),
-                                     self._mix(self.loss_outcomes(*full), value))
-            stops[n], losses[n] = hit
-        return stops[inv], losses[inv]
+                full = pt + (damage,)
+                hit = cache[pt] = (self._mix(self.stop_outcomes(*full), value),
+                                   self._mix(self.loss_outcomes(*full), value))
+            rows.append(hit)
+        both = np.array(rows)                      # (points, 2, tokens)
+        return both[:, 0][inv], both[:, 1][inv]
 
     # -- the decision at a boundary ---------------------------------------------------------------
     def _shift(self, ps: PlanSet, arr: np.ndarray, where: np.ndarray | None = None) -> np.ndarray:

@@ -65,33 +65,32 @@ class PlanSet:
 
 class StepTable:
     """What each distinct step of a plan means under the dice, as rows of arrays (one table per ruleset and
-    road: steps are shared by many plans). Row ``pad`` (the last) stands for "no step": no hazard, no cut."""
+    road: steps are shared by many plans). Row 0 stands for "no step": no hazard, one die, no cut, no gain."""
 
     def __init__(self, rules, cut_cells):
         self.hz = {d: n / rules.die_faces for d, n in rules.hazard_faces.items()}
         self.cut_cells = cut_cells
         self.ids: dict = {}
-        self.rows: list = []
-        self._arrays = None
+        self.n = 1
+        # ints: cell, gear, finished, dice, cut entered, gain; floats: canon hazard, long-jump hazard, q[0..X-1]
+        self.ints = np.zeros((256, 6), dtype=np.int64)
+        self.floats = np.zeros((256, 2 + X))
+        self.ints[0, 3] = 1
+        self.floats[0, 2] = 1.0
 
     def id(self, step) -> int:
         i = self.ids.get(step)
         if i is None:
-            i = self.ids[step] = len(self.rows)
-            self.rows.append(_features(step, self.hz, self.cut_cells))
-            self._arrays = None
+            i = self.ids[step] = self.n
+            if i >= len(self.ints):
+                self.ints = np.concatenate([self.ints, np.zeros_like(self.ints)])
+                self.floats = np.concatenate([self.floats, np.zeros_like(self.floats)])
+            cell, gear, fin, pc, pj, q, m, cut, gain = _features(step, self.hz, self.cut_cells)
+            self.ints[i] = (cell, gear, fin, m, cut, gain)
+            self.floats[i, :2] = (pc, pj)
+            self.floats[i, 2:] = q
+            self.n += 1
         return i
-
-    def arrays(self) -> dict:
-        if self._arrays is None:
-            rows = self.rows + [(0, 0, False, 0.0, 0.0, np.eye(1, X, 0)[0], 1, 0, 0)]
-            cols = list(zip(*rows))
-            self._arrays = {
-                "cell": np.array(cols[0], dtype=np.int64), "gear": np.array(cols[1], dtype=np.int64),
-                "fin": np.array(cols[2], dtype=bool), "pc": np.array(cols[3]), "pj": np.array(cols[4]),
-                "q": np.array(cols[5]), "m": np.array(cols[6], dtype=np.int64),
-                "cut": np.array(cols[7], dtype=np.int64), "gain": np.array(cols[8], dtype=np.int64)}
-        return self._arrays
 
 
 def plan_set(engine, cell: int, gear: int, table: StepTable, pool=None, search=None) -> PlanSet:
@@ -104,35 +103,36 @@ def plan_set(engine, cell: int, gear: int, table: StepTable, pool=None, search=N
     ends = pareto_plans(search, pool)
     seen, memo = search[1], search[2]
     start = (cell, gear, 0, (), 0)
+    memo.setdefault(start, ((), ()))
     plans = []
     rows = []
     for _end, _gain, _risk, key in ends:
         hit = memo.get(key)
         if hit is None:
-            steps = []
+            chain = []
             k = key
-            while k != start:
-                prev, step = seen[k]
-                steps.append(step)
-                k = prev
-            steps.reverse()
-            hit = memo[key] = (tuple(steps), [table.id(st) for st in steps])
+            while k not in memo:
+                chain.append(k)
+                k = seen[k][0]
+            steps, ids = memo[k]
+            for k in reversed(chain):
+                step = seen[k][1]
+                steps, ids = steps + (step,), ids + (table.id(step),)
+                memo[k] = (steps, ids)
+            hit = memo[key]
         plans.append(hit[0])
         rows.append(hit[1])
-    P = len(plans)
     L = max((len(r) for r in rows), default=1)
-    a = table.arrays()
-    pad = len(a["cell"]) - 1
-    ids = np.full((P, L + 1), pad, dtype=np.int64)
-    for p, r in enumerate(rows):
-        ids[p, 1:len(r) + 1] = r
-    length = np.array([len(r) for r in rows], dtype=np.int64)
-    cells = a["cell"][ids]
-    gears = a["gear"][ids]
+    ids = np.array([(0,) + r + (0,) * (L - len(r)) for r in rows], dtype=np.int64).reshape(len(rows), L + 1)
+    ints = table.ints[ids]
+    floats = table.floats[ids]
+    cells = ints[:, :, 0].copy()
+    gears = ints[:, :, 1].copy()
     cells[:, 0], gears[:, 0] = cell, gear
-    return PlanSet(length=length, cell=cells, gear=gears, fin=a["fin"][ids], q=a["q"][ids], pj=a["pj"][ids],
-                   pc=a["pc"][ids], m=a["m"][ids], cuts=np.cumsum(a["cut"][ids], axis=1),
-                   gain=a["gain"][ids].sum(axis=1), steps=plans, used=tuple(e[3][2] for e in ends))
+    return PlanSet(length=np.array([len(r) for r in rows], dtype=np.int64), cell=cells, gear=gears,
+                   fin=ints[:, :, 2].astype(bool), q=floats[:, :, 2:], pj=floats[:, :, 1], pc=floats[:, :, 0],
+                   m=ints[:, :, 3], cuts=np.cumsum(ints[:, :, 4], axis=1), gain=ints[:, :, 5].sum(axis=1),
+                   steps=plans, used=tuple(e[3][2] for e in ends))
 
 
 def fits_all(ps: PlanSet, pool) -> bool:
@@ -196,34 +196,56 @@ def _fits(used: int, pool) -> bool:
             and ((used >> _BRAKE) & 7) <= pool.brake and ((used >> _LEADER) & 7) <= pool.leader)
 
 
-def pareto_plans(search: tuple[list, dict], pool=None) -> list:
+def pareto_plans(search: tuple, pool=None) -> list:
     """The plans searched from a turn boundary: for every end (cell, gear, finished) and every number of
     seconds tokens g a Big Attack could earn on the way there, the least risky set of dice reaching that end
-    with gain g (fewest dice on a tie), kept only when no plan to the same end earns as many tokens or more
-    for no more risk (the Pareto set over risk and gain). ``pool``: only plans whose dice fit in it.
+    with gain g (fewest dice on a tie, then the first found), kept only when no plan to the same end earns as
+    many tokens or more for no more risk (the Pareto set over risk and gain). ``pool``: only plans whose dice
+    fit in it. Risks equal to 13 decimals count as a tie.
 
-    Returns ``[(end, gain, risk, key)]`` sorted by end.
+    Returns ``[(end, gain, risk, key)]`` by end, then by gain from the highest.
     """
-    best: dict = {}
     cands = search[0]
+    if not cands:
+        return []
+    arr = search[2].get("arrays")
+    if arr is None:
+        n = len(cands)
+        used = np.array([c[4][2] for c in cands], dtype=np.int64)
+        need = np.stack([_POP_ARR[used & 63] + ((used >> _RZ) & 7), (used >> _GAS) & 7, (used >> _BRAKE) & 7,
+                         (used >> _LEADER) & 7], axis=1)
+        end = np.array([(c[0][0] * 8 + c[0][1]) * 2 + c[0][2] for c in cands], dtype=np.int64)
+        gain = np.array([c[1] for c in cands], dtype=np.int64)
+        group = end * 64 + gain
+        risk = np.array([c[2] for c in cands])
+        level = np.array([c[3] for c in cands], dtype=np.int64)
+        order = np.lexsort((np.arange(n), level, np.round(risk, 13), group))
+        arr = search[2]["arrays"] = (need, group[order], order, risk)
+    need, group, order, risk = arr
     if pool is not None:
-        cands = [c for c in cands if _fits(c[4][2], pool)]
-    for end, gain, r, nlevel, nkey in cands:
-        o = end + (gain,)
-        b = best.get(o)
-        if b is None or r < b[0] - 1e-15 or (r <= b[0] + 1e-15 and nlevel < b[1]):
-            best[o] = (r, nlevel, nkey)
-    by_end: dict = {}
-    for (v, ng, fin, gain), (r, _n, k) in best.items():
-        by_end.setdefault((v, ng, fin), []).append((gain, r, k))
+        ok = (need <= np.array([pool.gear, pool.gas, pool.brake, pool.leader])).all(axis=1)[order]
+        group, order = group[ok], order[ok]
+    head = np.ones(len(group), dtype=bool)
+    head[1:] = group[1:] != group[:-1]
+    winners = order[head].tolist()
     out = []
-    for end in sorted(by_end):
+    i = len(winners) - 1
+    while i >= 0:                      # winners run by end, then gain upwards: walk each end from its top gain
+        end = cands[winners[i]][0]
         low = None
-        for gain, r, k in sorted(by_end[end], key=lambda x: (-x[0], x[1])):
+        run = []
+        while i >= 0 and cands[winners[i]][0] == end:
+            w = winners[i]
+            r = float(risk[w])
             if low is None or r < low - 1e-15:
-                out.append((end, gain, r, k))
+                run.append((end, cands[w][1], r, cands[w][4]))
                 low = r
-    return out
+            i -= 1
+        out.append(run)
+    return [e for run in reversed(out) for e in run]
+
+
+_POP_ARR = np.array(_POP, dtype=np.int64)
 
 
 def _features(step, hz: dict, cut_cells) -> tuple:
