@@ -100,7 +100,7 @@ def test_map_spec_is_plain_json_with_one_selection():
     spec = mapview.map_chart(stage_svg(track, width_px=None), mapview.map_points(track, selected=2), 500, 600)
     text = json.dumps(spec)                                   # nothing but JSON types
     assert text.count(f'"name": "{mapview.PARAM}"') == 1
-    tiles = spec["layer"][-1]["data"]["values"]
+    tiles = spec["datasets"][spec["layer"][-1]["data"]["name"]]
     assert [r["index"] for r in tiles if r["kind"] == "tile"] == [0, 1, 2, 3]
     assert [r["stroke_width"] for r in tiles if r["index"] == 2] == [5.0]
     assert spec["width"] <= 500 and spec["height"] <= 600

@@ -156,7 +156,7 @@ def _map(track, problems) -> None:
     top.caption("Click a tile to select it; the dashed hexagon is the open end.")
     max_w, max_h = MAP_SIZES.get(ss.get("map_size") or "fit", MAP_SIZES["fit"])
     spec = mapview.map_chart(svg, points, max_width=max_w, max_height=max_h)
-    key = f"map_{ss.get('map_nonce', 0)}"
+    key = state.map_key()
     with st.container(key="map_box"):
         st.vega_lite_chart(spec=spec, key=key, on_select=functools.partial(state.on_map, key),
                            selection_mode=mapview.PARAM, theme=None, width="content")

@@ -107,7 +107,10 @@ def map_chart(svg: str, points: list[dict], max_width: int = 760, max_height: in
     """The clickable map as a Vega-Lite specification (a plain dict: building it through Altair, whose schema
     check alone takes a quarter of a second, would cost more than the rest of a click).
 
-    Layers: the drawing, the dashed open end with its "+", then a selectable hexagon over every tile."""
+    Layers: the drawing, the dashed open end with its "+", then a selectable hexagon over every tile. Their data
+    are named datasets (``drawing``, ``open_end``, ``tiles``) apart from the layers: when a click changes only
+    them (another tile selected, a tile turned the same size), the browser puts the new data into the chart it
+    has instead of building the chart again."""
     lay = layout(svg, points, max_width, max_height)
     x = {"field": "x", "type": "quantitative", "axis": None,
          "scale": {"domain": lay["x_domain"], "nice": False, "zero": False}}
@@ -126,20 +129,23 @@ def map_chart(svg: str, points: list[dict], max_width: int = 760, max_height: in
         "width": lay["width"], "height": lay["height"], "padding": 0,
         "autosize": {"type": "pad", "contains": "padding"},
         "config": {"view": {"stroke": None}},
+        "datasets": {"drawing": [{"x": img["x"], "y": img["y"], "url": svg_data_uri(svg)}],
+                     "open_end": opens or [{"x": img["x"], "y": img["y"], "kind": "none"}],
+                     "tiles": rows},
         "layer": [
-            {"data": {"values": [{"x": img["x"], "y": img["y"], "url": svg_data_uri(svg)}]},
+            {"data": {"name": "drawing"},
              "mark": {"type": "image", "width": img["width"], "height": img["height"], "aspect": False,
                       "align": "center", "baseline": "middle"},
              "encoding": {"x": x, "y": y, "url": {"field": "url", "type": "nominal"}}},
-            {"data": {"values": opens},
+            {"data": {"name": "open_end"}, "transform": [{"filter": "datum.kind === 'open'"}],
              "mark": {"type": "point", "shape": HEX_PATH, "filled": False, "size": size, "stroke": "#888888",
                       "strokeWidth": 1.5, "strokeDash": [6, 4], "fill": "#f4f4f4", "fillOpacity": 0.5},
              "encoding": {"x": x, "y": y}},
-            {"data": {"values": opens},
+            {"data": {"name": "open_end"}, "transform": [{"filter": "datum.kind === 'open'"}],
              "mark": {"type": "text", "text": "+", "fontSize": max(14, radius_px * 0.6), "color": "#777777",
                       "fontWeight": "bold"},
              "encoding": {"x": x, "y": y}},
-            {"name": "tiles", "data": {"values": rows},
+            {"name": "tiles", "data": {"name": "tiles"},
              "mark": {"type": "point", "shape": HEX_PATH, "filled": False, "size": size, "cursor": "pointer",
                       "fill": "#ffffff", "fillOpacity": 0.01},
              "encoding": {"x": x, "y": y,

@@ -196,7 +196,17 @@ def _clamp_selection() -> None:
 def set_selected(index: int | None) -> None:
     ss.selected = index
     _clamp_selection()
-    ss.map_nonce = ss.get("map_nonce", 0) + 1      # a fresh map, with no stale chart selection
+
+
+def map_key() -> str:
+    """The map chart's widget key. The chart remembers the last tile clicked on it (``map_holds``); while that is
+    the selected tile the chart is kept (a click only changes its data), otherwise a fresh chart replaces it, so
+    that clicking that tile again is seen."""
+    holds = ss.get("map_holds")
+    if holds is not None and holds != ss.get("selected"):
+        ss.map_nonce = ss.get("map_nonce", 0) + 1
+        ss.map_holds = None
+    return f"map_{ss.get('map_nonce', 0)}"
 
 
 def guard(fn: Callable) -> Callable:
@@ -284,6 +294,7 @@ def on_step_selection(step: int) -> None:
 def on_map(key: str) -> None:
     """The map was clicked: select that tile (the open end switches the palette to 'add at the end')."""
     index = mapview.tile_from_event(ss.get(key))
+    ss.map_holds = index
     if index is None:
         return
     if index == mapview.OPEN_END:
