@@ -47,8 +47,10 @@ def closure(model: DirtModel, starts) -> set:
             if hit is None:
                 hit = [o[2] for o in model.stop_outcomes(*pt, damage)]
                 hit += [o[2] for o in model.loss_outcomes(*pt, damage)]
-                if damage[4]:
-                    hit += [o[2] for o in model.stop_outcomes(*pt, tuple(damage[:4]) + (0,))]
+                if damage[4]:                          # the values with the token spent are asked for too
+                    spent = tuple(damage[:4]) + (0,)
+                    hit += [o[2] for o in model.stop_outcomes(*pt, spent)]
+                    hit += [o[2] for o in model.loss_outcomes(*pt, spent)]
                 hit = after[key] = set(hit)
             nxt += hit
         g, s, b, spare, su = damage

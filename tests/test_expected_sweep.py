@@ -1,0 +1,106 @@
+"""The DIRT expected-time sweep (many boundaries per numpy call) against the plain recursion, and the plan
+search shared by the damaged dashboards against a search of each dashboard on its own."""
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from designer.racing.expected import solve
+from designer.systems.dirt.expected import DirtModel
+from designer.systems.dirt.mishaps import load_mishaps
+from designer.systems.dirt.plans import StepTable, pareto_plans, plan_set, search_plans
+from designer.systems.dirt.rules import TurnEngine, road_of
+from designer.systems.dirt.ruleset import Pool, load_ruleset
+from designer.systems.dirt.sweep import closure, sweep
+from designer.systems.dirt.stage import loads_stage
+from designer.systems.dirt.tileset import get_tileset
+from designer.systems.dirt.track import assemble
+
+DEMO = """\
+# Demonstration stage designed for these tests (not from the rulebook): start, a hairpin, a bend, finish.
+stage: Demo short stage (sweep tests)
+tileset: dirt-core
+surface: gravel
+tiles:
+- 202a A
+- 210b C
+- 217a D
+- 203a A
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def demo_road():
+    stage = loads_stage(DEMO, "demo.yaml")
+    return road_of(assemble(stage, get_tileset(stage.tileset)).graph)
+
+
+def _model(sisu=False, **changes):
+    mishaps = load_mishaps().replace(**changes) if changes else load_mishaps()
+    return DirtModel(demo_road(), load_ruleset(), mishaps, sisu=sisu)
+
+
+@pytest.mark.parametrize("sisu", [False, True])
+def test_sweep_gives_the_values_of_the_recursion(sisu):
+    swept = _model(sisu)
+    starts = [(s, 0, swept.start_damage) for s in swept.road.starts()]
+    known = sweep(swept, starts)
+    assert known is not None
+    plain = _model(sisu)
+    reference = solve(plain, starts)
+    # the closure holds every state the recursion meets (with the SISU token, also where cancelling a loss of
+    # control on plans the branch and bound never rolled out would lead)
+    assert set(known[0]) == closure(plain, starts)
+    if sisu:
+        assert set(known[0]) >= set(reference.values)
+    else:
+        assert set(known[0]) == set(reference.values)
+    worst = max(float(abs(known[0][s] - v).max()) for s, v in reference.values.items())
+    assert worst < 1e-9
+    # and the decisions taken are worth the same (ties may pick another plan of equal value)
+    fast = solve(swept, starts, known)
+    for s in starts:
+        for t in range(swept.T1):
+            outs = fast.outcomes(s, t)
+            again = sum(o.p * (o.seconds + fast.value(o.state, o.bank)) for o in outs)
+            assert again == pytest.approx(reference.value(s, t), abs=1e-6)
+
+
+def test_one_search_serves_every_damaged_dashboard():
+    """The plan set of a dashboard with a die less, taken from the full dashboard's search, is the plan set
+    a search of that dashboard alone finds."""
+    road = demo_road()
+    rules = load_ruleset()
+    full = rules.pool("gravel", False)
+    table = StepTable(rules, [road.graph.nodes[n].get("cut") is not None for n in road.nodes])
+    smaller = [Pool(gear=full.gear - 1, gas=full.gas, brake=full.brake, leader=full.leader),
+               Pool(gear=full.gear, gas=full.gas - 1, brake=full.brake, leader=full.leader),
+               Pool(gear=full.gear, gas=full.gas, brake=full.brake - 1, leader=full.leader)]
+    checked = 0
+    for cell in range(len(road.nodes)):
+        for gear in range(0, 7):
+            search = search_plans(TurnEngine(road, rules, full, None), cell, gear)
+            for pool in smaller:
+                shared = plan_set(None, cell, gear, table, pool, search)
+                alone = plan_set(TurnEngine(road, rules, pool, None), cell, gear, table)
+                assert shared.steps == alone.steps
+                checked += shared.n
+    assert checked > 100
+
+
+def test_pareto_plans_keep_more_tokens_only_for_more_risk():
+    road = demo_road()
+    rules = load_ruleset()
+    engine = TurnEngine(road, rules, rules.pool("gravel", False), None)
+    by_end: dict = {}
+    for cell in range(len(road.nodes)):
+        for gear in range(0, 7):
+            for end, gain, risk, _key in pareto_plans(search_plans(engine, cell, gear)):
+                by_end.setdefault((cell, gear, end), []).append((gain, risk))
+    assert any(len(v) > 1 for v in by_end.values())          # some end is kept with several plans
+    for plans in by_end.values():
+        gains = [g for g, _ in plans]
+        risks = [r for _, r in plans]
+        assert gains == sorted(gains, reverse=True) and len(set(gains)) == len(gains)
+        assert all(a > b for a, b in zip(risks, risks[1:]))      # fewer tokens only for strictly less risk
