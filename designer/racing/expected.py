@@ -14,7 +14,8 @@ that one decision per bank value is chosen at once. A :class:`TurnModel` supplie
   decision, a list of :class:`Outcome` (chance, seconds, next state, next bank, loss of control?);
 - ``progress(state)``: a number that grows strictly from a state to every state after it.
 
-:func:`solve` returns a :class:`Solution`; :meth:`Solution.stats` follows the policy and gives the expected
+:func:`solve` returns a :class:`Solution` (a model may also work its values out by other means, e.g. a backward
+sweep over many states at once, and hand them in as ``known``); :meth:`Solution.stats` follows the policy and gives the expected
 time (again, as a check), its spread, the expected number of turns, the chance of at least one loss of
 control and where the expected time is spent.
 

@@ -2,8 +2,12 @@
 
 A turn boundary is ``(cell, gear, damage)`` with the seconds tokens held as the solver's bank (0..max_tokens);
 ``damage`` is ``(gear, gas, brake, spare used, SISU left)``: damage tokens of each kind (``max_damage`` in all),
-whether the spare wheel is spent and whether the SISU token (optional rule, p. 24) is still held. From a boundary the driver picks a plan (:mod:`.plans`) and rolls it one by
-one (stopping, securing) or makes a Big Attack. What follows is the rulebook (seed 002, pages of its own index):
+whether the spare wheel is spent and whether the SISU token (optional rule, p. 24) is still held. From a
+boundary the driver picks a plan (:mod:`.plans`: the Pareto set over risk and Big Attack gain per turn end)
+and rolls it one by one (stopping, securing) or makes a Big Attack. :meth:`DirtModel.decide` decides one
+boundary; :mod:`.sweep` decides many at once with the same plans and bounds (what the stage solve uses). One
+plan search per (cell, gear) serves every damaged dashboard. What follows is the rulebook (seed 002, pages of
+its own index):
 
 - hazards: reaching ``hazard_limit`` in a turn, or a hazard on a long-jump die, is a loss of control on that
   die's cell (p. 16, p. 12); a loss of control on the die that crosses the finish line still finishes (p. 20);

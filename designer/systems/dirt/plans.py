@@ -1,17 +1,29 @@
 """The plans of dice a DIRT driver can lay from one turn boundary, as arrays, and the best way to roll each.
 
 A *plan* is a legal turn laid on the track before rolling (rulebook p. 8, "Avant de lancer les dés, le joueur
-doit d'abord les poser sur la Piste"). The plans searched from a boundary (:func:`pareto_plans`) are, for each
-distinct end (cell, gear, finished) of a turn, the Pareto set over (chance of a loss of control when every die
-is rolled, seconds tokens a Big Attack earns): for each gain the least risky dice reaching that end (fewest
-dice on a tie), kept when no plan to that end earns as many tokens for no more risk. Keeping only the least
-risky plan per end was not enough: without hazard faces every plan has risk 0, the one with the fewest dice
-was kept, and the Big Attack tokens of longer plans to the same end were never counted. With the Pareto set,
-the search is exact without hazards (every end is reached with its greatest gain), and under hazards no end
-loses a plan that trades more risk for more tokens. What it does not enumerate: orders of the same dice and
-routes through other cells to the same end with the same risk and gain (the first found is kept, in order of
-dice used); those change only where the driver may stop one by one and where a loss of control lands. Then
-the driver either
+doit d'abord les poser sur la Piste").
+
+Which plans are searched (:func:`search_plans`, :func:`pareto_plans`). A rulebook boundary has about ten
+thousand legal turns that differ in what their value depends on, too many to roll out at every boundary. For
+each distinct end (cell, gear, finished) the search keeps the Pareto set over the two numbers that decide a
+Big Attack ending there: the chance that the dice show a loss of control when all are rolled (risk) and the
+seconds tokens they earn (gain). For every gain reachable at that end it finds the least risky dice (fewest
+dice on a tie, then the first found in order of dice used) and keeps them unless a plan to the same end earns
+as many tokens or more for no more risk. In what sense this is complete:
+
+- every end a legal turn can reach is kept, with its least risky plan and with its greatest gain: without
+  hazard faces the optimum is exact (a test checks it against every legal turn of the engine), and the
+  optimum under hazards can never fall below it;
+- under hazards no trade of more risk for more tokens is lost at any end.
+
+What it leaves out: among plans to one end, those off the frontier, and other orders or routes with the same
+risk and gain. They can only matter through where the driver may stop one by one, what securing costs, or
+where a failed Big Attack lands. Keeping only the least risky plan per end (the earlier rule) was not enough:
+without hazard faces every plan has risk 0, the one with the fewest dice was kept, and the tokens of longer
+plans to the same end were never counted. The optimum is exact over the plans searched, and a time a driver
+can really achieve (an upper bound of the optimum over every legal plan).
+
+From a boundary the driver then either
 
 - rolls the dice **one by one** (p. 16): before each die (or brake move) he may stop (after the first),
   roll it, or secure it with seconds tokens (p. 17: the k-th die secured in a turn costs k seconds; a brake
@@ -146,11 +158,11 @@ def _gain(used: int) -> int:
     return _POP[used & 63] + ((used >> _GAS) & 7) + ((used >> _LEADER) & 7)
 
 
-def search_plans(engine, cell: int, gear: int) -> tuple[list, dict, dict]:
+def search_plans(engine, cell: int, gear: int) -> tuple[tuple, dict, dict]:
     """Every point of a turn from a boundary that the plan search needs, in the order found: ``(candidates,
-    parents, {})``; a candidate is ``(end, gain, risk, dice, key)`` for each point reached (``key``: the point in
-    ``parents``, the map from each point of the turn to ``(previous point, step)``); the last dict keeps the
-    plans rebuilt from it.
+    parents, {})``; the candidates are four lists over the points reached (end and gain as one code, risk,
+    dice, ``key``: the point in ``parents``, the map from each point of the turn to ``(previous point, step)``);
+    the last dict keeps what is worked out from them (arrays, plans rebuilt).
 
     The search runs over the points of a turn (cell, gear, dice used, jump dice) in order of dice used. A
     point is not expanded when an expanded point at the same cell and gear used a subset of its dice, no
@@ -160,11 +172,15 @@ def search_plans(engine, cell: int, gear: int) -> tuple[list, dict, dict]:
     opts = engine.die_options
     cmoves = engine.cell_moves
     risk_of = engine.risk
+    risks = engine._risk
     start = (cell, gear, 0, (), 0)
     seen: dict = {start: None}
     buckets: list[list] = [[start]] + [[] for _ in range(16)]
     expanded: dict = {}
-    cands: list = []
+    ends: list = []                 # per candidate: end code ((cell * 8 + gear) * 2 + finished) * 64 + gain
+    rs: list = []
+    levels: list = []
+    keys: list = []
     for level in range(len(buckets)):
         for key in buckets[level]:
             c, g, used, jumps, term = key
@@ -179,15 +195,20 @@ def search_plans(engine, cell: int, gear: int) -> tuple[list, dict, dict]:
                 nused = opt[1]
                 nlevel = _ndice(nused)
                 ngain = _gain(nused)
+                bucket = buckets[nlevel]
                 for v, ng, t, step, jd in cmoves(c, g, opt):
                     njumps = jumps if jd is None else tuple(sorted(jumps + (jd,)))
                     nkey = (v, ng, nused, njumps, t)
                     if nkey in seen:
                         continue
                     seen[nkey] = (key, step)
-                    cands.append(((v, ng, t == 2), ngain, risk_of(nused, njumps), nlevel, nkey))
-                    buckets[nlevel].append(nkey)
-    return cands, seen, {}
+                    r = risks.get((nused, njumps))
+                    ends.append((((v << 3) + ng) * 2 + (t == 2)) * 64 + ngain)
+                    rs.append(risk_of(nused, njumps) if r is None else r)
+                    levels.append(nlevel)
+                    keys.append(nkey)
+                    bucket.append(nkey)
+    return (ends, rs, levels, keys), seen, {}
 
 
 def _fits(used: int, pool) -> bool:
@@ -205,21 +226,18 @@ def pareto_plans(search: tuple, pool=None) -> list:
 
     Returns ``[(end, gain, risk, key)]`` by end, then by gain from the highest.
     """
-    cands = search[0]
-    if not cands:
+    ends, rs, levels, keys = search[0]
+    if not keys:
         return []
     arr = search[2].get("arrays")
     if arr is None:
-        n = len(cands)
-        used = np.array([c[4][2] for c in cands], dtype=np.int64)
+        n = len(keys)
+        used = np.array([k[2] for k in keys], dtype=np.int64)
         need = np.stack([_POP_ARR[used & 63] + ((used >> _RZ) & 7), (used >> _GAS) & 7, (used >> _BRAKE) & 7,
                          (used >> _LEADER) & 7], axis=1)
-        end = np.array([(c[0][0] * 8 + c[0][1]) * 2 + c[0][2] for c in cands], dtype=np.int64)
-        gain = np.array([c[1] for c in cands], dtype=np.int64)
-        group = end * 64 + gain
-        risk = np.array([c[2] for c in cands])
-        level = np.array([c[3] for c in cands], dtype=np.int64)
-        order = np.lexsort((np.arange(n), level, np.round(risk, 13), group))
+        group = np.array(ends, dtype=np.int64)
+        risk = np.array(rs)
+        order = np.lexsort((np.arange(n), np.array(levels, dtype=np.int64), np.round(risk, 13), group))
         arr = search[2]["arrays"] = (need, group[order], order, risk)
     need, group, order, risk = arr
     if pool is not None:
@@ -228,17 +246,19 @@ def pareto_plans(search: tuple, pool=None) -> list:
     head = np.ones(len(group), dtype=bool)
     head[1:] = group[1:] != group[:-1]
     winners = order[head].tolist()
+    codes = group[head].tolist()
     out = []
     i = len(winners) - 1
     while i >= 0:                      # winners run by end, then gain upwards: walk each end from its top gain
-        end = cands[winners[i]][0]
+        code = codes[i] >> 6
+        end = (code >> 4, (code >> 1) & 7, bool(code & 1))
         low = None
         run = []
-        while i >= 0 and cands[winners[i]][0] == end:
+        while i >= 0 and codes[i] >> 6 == code:
             w = winners[i]
             r = float(risk[w])
             if low is None or r < low - 1e-15:
-                run.append((end, cands[w][1], r, cands[w][4]))
+                run.append((end, codes[i] & 63, r, keys[w]))
                 low = r
             i -= 1
         out.append(run)

@@ -7,8 +7,8 @@ values and decisions (the same plans, the same branch and bound, the same tolera
 1. :func:`closure`: every state the recursion would meet, forward from the starts: from each boundary, every
    point of every plan, where ending the turn there or a loss of control there leads (and the spare wheel,
    and with the SISU token where cancelling a loss of control leads);
-2. the states grouped by cell, gear 0 apart from gears 1 to 6 (the spare wheel leads from gear 1 to gear 0 on
-   the same cell), and the groups decided from the last cell back: a turn always ends further along the road
+2. the states grouped by cell and the groups decided from the last cell back (the spare wheel, from gear 1 to
+   gear 0 on the same cell, is weighed once the cell is decided): a turn always ends further along the road
    (the road's cells are ordered so that every link goes forward; when one does not, :func:`sweep` declines
    and the recursion runs);
 3. :func:`decide_many`: the plan sets of a group stacked into one, its branch and bound run for every state
@@ -85,18 +85,32 @@ def sweep(model: DirtModel, starts) -> tuple[dict, dict] | None:
         if term is not None:
             values[st] = term
         else:
-            groups.setdefault((st[0], st[1] > 0), []).append(st)
-    for key in sorted(groups, key=lambda k: (-k[0], k[1])):
+            groups.setdefault(st[0], []).append(st)
+    for cell in sorted(groups, reverse=True):
         plain = []
-        for st in sorted(groups[key], key=repr):
-            if st[2][4]:                                   # the SISU token held: one by one
+        for st in sorted(groups[cell], key=lambda s: (s[1], repr(s))):
+            if st[2][4]:                                   # the SISU token held: one by one, gear 0 first
                 values[st], decisions[st] = model.decide(st, value)
             else:
                 plain.append(st)
         if plain:
             for st, (v, d) in zip(plain, decide_many(model, plain, value)):
                 values[st], decisions[st] = v, d
+            for st in plain:                               # gear 0 is known now: the spare wheel from gear 1
+                values[st], decisions[st] = _spare(model, st, values[st], decisions[st], value)
     return values, decisions
+
+
+def _spare(model: DirtModel, state, best: np.ndarray, choice: list, value):
+    """Changing a flat tyre (p. 20 'La roue de secours') when it beats the plans, as in DirtModel.decide."""
+    cell, gear, (g, s, b, spare, su) = state
+    if gear == 1 and s > 0 and not spare:
+        v = model.mishaps.spare_wheel_seconds + value((cell, 0, (g, s - 1, b, 1, su)))
+        better = v < best - 1e-9
+        if better.any():
+            best = np.where(better, v, best)
+            choice = [Decision("spare") if better[t] else c for t, c in enumerate(choice)]
+    return best, choice
 
 
 def _pad(a: np.ndarray, width: int, fill) -> np.ndarray:
@@ -127,7 +141,8 @@ def _rows(ps: PlanSet, rows: np.ndarray) -> tuple[PlanSet, int]:
 
 
 def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray, list]]:
-    """:meth:`DirtModel.decide` for many states (none holding the SISU token) at once."""
+    """:meth:`DirtModel.decide` for many states (none holding the SISU token) at once, without the spare
+    wheel (:func:`_spare`, once the states in gear 0 are known)."""
     T1, n = model.T1, len(states)
     best = np.full((n, T1), BIG)
     mode = np.zeros((n, T1), dtype=np.int64)
@@ -194,19 +209,9 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
                     break
                 run(kind, sel)
     out = []
-    spare_secs = model.mishaps.spare_wheel_seconds
-    for i, (cell, gear, damage) in enumerate(states):
-        b = best[i]
-        choice = [Decision("none") if mode[i, t] == 0 else Decision(MODES[mode[i, t]], int(pick[i, t]))
-                  for t in range(T1)]
-        g, s, br, spare, su = damage
-        if gear == 1 and s > 0 and not spare:               # change the flat tyre (p. 20 'La roue de secours')
-            v = spare_secs + value((cell, 0, (g, s - 1, br, 1, su)))
-            better = v < b - 1e-9
-            b = np.where(better, v, b)
-            for t in np.nonzero(better)[0]:
-                choice[t] = Decision("spare")
-        out.append((b, choice))
+    for i in range(n):
+        out.append((best[i], [Decision("none") if mode[i, t] == 0 else Decision(MODES[mode[i, t]], int(pick[i, t]))
+                              for t in range(T1)]))
     return out
 
 
