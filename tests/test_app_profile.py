@@ -130,6 +130,12 @@ def test_analysis_map_hover_and_profile_marks(url, browser):
         expect(table).to_contain_text(analysis.POLICY_TO_FINISH)
         cells = table.locator("tbody tr").first.locator("td").all_text_contents()
         assert re.fullmatch(r"-?\d+\.\d", cells[-1].strip()), cells
+        # Following the shortest line instead redraws the profile alone, with that line's length.
+        page.locator(".st-key-profile_line button").filter(has_text="shortest line").click()
+        expect(page.get_by_text(f"The shortest line drives {analysis.line_length(view, 'shortest')} cells.")
+               ).to_be_visible(timeout=TIMEOUT_MS)
+        expect(page.locator("[data-testid='stVegaLiteChart'] text").filter(
+            has_text="Distance along the shortest line")).to_have_count(1, timeout=TIMEOUT_MS)
         SHOTS.mkdir(exist_ok=True)
         page.set_viewport_size({"width": 1280, "height": 3200})
         page.wait_for_timeout(500)

@@ -2,6 +2,8 @@
 headline figures, the speed profile along the distance and the turn-by-turn table."""
 from __future__ import annotations
 
+import threading
+
 import streamlit as st
 
 from designer.app.dirt import analysis, hover_map, mapview, profile_view, state
@@ -156,12 +158,31 @@ def _expected(view, track) -> None:
                    "finish). Values the rulebook does not print are assumed: " + ", ".join(assumed) + ".")
 
 
+_LINE_MAPS: dict[tuple, str] = {}          # the last line maps drawn, by stage text, risk budget and lines shown
+_LINE_MAPS_KEPT = 8
+_LINE_MAPS_LOCK = threading.Lock()            # sessions run their scripts in threads of their own
+
+
+def line_map_html(stage, track, view, shown, max_risk) -> str:
+    """The map with the lines as inline SVG with a hover title on every cell of a line, kept for the last few
+    stages: a click on the tab that changes neither the stage, the risk budget nor the lines shown draws nothing."""
+    key = (stage.model_dump_json(), max_risk, tuple(shown))
+    html = _LINE_MAPS.get(key)
+    if html is None:
+        svg = stage_svg(track, lines=view.drawing_lines(shown), width_px=None, title=stage.name)
+        svg = hover_map.with_cell_titles(svg, track, {n: view.lines[n] for n in shown})
+        html = hover_map.inline_svg(svg, mapview.fit_width(svg, 900, 760))
+        with _LINE_MAPS_LOCK:
+            while len(_LINE_MAPS) >= _LINE_MAPS_KEPT:
+                _LINE_MAPS.pop(next(iter(_LINE_MAPS)), None)
+            _LINE_MAPS[key] = html
+    return html
+
+
 def _line_map(stage, track, view, shown) -> None:
     """The map with the lines, inline in the page: hovering a cell of a line says its gear and turn."""
-    svg = stage_svg(track, lines=view.drawing_lines(shown), width_px=None, title=stage.name)
-    svg = hover_map.with_cell_titles(svg, track, {n: view.lines[n] for n in shown})
     with st.container(key="line_map"):
-        st.markdown(hover_map.inline_svg(svg, mapview.fit_width(svg, 900, 760)), unsafe_allow_html=True)
+        st.markdown(line_map_html(stage, track, view, shown, ss.get("max_risk")), unsafe_allow_html=True)
     st.caption("The fastest line in blue, the shortest in green; the number in a cell is the car's gear there. "
                "Hover a cell of a line to see its tile, gear and turn.")
 

@@ -90,9 +90,16 @@ def length_caption(view, name: str) -> str:
 
 
 def render(view, track) -> None:
+    """The profile with its line chooser; choosing another line redraws this part alone (a fragment)."""
     import streamlit as st
 
     st.subheader("Speed profile", anchor=False)
+    st.fragment(_chart)(view, track)
+
+
+def _chart(view, track) -> None:
+    import streamlit as st
+
     names = [n for n in analysis.LINE_NAMES if n in view.lines]
     if not names:
         return
