@@ -77,11 +77,13 @@ class DirtModel:
         self._engines: dict = {}
         self._plans: dict = {}
         self._searches: dict = {}
+        self._state_plans: dict = {}
         self._single: dict = {}
         self._after: dict = {}
         self._damage: dict = {}
-        self._point_cache: dict = {}              # damage -> point -> (stop, loss) value vectors
-        self._big = np.full(mishaps.max_tokens + 1, BIG)
+        self._point_ids: dict = {None: 0}         # point (cell, gear, finished, cuts) -> its number
+        self._point_list: list = [None]
+        self._point_values: dict = {}             # damage -> (values [number, stop/loss, tokens], known [number])
         self.steps = StepTable(rules, self.cut)
         self._flat_cache: dict = {}
         self.flat_chance = mishaps.flat_chance
@@ -114,6 +116,9 @@ class DirtModel:
         return eng
 
     def plans(self, cell: int, gear: int, damage: tuple) -> PlanSet:
+        hit = self._state_plans.get((cell, gear, damage))
+        if hit is not None:
+            return hit
         pool = self.pool(cell, damage)
         key = (cell, gear, pool)
         ps = self._plans.get(key)
@@ -132,6 +137,7 @@ class DirtModel:
                         search = self._searches[(cell, gear, base)] = search_plans(self.engine(base), cell, gear)
                     ps = plan_set(None, cell, gear, self.steps, None if pool == base else pool, search)
             self._plans[key] = ps
+        self._state_plans[(cell, gear, damage)] = ps
         return ps
 
     # -- what a point of a plan leads to --------------------------------------------------------
@@ -212,9 +218,10 @@ class DirtModel:
             v += p * (sec + value(nxt))
         return v
 
-    def points(self, ps: PlanSet) -> tuple[list, np.ndarray]:
-        """The distinct points of a plan set, (cell, gear, finished, cuts) or None for "no point", and the
-        index of each [plan, point] among them (kept on the plan set: it does not depend on the damage)."""
+    def points(self, ps: PlanSet) -> tuple[list, np.ndarray, np.ndarray]:
+        """The distinct points of a plan set, (cell, gear, finished, cuts) or None for "no point", the index of
+        each [plan, point] among them and their numbers in the model's table of points (kept on the plan set:
+        none of it depends on the damage)."""
         if ps.points is None:
             P, L1 = ps.cell.shape
             valid = np.arange(L1)[None, :] <= ps.length[:, None]
@@ -224,25 +231,43 @@ class DirtModel:
             uniq, inv = np.unique(code, return_inverse=True)
             pts = [None if c == 0 else ((c - 1) // 256, ((c - 1) // 32) % 8, bool(((c - 1) // 16) % 2), (c - 1) % 16)
                    for c in uniq.tolist()]
-            ps.points = (pts, inv.reshape(P, L1))
+            ids = self._point_ids
+            for pt in pts:
+                if pt not in ids:
+                    ids[pt] = len(self._point_list)
+                    self._point_list.append(pt)
+            ps.points = (pts, inv.reshape(P, L1), np.array([ids[pt] for pt in pts], dtype=np.int64))
         return ps.points
 
     def point_values(self, ps: PlanSet, damage: tuple, value) -> tuple[np.ndarray, np.ndarray]:
-        """``stop[p, i, t]`` and ``loss[p, i, t]`` for every point of every plan."""
-        pts, inv = self.points(ps)
-        cache = self._point_cache.get(damage)
-        if cache is None:
-            cache = self._point_cache[damage] = {None: (self._big, self._big)}
-        rows = []
-        for pt in pts:
-            hit = cache.get(pt)
-            if hit is None:
-                full = pt + (damage,)
-                hit = cache[pt] = (self._mix(self.stop_outcomes(*full), value),
-                                   self._mix(self.loss_outcomes(*full), value))
-            rows.append(hit)
-        both = np.array(rows)                      # (points, 2, tokens)
-        return both[:, 0][inv], both[:, 1][inv]
+        """``stop[p, i, t]`` and ``loss[p, i, t]`` for every point of every plan. The values of each point are
+        worked out once per damage and kept in a table (row = the point's number)."""
+        _pts, inv, gids = self.points(ps)
+        arr, done = self._table(damage)
+        for g in gids[~done[gids]].tolist():
+            if not self._table(damage)[1][g]:
+                full = self._point_list[g] + (damage,)
+                stop = self._mix(self.stop_outcomes(*full), value)     # may solve other states (and grow
+                loss = self._mix(self.loss_outcomes(*full), value)     # the table): fetch it again after
+                arr, done = self._table(damage)
+                arr[g, 0], arr[g, 1], done[g] = stop, loss, True
+        arr, done = self._table(damage)
+        both = arr[gids][inv]
+        return both[:, :, 0], both[:, :, 1]
+
+    def _table(self, damage: tuple) -> tuple[np.ndarray, np.ndarray]:
+        """The table of point values of one damage, grown to every point numbered so far."""
+        table = self._point_values.get(damage)
+        n = len(self._point_list)
+        if table is None or len(table[1]) < n:
+            size = max(64, 2 * n)
+            arr, done = np.empty((size, 2, self.T1)), np.zeros(size, dtype=bool)
+            if table is None:
+                arr[0], done[0] = BIG, True                  # point number 0: "no point"
+            else:
+                arr[:len(table[1])], done[:len(table[1])] = table
+            table = self._point_values[damage] = (arr, done)
+        return table
 
     # -- the decision at a boundary ---------------------------------------------------------------
     def _shift(self, ps: PlanSet, arr: np.ndarray, where: np.ndarray | None = None) -> np.ndarray:

@@ -37,7 +37,7 @@ def closure(model: DirtModel, starts) -> set:
         if model.terminal(st) is not None:
             continue
         cell, gear, damage = st
-        pts, _ = model.points(model.plans(cell, gear, damage))
+        pts = model.points(model.plans(cell, gear, damage))[0]
         nxt = []
         for pt in pts:
             if pt is None:
@@ -123,13 +123,16 @@ def _pad(a: np.ndarray, width: int, fill) -> np.ndarray:
 
 
 def stack(sets: list[PlanSet], width: int) -> PlanSet:
-    """Plan sets as one (points padded to ``width`` with "no step": no hazard, one die)."""
+    """Plan sets as one (points padded to ``width`` with "no step": no hazard, one die) for rolling them out:
+    what the dice do (the cells, gears and cuts stay behind: their values are worked out already)."""
     def cat(name, fill):
         return np.concatenate([_pad(getattr(ps, name), width, fill) for ps in sets])
 
-    return PlanSet(length=np.concatenate([ps.length for ps in sets]), cell=cat("cell", 0), gear=cat("gear", 0),
-                   fin=cat("fin", False), q=cat("q", np.eye(1, X, 0)[0]), pj=cat("pj", 0.0), pc=cat("pc", 0.0),
-                   m=cat("m", 1), cuts=cat("cuts", 0), gain=np.concatenate([ps.gain for ps in sets]), steps=[])
+    length = np.concatenate([ps.length for ps in sets])
+    blank = np.broadcast_to(np.zeros(1, dtype=np.int64), (len(length), width))
+    return PlanSet(length=length, cell=blank, gear=blank, fin=blank.astype(bool), q=cat("q", np.eye(1, X, 0)[0]),
+                   pj=cat("pj", 0.0), pc=cat("pc", 0.0), m=cat("m", 1), cuts=blank,
+                   gain=np.concatenate([ps.gain for ps in sets]), steps=[])
 
 
 def _rows(ps: PlanSet, rows: np.ndarray) -> tuple[PlanSet, int]:
