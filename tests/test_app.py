@@ -307,3 +307,21 @@ def test_analysis_view_of_a_rulebook_stage(dirt):
 def test_die_text():
     assert analysis.die_text("gear4") == "4"
     assert analysis.step_text({"dice": ["gear3", "brake", "brake"]}) == "3+brake+brake"
+
+
+def test_memory_settles_only_when_modules_were_imported():
+    import gc
+    import sys
+    import types
+
+    from designer.app import memory
+
+    memory.settle()
+    assert gc.get_freeze_count() > 0
+    assert memory.settle() is False                  # nothing new imported: no collection, no freeze
+    sys.modules["_designer_test_module"] = types.ModuleType("_designer_test_module")
+    try:
+        assert memory.settle() is True
+    finally:
+        del sys.modules["_designer_test_module"]
+    gc.unfreeze()
