@@ -104,3 +104,16 @@ def test_pareto_plans_keep_more_tokens_only_for_more_risk():
         risks = [r for _, r in plans]
         assert gains == sorted(gains, reverse=True) and len(set(gains)) == len(gains)
         assert all(a > b for a, b in zip(risks, risks[1:]))      # fewer tokens only for strictly less risk
+
+
+def test_changing_the_spare_wheel_goes_forward():
+    """The spare wheel keeps the car on its cell in gear 0: the model's order of states still grows, so that
+    following the policy (statistics, distribution) never meets a state twice."""
+    from designer.systems.dirt.expected import Decision
+
+    model = _model()
+    state = (3, 1, (0, 1, 0, 0, 0))
+    outs = model.outcomes(state, 0, Decision("spare"), lambda s: None)
+    assert [o.state for o in outs] == [(3, 0, (0, 0, 0, 1, 0))]
+    assert model.progress(outs[0].state) > model.progress(state)
+    assert model.progress((4, 0, (0, 0, 0, 1, 0))) > model.progress((3, 6, (0, 0, 0, 1, 0)))

@@ -92,7 +92,9 @@ class DirtModel:
 
     # -- the state space ---------------------------------------------------------------------
     def progress(self, state) -> float:
-        return math.inf if state == FIN else state[0] + state[1] / 10.0
+        """Grows along every transition: a turn ends at least one cell on; changing the spare wheel stays on the
+        cell, drops to gear 0 and spends the spare for good (so it counts above every gear)."""
+        return math.inf if state == FIN else state[0] + 0.5 * state[2][3] + state[1] / 100.0
 
     def pool(self, cell: int, damage: tuple) -> Pool:
         base = self.rules.pool(self.road.surface[cell] if self.surface is None else self.surface, self.leader)
