@@ -176,3 +176,18 @@ def test_any_chain_of_tiles_gives_ordered_notes(dirt, data):
     assert d == sorted(d)
     assert all(n.distance_from_previous >= 0 for n in notes)
     assert all(0 <= n.tile < len(tiles) for n in notes)
+
+
+def test_chicane_tokens_are_called_not_flat():
+    """A chicane token on a straight tile is a call of its own (with its limit, or the lane it closes)."""
+    from designer.systems.dirt.pacenotes import pace_notes
+    from designer.systems.dirt.stage import load_stage
+    from designer.systems.dirt.track import load_track
+
+    track = load_track(load_stage("stages/dirt/expansions/tokens-demo.yaml"))
+    notes = pace_notes(track)
+    on_205 = [n.text for n in notes if n.tile_id == "205a"]
+    assert "Flat" not in on_205
+    assert any(t.endswith("Chicane 2") for t in on_205)
+    assert any("one lane closed" in t for t in on_205)
+    assert all(":" not in t for t in on_205)           # no internal cell id

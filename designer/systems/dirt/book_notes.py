@@ -120,7 +120,7 @@ def pace_notes_page(pdf: Book, f) -> None:
             pdf.cell(widths[3], ROW_H, "")
         quiet = n.kind in ("flat", "assistance", "slide")
         call = pdf.fit_font(n.text, widths[4], 9 if n.kind == "corner" else 8.5,
-                            n.kind in ("corner", "jump", "ford", "start", "finish", "cut"), GREY if quiet else INK)
+                            n.kind in ("corner", "chicane", "jump", "ford", "start", "finish", "cut"), GREY if quiet else INK)
         pdf.cell(widths[4], ROW_H, call)
         if n.danger:
             x = pdf.get_x()

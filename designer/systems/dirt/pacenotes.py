@@ -35,10 +35,10 @@ from dataclasses import dataclass, field, replace
 # Hazards with at most this many plain cells between them are linked ("into", "tightens"): two cells
 # is less than one turn at any gear, so the second hazard shapes the braking for the first.
 CLOSE = 2
-HAZARDS = ("corner", "jump", "ford")
+HAZARDS = ("corner", "chicane", "jump", "ford")
 # When two notes share a distance, this orders them (a corner before the cut across it).
-_KIND_ORDER = {"start": 0, "flat": 1, "slide": 1, "corner": 2, "cut": 3, "jump": 4, "ford": 5, "finish": 6,
-               "assistance": 7}
+_KIND_ORDER = {"start": 0, "flat": 1, "slide": 1, "corner": 2, "chicane": 2, "cut": 3, "jump": 4, "ford": 5,
+               "finish": 6, "assistance": 7}
 # Notes the "+" distance does not count from: it runs corner to corner.
 _NOT_COUNTED = ("flat", "slide", "assistance")
 
@@ -190,6 +190,36 @@ def _row_notes(track, dist, attr: str) -> list[PaceNote]:
     return notes
 
 
+def _chicane_notes(track, dist) -> list[PaceNote]:
+    """Chicane tokens: one note per row of a tile, with the limit a chicane sets and the lane one closes."""
+    g = track.graph
+    rows: dict[tuple, list[tuple[str, dict]]] = {}
+    for n, d in g.nodes(data=True):
+        if n in dist and any(k in ("chicane", "chicane-limit") for k in d.get("tokens", ())):
+            rows.setdefault(_row_key(d), []).append((n, d))
+    # a chicane that closes a space takes it out of the graph: its row is found by the space beside it
+    closed: set[tuple] = set()
+    for entry in g.graph.get("tokens", ()):
+        cell = entry.get("cell") or ""
+        if entry.get("effect") != "closed" or len(cell) < 2:
+            continue
+        for lane in "abc":
+            node = f"{entry['tile']}:{lane}{cell[1:]}"
+            if node in dist:
+                key = _row_key(g.nodes[node])
+                rows.setdefault(key, []).append((node, g.nodes[node]))
+                closed.add(key)
+                break
+    notes = []
+    for key, members in rows.items():
+        limits = [d["limit"] for _, d in members if "chicane-limit" in d.get("tokens", ()) and d.get("limit") is not None]
+        text = "Chicane" + (f" {min(limits)}" if limits else "")
+        if key in closed:
+            text += " · one lane closed"
+        notes.append(_group_note("chicane", text, members, dist, limit=min(limits) if limits else None))
+    return notes
+
+
 def _slide_notes(track, dist) -> list[PaceNote]:
     g = track.graph
     rows: dict[tuple, list[tuple[str, dict]]] = {}
@@ -332,7 +362,8 @@ def pace_notes(track, close: int = CLOSE) -> list[PaceNote]:
         return []
     dist = distances(track)
     notes = (_ends(track, dist) + _corner_notes(track, dist) + _row_notes(track, dist, "jump")
-             + _row_notes(track, dist, "ford") + _slide_notes(track, dist) + _cut_notes(track, dist))
+             + _row_notes(track, dist, "ford") + _chicane_notes(track, dist) + _slide_notes(track, dist)
+             + _cut_notes(track, dist))
     notes += _flat_calls(track, dist, notes)
     notes.sort(key=lambda n: (n.distance_from_start if n.kind != "assistance" else 10 ** 9,
                               n.tile, _KIND_ORDER.get(n.kind, 9)))
