@@ -173,6 +173,7 @@ def search_plans(engine, cell: int, gear: int) -> tuple[tuple, dict, dict]:
     cmoves = engine.cell_moves
     risk_of = engine.risk
     risks = engine._risk
+    infos = engine.plan_options               # (gear, dice used) -> (option, dice used after, dice, gain)
     start = (cell, gear, 0, (), 0)
     seen: dict = {start: None}
     buckets: list[list] = [[start]] + [[] for _ in range(16)]
@@ -191,10 +192,10 @@ def search_plans(engine, cell: int, gear: int) -> tuple[tuple, dict, dict]:
                 if group and _dominated(used, jumps, group):
                     continue
                 group.append((used, jumps))
-            for opt in opts(g, used):
-                nused = opt[1]
-                nlevel = _ndice(nused)
-                ngain = _gain(nused)
+            info = infos.get((g, used))
+            if info is None:
+                info = infos[(g, used)] = [(opt, opt[1], _ndice(opt[1]), _gain(opt[1])) for opt in opts(g, used)]
+            for opt, nused, nlevel, ngain in info:
                 bucket = buckets[nlevel]
                 for v, ng, t, step, jd in cmoves(c, g, opt):
                     njumps = jumps if jd is None else tuple(sorted(jumps + (jd,)))

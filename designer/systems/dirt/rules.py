@@ -187,6 +187,7 @@ class TurnEngine:
         self._risk: dict[tuple[int, tuple], float] = {}
         self._cell_cache: dict[tuple, list] = {}
         self._memo: dict[tuple, int] = {}
+        self.plan_options: dict[tuple, list] = {}      # kept by the expected-time plan search (plans.py)
         self.top = rules.top_gear
 
     # -- dice ------------------------------------------------------------------------------
