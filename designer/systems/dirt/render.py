@@ -257,8 +257,8 @@ def _draw_overlaps(c: _Canvas, track, overlaps: set[int], size: float):
             corners = hexgrid.corners(size * 0.93, hexgrid.to_pixel(t.hex, size))
             c.add(f'<polygon class="overlap" points="{_pts(corners)}" fill="url(#overlap-hatch)" '
                   f'stroke="{OVERLAP_COLOUR}" stroke-width="{size * 0.06:.2f}" '
-                  f'stroke-dasharray="{size * 0.12:.2f},{size * 0.07:.2f}"><title>Tile {t.index + 1} ({t.tile}) '
-                  'shares its place with another tile</title></polygon>')
+                  f'stroke-dasharray="{size * 0.12:.2f},{size * 0.07:.2f}"><title>Tile {t.index + 1} '
+                  f'({escape(t.tile)}) shares its place with another tile</title></polygon>')
 
 
 TOKEN_MARKS = {"chicane": ("X", "#c0392b"), "chicane-limit": ("X", "#c0392b"), "water": ("~", "#1f5fbf"),
