@@ -281,7 +281,8 @@ def _carried(stage) -> None:
     tokens = [(i, t) for i, p in enumerate(stage.tiles) for t in p.tokens]
     if not stage.notes and not tokens:
         return
-    with st.expander(f"Carried by the stage file: {'notes' if stage.notes else ''}"
+    notes = ("notes with graphic variants" if "Graphic variants in" in stage.notes else "notes") if stage.notes else ""
+    with st.expander(f"Carried by the stage file: {notes}"
                      f"{' and ' if stage.notes and tokens else ''}"
                      f"{_count(len(tokens), 'token') if tokens else ''}", expanded=False):
         if stage.notes:
