@@ -2,7 +2,8 @@
 
 :func:`designer.racing.expected.solve` decides one boundary at a time by memoised recursion; every boundary
 then costs a few hundred small numpy calls, and their overhead is most of the time. The sweep gives the same
-values and decisions (the same plans, the same branch and bound, the same tolerances) in bigger steps:
+values (the same plans and the same 1e-9 tolerance of its branch and bound; where two plans tie it may pick the
+other one) in bigger steps:
 
 1. :func:`closure`: every state the recursion would meet, forward from the starts: from each boundary, every
    point of every plan, where ending the turn there or a loss of control there leads (and the spare wheel,
