@@ -13,27 +13,11 @@ from designer.systems.dirt.plans import StepTable, pareto_plans, plan_set, searc
 from designer.systems.dirt.rules import TurnEngine, road_of
 from designer.systems.dirt.ruleset import Pool, load_ruleset
 from designer.systems.dirt.sweep import closure, sweep
-from designer.systems.dirt.stage import loads_stage
-from designer.systems.dirt.tileset import get_tileset
-from designer.systems.dirt.track import assemble
-
-DEMO = """\
-# Demonstration stage designed for these tests (not from the rulebook): start, a hairpin, a bend, finish.
-stage: Demo short stage (sweep tests)
-tileset: dirt-core
-surface: gravel
-tiles:
-- 202a A
-- 210b C
-- 217a D
-- 203a A
-"""
-
+from tests.test_expected_dirt import demo_track   # the demonstration stage of the expected-time tests
 
 @functools.lru_cache(maxsize=None)
 def demo_road():
-    stage = loads_stage(DEMO, "demo.yaml")
-    return road_of(assemble(stage, get_tileset(stage.tileset)).graph)
+    return road_of(demo_track().graph)
 
 
 def _model(sisu=False, **changes):
