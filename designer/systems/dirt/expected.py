@@ -241,6 +241,26 @@ class DirtModel:
             ps.points = (pts, inv.reshape(P, L1), np.array([ids[pt] for pt in pts], dtype=np.int64))
         return ps.points
 
+    def point_index(self, ps: PlanSet) -> np.ndarray:
+        """The number of every [plan, point] of a plan set in the model's table of points (0: no point)."""
+        if ps.gidx is None:
+            _pts, inv, gids = self.points(ps)
+            ps.gidx = gids[inv]
+        return ps.gidx
+
+    def fill(self, damage: tuple, gids: np.ndarray, value) -> np.ndarray:
+        """Work out the values of the points numbered ``gids`` under one damage (those not known yet) and
+        return that damage's table of point values [number, stop/loss, tokens]."""
+        arr, done = self._table(damage)
+        for g in np.unique(gids[~done[gids]]).tolist():
+            if not self._table(damage)[1][g]:
+                full = self._point_list[g] + (damage,)
+                stop = self._mix(self.stop_outcomes(*full), value)     # may solve other states (and grow
+                loss = self._mix(self.loss_outcomes(*full), value)     # the table): fetch it again after
+                arr, done = self._table(damage)
+                arr[g, 0], arr[g, 1], done[g] = stop, loss, True
+        return self._table(damage)[0]
+
     def point_values(self, ps: PlanSet, damage: tuple, value) -> tuple[np.ndarray, np.ndarray]:
         """``stop[p, i, t]`` and ``loss[p, i, t]`` for every point of every plan. The values of each point are
         worked out once per damage and kept in a table (row = the point's number)."""

@@ -64,7 +64,9 @@ class PlanSet:
     steps: list               # per plan: tuple of (dice, cell indexes, gear, events)
     rescue: tuple | None = None   # with the SISU token held: what cancelling a loss of control leads to
     points: tuple | None = None   # the distinct points and their index (DirtModel.points)
-    used: tuple = ()              # the dice used by each plan (TurnEngine's packed ints), when known
+    need: np.ndarray | None = None    # (P, 4) gear (red-zone brakes too), gas, brake, leader dice of each plan
+    sid: np.ndarray | None = None     # (P, L+1) row of each step in the StepTable (0: no step), when known
+    gidx: np.ndarray | None = None    # (P, L+1) number of each point in the model's table (DirtModel.point_index)
 
     @property
     def n(self) -> int:
@@ -109,48 +111,91 @@ def plan_set(engine, cell: int, gear: int, table: StepTable, pool=None, search=N
     """The plans of a turn boundary (cell index, gear) under ``engine`` (a TurnEngine: one dashboard column);
     ``table`` is shared by the calls on one road and ruleset. The plans are those of :func:`pareto_plans`;
     ``search`` (a :func:`search_plans` of the same boundary under a larger pool) and ``pool`` reuse one search
-    for a pool with fewer dice."""
+    for a pool with fewer dice: the rows of step numbers of its candidates are worked out once and shared by
+    every plan set taken from it."""
     if search is None:
         search = search_plans(engine, cell, gear)
-    ends = pareto_plans(search, pool)
-    seen, memo = search[1], search[2]
-    start = (cell, gear, 0, (), 0)
-    memo.setdefault(start, ((), ()))
-    plans = []
-    rows = []
-    for _end, _gain, _risk, key in ends:
-        hit = memo.get(key)
-        if hit is None:
-            chain = []
-            k = key
-            while k not in memo:
-                chain.append(k)
-                k = seen[k][0]
-            steps, ids = memo[k]
-            for k in reversed(chain):
-                step = seen[k][1]
-                steps, ids = steps + (step,), ids + (table.id(step),)
-                memo[k] = (steps, ids)
-            hit = memo[key]
-        plans.append(hit[0])
-        rows.append(hit[1])
-    L = max((len(r) for r in rows), default=1)
-    ids = np.array([(0,) + r + (0,) * (L - len(r)) for r in rows], dtype=np.int64).reshape(len(rows), L + 1)
+    cand = pareto_index(search, pool)
+    store, lens = _step_rows(search, table, cand)
+    length = lens[cand]
+    L = int(length.max()) if len(cand) else 1
+    ids = store[cand, :L + 1]
     ints = table.ints[ids]
     floats = table.floats[ids]
     cells = ints[:, :, 0].copy()
     gears = ints[:, :, 1].copy()
     cells[:, 0], gears[:, 0] = cell, gear
-    return PlanSet(length=np.array([len(r) for r in rows], dtype=np.int64), cell=cells, gear=gears,
+    return PlanSet(length=length, cell=cells, gear=gears,
                    fin=ints[:, :, 2].astype(bool), q=floats[:, :, 2:], pj=floats[:, :, 1], pc=floats[:, :, 0],
                    m=ints[:, :, 3], cuts=np.cumsum(ints[:, :, 4], axis=1), gain=ints[:, :, 5].sum(axis=1),
-                   steps=plans, used=tuple(e[3][2] for e in ends))
+                   steps=PlanSteps(search, cand), need=_arrays(search)[0][cand], sid=ids)
+
+
+def _step_rows(search: tuple, table: StepTable, cand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The StepTable rows of the steps of every candidate of a search, [candidate, 1 + step] (column 0 and
+    the columns after a plan's end: 0, "no step"), and the number of steps of each; worked out once per
+    search, a depth at a time (each candidate's row is its parent's with one step more)."""
+    cache = search[2]
+    hit = cache.get("rows")
+    if hit is None:
+        parent = np.array(cache["parent"], dtype=np.int64)
+        sid = np.array([table.id(step) for step in cache["step"]], dtype=np.int64)
+        n = len(parent)
+        depth = np.ones(n, dtype=np.int64)
+        inner = parent >= 0
+        for _ in range(n):
+            new = np.where(inner, depth[parent] + 1, 1)
+            if (new == depth).all():
+                break
+            depth = new
+        top = int(depth.max()) if n else 0
+        store = np.zeros((n, top + 1), dtype=np.int64)
+        for d in range(1, top + 1):
+            rows = np.nonzero(depth == d)[0]
+            if d > 1:
+                store[rows] = store[parent[rows]]
+            store[rows, d] = sid[rows]
+        hit = cache["rows"] = (store, depth)
+    return hit
+
+
+class PlanSteps:
+    """The steps of each plan of a set (dice, cell indexes, gear, events), worked out when asked for."""
+
+    def __init__(self, search: tuple, cand: np.ndarray):
+        self.search, self.cand = search, cand
+
+    def __len__(self) -> int:
+        return len(self.cand)
+
+    def __getitem__(self, p: int) -> tuple:
+        seen, keys = self.search[1], self.search[0][3]
+        memo = self.search[2].setdefault("steps", {})
+        key = keys[int(self.cand[p])]
+        chain = []
+        k = key
+        while k not in memo and seen[k] is not None:
+            chain.append(k)
+            k = seen[k][0]
+        steps = memo.get(k, ())
+        for k in reversed(chain):
+            steps = memo[k] = steps + (seen[k][1],)
+        return steps
+
+    def __iter__(self):
+        return (self[p] for p in range(len(self)))
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other)
+
+    __hash__ = None
 
 
 def fits_all(ps: PlanSet, pool) -> bool:
     """Whether every plan of a set fits in a smaller pool of dice. Then the set is also the plan set of that
     pool: its candidates are a subset of the larger pool's, and the chosen ones are among them."""
-    return bool(ps.used) and all(_fits(u, pool) for u in ps.used)
+    return ps.need is not None and len(ps.need) > 0 and bool(
+        (ps.need <= np.array([pool.gear, pool.gas, pool.brake, pool.leader])).all())
 
 
 def _gain(used: int) -> int:
@@ -160,9 +205,10 @@ def _gain(used: int) -> int:
 
 def search_plans(engine, cell: int, gear: int) -> tuple[tuple, dict, dict]:
     """Every point of a turn from a boundary that the plan search needs, in the order found: ``(candidates,
-    parents, {})``; the candidates are four lists over the points reached (end and gain as one code, risk,
+    parents, cache)``; the candidates are four lists over the points reached (end and gain as one code, risk,
     dice, ``key``: the point in ``parents``, the map from each point of the turn to ``(previous point, step)``);
-    the last dict keeps what is worked out from them (arrays, plans rebuilt).
+    the cache holds each candidate's parent candidate and last step, and what is worked out from them later
+    (arrays, step rows, plans rebuilt).
 
     The search runs over the points of a turn (cell, gear, dice used, jump dice) in order of dice used. A
     point is not expanded when an expanded point at the same cell and gear used a subset of its dice, no
@@ -176,14 +222,16 @@ def search_plans(engine, cell: int, gear: int) -> tuple[tuple, dict, dict]:
     infos = engine.plan_options               # (gear, dice used) -> (option, dice used after, dice, gain)
     start = (cell, gear, 0, (), 0)
     seen: dict = {start: None}
-    buckets: list[list] = [[start]] + [[] for _ in range(16)]
+    buckets: list[list] = [[(start, -1)]] + [[] for _ in range(16)]
     expanded: dict = {}
     ends: list = []                 # per candidate: end code ((cell * 8 + gear) * 2 + finished) * 64 + gain
     rs: list = []
     levels: list = []
     keys: list = []
+    parent: list = []               # per candidate: the number of the candidate it extends (-1: the start)
+    steps: list = []                # per candidate: its last step
     for level in range(len(buckets)):
-        for key in buckets[level]:
+        for key, number in buckets[level]:
             c, g, used, jumps, term = key
             if term:
                 continue
@@ -207,9 +255,11 @@ def search_plans(engine, cell: int, gear: int) -> tuple[tuple, dict, dict]:
                     ends.append((((v << 3) + ng) * 2 + (t == 2)) * 64 + ngain)
                     rs.append(risk_of(nused, njumps) if r is None else r)
                     levels.append(nlevel)
+                    parent.append(number)
+                    steps.append(step)
+                    bucket.append((nkey, len(keys)))
                     keys.append(nkey)
-                    bucket.append(nkey)
-    return (ends, rs, levels, keys), seen, {}
+    return (ends, rs, levels, keys), seen, {"parent": parent, "step": steps}
 
 
 def _fits(used: int, pool) -> bool:
@@ -228,42 +278,59 @@ def pareto_plans(search: tuple, pool=None) -> list:
     Returns ``[(end, gain, risk, key)]`` by end, then by gain from the highest.
     """
     ends, rs, levels, keys = search[0]
-    if not keys:
-        return []
+    risk = _arrays(search)[3] if keys else None
+    out = []
+    for c in pareto_index(search, pool).tolist():
+        code = ends[c]
+        end = code >> 6
+        out.append(((end >> 4, (end >> 1) & 7, bool(end & 1)), code & 63, float(risk[c]), keys[c]))
+    return out
+
+
+def _arrays(search: tuple):
+    """(dice needed [candidate, gear/gas/brake/leader], end-and-gain codes sorted, the sorting order, risks)."""
     arr = search[2].get("arrays")
     if arr is None:
+        ends, rs, levels, keys = search[0]
         n = len(keys)
         used = np.array([k[2] for k in keys], dtype=np.int64)
         need = np.stack([_POP_ARR[used & 63] + ((used >> _RZ) & 7), (used >> _GAS) & 7, (used >> _BRAKE) & 7,
-                         (used >> _LEADER) & 7], axis=1)
+                         (used >> _LEADER) & 7], axis=1).reshape(n, 4)
         group = np.array(ends, dtype=np.int64)
-        risk = np.array(rs)
+        risk = np.array(rs, dtype=float)
         order = np.lexsort((np.arange(n), np.array(levels, dtype=np.int64), np.round(risk, 13), group))
         arr = search[2]["arrays"] = (need, group[order], order, risk)
-    need, group, order, risk = arr
+    return arr
+
+
+def pareto_index(search: tuple, pool=None) -> np.ndarray:
+    """:func:`pareto_plans` as the numbers of the candidates kept, in the same order."""
+    if not search[0][3]:
+        return np.zeros(0, dtype=np.int64)
+    need, group, order, risk = _arrays(search)
     if pool is not None:
         ok = (need <= np.array([pool.gear, pool.gas, pool.brake, pool.leader])).all(axis=1)[order]
         group, order = group[ok], order[ok]
+    if not len(order):
+        return np.zeros(0, dtype=np.int64)
     head = np.ones(len(group), dtype=bool)
     head[1:] = group[1:] != group[:-1]
-    winners = order[head].tolist()
-    codes = group[head].tolist()
-    out = []
-    i = len(winners) - 1
-    while i >= 0:                      # winners run by end, then gain upwards: walk each end from its top gain
-        code = codes[i] >> 6
-        end = (code >> 4, (code >> 1) & 7, bool(code & 1))
-        low = None
-        run = []
-        while i >= 0 and codes[i] >> 6 == code:
-            w = winners[i]
-            r = float(risk[w])
-            if low is None or r < low - 1e-15:
-                run.append((end, codes[i] & 63, r, keys[w]))
-                low = r
-            i -= 1
-        out.append(run)
-    return [e for run in reversed(out) for e in run]
+    winners = order[head][::-1]                   # by end from the last, each end from its top gain down
+    end = group[head][::-1] >> 6
+    r = risk[winners]
+    n = len(winners)
+    first = np.ones(n, dtype=bool)
+    first[1:] = end[1:] != end[:-1]
+    starts = np.nonzero(first)[0]
+    seg = np.cumsum(first) - 1
+    pos = np.arange(n) - starts[seg]
+    lows = np.full((len(starts), int(pos.max()) + 1), np.inf)
+    lows[seg, pos] = r
+    lows = np.minimum.accumulate(lows, axis=1)    # the least risk seen so far at each end
+    before = np.full(n, np.inf)
+    before[pos > 0] = lows[seg[pos > 0], pos[pos > 0] - 1]
+    keep = r < before - 1e-15                     # fewer tokens only for strictly less risk
+    return winners[keep][np.lexsort((pos[keep], end[keep]))]
 
 
 _POP_ARR = np.array(_POP, dtype=np.int64)
@@ -296,7 +363,7 @@ def subset_many(ps: PlanSet, rows) -> PlanSet:
     rows = np.asarray(rows)
     return PlanSet(length=ps.length[rows], cell=ps.cell[rows], gear=ps.gear[rows], fin=ps.fin[rows], q=ps.q[rows],
                    pj=ps.pj[rows], pc=ps.pc[rows], m=ps.m[rows], cuts=ps.cuts[rows], gain=ps.gain[rows],
-                   steps=[ps.steps[r] for r in rows.tolist()])
+                   steps=[ps.steps[r] for r in rows.tolist()], need=None if ps.need is None else ps.need[rows])
 
 
 def subset(ps: PlanSet, p: int) -> PlanSet:

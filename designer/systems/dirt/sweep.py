@@ -114,26 +114,46 @@ def _spare(model: DirtModel, state, best: np.ndarray, choice: list, value):
     return best, choice
 
 
-def _pad(a: np.ndarray, width: int, fill) -> np.ndarray:
-    if a.shape[1] == width:
-        return a
-    out = np.empty((a.shape[0], width) + a.shape[2:], dtype=a.dtype)
-    out[:, :a.shape[1]] = a
-    out[:, a.shape[1]:] = fill
-    return out
+def gather(model: DirtModel, damages: list, sets: list[PlanSet], width: int, value):
+    """The plan sets of many states stacked as one (points padded to ``width`` with "no step": no hazard, one
+    die; what the dice do only), with the values of their points: ``table[u]`` (u: a point under one damage,
+    [stop/loss, tokens]) and ``index[row, point]``, where each point of each plan is in ``table``. Only the
+    points the group meets are copied, one gather per damage from the model's tables of point values."""
+    def padded(arrs):
+        out = np.zeros((sum(len(a) for a in arrs), width), dtype=np.int64)
+        r = 0
+        for a in arrs:
+            out[r:r + len(a), :a.shape[1]] = a
+            r += len(a)
+        return out
 
-
-def stack(sets: list[PlanSet], width: int) -> PlanSet:
-    """Plan sets as one (points padded to ``width`` with "no step": no hazard, one die) for rolling them out:
-    what the dice do (the cells, gears and cuts stay behind: their values are worked out already)."""
-    def cat(name, fill):
-        return np.concatenate([_pad(getattr(ps, name), width, fill) for ps in sets])
-
+    sid = padded([ps.sid for ps in sets])
+    gidx = padded([model.point_index(ps) for ps in sets])
+    kinds: dict = {}
+    for d in damages:
+        kinds.setdefault(d, len(kinds))
+    row_kind = np.repeat(np.array([kinds[d] for d in damages], dtype=np.int64), [ps.n for ps in sets])
+    index = np.empty_like(gidx)
+    parts = []
+    size = 0
+    for d, k in kinds.items():
+        rows = np.nonzero(row_kind == k)[0] if len(kinds) > 1 else slice(None)
+        g = gidx[rows]
+        seen = np.zeros(len(model._point_list), dtype=bool)
+        seen[g] = True
+        uniq = np.nonzero(seen)[0]
+        remap = np.zeros(len(seen), dtype=np.int64)
+        remap[uniq] = np.arange(size, size + len(uniq))
+        index[rows] = remap[g]
+        parts.append(model.fill(d, uniq, value)[uniq])
+        size += len(uniq)
+    ints, floats = model.steps.ints[sid], model.steps.floats[sid]
     length = np.concatenate([ps.length for ps in sets])
     blank = np.broadcast_to(np.zeros(1, dtype=np.int64), (len(length), width))
-    return PlanSet(length=length, cell=blank, gear=blank, fin=blank.astype(bool), q=cat("q", np.eye(1, X, 0)[0]),
-                   pj=cat("pj", 0.0), pc=cat("pc", 0.0), m=cat("m", 1), cuts=blank,
-                   gain=np.concatenate([ps.gain for ps in sets]), steps=[])
+    big = PlanSet(length=length, cell=blank, gear=blank, fin=blank.astype(bool), q=floats[:, :, 2:],
+                  pj=floats[:, :, 1], pc=floats[:, :, 0], m=ints[:, :, 3], cuts=blank,
+                  gain=np.concatenate([ps.gain for ps in sets]), steps=[])
+    return big, np.concatenate(parts), index
 
 
 def _rows(ps: PlanSet, rows: np.ndarray) -> tuple[PlanSet, int]:
@@ -151,21 +171,16 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
     best = np.full((n, T1), BIG)
     mode = np.zeros((n, T1), dtype=np.int64)
     pick = np.full((n, T1), -1, dtype=np.int64)
-    sets, stops, losses, owners = [], [], [], []
+    sets, owners = [], []
     for i, (cell, gear, damage) in enumerate(states):
         ps = model.plans(cell, gear, damage)
         if ps.n:
-            stop, loss = model.point_values(ps, damage, value)
             sets.append(ps)
-            stops.append(stop)
-            losses.append(loss)
-            owners.append(np.full(ps.n, i))
+            owners.append(i)
     if sets:
         width = max(ps.cell.shape[1] for ps in sets)
-        big = stack(sets, width)
-        stop = np.concatenate([_pad(a, width, BIG) for a in stops])
-        loss = np.concatenate([_pad(a, width, BIG) for a in losses])
-        owner = np.concatenate(owners)
+        big, table, index = gather(model, [states[i][2] for i in owners], sets, width, value)
+        owner = np.repeat(np.array(owners, dtype=np.int64), [ps.n for ps in sets])
         local = np.concatenate([np.arange(ps.n) for ps in sets])
         R = len(owner)
         shape = (n, int(max(ps.n for ps in sets)))
@@ -173,7 +188,7 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
         # plan ends at one of its points, ended or lost. A Big Attack earns its gain first, so it is worth at
         # least its cheapest point with the tokens after the gain; one by one spends tokens and never earns
         # any, so it is worth at least its cheapest point with the tokens held (values never grow with tokens).
-        cheapest = np.minimum(stop, loss).min(axis=1)
+        cheapest = table.min(axis=1)[index].min(axis=1)
         low = {"roll": cheapest, "attack": model._shift(big, cheapest[:, None, :])[:, 0]}
         done = {"roll": np.zeros(R, dtype=bool), "attack": np.zeros(R, dtype=bool)}
 
@@ -182,7 +197,8 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
             done[kind] |= sel
             rows = np.nonzero(sel)[0]
             sub, w = _rows(big, rows)
-            st, lo = stop[rows, :w], loss[rows, :w]
+            both = table[index[rows, :w]]
+            st, lo = both[:, :, 0], both[:, :, 1]
             if kind == "roll":
                 vals, _ = roll_values(sub, st, lo, model.limit, model.K)
             else:
