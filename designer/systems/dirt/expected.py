@@ -33,7 +33,7 @@ import numpy as np
 
 from designer.racing.expected import Outcome
 from designer.systems.dirt.mishaps import Mishaps
-from designer.systems.dirt.plans import (BIG, X, PlanSet, StepTable, attack_values, first_loss, plan_set,
+from designer.systems.dirt.plans import (BIG, X, PlanSet, PlanSteps, StepTable, attack_values, first_loss, plan_set,
                                          fits_all, roll_values, search_plans, secure_cost, subset, subset_many)
 from designer.systems.dirt.ruleset import Pool, Ruleset
 
@@ -220,33 +220,52 @@ class DirtModel:
             v += p * (sec + value(nxt))
         return v
 
-    def points(self, ps: PlanSet) -> tuple[list, np.ndarray, np.ndarray]:
-        """The distinct points of a plan set, (cell, gear, finished, cuts) or None for "no point", the index of
-        each [plan, point] among them and their numbers in the model's table of points (kept on the plan set:
-        none of it depends on the damage)."""
-        if ps.points is None:
-            P, L1 = ps.cell.shape
-            valid = np.arange(L1)[None, :] <= ps.length[:, None]
-            valid[:, 0] = False
-            code = ((ps.cell * 8 + ps.gear) * 2 + ps.fin) * 16 + np.minimum(ps.cuts, 15)
-            code = np.where(valid, code + 1, 0)
-            uniq, inv = np.unique(code, return_inverse=True)
-            pts = [None if c == 0 else ((c - 1) // 256, ((c - 1) // 32) % 8, bool(((c - 1) // 16) % 2), (c - 1) % 16)
-                   for c in uniq.tolist()]
-            ids = self._point_ids
-            for pt in pts:
-                if pt not in ids:
-                    ids[pt] = len(self._point_list)
-                    self._point_list.append(pt)
-            ps.points = (pts, inv.reshape(P, L1), np.array([ids[pt] for pt in pts], dtype=np.int64))
-        return ps.points
+    def _number(self, cell, gear, fin, cuts, valid) -> np.ndarray:
+        """The number of each point (cell, gear, finished, cuts) of some [plan, point] arrays in the model's
+        table of points (numbering the new ones), 0 where ``valid`` is False ("no point")."""
+        code = ((cell * 8 + gear) * 2 + fin) * 16 + np.minimum(cuts, 15)
+        code = np.where(valid, code + 1, 0)
+        uniq, inv = np.unique(code, return_inverse=True)
+        ids = self._point_ids
+        nums = []
+        for c in uniq.tolist():
+            pt = None if c == 0 else ((c - 1) // 256, ((c - 1) // 32) % 8, bool(((c - 1) // 16) % 2), (c - 1) % 16)
+            n = ids.get(pt)
+            if n is None:
+                n = ids[pt] = len(self._point_list)
+                self._point_list.append(pt)
+            nums.append(n)
+        return np.array(nums, dtype=np.int64)[inv.reshape(code.shape)]
 
     def point_index(self, ps: PlanSet) -> np.ndarray:
-        """The number of every [plan, point] of a plan set in the model's table of points (0: no point)."""
+        """The number of every [plan, point] of a plan set in the model's table of points (0: no point; none
+        of it depends on the damage). A plan set taken from a search reads it from the numbers of all the
+        search's candidates, worked out once."""
         if ps.gidx is None:
-            _pts, inv, gids = self.points(ps)
-            ps.gidx = gids[inv]
+            if isinstance(ps.steps, PlanSteps):
+                cache = ps.steps.search[2]
+                every = cache.get("points")
+                if every is None:
+                    store, depth = cache["rows"]
+                    ints = self.steps.ints[store]
+                    cols = np.arange(store.shape[1])[None, :]
+                    every = cache["points"] = self._number(ints[:, :, 0], ints[:, :, 1], ints[:, :, 2],
+                                                           np.cumsum(ints[:, :, 4], axis=1),
+                                                           (cols >= 1) & (cols <= depth[:, None]))
+                ps.gidx = every[ps.steps.cand, :ps.cell.shape[1]]
+            else:
+                P, L1 = ps.cell.shape
+                valid = np.arange(L1)[None, :] <= ps.length[:, None]
+                valid[:, 0] = False
+                ps.gidx = self._number(ps.cell, ps.gear, ps.fin, ps.cuts, valid)
         return ps.gidx
+
+    def points(self, ps: PlanSet) -> list:
+        """The numbers of the distinct points of a plan set (kept on it); ``_point_list[n]`` is the point."""
+        if ps.points is None:
+            nums = np.unique(self.point_index(ps))
+            ps.points = nums[nums > 0].tolist()
+        return ps.points
 
     def fill(self, damage: tuple, gids: np.ndarray, value) -> np.ndarray:
         """Work out the values of the points numbered ``gids`` under one damage (those not known yet) and
@@ -264,17 +283,8 @@ class DirtModel:
     def point_values(self, ps: PlanSet, damage: tuple, value) -> tuple[np.ndarray, np.ndarray]:
         """``stop[p, i, t]`` and ``loss[p, i, t]`` for every point of every plan. The values of each point are
         worked out once per damage and kept in a table (row = the point's number)."""
-        _pts, inv, gids = self.points(ps)
-        arr, done = self._table(damage)
-        for g in gids[~done[gids]].tolist():
-            if not self._table(damage)[1][g]:
-                full = self._point_list[g] + (damage,)
-                stop = self._mix(self.stop_outcomes(*full), value)     # may solve other states (and grow
-                loss = self._mix(self.loss_outcomes(*full), value)     # the table): fetch it again after
-                arr, done = self._table(damage)
-                arr[g, 0], arr[g, 1], done[g] = stop, loss, True
-        arr, done = self._table(damage)
-        both = arr[gids][inv]
+        gidx = self.point_index(ps)
+        both = self.fill(damage, gidx.reshape(-1), value)[gidx]
         return both[:, :, 0], both[:, :, 1]
 
     def _table(self, damage: tuple) -> tuple[np.ndarray, np.ndarray]:

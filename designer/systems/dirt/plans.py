@@ -222,21 +222,18 @@ def search_plans(engine, cell: int, gear: int) -> tuple[tuple, dict, dict]:
     infos = engine.plan_options               # (gear, dice used) -> (option, dice used after, dice, gain)
     start = (cell, gear, 0, (), 0)
     seen: dict = {start: None}
-    buckets: list[list] = [[(start, -1)]] + [[] for _ in range(16)]
+    buckets: list[list] = [[(start, -1, 0)]] + [[] for _ in range(16)]
     expanded: dict = {}
-    ends: list = []                 # per candidate: end code ((cell * 8 + gear) * 2 + finished) * 64 + gain
-    rs: list = []
-    levels: list = []
-    keys: list = []
-    parent: list = []               # per candidate: the number of the candidate it extends (-1: the start)
-    steps: list = []                # per candidate: its last step
+    # per candidate: end code ((cell * 8 + gear) * 2 + finished) * 64 + gain, risk, dice used, the number of
+    # the candidate it extends (-1: the start), its last step, its key
+    rec: list = []
     for level in range(len(buckets)):
-        for key, number in buckets[level]:
+        for key, number, gain in buckets[level]:
             c, g, used, jumps, term = key
             if term:
                 continue
             if level:
-                group = expanded.setdefault((c, g, used & _CANON, _gain(used)), [])
+                group = expanded.setdefault((c, g, used & _CANON, gain), [])
                 if group and _dominated(used, jumps, group):
                     continue
                 group.append((used, jumps))
@@ -252,13 +249,10 @@ def search_plans(engine, cell: int, gear: int) -> tuple[tuple, dict, dict]:
                         continue
                     seen[nkey] = (key, step)
                     r = risks.get((nused, njumps))
-                    ends.append((((v << 3) + ng) * 2 + (t == 2)) * 64 + ngain)
-                    rs.append(risk_of(nused, njumps) if r is None else r)
-                    levels.append(nlevel)
-                    parent.append(number)
-                    steps.append(step)
-                    bucket.append((nkey, len(keys)))
-                    keys.append(nkey)
+                    bucket.append((nkey, len(rec), ngain))
+                    rec.append(((((v << 3) + ng) * 2 + (t == 2)) * 64 + ngain,
+                                risk_of(nused, njumps) if r is None else r, nlevel, number, step, nkey))
+    ends, rs, levels, parent, steps, keys = (list(col) for col in zip(*rec)) if rec else ([], [], [], [], [], [])
     return (ends, rs, levels, keys), seen, {"parent": parent, "step": steps}
 
 

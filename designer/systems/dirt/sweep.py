@@ -38,29 +38,27 @@ def closure(model: DirtModel, starts) -> set:
         if model.terminal(st) is not None:
             continue
         cell, gear, damage = st
-        pts = model.points(model.plans(cell, gear, damage))[0]
-        nxt = []
-        for pt in pts:
-            if pt is None:
-                continue
-            key = (pt, damage)
+        hits = []
+        for num in model.points(model.plans(cell, gear, damage)):
+            key = (num, damage)
             hit = after.get(key)
             if hit is None:
+                pt = model._point_list[num]
                 hit = [o[2] for o in model.stop_outcomes(*pt, damage)]
                 hit += [o[2] for o in model.loss_outcomes(*pt, damage)]
                 if damage[4]:                          # the values with the token spent are asked for too
                     spent = tuple(damage[:4]) + (0,)
                     hit += [o[2] for o in model.stop_outcomes(*pt, spent)]
                     hit += [o[2] for o in model.loss_outcomes(*pt, spent)]
-                hit = after[key] = set(hit)
-            nxt += hit
+                hit = after[key] = frozenset(hit)
+            hits.append(hit)
         g, s, b, spare, su = damage
         if gear == 1 and s > 0 and not spare:
-            nxt.append((cell, 0, (g, s - 1, b, 1, su)))
-        for n in nxt:
-            if n not in seen:
-                seen.add(n)
-                stack.append(n)
+            hits.append(((cell, 0, (g, s - 1, b, 1, su)),))
+        new = set().union(*hits)
+        new -= seen
+        seen |= new
+        stack += new
     return seen
 
 
@@ -228,10 +226,16 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
                 if not sel.any():
                     break
                 run(kind, sel)
+    made: dict = {}
     out = []
-    for i in range(n):
-        out.append((best[i], [Decision("none") if mode[i, t] == 0 else Decision(MODES[mode[i, t]], int(pick[i, t]))
-                              for t in range(T1)]))
+    for i, (modes, picks) in enumerate(zip(mode.tolist(), pick.tolist())):
+        row = []
+        for m, p in zip(modes, picks):
+            d = made.get((m, p))
+            if d is None:
+                d = made[(m, p)] = Decision("none") if m == 0 else Decision(MODES[m], p)
+            row.append(d)
+        out.append((best[i], row))
     return out
 
 
