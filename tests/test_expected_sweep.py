@@ -101,3 +101,26 @@ def test_changing_the_spare_wheel_goes_forward():
     assert [o.state for o in outs] == [(3, 0, (0, 0, 0, 1, 0))]
     assert model.progress(outs[0].state) > model.progress(state)
     assert model.progress((4, 0, (0, 0, 0, 1, 0))) > model.progress((3, 6, (0, 0, 0, 1, 0)))
+
+
+@pytest.mark.parametrize("max_damage", [1, 2])
+def test_a_spent_spare_wheel_that_never_counts_again_changes_no_value(max_damage):
+    """The sweep works out once the states whose spent spare wheel can never matter (no gas damage and no
+    more damage tracked) and copies them from the same state with the wheel: the plain recursion, which
+    decides each on its own, finds the same values."""
+    import numpy as np
+
+    from designer.systems.dirt.expected import FIN
+    from designer.systems.dirt.sweep import _twins
+
+    model = _model(max_damage=max_damage)
+    starts = [(s, 0, model.start_damage) for s in model.road.starts()]
+    reference = solve(_model(max_damage=max_damage), starts)
+    states = [s for s in reference.values if s != FIN and model.terminal(s) is None]
+    twins = _twins(model, states)
+    assert len(twins) > 10
+    for state, twin in twins.items():
+        assert state[2][3] == 1 and twin[2][3] == 0
+        assert np.abs(reference.values[state] - reference.values[twin]).max() < 1e-9
+    values, _ = sweep(model, starts)
+    assert all(np.array_equal(values[s], values[t]) for s, t in twins.items())

@@ -83,6 +83,7 @@ class DirtModel:
         self._damage: dict = {}
         self._point_ids: dict = {None: 0}         # point (cell, gear, finished, cuts) -> its number
         self._point_list: list = [None]
+        self._lut = np.zeros(256 * len(road.nodes) + 1, dtype=np.int64)   # point code -> its number (0: none yet)
         self._point_values: dict = {}             # damage -> (values [number, stop/loss, tokens], known [number])
         self.steps = StepTable(rules, self.cut)
         self._flat_cache: dict = {}
@@ -225,17 +226,19 @@ class DirtModel:
         table of points (numbering the new ones), 0 where ``valid`` is False ("no point")."""
         code = ((cell * 8 + gear) * 2 + fin) * 16 + np.minimum(cuts, 15)
         code = np.where(valid, code + 1, 0)
-        uniq, inv = np.unique(code, return_inverse=True)
-        ids = self._point_ids
-        nums = []
-        for c in uniq.tolist():
-            pt = None if c == 0 else ((c - 1) // 256, ((c - 1) // 32) % 8, bool(((c - 1) // 16) % 2), (c - 1) % 16)
-            n = ids.get(pt)
-            if n is None:
-                n = ids[pt] = len(self._point_list)
-                self._point_list.append(pt)
-            nums.append(n)
-        return np.array(nums, dtype=np.int64)[inv.reshape(code.shape)]
+        lut = self._lut
+        nums = lut[code]
+        fresh = code[nums == 0]
+        if fresh.any():
+            for c in np.unique(fresh[fresh > 0]).tolist():
+                pt = ((c - 1) // 256, ((c - 1) // 32) % 8, bool(((c - 1) // 16) % 2), (c - 1) % 16)
+                n = self._point_ids.get(pt)
+                if n is None:
+                    n = self._point_ids[pt] = len(self._point_list)
+                    self._point_list.append(pt)
+                lut[c] = n
+            nums = lut[code]
+        return nums
 
     def point_index(self, ps: PlanSet) -> np.ndarray:
         """The number of every [plan, point] of a plan set in the model's table of points (0: no point; none

@@ -93,11 +93,31 @@ def sweep(model: DirtModel, starts) -> tuple[dict, dict] | None:
             else:
                 plain.append(st)
         if plain:
-            for st, (v, d) in zip(plain, decide_many(model, plain, value)):
+            twins = _twins(model, plain)
+            own = [st for st in plain if st not in twins]
+            for st, (v, d) in zip(own, decide_many(model, own, value)):
                 values[st], decisions[st] = v, d
-            for st in plain:                               # gear 0 is known now: the spare wheel from gear 1
+            for st in own:                                 # gear 0 is known now: the spare wheel from gear 1
                 values[st], decisions[st] = _spare(model, st, values[st], decisions[st], value)
+            for st, twin in twins.items():
+                values[st], decisions[st] = values[twin], decisions[twin]
     return values, decisions
+
+
+def _twins(model: DirtModel, states: list) -> dict:
+    """States whose spare wheel is spent but could never be used again (no gas damage, and no more damage is
+    tracked: ``max_damage`` reached), mapped to the same state with the spare wheel still there when it is
+    among ``states``. Every turn from either leads to the same states but for that flag, which then never
+    counts again: the two have the same values and decisions (the same numbers, worked out once)."""
+    room = model.mishaps.max_damage
+    there = set(states)
+    out = {}
+    for cell, gear, (g, s, b, spare, su) in states:
+        if spare and s == 0 and g + s + b >= room:
+            twin = (cell, gear, (g, s, b, 0, su))
+            if twin in there:
+                out[(cell, gear, (g, s, b, spare, su))] = twin
+    return out
 
 
 def _spare(model: DirtModel, state, best: np.ndarray, choice: list, value):
