@@ -217,6 +217,7 @@ def search_plans(engine, cell: int, gear: int) -> tuple[tuple, dict, dict]:
     """
     opts = engine.die_options
     cmoves = engine.cell_moves
+    moved = engine._cell_cache
     risk_of = engine.risk
     risks = engine._risk
     infos = engine.plan_options               # (gear, dice used) -> (option, dice used after, dice, gain)
@@ -242,7 +243,10 @@ def search_plans(engine, cell: int, gear: int) -> tuple[tuple, dict, dict]:
                 info = infos[(g, used)] = [(opt, opt[1], _ndice(opt[1]), _gain(opt[1])) for opt in opts(g, used)]
             for opt, nused, nlevel, ngain in info:
                 bucket = buckets[nlevel]
-                for v, ng, t, step, jd in cmoves(c, g, opt):
+                moves = moved.get((c, g, opt[0], opt[3]))         # TurnEngine.cell_moves' own cache
+                if moves is None:
+                    moves = cmoves(c, g, opt)
+                for v, ng, t, step, jd in moves:
                     njumps = jumps if jd is None else tuple(sorted(jumps + (jd,)))
                     nkey = (v, ng, nused, njumps, t)
                     if nkey in seen:
