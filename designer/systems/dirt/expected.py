@@ -464,7 +464,9 @@ class DirtModel:
         if decision.mode == "attack":
             total = t + int(ps1.gain[0])
             bank, credit = min(total, self.T1 - 1), max(0, total - (self.T1 - 1))
-            fail, ok = first_loss(ps1, self.limit)
+            if ps1.first is None:
+                ps1.first = first_loss(ps1, self.limit)
+            fail, ok = ps1.first
             n = int(ps1.length[0])
             pc = ps1.pc[0, 1]
             if pc:

@@ -67,6 +67,7 @@ class PlanSet:
     need: np.ndarray | None = None    # (P, 4) gear (red-zone brakes too), gas, brake, leader dice of each plan
     sid: np.ndarray | None = None     # (P, L+1) row of each step in the StepTable (0: no step), when known
     gidx: np.ndarray | None = None    # (P, L+1) number of each point in the model's table (DirtModel.point_index)
+    first: tuple | None = None        # first_loss of the plans, once asked for (a replayed decision)
 
     @property
     def n(self) -> int:
