@@ -433,18 +433,20 @@ def roll_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int, K: 
     if keep:
         table[L] = U
     live_all = np.arange(L1)[None, :] <= ps.length[:, None]
+    all_live = live_all.all(axis=0).tolist()
+    pj_any, pc_any = ps.pj.any(axis=0).tolist(), ps.pc.any(axis=0).tolist()
     for i in range(L - 1, -1, -1):
         j = i + 1
         lv = loss[:, j]
         qj = ps.q[:, j]
         roll = np.empty((P, H, K + 1, T1))
-        roll[:] = tail[:, j, :, None, None] * lv[:, None, None, :]
+        np.multiply(tail[:, j, :, None, None], lv[:, None, None, :], out=roll)
         for x in used_x:
             roll[:, :H - x] += qj[:, x, None, None, None] * U[:, x:]
-        pjj = ps.pj[:, j, None, None, None]
-        if ps.pj[:, j].any():
+        if pj_any[j]:
+            pjj = ps.pj[:, j, None, None, None]
             roll = pjj * lv[:, None, None, :] + (1 - pjj) * roll
-        if ps.pc[:, j].any():
+        if pc_any[j]:
             pcj = ps.pc[:, j, None, None, None]
             roll = pcj * stop[:, j, None, None, :] + (1 - pcj) * roll
         mj = ps.m[:, j]
@@ -453,8 +455,9 @@ def roll_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int, K: 
         for mval in sorted(set(mj.tolist())):
             g = np.where(ok[mval], flat[:, :, idx[mval]], BIG)
             sec = g if sec is None else np.where((mj == mval)[:, None, None], g, sec)
-        cont = np.minimum(roll, sec.reshape(P, H, K + 1, T1))
-        cont = np.where(live_all[:, j, None, None, None], cont, BIG)
+        cont = np.minimum(roll, sec.reshape(P, H, K + 1, T1), out=roll)
+        if not all_live[j]:
+            cont[~live_all[:, j]] = BIG
         U = np.minimum(stop[:, i, None, None, :], cont)
         if keep:
             table[i] = U
