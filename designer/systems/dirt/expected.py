@@ -255,7 +255,7 @@ class DirtModel:
                     every = cache["points"] = self._number(ints[:, :, 0], ints[:, :, 1], ints[:, :, 2],
                                                            np.cumsum(ints[:, :, 4], axis=1),
                                                            (cols >= 1) & (cols <= depth[:, None]))
-                ps.gidx = every[ps.steps.cand, :ps.cell.shape[1]]
+                ps.gidx = every[ps.steps.cand, :ps.sid.shape[1]]
             else:
                 P, L1 = ps.cell.shape
                 valid = np.arange(L1)[None, :] <= ps.length[:, None]

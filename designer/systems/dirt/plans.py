@@ -121,15 +121,38 @@ def plan_set(engine, cell: int, gear: int, table: StepTable, pool=None, search=N
     length = lens[cand]
     L = int(length.max()) if len(cand) else 1
     ids = store[cand, :L + 1]
-    ints = table.ints[ids]
-    floats = table.floats[ids]
-    cells = ints[:, :, 0].copy()
-    gears = ints[:, :, 1].copy()
-    cells[:, 0], gears[:, 0] = cell, gear
-    return PlanSet(length=length, cell=cells, gear=gears,
-                   fin=ints[:, :, 2].astype(bool), q=floats[:, :, 2:], pj=floats[:, :, 1], pc=floats[:, :, 0],
-                   m=ints[:, :, 3], cuts=np.cumsum(ints[:, :, 4], axis=1), gain=ints[:, :, 5].sum(axis=1),
-                   steps=PlanSteps(search, cand), need=_arrays(search)[0][cand], sid=ids)
+    gains = search[2].get("gains")
+    if gains is None:
+        gains = search[2]["gains"] = table.ints[:, 5][store].sum(axis=1)
+    return LazyPlanSet(table, cell, gear, ids, length, gains[cand], PlanSteps(search, cand), _arrays(search)[0][cand])
+
+
+class LazyPlanSet(PlanSet):
+    """A plan set whose arrays of what each step does are read from the StepTable when first asked for (the
+    sweep needs only the step numbers, lengths and gains)."""
+
+    _LAZY = ("cell", "gear", "fin", "q", "pj", "pc", "m", "cuts")
+
+    def __init__(self, table: StepTable, cell: int, gear: int, ids: np.ndarray, length: np.ndarray,
+                 gain: np.ndarray, steps, need: np.ndarray):
+        self.length, self.gain, self.steps, self.need, self.sid = length, gain, steps, need, ids
+        self.rescue = self.points = self.gidx = self.first = None
+        self._source = (table, cell, gear)
+
+    def __getattr__(self, name):
+        if name not in LazyPlanSet._LAZY:
+            raise AttributeError(name)
+        table, cell, gear = self._source
+        ids = self.sid
+        ints = table.ints[ids]
+        floats = table.floats[ids]
+        cells = ints[:, :, 0].copy()
+        gears = ints[:, :, 1].copy()
+        cells[:, 0], gears[:, 0] = cell, gear
+        self.cell, self.gear, self.fin = cells, gears, ints[:, :, 2].astype(bool)
+        self.q, self.pj, self.pc, self.m = floats[:, :, 2:], floats[:, :, 1], floats[:, :, 0], ints[:, :, 3]
+        self.cuts = np.cumsum(ints[:, :, 4], axis=1)
+        return getattr(self, name)
 
 
 def _step_rows(search: tuple, table: StepTable, cand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

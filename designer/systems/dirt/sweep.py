@@ -196,7 +196,7 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
             sets.append(ps)
             owners.append(i)
     if sets:
-        width = max(ps.cell.shape[1] for ps in sets)
+        width = max(ps.sid.shape[1] for ps in sets)
         big, table, index = gather(model, [states[i][2] for i in owners], sets, width, value)
         owner = np.repeat(np.array(owners, dtype=np.int64), [ps.n for ps in sets])
         local = np.concatenate([np.arange(ps.n) for ps in sets])
