@@ -75,6 +75,7 @@ class DirtModel:
         self.cut = [g.nodes[n].get("cut") is not None for n in road.nodes]
         self.danger = [g.nodes[n].get("danger") for n in road.nodes]
         self._engines: dict = {}
+        self._pools: dict = {}                    # (cell, gear, gas, brake damage) -> the dice left
         self._plans: dict = {}
         self._searches: dict = {}
         self._state_plans: dict = {}
@@ -98,10 +99,14 @@ class DirtModel:
         return math.inf if state == FIN else state[0] + 0.5 * state[2][3] + state[1] / 100.0
 
     def pool(self, cell: int, damage: tuple) -> Pool:
-        base = self.rules.pool(self.road.surface[cell] if self.surface is None else self.surface, self.leader)
-        g, s, b = damage[:3]
-        return Pool(gear=max(0, base.gear - g), gas=max(0, base.gas - s), brake=max(0, base.brake - b),
-                    leader=max(0, base.leader - s))
+        key = (cell,) + tuple(damage[:3])
+        hit = self._pools.get(key)
+        if hit is None:
+            base = self.rules.pool(self.road.surface[cell] if self.surface is None else self.surface, self.leader)
+            g, s, b = damage[:3]
+            hit = self._pools[key] = Pool(gear=max(0, base.gear - g), gas=max(0, base.gas - s),
+                                          brake=max(0, base.brake - b), leader=max(0, base.leader - s))
+        return hit
 
     def terminal(self, state):
         if state == FIN:
