@@ -86,6 +86,8 @@ class StepTable:
         self.hz = {d: n / rules.die_faces for d, n in rules.hazard_faces.items()}
         self.cut_cells = cut_cells
         self.ids: dict = {}
+        self.by_object: dict = {}        # id() of a step object seen -> its row (the objects are kept alive)
+        self._kept: list = []
         self.n = 1
         # ints: cell, gear, finished, dice, cut entered, gain; floats: canon hazard, long-jump hazard, q[0..X-1]
         self.ints = np.zeros((256, 6), dtype=np.int64)
@@ -94,7 +96,12 @@ class StepTable:
         self.floats[0, 2] = 1.0
 
     def id(self, step) -> int:
+        i = self.by_object.get(id(step))          # the turn engine hands out the same step objects again
+        if i is not None:
+            return i
         i = self.ids.get(step)
+        self.by_object[id(step)] = i if i is not None else self.n
+        self._kept.append(step)
         if i is None:
             i = self.ids[step] = self.n
             if i >= len(self.ints):
@@ -163,7 +170,9 @@ def _step_rows(search: tuple, table: StepTable, cand: np.ndarray) -> tuple[np.nd
     hit = cache.get("rows")
     if hit is None:
         parent = np.array(cache["parent"], dtype=np.int64)
-        sid = np.array([table.id(step) for step in cache["step"]], dtype=np.int64)
+        known = table.by_object.get
+        sid = [known(id(step)) for step in cache["step"]]
+        sid = np.array([table.id(step) if i is None else i for i, step in zip(sid, cache["step"])], dtype=np.int64)
         n = len(parent)
         depth = np.ones(n, dtype=np.int64)
         inner = parent >= 0
