@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from designer.racing.expected import Outcome, solve
-from designer.systems.dirt.plans import BIG, X, PlanSet, _features, attack_values, roll_values, secure_cost
+from designer.systems.dirt.plans import BIG, X, PlanSet, _features, secure_cost
+from designer.systems.dirt.rollout import attack_values, roll_values
 
 
 class Coin:

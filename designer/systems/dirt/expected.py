@@ -33,8 +33,9 @@ import numpy as np
 
 from designer.racing.expected import Outcome
 from designer.systems.dirt.mishaps import Mishaps
-from designer.systems.dirt.plans import (BIG, X, PlanSet, PlanSteps, StepTable, attack_values, first_loss, plan_set,
-                                         fits_all, roll_values, search_plans, secure_cost, subset, subset_many)
+from designer.systems.dirt.plans import (BIG, X, PlanSet, PointNumbers, StepTable, fits_all, plan_set, search_plans,
+                                         secure_cost, subset, subset_many)
+from designer.systems.dirt.rollout import attack_values, first_loss, roll_values
 from designer.systems.dirt.ruleset import Pool, Ruleset
 
 FIN = ("finished",)
@@ -82,9 +83,8 @@ class DirtModel:
         self._single: dict = {}
         self._after: dict = {}
         self._damage: dict = {}
-        self._point_ids: dict = {None: 0}         # point (cell, gear, finished, cuts) -> its number
-        self._point_list: list = [None]
-        self._lut = np.zeros(256 * len(road.nodes) + 1, dtype=np.int64)   # point code -> its number (0: none yet)
+        self.numbers = PointNumbers(len(road.nodes))
+        self._point_list = self.numbers.list      # number -> point (cell, gear, finished, cuts); 0: no point
         self._point_values: dict = {}             # damage -> (values [number, stop/loss, tokens], known [number])
         self.steps = StepTable(rules, self.cut)
         self._flat_cache: dict = {}
@@ -226,54 +226,13 @@ class DirtModel:
             v += p * (sec + value(nxt))
         return v
 
-    def _number(self, cell, gear, fin, cuts, valid) -> np.ndarray:
-        """The number of each point (cell, gear, finished, cuts) of some [plan, point] arrays in the model's
-        table of points (numbering the new ones), 0 where ``valid`` is False ("no point")."""
-        code = ((cell * 8 + gear) * 2 + fin) * 16 + np.minimum(cuts, 15)
-        code = np.where(valid, code + 1, 0)
-        lut = self._lut
-        nums = lut[code]
-        fresh = code[nums == 0]
-        if fresh.any():
-            for c in np.unique(fresh[fresh > 0]).tolist():
-                pt = ((c - 1) // 256, ((c - 1) // 32) % 8, bool(((c - 1) // 16) % 2), (c - 1) % 16)
-                n = self._point_ids.get(pt)
-                if n is None:
-                    n = self._point_ids[pt] = len(self._point_list)
-                    self._point_list.append(pt)
-                lut[c] = n
-            nums = lut[code]
-        return nums
-
     def point_index(self, ps: PlanSet) -> np.ndarray:
-        """The number of every [plan, point] of a plan set in the model's table of points (0: no point; none
-        of it depends on the damage). A plan set taken from a search reads it from the numbers of all the
-        search's candidates, worked out once."""
-        if ps.gidx is None:
-            if isinstance(ps.steps, PlanSteps):
-                cache = ps.steps.search[2]
-                every = cache.get("points")
-                if every is None:
-                    store, depth = cache["rows"]
-                    ints = self.steps.ints[store]
-                    cols = np.arange(store.shape[1])[None, :]
-                    every = cache["points"] = self._number(ints[:, :, 0], ints[:, :, 1], ints[:, :, 2],
-                                                           np.cumsum(ints[:, :, 4], axis=1),
-                                                           (cols >= 1) & (cols <= depth[:, None]))
-                ps.gidx = every[ps.steps.cand, :ps.sid.shape[1]]
-            else:
-                P, L1 = ps.cell.shape
-                valid = np.arange(L1)[None, :] <= ps.length[:, None]
-                valid[:, 0] = False
-                ps.gidx = self._number(ps.cell, ps.gear, ps.fin, ps.cuts, valid)
-        return ps.gidx
+        """The number of every [plan, point] of a plan set in the model's table of points (0: no point)."""
+        return self.numbers.index(ps, self.steps)
 
     def points(self, ps: PlanSet) -> list:
-        """The numbers of the distinct points of a plan set (kept on it); ``_point_list[n]`` is the point."""
-        if ps.points is None:
-            nums = np.unique(self.point_index(ps))
-            ps.points = nums[nums > 0].tolist()
-        return ps.points
+        """The numbers of the distinct points of a plan set; ``_point_list[n]`` is the point."""
+        return self.numbers.distinct(ps, self.steps)
 
     def fill(self, damage: tuple, gids: np.ndarray, value) -> np.ndarray:
         """Work out the values of the points numbered ``gids`` under one damage (those not known yet) and

@@ -33,8 +33,9 @@ From a boundary the driver then either
   choose where the loss of control happens: here, any point of the same plan at or after the first one whose
   dice carry enough hazards.
 
-:func:`roll_values` finds the best stopping and securing rule of every plan at once (numpy over plans, hazards
-so far ``h``, dice secured so far ``k`` and tokens held ``t``), by backward induction along the plan.
+:func:`designer.systems.dirt.rollout.roll_values` finds the best stopping and securing rule of every plan at once
+(numpy over plans, hazards so far ``h``, dice secured so far ``k`` and tokens held ``t``), by backward induction
+along the plan; :func:`~designer.systems.dirt.rollout.attack_values` values a Big Attack.
 """
 from __future__ import annotations
 
@@ -63,10 +64,10 @@ class PlanSet:
     gain: np.ndarray          # (P,) seconds tokens a Big Attack of the plan earns
     steps: list               # per plan: tuple of (dice, cell indexes, gear, events)
     rescue: tuple | None = None   # with the SISU token held: what cancelling a loss of control leads to
-    points: tuple | None = None   # the distinct points and their index (DirtModel.points)
+    points: list | None = None    # the numbers of its distinct points (PointNumbers.distinct)
     need: np.ndarray | None = None    # (P, 4) gear (red-zone brakes too), gas, brake, leader dice of each plan
     sid: np.ndarray | None = None     # (P, L+1) row of each step in the StepTable (0: no step), when known
-    gidx: np.ndarray | None = None    # (P, L+1) number of each point in the model's table (DirtModel.point_index)
+    gidx: np.ndarray | None = None    # (P, L+1) number of each point (PointNumbers.index)
     first: tuple | None = None        # first_loss of the plans, once asked for (a replayed decision)
 
     @property
@@ -224,6 +225,61 @@ class PlanSteps:
     __hash__ = None
 
 
+class PointNumbers:
+    """The points where the steps of plans end, (cell, gear, finished, cuts so far), numbered once per road
+    (number 0: "no point"): what ending a turn or losing control there leads to depends on nothing else."""
+
+    def __init__(self, n_cells: int):
+        self.ids: dict = {None: 0}
+        self.list: list = [None]
+        self.lut = np.zeros(256 * n_cells + 1, dtype=np.int64)      # point code -> its number (0: none yet)
+
+    def number(self, cell, gear, fin, cuts, valid) -> np.ndarray:
+        """The number of each point of some [plan, point] arrays (numbering new ones), 0 where not ``valid``."""
+        code = ((cell * 8 + gear) * 2 + fin) * 16 + np.minimum(cuts, 15)
+        code = np.where(valid, code + 1, 0)
+        nums = self.lut[code]
+        fresh = code[nums == 0]
+        if fresh.any():
+            for c in np.unique(fresh[fresh > 0]).tolist():
+                pt = ((c - 1) // 256, ((c - 1) // 32) % 8, bool(((c - 1) // 16) % 2), (c - 1) % 16)
+                n = self.ids.get(pt)
+                if n is None:
+                    n = self.ids[pt] = len(self.list)
+                    self.list.append(pt)
+                self.lut[c] = n
+            nums = self.lut[code]
+        return nums
+
+    def index(self, ps: PlanSet, table: StepTable) -> np.ndarray:
+        """The number of every [plan, point] of a plan set (kept on it). A plan set taken from a search reads
+        it from the numbers of all the search's candidates, worked out once."""
+        if ps.gidx is None:
+            if isinstance(ps.steps, PlanSteps):
+                cache = ps.steps.search[2]
+                every = cache.get("points")
+                if every is None:
+                    store, depth = cache["rows"]
+                    ints = table.ints[store]
+                    cols = np.arange(store.shape[1])[None, :]
+                    every = cache["points"] = self.number(ints[:, :, 0], ints[:, :, 1], ints[:, :, 2],
+                                                          np.cumsum(ints[:, :, 4], axis=1),
+                                                          (cols >= 1) & (cols <= depth[:, None]))
+                ps.gidx = every[ps.steps.cand, :ps.sid.shape[1]]
+            else:
+                valid = np.arange(ps.cell.shape[1])[None, :] <= ps.length[:, None]
+                valid[:, 0] = False
+                ps.gidx = self.number(ps.cell, ps.gear, ps.fin, ps.cuts, valid)
+        return ps.gidx
+
+    def distinct(self, ps: PlanSet, table: StepTable) -> list:
+        """The numbers of the distinct points of a plan set (kept on it)."""
+        if ps.points is None:
+            nums = np.unique(self.index(ps, table))
+            ps.points = nums[nums > 0].tolist()
+        return ps.points
+
+
 def fits_all(ps: PlanSet, pool) -> bool:
     """Whether every plan of a set fits in a smaller pool of dice. Then the set is also the plan set of that
     pool: its candidates are a subset of the larger pool's, and the chosen ones are among them."""
@@ -291,12 +347,6 @@ def search_plans(engine, cell: int, gear: int) -> tuple[tuple, dict, dict]:
                                 risk_of(nused, njumps) if r is None else r, nlevel, number, step, nkey))
     ends, rs, levels, parent, steps, keys = (list(col) for col in zip(*rec)) if rec else ([], [], [], [], [], [])
     return (ends, rs, levels, keys), seen, {"parent": parent, "step": steps}
-
-
-def _fits(used: int, pool) -> bool:
-    """Whether the dice used fit in a pool (a red-zone brake also counts as a gear die, as in the engine)."""
-    return (_POP[used & 63] + ((used >> _RZ) & 7) <= pool.gear and ((used >> _GAS) & 7) <= pool.gas
-            and ((used >> _BRAKE) & 7) <= pool.brake and ((used >> _LEADER) & 7) <= pool.leader)
 
 
 def pareto_plans(search: tuple, pool=None) -> list:
@@ -415,128 +465,3 @@ def secure_cost(k: int, m: int) -> int:
     6
     """
     return m * k + m * (m + 1) // 2
-
-
-def _secure_tables(K: int, T: int):
-    """For m = 0..X-1 dice: flat index of (k + m, t - cost) in a (K+1, T+1) block and whether it is allowed."""
-    idx = np.zeros((X, (K + 1) * (T + 1)), dtype=np.int64)
-    ok = np.zeros((X, (K + 1) * (T + 1)), dtype=bool)
-    for m in range(1, X):
-        for k in range(K + 1):
-            for t in range(T + 1):
-                c = secure_cost(k, m)
-                if k + m <= K and t >= c:
-                    idx[m, k * (T + 1) + t] = (k + m) * (T + 1) + (t - c)
-                    ok[m, k * (T + 1) + t] = True
-    return idx, ok
-
-
-_TABLES: dict = {}
-
-
-def secure_tables(K: int, T: int):
-    key = (K, T)
-    if key not in _TABLES:
-        _TABLES[key] = _secure_tables(K, T)
-    return _TABLES[key]
-
-
-# -- one by one -----------------------------------------------------------------------------------
-
-def roll_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int, K: int, keep: bool = False):
-    """Value of rolling each plan one by one with the best stopping and securing rule.
-
-    ``stop[p, i, t]``: value of ending the turn after step i with t tokens (BIG at i = 0: a turn moves);
-    ``loss[p, i, t]``: value of a loss of control on step i. Returns ``U0[p, t]`` (the plan's value from
-    the start with no hazard and nothing secured) and, with ``keep``, the table ``U[i]`` of every point
-    (shape (P, limit, K+1, T+1)) for replaying the rule.
-    """
-    P, L1, T1 = stop.shape
-    L = L1 - 1
-    H = limit
-    KT = (K + 1) * T1
-    idx, ok = secure_tables(K, T1 - 1)
-    # chance that a step's hazards take h hazards shown to the limit: tail[p, j, h] = P(x >= H - h)
-    cum = np.cumsum(ps.q[:, :, ::-1], axis=2)[:, :, ::-1]               # cum[..., x] = P(X >= x)
-    tail = np.stack([cum[:, :, H - h] if H - h < X else np.zeros((P, L1)) for h in range(H)], axis=2)
-    used_x = [x for x in range(min(H, X)) if ps.q[:, :, x].any()]
-    U = np.broadcast_to(stop[:, L, None, None, :], (P, H, K + 1, T1)).copy()
-    table = [None] * (L + 1)
-    if keep:
-        table[L] = U
-    live_all = np.arange(L1)[None, :] <= ps.length[:, None]
-    all_live = live_all.all(axis=0).tolist()
-    pj_any, pc_any = ps.pj.any(axis=0).tolist(), ps.pc.any(axis=0).tolist()
-    for i in range(L - 1, -1, -1):
-        j = i + 1
-        lv = loss[:, j]
-        qj = ps.q[:, j]
-        roll = np.empty((P, H, K + 1, T1))
-        np.multiply(tail[:, j, :, None, None], lv[:, None, None, :], out=roll)
-        for x in used_x:
-            roll[:, :H - x] += qj[:, x, None, None, None] * U[:, x:]
-        if pj_any[j]:
-            pjj = ps.pj[:, j, None, None, None]
-            roll = pjj * lv[:, None, None, :] + (1 - pjj) * roll
-        if pc_any[j]:
-            pcj = ps.pc[:, j, None, None, None]
-            roll = pcj * stop[:, j, None, None, :] + (1 - pcj) * roll
-        mj = ps.m[:, j]
-        flat = U.reshape(P, H, KT)
-        sec = None
-        for mval in sorted(set(mj.tolist())):
-            g = np.where(ok[mval], flat[:, :, idx[mval]], BIG)
-            sec = g if sec is None else np.where((mj == mval)[:, None, None], g, sec)
-        cont = np.minimum(roll, sec.reshape(P, H, K + 1, T1), out=roll)
-        if not all_live[j]:
-            cont[~live_all[:, j]] = BIG
-        U = np.minimum(stop[:, i, None, None, :], cont)
-        if keep:
-            table[i] = U
-    return U[:, 0, 0, :], table
-
-
-def first_loss(ps: PlanSet, limit: int) -> tuple[np.ndarray, np.ndarray]:
-    """For a Big Attack (every die rolled at once): the chance the plan's dice reach the loss of control
-    first at step j (hazards counted in plan order, or a long-jump die's hazard), and the chance of none.
-    The canon die (p. 23) is left out: the caller weighs its own outcome."""
-    P, L1 = ps.cell.shape
-    H = limit
-    live_all = np.arange(L1)[None, :] <= ps.length[:, None]
-    q_all = np.where(live_all[:, :, None], ps.q, np.eye(1, X, 0)[None])
-    cum = np.cumsum(q_all[:, :, ::-1], axis=2)[:, :, ::-1]
-    tail = np.stack([cum[:, :, H - h] if H - h < X else np.zeros((P, L1)) for h in range(H)], axis=2)
-    used_x = [x for x in range(min(H, X)) if q_all[:, :, x].any()]
-    pj_all = np.where(live_all, ps.pj, 0.0)
-    alive = np.zeros((P, H))
-    alive[:, 0] = 1.0
-    fail = np.zeros((P, L1))
-    for j in range(1, L1):
-        pj = pj_all[:, j]
-        fail[:, j] = alive.sum(axis=1) * pj + (alive * (1 - pj)[:, None] * tail[:, j]).sum(axis=1)
-        alive = alive * (1 - pj)[:, None]
-        new = np.zeros((P, H))
-        for x in used_x:
-            new[:, x:] += alive[:, :H - x] * q_all[:, j, x, None]
-        alive = new
-    return fail, alive.sum(axis=1)
-
-
-def attack_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int,
-                  rescue: np.ndarray | None = None, fl: tuple | None = None) -> np.ndarray:
-    """Value of a Big Attack of each plan with t tokens before it, ``A[p, t]`` (stop/loss as for
-    :func:`roll_values`, already shifted to the tokens held after the attack's gain). ``rescue[p, t]``: the
-    value of a failure cancelled by the SISU token (the attack's end reached), when the token is held."""
-    P, L1, T1 = stop.shape
-    fail, ok = first_loss(ps, limit) if fl is None else fl
-    # the driver lays the loss of control at the cheapest point at or after the first failing step
-    best_after = loss.copy()
-    for j in range(L1 - 2, 0, -1):
-        best_after[:, j] = np.where((j + 1 <= ps.length)[:, None],
-                                    np.minimum(loss[:, j], best_after[:, j + 1]), loss[:, j])
-    if rescue is not None:
-        best_after = np.minimum(best_after, rescue[:, None, :])
-    end = stop[np.arange(P), ps.length]
-    value = ok[:, None] * end + np.einsum("pj,pjt->pt", fail[:, 1:], best_after[:, 1:])
-    pc = ps.pc[:, 1, None]
-    return pc * stop[:, 1] + (1 - pc) * value

@@ -22,7 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from designer.systems.dirt.expected import Decision, DirtModel
-from designer.systems.dirt.plans import BIG, X, PlanSet, attack_values, roll_values
+from designer.systems.dirt.plans import BIG, PlanSet
+from designer.systems.dirt.rollout import attack_values, roll_values
 
 FIRST = 8          # plans rolled out first per state (the most promising by their lower bound)
 MODES = (None, "roll", "attack")
