@@ -15,7 +15,8 @@ other one) in bigger steps:
 3. :func:`decide_many`: the plan sets of a group stacked into one, its branch and bound run for every state
    of the group at once (each state keeps its own best value per token count and its own candidates).
 
-States holding the SISU token (optional rule) are decided one by one with :meth:`DirtModel.decide`.
+States holding the SISU token (optional rule) are decided one by one with :meth:`DirtModel.decide`; a state
+whose spent spare wheel can never count again takes the values of the same state with the wheel (:func:`_twins`).
 """
 from __future__ import annotations
 
