@@ -92,7 +92,7 @@ def first_loss(ps: PlanSet, limit: int) -> tuple[np.ndarray, np.ndarray]:
     """For a Big Attack (every die rolled at once): the chance the plan's dice reach the loss of control
     first at step j (hazards counted in plan order, or a long-jump die's hazard), and the chance of none.
     The canon die (p. 23) is left out: the caller weighs its own outcome."""
-    P, L1 = ps.cell.shape
+    P, L1 = ps.q.shape[:2]
     H = limit
     live_all = np.arange(L1)[None, :] <= ps.length[:, None]
     q_all = np.where(live_all[:, :, None], ps.q, np.eye(1, X, 0)[None])

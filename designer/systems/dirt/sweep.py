@@ -135,8 +135,8 @@ def _spare(model: DirtModel, state, best: np.ndarray, choice: list, value):
 
 
 def gather(model: DirtModel, damages: list, sets: list[PlanSet], width: int, value):
-    """The plan sets of many states stacked as one (points padded to ``width`` with "no step": no hazard, one
-    die; what the dice do only), with the values of their points: ``table[u]`` (u: a point under one damage,
+    """The plan sets of many states stacked as one (their step numbers padded to ``width`` with "no step": no
+    hazard, one die; with their lengths and gains), with the values of their points: ``table[u]`` (u: a point under one damage,
     [stop/loss, tokens]) and ``index[row, point]``, where each point of each plan is in ``table``. Only the
     points the group meets are copied, one gather per damage from the model's tables of point values."""
     def padded(arrs):
@@ -167,21 +167,20 @@ def gather(model: DirtModel, damages: list, sets: list[PlanSet], width: int, val
         index[rows] = remap[g]
         parts.append(model.fill(d, uniq, value)[uniq])
         size += len(uniq)
-    ints, floats = model.steps.ints[sid], model.steps.floats[sid]
-    length = np.concatenate([ps.length for ps in sets])
-    blank = np.broadcast_to(np.zeros(1, dtype=np.int64), (len(length), width))
-    big = PlanSet(length=length, cell=blank, gear=blank, fin=blank.astype(bool), q=floats[:, :, 2:],
-                  pj=floats[:, :, 1], pc=floats[:, :, 0], m=ints[:, :, 3], cuts=blank,
-                  gain=np.concatenate([ps.gain for ps in sets]), steps=[])
+    big = PlanSet(length=np.concatenate([ps.length for ps in sets]), cell=None, gear=None, fin=None, q=None,
+                  pj=None, pc=None, m=None, cuts=None, gain=np.concatenate([ps.gain for ps in sets]), steps=[],
+                  sid=sid)
     return big, np.concatenate(parts), index
 
 
-def _rows(ps: PlanSet, rows: np.ndarray) -> tuple[PlanSet, int]:
-    """Some plans of a stacked set, cut to the longest of them."""
+def _rows(model: DirtModel, ps: PlanSet, rows: np.ndarray) -> tuple[PlanSet, int]:
+    """Some plans of a stacked set, cut to the longest of them, with what their steps do under the dice read
+    from the step table (the cells, gears and cuts stay behind: their values are worked out already)."""
     w = int(ps.length[rows].max()) + 1
-    return PlanSet(length=ps.length[rows], cell=ps.cell[rows, :w], gear=ps.gear[rows, :w], fin=ps.fin[rows, :w],
-                   q=ps.q[rows, :w], pj=ps.pj[rows, :w], pc=ps.pc[rows, :w], m=ps.m[rows, :w],
-                   cuts=ps.cuts[rows, :w], gain=ps.gain[rows], steps=[]), w
+    ids = ps.sid[rows, :w]
+    ints, floats = model.steps.ints[ids], model.steps.floats[ids]
+    return PlanSet(length=ps.length[rows], cell=None, gear=None, fin=None, q=floats[:, :, 2:], pj=floats[:, :, 1],
+                   pc=floats[:, :, 0], m=ints[:, :, 3], cuts=None, gain=ps.gain[rows], steps=[]), w
 
 
 def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray, list]]:
@@ -216,7 +215,7 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
             nonlocal best, pick, mode
             done[kind] |= sel
             rows = np.nonzero(sel)[0]
-            sub, w = _rows(big, rows)
+            sub, w = _rows(model, big, rows)
             both = table[index[rows, :w]]
             st, lo = both[:, :, 0], both[:, :, 1]
             if kind == "roll":
