@@ -326,6 +326,37 @@ def test_export_tab(app):
         assert "dl_pdf" in {b.key for b in app.get("download_button")}
 
 
+def _pdf_text(data: bytes, tmp_path) -> str:
+    import subprocess
+
+    pdf = tmp_path / "book.pdf"
+    pdf.write_bytes(data)
+    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.skipif(not sources.roadbook_available(), reason="no road book in this version")
+def test_export_road_book_without_lines_or_with_the_expected_time(app, tmp_path):
+    import shutil
+
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    show(app, "Export")
+    click(app, "make_pdf")
+    plain = _pdf_text(app.session_state["pdf"][0], tmp_path)
+    assert "Ideal 1:05" in plain and "expected time under the dice was not computed" in plain
+    app.toggle(key="roadbook_expected").set_value(True)
+    run(app)
+    click(app, "make_pdf")
+    with_expected = _pdf_text(app.session_state["pdf"][0], tmp_path)
+    assert "Expected" in with_expected and "not computed" not in with_expected
+    app.toggle(key="roadbook_lines").set_value(False)
+    run(app)
+    click(app, "make_pdf")
+    competitive = _pdf_text(app.session_state["pdf"][0], tmp_path)
+    assert "Ideal 1:05" not in competitive and "T1" not in competitive
+    assert "Pace notes" in competitive
+
+
 def test_settings_survive_a_tab_switch(app):
     show(app, "Analysis")
     app.select_slider(key="max_risk").set_value(0.1)

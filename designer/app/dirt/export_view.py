@@ -6,9 +6,11 @@ import urllib.parse
 import streamlit as st
 
 from designer.app.dirt import analysis_view, links, sources
+from designer.app.dirt.analysis import AnalysisError
 from designer.app.dirt.sources import Unavailable
 from designer.core.errors import DesignerError
 from designer.systems.dirt.render import stage_svg, svg_to_png
+from designer.systems.dirt.stage import dumps_stage
 
 ss = st.session_state
 
@@ -94,19 +96,40 @@ def render(ctx) -> None:
                                  persist_state="page")
     what = st.segmented_control("Road book of", ["this stage", "the rally"], key="roadbook_scope", persist_state="page",
                                 default="this stage", required=True)
-    fingerprint = (sources.stage_share_code(stage), what, paper,
+    c = st.columns(2)
+    with_lines = c[0].toggle("The line and the times", value=True, key="roadbook_lines", persist_state="page",
+                             help="Off: a book for competitive play (map, build sheet and pace notes; no line, "
+                                  "no times)")
+    one_stage = what != "the rally" or not ss.get("rally_stages")
+    with_expected = c[1].toggle("With the expected time under the dice", value=False, key="roadbook_expected",
+                                persist_state="page", disabled=not (with_lines and one_stage and not errs),
+                                help="The headline of the line page becomes the expected time of the best policy, "
+                                     "with the ideal time beside it and the expected seconds of each tile (worked "
+                                     "out once per stage, as on the Analysis tab; up to several seconds for a long "
+                                     "stage). For one stage.")
+    if ss.get("max_risk") is not None and with_lines:
+        st.caption("The book prints the ideal line and, when asked, the expected time of the best policy; the "
+                   "risk budget of the Analysis tab applies to that tab only.")
+    fingerprint = (sources.stage_share_code(stage), what, paper, with_lines, with_expected,
                    tuple(sources.stage_share_code(s) for s in ss.get("rally_stages", []))
                    if what == "the rally" else ())
     if st.button("Prepare the road book (PDF)", key="make_pdf", icon=":material/picture_as_pdf:"):
         try:
             with st.spinner("Writing the road book..."):
-                if what == "the rally" and ss.get("rally_stages"):
-                    pdf = sources.roadbook_pdf(list(ss.rally_stages), rally_name=ss.rally_name, paper=paper or "A4")
+                if not one_stage:
+                    pdf = sources.roadbook_pdf(list(ss.rally_stages), rally_name=ss.rally_name, paper=paper or "A4",
+                                               lines=with_lines)
                     ss.pdf = (pdf, f"{sources.slug(ss.rally_name)}-roadbook.pdf", fingerprint)
                 else:
-                    pdf = sources.roadbook_pdf([stage], paper=paper or "A4")
+                    result = None
+                    if with_lines and with_expected and not errs and track.has_cells:
+                        players = int(stage.players or 4)
+                        view = analysis_view.run(stage, track, players, None)
+                        exp = analysis_view.cached_expected(dumps_stage(stage), players == 1)
+                        result = dict(view.raw or {}, expected=exp)
+                    pdf = sources.roadbook_pdf([stage], paper=paper or "A4", lines=with_lines, analysis=result)
                     ss.pdf = (pdf, f"{stem}-roadbook.pdf", fingerprint)
-        except (DesignerError, Unavailable) as exc:
+        except (DesignerError, Unavailable, AnalysisError) as exc:
             st.error(f"The road book could not be written: {exc}")
     if ss.get("pdf") and ss.pdf[2] == fingerprint:
         data, name, _ = ss.pdf

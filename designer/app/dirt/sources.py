@@ -274,12 +274,13 @@ def roadbook_available() -> bool:
 
 
 def roadbook_pdf(stages: list[Stage], rally_name: str | None = None, paper: str = "A4",
-                 players: int | None = None) -> bytes:
-    """The PDF road book of one stage, or of a rally when ``rally_name`` is given."""
+                 players: int | None = None, lines: bool = True, analysis: dict | None = None) -> bytes:
+    """The PDF road book of one stage, or of a rally when ``rally_name`` is given; ``lines=False`` leaves the line
+    and the times out (competitive play); ``analysis``: the stage's analysis at hand (with its expected time)."""
     rb = _roadbook()
     if rally_name is None:
-        return rb.stage_roadbook(stages[0], None, paper, players=players)
-    return rb.rally_roadbook(Rally(name=rally_name, stages=list(stages)), None, paper, players=players)
+        return rb.stage_roadbook(stages[0], None, paper, players=players, lines=lines, analysis=analysis)
+    return rb.rally_roadbook(Rally(name=rally_name, stages=list(stages)), None, paper, players=players, lines=lines)
 
 
 def rally_from_bundle(rally_name: str) -> Rally:
