@@ -271,16 +271,19 @@ class TurnEngine:
         margin = self.road.margin
         canon = _CANON_ABOVE
         max_risk = self.max_risk
+        cell_moves = self.cell_moves
         for opt in self.die_options(g, used):
             nused = opt[1]
-            for v, ng, t, step, jd in self.cell_moves(c, g, opt):
+            for v, ng, t, _step, jd in cell_moves(c, g, opt):
                 njumps = jumps if jd is None else tuple(sorted(jumps + (jd,)))
                 if exact and self.risk(nused, njumps) > max_risk + 1e-12:
                     continue
                 m |= 1 << (((v - c + margin) * 8 + ng) * 2 + (t == 2))
                 if not t:
-                    cu = nused if exact else (nused & ~63) | canon[ng][nused & 63]
-                    child = self._reach((v, ng, cu, njumps), memo, exact)
+                    ckey = (v, ng, nused if exact else (nused & ~63) | canon[ng][nused & 63], njumps)
+                    child = memo.get(ckey)                  # most points are met again: no call for those
+                    if child is None:
+                        child = self._reach(ckey, memo, exact)
                     shift = (v - c) * 16
                     m |= child << shift if shift >= 0 else child >> -shift
         memo[key] = m
