@@ -50,7 +50,11 @@ def enable(directory: str | Path | None = None) -> bool:
     if os.environ.get("RALLY_CACHE", "").lower() in ("off", "0", "no", "false"):
         _DIR = None
         return False
-    _DIR = Path(directory) if directory is not None else default_dir()
+    try:
+        _DIR = Path(directory) if directory is not None else default_dir()
+    except (RuntimeError, KeyError, OSError):          # no home folder to be found: no cache, nothing else changes
+        _DIR = None
+        return False
     return True
 
 
