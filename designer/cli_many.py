@@ -154,10 +154,7 @@ def generate(output, tiles, boxes, reserve, reserve_from, table, tile_cm, terrai
                            protect=reserve_from, what="stage")
         click.echo(f"wrote {output}: {_figures_text(best[0], size)}")
         return
-    folder = Path(output)
-    if folder.exists() and not folder.is_dir():
-        raise DesignerError("a rally is written into a folder", where=output, hint="give a folder name")
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = _output_folder(output, "a rally is written into a folder")
     rally = G.generate_rally(spec, stages, disjoint=disjoint, jobs=jobs, scheduler=scheduler)
     names = []
     for k, cand in enumerate(rally, start=1):
@@ -182,14 +179,20 @@ def _generate_other(system_name, output, stages, seed, candidates, difficulty, b
         files.write_atomic(output, system.dumps(stage), suffixes=(".yaml", ".yml"), what="stage")
         click.echo(f"wrote {output}: {_summary(figures)}")
         return
-    folder = Path(output)
-    if folder.exists() and not folder.is_dir():
-        raise DesignerError("several stages are written into a folder", where=output, hint="give a folder name")
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = _output_folder(output, "several stages are written into a folder")
     for k, (stage, figures) in enumerate(made, start=1):
         path = folder / f"stage{k}.yaml"
         files.write_atomic(path, system.dumps(stage), suffixes=(".yaml",), what="stage")
         click.echo(f"wrote {path}: {_summary(figures)}")
+
+
+def _output_folder(output: str, message: str) -> Path:
+    """The folder several generated files go into, made when missing; a file of that name is an error."""
+    folder = Path(output)
+    if folder.exists() and not folder.is_dir():
+        raise DesignerError(message, where=output, hint="give a folder name")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def _summary(figures: dict) -> str:

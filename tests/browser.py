@@ -3,9 +3,11 @@ the test module, and Debian's Chromium."""
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -25,22 +27,37 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serve_app(log_dir: Path, wait_s: float = 60):
-    """Yield the base URL of the app served on 127.0.0.1 (a generator for a pytest fixture); stop it after."""
+def serve_app(log_dir: Path | None, wait_s: float = 60, env: dict | None = None, info: dict | None = None):
+    """Yield the base URL of the app served on 127.0.0.1 (a generator for a pytest fixture); stop it after.
+
+    The server's output goes to ``log_dir/streamlit.log``, or with ``log_dir=None`` to a pipe kept in memory (so
+    that the server process itself writes nothing to storage); ``env`` adds to its environment; ``info`` receives
+    its process id under ``"pid"``."""
     port = free_port()
-    log = log_dir / "streamlit.log"
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(MAIN), "--server.headless", "true",
-             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-             "--server.fileWatcherType", "none"], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), **(env or {}))
+    command = [sys.executable, "-m", "streamlit", "run", str(MAIN), "--server.headless", "true",
+               "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+               "--server.fileWatcherType", "none"]
+    if log_dir is None:
+        proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+        output: list[bytes] = []
+        threading.Thread(target=lambda: output.extend(iter(proc.stdout.readline, b"")), daemon=True).start()
+
+        def log() -> str:
+            return b"".join(output).decode(errors="replace")
+    else:
+        path = log_dir / "streamlit.log"
+        with open(path, "wb") as out:
+            proc = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
+
+        def log() -> str:
+            return path.read_text(errors="replace")
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + wait_s
         while True:
             if proc.poll() is not None:
-                pytest.fail(f"streamlit stopped (exit {proc.returncode}):\n{log.read_text(errors='replace')}")
+                pytest.fail(f"streamlit stopped (exit {proc.returncode}):\n{log()}")
             try:
                 with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
                     if r.status == 200:
@@ -48,8 +65,10 @@ def serve_app(log_dir: Path, wait_s: float = 60):
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not answer within {wait_s:.0f} s")
+                pytest.fail(f"streamlit did not answer within {wait_s:.0f} s:\n{log()}")
             time.sleep(0.3)
+        if info is not None:
+            info["pid"] = proc.pid
         yield base
     finally:
         proc.terminate()
@@ -58,3 +77,15 @@ def serve_app(log_dir: Path, wait_s: float = 60):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=5)
+
+
+@contextmanager
+def chromium():
+    """Debian's Chromium under Playwright (skips the test when Playwright is not installed)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

@@ -9,19 +9,10 @@ never downloaded.
 """
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-MAIN = ROOT / "designer" / "app" / "main.py"
-CHROMIUM = Path("/usr/bin/chromium")
+from tests.browser import CHROMIUM, ROOT, chromium, serve_app
+
 SHOTS = ROOT / "screenshots"
 TIMEOUT_MS = 30_000
 
@@ -30,12 +21,6 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium "
                                                      "(apt-get install chromium)"),
 ]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 SERVER: dict = {}          # the running server's process id, for the check that it writes no file
@@ -54,58 +39,13 @@ def server():
 
     Its output goes to a pipe kept in memory and it writes no bytecode, so any byte it sends to storage comes
     from what the browser asked it to do."""
-    import threading
-
-    port = _free_port()
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               PYTHONDONTWRITEBYTECODE="1")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(MAIN), "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
-    output: list[bytes] = []
-    threading.Thread(target=lambda: output.extend(iter(proc.stdout.readline, b"")), daemon=True).start()
-
-    def log() -> str:
-        return b"".join(output).decode(errors="replace")
-
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"streamlit stopped (exit {proc.returncode}):\n{log()}")
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not start in 60 s:\n{log()}")
-            time.sleep(0.3)
-        SERVER["pid"] = proc.pid
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
+    yield from serve_app(None, env={"PYTHONDONTWRITEBYTECODE": "1"}, info=SERVER)
 
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM),
-                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 def _shot(page, name: str) -> None:

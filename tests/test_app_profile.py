@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import base64
 import re
-from pathlib import Path
 
 import pytest
 
-from tests.browser import LAUNCH_ARGS, ROOT, serve_app
+from tests.browser import CHROMIUM, ROOT, chromium, serve_app
 
-CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = ROOT / "screenshots"
 TIMEOUT_MS = 60_000
 JUMP_STAGE = ROOT / "stages" / "dirt" / "rally-5" / "ss1.yaml"       # a long jump on tile 7 (207b)
@@ -31,13 +29,8 @@ def url(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 def _settle(page, timeout_ms: int = TIMEOUT_MS) -> None:

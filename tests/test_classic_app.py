@@ -23,6 +23,13 @@ def at():
     return at
 
 
+def _apply_route(at, text: str) -> None:
+    """Type a route in the stage form and apply it."""
+    next(t for t in at.text_input if t.label.startswith("Route")).set_value(text)
+    next(b for b in at.button if b.label == "Apply").click()
+    at.run()
+
+
 def test_opens_the_demo_rally_with_its_analysis(at):
     values = [m.value for m in at.metric]
     assert values[0] == "11 cells" and values[1] == "0:20"
@@ -34,25 +41,16 @@ def test_opens_the_demo_rally_with_its_analysis(at):
 
 
 def test_a_bad_route_shows_where_and_how_to_fix(at):
-    route = next(t for t in at.text_input if t.label.startswith("Route"))
-    route.set_value("X1 | X3-Y6 | Y8")
-    next(b for b in at.button if b.label == "Apply").click()
-    at.run()
+    _apply_route(at, "X1 | X3-Y6 | Y8")
     assert not at.exception
     errors = " ".join(e.value for e in at.error)
     assert "do not face each other" in errors
-    route = next(t for t in at.text_input if t.label.startswith("Route"))
-    route.set_value("X9 | - | X4")
-    next(b for b in at.button if b.label == "Apply").click()
-    at.run()
+    _apply_route(at, "X9 | - | X4")
     assert "road end 9" in " ".join(e.value for e in at.error)
 
 
 def test_a_route_that_cannot_be_analysed_is_a_message_on_every_tab(at):
-    route = next(t for t in at.text_input if t.label.startswith("Route"))
-    route.set_value("X0 | - | X9")
-    next(b for b in at.button if b.label == "Apply").click()
-    at.run()
+    _apply_route(at, "X0 | - | X9")
     assert not at.exception
     errors = " ".join(e.value for e in at.error)
     assert "cannot analyse this stage" in errors and "road ends of X-asphalt" in errors
@@ -60,10 +58,7 @@ def test_a_route_that_cannot_be_analysed_is_a_message_on_every_tab(at):
 
 
 def test_editing_the_route_changes_the_analysis(at):
-    route = next(t for t in at.text_input if t.label.startswith("Route"))
-    route.set_value("X2-7")
-    next(b for b in at.button if b.label == "Apply").click()
-    at.run()
+    _apply_route(at, "X2-7")
     assert not at.exception
     assert at.session_state["classic_doc"].stages[0].route[0].exit == 7
     assert [m.value for m in at.metric][0] == "6 cells"

@@ -5,12 +5,10 @@ A screenshot at 1280 px goes to ``screenshots/`` (git-ignored) for a person to l
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.browser import ROOT, serve_app
-CHROMIUM = Path("/usr/bin/chromium")
+from tests.browser import CHROMIUM, LAUNCH_ARGS, ROOT, serve_app
+
 SHOTS = ROOT / "screenshots"
 
 pytestmark = [pytest.mark.browser,
@@ -27,7 +25,7 @@ def test_open_a_demo_and_see_its_analysis(url):
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM),
-                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+                                    args=LAUNCH_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
             page.goto(f"{url}/?system=classic", timeout=60_000)

@@ -5,12 +5,10 @@ map editor. Screenshots go to ``screenshots/`` (git-ignored) for a person to loo
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.browser import ROOT, serve_app
-CHROMIUM = Path("/usr/bin/chromium")
+from tests.browser import CHROMIUM, ROOT, chromium, serve_app
+
 SHOTS = ROOT / "screenshots"
 WAIT_MS = 60_000
 
@@ -25,15 +23,8 @@ def app_url(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def page(app_url):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM),
-                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        try:
-            pg = browser.new_page(viewport={"width": 1280, "height": 900})
-            yield pg
-        finally:
-            browser.close()
+    with chromium() as browser:
+        yield browser.new_page(viewport={"width": 1280, "height": 900})
 
 
 def _settle(pg) -> None:

@@ -5,13 +5,11 @@ Opens the app on ``?system=rallye``, opens a demo stage from the sidebar, and re
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.browser import ROOT, serve_app
+from tests.browser import CHROMIUM, LAUNCH_ARGS, ROOT, serve_app
+
 MAIN = ROOT / "designer" / "app" / "main.py"
-CHROMIUM = Path("/usr/bin/chromium")
 TIMEOUT_MS = 60_000
 
 pytestmark = [pytest.mark.browser,
@@ -27,7 +25,7 @@ def test_open_a_demo_and_see_its_analysis(url, tmp_path):
     playwright = pytest.importorskip("playwright.sync_api")
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM),
-                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+                                    args=LAUNCH_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
             page.set_default_timeout(TIMEOUT_MS)

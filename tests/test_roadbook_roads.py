@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from designer.systems.dirt.book_build import (build_rows, either_way, laid_tiles, pick_list, road_shape,
-                                              several_roads, swaps, tile_kind)
+from designer.systems.dirt.book_build import (build_rows, laid_tiles, pick_list, road_shape, several_roads, swaps,
+                                              tile_kind)
 from designer.systems.dirt.roadbook import roadbook, stage_facts
 from designer.systems.dirt.stage import Stage, load_stage
 from designer.systems.dirt.track import assemble

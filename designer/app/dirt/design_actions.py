@@ -17,6 +17,12 @@ ss = st.session_state
 VALUED = ("chicane-limit", "jump", "oxygen")      # token kinds that carry a number (limit, jump value, oxygen)
 
 
+def _selected() -> int | None:
+    """The index of the tile selected on the map, or None when none is."""
+    sel = ss.get("selected")
+    return sel if sel is not None and sel >= 0 else None
+
+
 def _design_edit(fn: Callable) -> Callable:
     """A Design-tab callback that edits the stage: redraw the edited parts only, unless it was refused."""
     @functools.wraps(fn)
@@ -35,8 +41,8 @@ def on_palette(face_id: str, entry: str, exit_: str | None = None) -> None:
     """A palette button: add, insert or replace according to the palette mode."""
     stage, ts = ss.stage, tileset_of(ss.stage)
     mode = ss.get("palette_mode") or "end"
-    sel = ss.get("selected")
-    if mode != "end" and (sel is None or sel < 0):
+    sel = _selected()
+    if mode != "end" and sel is None:
         flash("warning", f"Select a tile on the map first ({PALETTE_MODES[mode].lower()}), "
                          "or switch the palette to 'Add at the open end'.")
         return
@@ -72,8 +78,8 @@ def other_face(face_id: str, ts: Tileset) -> str | None:
 @guard
 def on_flip() -> None:
     """Turn the selected tile over: its other face on the same place, entered by the same edge when it can be."""
-    sel = ss.get("selected")
-    if sel is None or sel < 0:
+    sel = _selected()
+    if sel is None:
         return
     ts = tileset_of(ss.stage)
     placed = ss.stage.tiles[sel]
@@ -91,9 +97,9 @@ def on_flip() -> None:
 def on_token_add() -> None:
     from designer.systems.dirt import tokens as T
 
-    sel = ss.get("selected")
+    sel = _selected()
     kind, cell = ss.get("token_kind"), ss.get("token_cell")
-    if sel is None or sel < 0 or not kind or not cell:
+    if sel is None or not kind or not cell:
         return
     value = int(ss.get("token_value", 3)) if kind in VALUED else None
     commit(T.add_token(ss.stage, sel, kind, cell=cell, value=value), select=sel)
@@ -104,8 +110,8 @@ def on_token_add() -> None:
 def on_token_remove(k: int) -> None:
     from designer.systems.dirt import tokens as T
 
-    sel = ss.get("selected")
-    if sel is None or sel < 0:
+    sel = _selected()
+    if sel is None:
         return
     commit(T.remove_token(ss.stage, sel, k), select=sel)
 
@@ -117,8 +123,8 @@ def on_palette_more(step: int) -> None:
 @_design_edit
 @guard
 def on_remove() -> None:
-    sel = ss.get("selected")
-    if sel is None or sel < 0:
+    sel = _selected()
+    if sel is None:
         return
     n = len(ss.stage.tiles)
     # The tile that takes its place stays selected (the new last one after removing the last).
@@ -128,8 +134,8 @@ def on_remove() -> None:
 @_design_edit
 @guard
 def on_reverse() -> None:
-    sel = ss.get("selected")
-    if sel is None or sel < 0:
+    sel = _selected()
+    if sel is None:
         return
     commit(editing.reverse_tile(ss.stage, tileset_of(ss.stage), sel))
 
@@ -137,8 +143,8 @@ def on_reverse() -> None:
 @_design_edit
 @guard
 def on_move(step: int) -> None:
-    sel = ss.get("selected")
-    if sel is None or sel < 0:
+    sel = _selected()
+    if sel is None:
         return
     to = sel + step
     if not 0 <= to < len(ss.stage.tiles):
