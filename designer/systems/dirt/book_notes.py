@@ -62,6 +62,9 @@ def pace_notes_page(pdf: Book, f) -> None:
     legend = LEGEND
     order = [n.tile for k, n in enumerate(f.notes) if k == 0 or n.tile != f.notes[k - 1].tile]
     again = len(order) > len(set(order))          # a circuit comes back to its first tile
+    if any(n.kind == "chicane" for n in f.notes):
+        legend += (" Chicane n: a chicane token limits its row to gear n; 'one lane closed': a chicane closes the "
+                   "space beside it.")
     if gears:
         legend += " Line gears: the gears of the ideal line on the tile."
     if (gears or ideal) and again:
