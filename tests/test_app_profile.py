@@ -149,6 +149,21 @@ def _loop_stage():
     return stage
 
 
+def _map_svg_with(page, text: str, timeout_ms: int = TIMEOUT_MS) -> str:
+    """The SVG drawn under the design map once it holds ``text`` (the chart swaps its picture after the page's
+    messages are shown, so the picture is read again until it is the new one)."""
+    image = page.locator(".st-key-map_box [data-testid='stVegaLiteChart'] image").first
+    svg = ""
+    for _ in range(max(1, timeout_ms // 250)):
+        href = image.get_attribute("href") or ""
+        if href.startswith("data:") and "," in href:
+            svg = base64.b64decode(href.split(",", 1)[1]).decode("utf-8")
+            if text in svg:
+                return svg
+        page.wait_for_timeout(250)
+    return svg
+
+
 def test_overlapping_tiles_are_marked_on_the_map(url, browser):
     from playwright.sync_api import expect
 
@@ -158,8 +173,7 @@ def test_overlapping_tiles_are_marked_on_the_map(url, browser):
         expect(page.get_by_text("sits on the same place as tile 1").first).to_be_visible(timeout=TIMEOUT_MS)
         # The map's drawing is the stage's SVG under the clickable layer: it holds one hatched outline per
         # tile on the shared place (the first and the seventh tile).
-        href = page.locator(".st-key-map_box [data-testid='stVegaLiteChart'] image").first.get_attribute("href")
-        svg = base64.b64decode(href.split(",", 1)[1]).decode("utf-8")
+        svg = _map_svg_with(page, 'class="overlap"')
         marks = re.findall(r'<polygon class="overlap"[^>]*><title>([^<]*)</title>', svg)
         assert sorted(marks) == ["Tile 1 (202a) shares its place with another tile",
                                  "Tile 7 (217b) shares its place with another tile"], marks
