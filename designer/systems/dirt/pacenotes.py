@@ -8,8 +8,12 @@ the start, measured as the fewest moves (cells entered) from a start cell, i.e. 
 line to that point, and from the previous call (corner to corner: a flat call does not restart the
 count); the tile it lies on; and the danger colour of that tile.
 
-A corner's direction comes from the geometry of the oriented cell graph: lane 0 is always the
-driver's left, so a corner whose inside line is the lower lane turns left, otherwise right.
+A bend is a corner of the road driven, with the cells of its tile pass that print a speed limit outside
+any corner (the limits of a junction). Its direction is the way the road driven turns there, as its driver
+sees it: on a curve or a hairpin, the turn of that road's centre line across the bend; its inside line is
+the bend's cells on that road's inside lane (lane 0 is always the driver's left). A bend is a property of
+the road, not of a cell: a cell two roads of a junction share can be on the inside of one and the outside
+of the other. On a road straight across its tile (a kink, an S-bend) the tile's inside marks tell both.
 In the pace-note number the speed limit is the severity: ``Left 1 · out 2`` is a corner whose
 inside line may be entered in gear 1 at most and whose outside line in gear 2 at most.
 When a hazard (corner, jump, ford) follows the previous one within ``close`` cells its note starts
@@ -29,8 +33,13 @@ Pure functions, no drawing:
 """
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass, field, replace
+
+from designer.core import hexgrid
+from designer.systems.dirt import geometry
+from designer.systems.dirt.face_checks import EPS
 
 # Hazards with at most this many plain cells between them are linked ("into", "tightens"): two cells
 # is less than one turn at any gear, so the second hazard shapes the braking for the first.
@@ -107,7 +116,8 @@ def _row_key(d: dict) -> tuple[int, float]:
     return (d["index"], round(d["a"], 2))
 
 
-def _direction_of_corner(cells: list[dict]) -> str:
+def _direction_by_marks(cells: list[dict]) -> str:
+    """The side of a corner from the tile's inside/outside marks: lane 0 is the driver's left."""
     inside = [d["lane"] for d in cells if d.get("path") == "inside"]
     outside = [d["lane"] for d in cells if d.get("path") == "outside"]
     if inside and outside:
@@ -115,6 +125,90 @@ def _direction_of_corner(cells: list[dict]) -> str:
     if inside:
         return "left" if min(inside) == 0 else "right"
     return "right" if outside and min(outside) == 0 else "left"
+
+
+def road_turn(face, a: float, b: float) -> float:
+    """Degrees the schematic centre line of a face's road turns from fraction ``a`` to ``b`` of its length
+    from ``ends[0]``: positive to the right of a driver coming from ``ends[0]`` (screen y points down)."""
+    ends, turn = geometry.path_of(face)
+    total, prev = 0.0, None
+    for k in range(_TURN_STEPS + 1):
+        _, left = geometry.centre(ends, turn, a + (b - a) * k / _TURN_STEPS)
+        h = (-left[1], left[0])                    # the heading: left is (dy, -dx) of it
+        if prev is not None:
+            total += math.degrees(math.atan2(prev[0] * h[1] - prev[1] * h[0], prev[0] * h[0] + prev[1] * h[1]))
+        prev = h
+    return total
+
+
+_TURN_STEPS = 12
+
+
+def bend_side(tile, a: float, b: float) -> str | None:
+    """"left" or "right": the way the road driven on a placed tile turns from fraction ``a`` to ``b`` of it in
+    driving direction. None on a road straight across its tile (a kink, an S-bend): its corners turn either
+    way round the line between its ends, which the schematic centre line does not follow."""
+    face = tile.driven
+    if not face.ends or len(face.ends) != 2:
+        return None
+    if (hexgrid.edge_index(face.ends[1]) - hexgrid.edge_index(face.ends[0])) % 6 in (0, 3):
+        return None
+    degrees = -road_turn(face, 1.0 - b, 1.0 - a) if tile.reversed else road_turn(face, a, b)
+    return None if abs(degrees) < 1e-6 else ("right" if degrees > 0 else "left")
+
+
+def _bends(track, dist, placed) -> list[list[tuple[str, dict]]]:
+    """The cells of each bend: a corner's cells; the cells a tile prints a limit on outside any corner join the
+    corner of their pass when it has exactly one, else make a bend of their own. A token's limit is no bend."""
+    printed: dict[int, dict] = {}
+    corners: dict[str, list[tuple[str, dict]]] = {}
+    loose: dict[str, list[tuple[str, dict]]] = {}
+    for n, d in track.graph.nodes(data=True):
+        if n not in dist:
+            continue
+        if d.get("corner"):
+            corners.setdefault(d["corner"], []).append((n, d))
+            continue
+        if d["index"] not in printed:
+            tile = placed.get(d["index"])
+            printed[d["index"]] = {c.id: c for c in (tile.driven.cells or []) if c.limit is not None and not c.is_cut
+                                   } if tile else {}
+        if d["cell"] in printed[d["index"]]:
+            loose.setdefault(n.split(":")[0], []).append((n, d))
+    for pass_, members in loose.items():
+        mine = [k for k in corners if k.split(":")[0] == pass_]
+        corners.setdefault(mine[0] if len(mine) == 1 else f"{pass_}:limits", []).extend(members)
+    return list(corners.values())
+
+
+def _rows(track) -> dict[str, list[dict]]:
+    """The road cells (no cut, no slide half-cell) of each pass over a tile, by node prefix."""
+    out: dict[str, list[dict]] = {}
+    for n, d in track.graph.nodes(data=True):
+        if d.get("cut") is None and not d.get("slide"):
+            out.setdefault(n.split(":")[0], []).append(d)
+    return out
+
+
+def _inside(d: dict, side: str, row: list[dict]) -> bool:
+    """True when a cell holds the innermost lane, for a bend turning ``side``, of the road cells beside it."""
+    beside = [e for e in row if e["a"] < d["b"] - EPS and e["b"] > d["a"] + EPS] or [d]
+    if side == "left":
+        return d["lane"] <= min(e["lane"] for e in beside)
+    return d["lane"] + d.get("width", 1) - 1 >= max(e["lane"] + e.get("width", 1) - 1 for e in beside)
+
+
+def _split(members, tile, row) -> tuple[str | None, list, list]:
+    """Direction of a bend and its inside and outside cells, as the driver of the road driven sees them:
+    from that road's turn and lanes where it turns, else from the tile's inside/outside marks."""
+    side = bend_side(tile, min(d["a"] for _, d in members), max(d["b"] for _, d in members)) if tile else None
+    if side is not None:
+        inside = [m for m in members if _inside(m[1], side, row)]
+    else:
+        marked = [d for _, d in members if d.get("path")]
+        side = _direction_by_marks(marked) if marked else None
+        inside = [m for m in members if m[1].get("path") in ("inside", None)]
+    return side, inside, [m for m in members if m not in inside]
 
 
 def _limit_text(limits: list[int]) -> str:
@@ -132,32 +226,25 @@ def _limit_text(limits: list[int]) -> str:
 
 
 def _corner_notes(track, dist) -> list[PaceNote]:
-    g = track.graph
-    groups: dict[str, list[tuple[str, dict]]] = {}
-    for n, d in g.nodes(data=True):
-        if d.get("corner") and n in dist:
-            groups.setdefault(d["corner"], []).append((n, d))
+    placed = {t.index: t for t in track.tiles}
+    rows = _rows(track)
     notes = []
-    for key, members in groups.items():
-        cells = [d for _, d in members]
-        direction = _direction_of_corner(cells)
-        inside = sorted((d for d in cells if d.get("path") == "inside" and d.get("limit") is not None),
-                        key=lambda d: d["a"])
-        outside = [d["limit"] for d in cells if d.get("path") == "outside" and d.get("limit") is not None]
+    for members in _bends(track, dist, placed):
+        members.sort(key=lambda m: (m[1]["a"], m[1]["lane"]))
+        first = members[0][1]
+        direction, inside_cells, outside_cells = _split(members, placed.get(first["index"]),
+                                                        rows.get(members[0][0].split(":")[0], []))
+        inside = [d for _, d in inside_cells if d.get("limit") is not None]
         in_limit = min((d["limit"] for d in inside), default=None)
-        out_limit = min(outside, default=None)
+        out_limit = min((d["limit"] for _, d in outside_cells if d.get("limit") is not None), default=None)
         start = min(dist[n] for n, _ in members)
-        inside_dists = [dist[n] for n, d in members if d.get("path") == "inside"]
+        inside_dists = [dist[n] for n, _ in inside_cells]
         length = (max(inside_dists) - start + 1) if inside_dists else 1
-        head = "Left" if direction == "left" else "Right"
-        text = head
+        text = {"left": "Left", "right": "Right"}.get(direction, "Bend")
         if inside:
             text += " " + _limit_text([d["limit"] for d in inside])
-        elif in_limit is not None:
-            text += f" {in_limit}"
         if out_limit is not None and out_limit != in_limit:
             text += f" · out {out_limit}"
-        first = cells[0]
         notes.append(PaceNote(kind="corner", text=text, tile=first["index"], tile_id=first["tile"],
                               distance_from_start=start, direction=direction, limit=in_limit,
                               outside=out_limit, danger=first.get("danger"), length=max(length, 1),
