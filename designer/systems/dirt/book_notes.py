@@ -6,8 +6,8 @@ from designer.systems.dirt.book_build import tile_kind
 from designer.systems.dirt.render import DANGER_COLOUR
 
 LEGEND = ("Distances in cells along the shortest line: from the start, and (+) from the previous call, corner to "
-          "corner. Left/Right n: the corner's direction and the speed limit of its inside line; out n: the "
-          "outside line's limit; slide in/out: the dashed half-cell rows before/after the corner. 'into': the "
+          "corner. Left/Right n: the way the road driven turns at the bend (a junction's printed limits make a "
+          "bend too) and the speed limit of its inside line; out n: the outside line's limit; slide in/out: the dashed half-cell rows before/after the corner. 'into': the "
           "next hazard follows within two cells. Cut n: a 'Corde' taken at gear n or less (draws a damage token). "
           "Jump n: the die for it. Ford: enter with a gas die or gear 1. Flat: no hazard on the tile. The dot and "
           "word give the tile's danger colour.")
@@ -65,6 +65,8 @@ def pace_notes_page(pdf: Book, f) -> None:
     if any(n.kind == "chicane" for n in f.notes):
         legend += (" Chicane n: a chicane token limits its row to gear n; 'one lane closed': a chicane closes the "
                    "space beside it.")
+    if any(n.kind == "corner" and n.direction is None for n in f.notes):
+        legend += " Bend n: a bend whose side the tile does not tell."
     if gears:
         legend += " Line gears: the gears of the ideal line on the tile."
     if (gears or ideal) and again:
