@@ -116,6 +116,18 @@ class Book(Document):
         self.line(self.l_margin, y, self.w - self.r_margin, y)
         self.ln(2.2)
 
+    def title_block(self, text: str, size: float = 14, rule: bool = True) -> None:
+        """A heading that wraps onto as many lines as it needs (a long stage or race name), ruled under
+        like :meth:`heading` unless ``rule`` is False."""
+        self.font(size, True)
+        self.text_block(text, self.epw, size * 0.48, x=self.l_margin)
+        if rule:
+            self.set_draw_color(*INK)
+            self.set_line_width(0.4)
+            y = self.get_y() + 0.5
+            self.line(self.l_margin, y, self.w - self.r_margin, y)
+        self.ln(2.2)
+
     def subheading(self, text: str, size: float = 10.5) -> None:
         self.font(size, True)
         self.cell(0, size * 0.5, text, new_x="LMARGIN", new_y="NEXT")
@@ -250,11 +262,94 @@ class Book(Document):
             self.ln(h)
         self.set_text_color(*INK)
 
+    # -- tables whose cells wrap ---------------------------------------------------------------
+    def grid(self, columns: Sequence[Column], rows: Iterable[Sequence], size: float = 8.0,
+             line_h: float | None = None, min_h: float = 0.0, x: float | None = None,
+             total: float | None = None, ruled: bool = True, zebra: bool = False, pad: float = 0.8) -> None:
+        """A table whose cells wrap onto as many lines as they need (a newline in a value starts a line).
+
+        Each row is as tall as its tallest cell (``min_h`` at least: room to write in by hand) and the
+        header, which wraps too, is repeated on every page the table runs onto. ``ruled`` frames every cell
+        (a form); otherwise a rule runs under each row. Rows and cells take the options of :meth:`table`,
+        and a cell's options may also give its own ``fill`` and text ``colour`` (RGB tuples).
+        """
+        widths = self.widths(columns, total)
+        lh = line_h or max(size, MIN_PT) * 0.42 + 0.3
+        left = self.l_margin if x is None else x
+        head = [(c.name, {"bold": True, "size": size * 0.94, "grey": False}) for c in columns]
+        head_h, head_cells = self._grid_row(columns, widths, head, size, lh, 0.0, pad)
+        rows = list(rows)
+        if not rows:
+            self.need(head_h)
+            self._grid_draw(left, widths, head_cells, head_h, lh, SHADE, ruled)
+        for k, row in enumerate(rows):
+            fill = None
+            if isinstance(row, dict):
+                fill, row = row.get("fill"), row["cells"]
+            if fill is None and zebra and k % 2 == 1:
+                fill = PALE
+            h, cells = self._grid_row(columns, widths, row, size, lh, min_h, pad)
+            if k == 0 or not self.room(h):
+                if not self.room(head_h + h) and (k or self.get_y() > self.t_margin + 0.1):
+                    self.add_page()
+                self._grid_draw(left, widths, head_cells, head_h, lh, SHADE, ruled)
+            self._grid_draw(left, widths, cells, h, lh, fill, ruled)
+        self.set_text_color(*INK)
+        self.set_draw_color(*INK)
+
+    def _grid_row(self, columns, widths, row, size, lh, min_h, pad):
+        """(height, [(lines, font size, bold, colour, fill, align)]) of one row of :meth:`grid`."""
+        cells, most = [], 1
+        for c, w, value in zip(columns, widths, row):
+            opts = {}
+            if isinstance(value, tuple):
+                value, opts = value
+            pt = opts.get("size", c.size or size)
+            bold = opts.get("bold", c.bold)
+            colour = opts.get("colour", GREY if opts.get("grey", c.grey) else INK)
+            self.font(pt, bold, colour)
+            room = w - 2 * self.c_margin
+            widest = max((self.get_string_width(word) for word in str(value).split()), default=0.0)
+            if widest > room and pt > MIN_PT:          # a word wider than its column: smaller type first
+                pt = max(MIN_PT, pt * room / widest * 0.995)
+                self.font(pt, bold, colour)
+            lines = [self.clip(line, w) for line in self.wrap(str(value), room)]
+            most = max(most, len(lines))
+            cells.append((lines, pt, bold, colour, opts.get("fill"), c.align))
+        return max(min_h, most * lh + 2 * pad), cells
+
+    def _grid_draw(self, left, widths, cells, h, lh, fill, ruled) -> None:
+        y = self.get_y()
+        x = left
+        self.set_line_width(0.2)
+        self.set_draw_color(*RULE)
+        for w, (lines, pt, bold, colour, own_fill, align) in zip(widths, cells):
+            paint = own_fill or fill
+            if paint is not None:
+                self.set_fill_color(*paint)
+                self.rect(x, y, w, h, "F")
+            self.font(pt, bold, colour)
+            top = y + (h - len(lines) * lh) / 2
+            for n, line in enumerate(lines):
+                self.set_xy(x, top + n * lh)
+                self.cell(w, lh, line, align=align)
+            if ruled:
+                self.rect(x, y, w, h, "D")
+            x += w
+        if not ruled:
+            self.line(left, y + h, x, y + h)
+        self.set_xy(self.l_margin, y + h)
+
     # -- drawings ----------------------------------------------------------------------------
     def svg(self, svg: str, x: float, y: float, w: float, h: float, align: str = "C",
             max_scale: float | None = None) -> tuple[float, float]:
         """Place a vector drawing scaled to fit the box; returns the size used (mm)."""
         return pdfsvg.place(self, svg, x, y, w, h, align=align, max_scale=max_scale)
+
+    def drawing(self, svg: str, x: float, y: float, w: float, h: float, align: str = "C",
+                max_scale: float | None = None, min_pt: float = MIN_PT) -> tuple[float, float]:
+        """Like :meth:`svg` for a drawing made for screens (:func:`plain_svg` first): returns the size used."""
+        return pdfsvg.place(self, plain_svg(svg), x, y, w, h, align=align, max_scale=max_scale, min_pt=min_pt)
 
     def dot(self, x: float, y: float, fill, r: float = 1.3) -> None:
         """A filled disc with a dark ring (visible in grayscale whatever its colour)."""
@@ -279,6 +374,40 @@ class Book(Document):
         self.set_draw_color(*INK)
 
 
+_INHERITED = ("fill", "fill-opacity", "stroke", "stroke-width", "stroke-opacity", "stroke-dasharray",
+              "stroke-linecap", "stroke-linejoin", "font-size", "font-weight", "font-family", "text-anchor")
+_LENGTHS = {"x": 0, "width": 0, "x1": 0, "x2": 0, "cx": 0, "y": 1, "height": 1, "y1": 1, "y2": 1, "cy": 1}
+
+
+def plain_svg(svg: str) -> str:
+    """``svg`` with everything the drawing placement reads from an element written on the element itself:
+    the presentation attributes a group or the root sets are copied onto the elements that do not set their
+    own, and lengths in % of the view box (a background ``width="100%"``) become numbers. An SVG that does
+    not parse is returned as it is (the placement reports it)."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.fromstring(svg)
+    except ET.ParseError:
+        return svg
+    box = pdfsvg.viewbox(svg)[2:]
+
+    def walk(el, inherited: dict) -> None:
+        for name, value in inherited.items():
+            if name not in el.attrib:
+                el.set(name, value)
+        for name, axis in _LENGTHS.items():
+            value = el.get(name)
+            if value and value.strip().endswith("%"):
+                el.set(name, f"{float(value.strip()[:-1]) / 100 * box[axis]:g}")
+        passed = {**inherited, **{a: el.get(a) for a in _INHERITED if a in el.attrib}}
+        for child in el:
+            walk(child, passed)
+
+    walk(root, {})
+    return ET.tostring(root, encoding="unicode")
+
+
 def new_book(paper: str = "A4", title: str = "", subject: str = "") -> Book:
     """A new book (raises DesignerError for a paper size other than A4 and Letter)."""
     return Book(paper, title, subject)
@@ -293,4 +422,4 @@ def finish(book: Book, path: str | Path | None = None) -> bytes:
 
 
 __all__ = ["Book", "Column", "new_book", "finish", "rgb", "PAPERS", "MIN_PT", "FONT", "INK", "GREY", "RULE",
-           "SHADE", "PALE", "ALERT", "BAND"]
+           "SHADE", "PALE", "ALERT", "BAND", "plain_svg"]

@@ -1,15 +1,15 @@
-"""The printable road book of a classic stage or rally (fpdf2): the course sheet (P.C. COURSE, ART.1) with
-the stages, assistances and a time table to fill in, then per stage the route, how to lay the boards, the
-drawing with the ideal line, the pace notes and the ideal line turn by turn.
+"""The printable road book of a classic stage or rally: the course sheet (P.C. COURSE, ART.1) with the
+stages, assistances and a time table to fill in, then per stage the route, how to lay the boards, the drawing
+with the ideal line, the pace notes and the ideal line turn by turn.
 
-Everything is black on white or grey (readable in grayscale); no text a player reads is under 7 pt.
+The pages are laid out with the page kit (:mod:`designer.core.pdfkit`); the drawing is placed as vector
+paths. Everything is dark on white or grey (readable in grayscale); the book's own text is never under 7 pt and
+the drawing's labels never under the kit's 6 pt.
 """
 from __future__ import annotations
 
-from fpdf import FPDF
-
-from designer.core import paths
-from designer.core.svgkit import svg_to_png
+from designer.core import pdfkit, pdfsvg
+from designer.core.pdfkit import Column
 from designer.racing.course import format_time
 from designer.systems.classic import notation
 from designer.systems.classic.analysis import analyse, unanalysed
@@ -18,53 +18,26 @@ from designer.systems.classic.pacenotes import stage_notes
 from designer.systems.classic.render import stage_svg
 from designer.systems.classic.stage import Rally
 
-FONT = "DejaVu"
 MIN_PT = 7
 
 
-class Book(FPDF):
-    def __init__(self, paper: str):
-        super().__init__(orientation="P", unit="mm", format="Letter" if paper.lower() == "letter" else "A4")
-        self.add_font(FONT, "", str(paths.FONTS / "DejaVuSans.ttf"))
-        self.add_font(FONT, "B", str(paths.FONTS / "DejaVuSans-Bold.ttf"))
-        self.set_auto_page_break(True, margin=14)
-        self.set_margins(14, 14, 14)
-        self.footer_text = ""
+class Book(pdfkit.Book):
+    """The kit's book with the classic floor: no text under :data:`MIN_PT`."""
 
-    def footer(self):
-        self.set_y(-10)
-        self.font(7.5)
-        self.cell(0, 5, f"{self.footer_text}   page {self.page_no()}", align="C")
+    def __init__(self, paper: str, title: str = ""):
+        super().__init__(paper, title, "Rallyman classic road book")
 
-    def font(self, size: float, bold: bool = False):
-        self.set_font(FONT, "B" if bold else "", max(MIN_PT, size))
+    def font(self, size: float, bold: bool = False, colour=pdfkit.INK) -> None:
+        super().font(max(MIN_PT, size), bold, colour)
 
-    def heading(self, text: str, size: float = 15):
-        self.font(size, True)
-        self.multi_cell(0, size * 0.5, text, new_x="LMARGIN", new_y="NEXT")
-        self.ln(1.5)
+    def para(self, text: str, size: float = 9.5, colour=pdfkit.INK, h: float | None = None,
+             bold: bool = False) -> None:
+        super().para(text, max(MIN_PT, size), colour, h or max(MIN_PT, size) * 0.48, bold)
 
-    def para(self, text: str, size: float = 9.5):
-        self.font(size)
-        self.multi_cell(0, size * 0.48, text, new_x="LMARGIN", new_y="NEXT")
-
-    def table(self, head: list[str], rows: list[list[str]], widths: list[float], size: float = 9,
-              height: float = 6.5):
-        self.font(size, True)
-        self.set_fill_color(220, 220, 220)
-        for h, w in zip(head, widths):
-            self.cell(w, height, h, border=1, fill=True)
-        self.ln(height)
-        self.font(size)
-        for row in rows:
-            if self.get_y() + height > self.h - 16:
-                self.add_page()
-            for v, w in zip(row, widths):
-                text = str(v)
-                while self.get_string_width(text) > w - 2 and len(text) > 3:
-                    text = text[:-2] + "…"
-                self.cell(w, height, text, border=1)
-            self.ln(height)
+    def form(self, head: list[str], rows: list[list[str]], widths: list[float], size: float = 9,
+             height: float = 6.5) -> None:
+        """A ruled table (a width of 0 shares what the others leave); cells wrap, rows are ``height`` at least."""
+        self.grid([Column(h, w) for h, w in zip(head, widths)], rows, size=size, min_h=height)
 
 
 def _box(checked: bool) -> str:
@@ -73,28 +46,30 @@ def _box(checked: bool) -> str:
 
 def course_sheet(pdf: Book, rally: Rally, results: list[dict], demo: bool):
     pdf.add_page()
-    pdf.heading("P.C. COURSE", 20)
+    pdf.title_block("P.C. COURSE", 20, rule=False)
     pdf.font(11)
-    pdf.cell(95, 8, f"Rallye: {rally.name}", border=1)
+    pdf.set_draw_color(*pdfkit.INK)
+    pdf.set_line_width(0.2)
+    pdf.cell(pdf.epw * 0.55, 8, pdf.clip(f"Rallye: {rally.name}", pdf.epw * 0.55), border=1)
     pdf.cell(0, 8, f"Date: {rally.date or '....................'}", border=1, new_x="LMARGIN", new_y="NEXT")
     drivers = rally.drivers or [""] * 4
-    pdf.cell(0, 8, "Drivers: " + "   ".join(f"{i + 1}. {d or '..............'}" for i, d in enumerate(drivers)),
+    pdf.cell(0, 8, pdf.clip("Drivers: " + "   ".join(f"{i + 1}. {d or '..............'}"
+                                                   for i, d in enumerate(drivers)), pdf.epw),
              border=1, new_x="LMARGIN", new_y="NEXT")
     pdf.ln(4)
     rows = []
     for i, (st, res) in enumerate(zip(rally.stages, results), start=1):
         start, joins, finish = notation.sheet_parts(st.route)
         rows.append([f"ES{i}", start, " ".join(joins) or "→", finish, _box(st.assistance)])
-    pdf.table(["", "START", "→  joins", "FINISH", "Assistance"], rows, [16, 24, 86, 24, 32], size=11, height=9)
+    pdf.form(["", "START", "→  joins", "FINISH", "Assistance"], rows, [16, 24, 0, 24, 32], size=11, height=9)
     pdf.ln(3)
     pdf.para("Joins: C3-J1 = leave zone C at road end 3, enter zone J at road end 1. * = the zone's snow side. "
              "Assistance ticked: repairs, spare wheel back and tyre choice after the stage (ART.14).", 8.5)
     pdf.ln(4)
     pdf.heading("Times", 13)
     names = [d or f"Driver {i + 1}" for i, d in enumerate(drivers)]
-    w = (182 - 40) / max(1, len(names))
     rows = [[label] + [""] * len(names) for label in ("ES1", "ES2", "ES1-ES2", "ES3", "ES1-ES2-ES3")]
-    pdf.table(["Stage"] + names, rows, [40] + [w] * len(names), size=10, height=10)
+    pdf.form(["Stage"] + names, rows, [40] + [0] * len(names), size=10, height=10)
     pdf.ln(4)
     pdf.heading("The stages at a glance (analysis)", 13)
     rows, total_cells = [], 0
@@ -104,7 +79,7 @@ def course_sheet(pdf: Book, rally: Rally, results: list[dict], demo: bool):
         rows.append([f"ES{i}", st.name, f"{cells}", (res.get("ideal_line") or {}).get("time", "-"),
                      (res.get("expected") or {}).get("time", "-"), f"{st.tyres}, {st.weather}"])
     rows.append(["Rally", "", str(total_cells), "", "", ""])
-    pdf.table(["", "Stage", "Cells", "Ideal", "Expected", "Tyres, weather"], rows, [16, 70, 16, 18, 22, 40], size=9)
+    pdf.form(["", "Stage", "Cells", "Ideal", "Expected", "Tyres, weather"], rows, [16, 0, 16, 18, 22, 40], size=9)
     pdf.ln(2)
     pdf.para("Ideal: a shakedown with no hazard rolled (ART.17). Expected: the average time of the best policy "
              "under the dice, with a loss of control costing 1'00\" and a restart in gear 1.", 8)
@@ -115,9 +90,9 @@ def course_sheet(pdf: Book, rally: Rally, results: list[dict], demo: bool):
 
 def stage_pages(pdf: Book, index: int, stage, box, res: dict):
     pdf.add_page()
-    pdf.heading(f"ES{index}  {stage.name}", 16)
-    pdf.para(f"Route (course sheet): {notation.sheet(stage.route)}      share: {notation.share(stage.route)}", 10)
-    pdf.para(f"Tyres: {stage.tyres}   weather: {stage.weather}   assistance after: "
+    pdf.title_block(f"ES{index}  {stage.name}", 16, rule=False)
+    pdf.para(f"Route (course sheet): {notation.sheet(stage.route)}  ·  share: {notation.share(stage.route)}", 10)
+    pdf.para(f"Tyres: {stage.tyres}  ·  weather: {stage.weather}  ·  assistance after: "
              f"{'yes' if stage.assistance else 'no'}", 10)
     pdf.ln(2)
     course = assemble(stage.route, box)
@@ -138,27 +113,20 @@ def stage_pages(pdf: Book, index: int, stage, box, res: dict):
             rows = [[r["weather"], r["fraction"]] + [format_time(r["expected"][t]) for t in table["tyres"]]
                     + [r["best_tyres"]] for r in table["rows"]]
             n = len(table["tyres"])
-            pdf.table(["Weather", "Chance"] + [f"{t} tyres" for t in table["tyres"]] + ["Best"], rows,
-                      [52, 18] + [(182 - 52 - 18 - 26) / n] * n + [26], size=8.5, height=6)
+            pdf.form(["Weather", "Chance"] + [f"{t} tyres" for t in table["tyres"]] + ["Best"], rows,
+                     [52, 18] + [0] * n + [26], size=8.5, height=6)
             pdf.para(f"Expected with the best tyres after the roll: {format_time(table['expected_choosing_tyres'])}; "
                      f"keeping {table['stage_tyres']} tyres: {format_time(table['expected_with_stage_tyres'])}. "
                      f"{table['note']}.", 7.5)
     pdf.ln(2)
     svg = stage_svg(course, title="", line=res.get("ideal_line"))
-    png = svg_to_png(svg, scale=2.0)
-    import io
-    import re
-    wpx, hpx = (float(x) for x in re.search(r'width="([\d.]+)" height="([\d.]+)"', svg).groups())
-    width = 182
-    height = width * hpx / wpx
     turns = len((res.get("ideal_line") or {}).get("turns", []))
-    room = pdf.h - 16 - pdf.get_y() - (64 + 6.5 * turns + 6 * len(stage.route))   # keep the notes and the line
+    room = pdf.bottom - pdf.get_y() - (64 + 6.5 * turns + 6 * len(stage.route))   # keep the notes and the line
     top = min(110, max(60, room))
-    if height > top:
-        height, width = top, top * wpx / hpx
-    if pdf.get_y() + height > pdf.h - 16:
+    _, _, height = pdfsvg.fit(svg, pdf.epw, top)
+    if not pdf.room(height):
         pdf.add_page()
-    pdf.image(io.BytesIO(png), x=14, y=pdf.get_y(), w=width, h=height)
+    _, height = pdf.drawing(svg, pdf.l_margin, pdf.get_y(), pdf.epw, top)
     pdf.set_y(pdf.get_y() + height + 2)
     pdf.para("Drawing: grey cells the road driven, dashed cells drift lanes with their gear, brown K cells cuts, "
              "(n) an inside note, ^n a bump, ~ a ford, + a crossroads, F/R forest/rocks beside the cell; "
@@ -171,8 +139,7 @@ def stage_pages(pdf: Book, index: int, stage, box, res: dict):
     pdf.ln(2)
     ideal = res.get("ideal_line")
     if ideal:
-        if pdf.get_y() > pdf.h - 60:
-            pdf.add_page()
+        pdf.need(46)
         pdf.heading(f"Ideal line: {ideal['time']} in {ideal['turn_count']} turns; expected "
                     f"{(res.get('expected') or {}).get('time', '-')}", 12)
         rows = []
@@ -180,7 +147,7 @@ def stage_pages(pdf: Book, index: int, stage, box, res: dict):
             dice = " ".join("G" if d == "gas" else d[4:] for d in t["dice"])
             cells = " ".join(c.split(":", 1)[-1] if c != "finish" else "FIN" for c in t["cells"])
             rows.append([str(k), dice, cells, str(t["gear"]), f"{t['card']}\""])
-        pdf.table(["Turn", "Dice (G = gas)", "Cells", "Gear", "Card"], rows, [14, 44, 90, 14, 20], size=8.5)
+        pdf.form(["Turn", "Dice (G = gas)", "Cells", "Gear", "Card"], rows, [14, 44, 0, 14, 20], size=8.5)
 
 
 def _analysis_or_problems(stage, box, players):
@@ -194,12 +161,12 @@ def _analysis_or_problems(stage, box, players):
 def roadbook(doc, box_of, paper: str = "A4", players: int | None = None, results: list[dict] | None = None) -> bytes:
     """The PDF; ``results`` may give the stages' analyses already made (the app's), in stage order."""
     rally = doc if isinstance(doc, Rally) else Rally(name=doc.name, stages=[doc])
-    pdf = Book(paper)
-    pdf.footer_text = f"{rally.name} - road book"
+    pdf = Book(paper, rally.name)
+    pdf.running = f"{rally.name} - road book"
     boxes = [box_of(st) for st in rally.stages]
     if results is None or len(results) != len(rally.stages):
         results = [_analysis_or_problems(st, b, players) for st, b in zip(rally.stages, boxes)]
     course_sheet(pdf, rally, results, any(b.demo for b in boxes))
     for i, (st, b, res) in enumerate(zip(rally.stages, boxes, results), start=1):
         stage_pages(pdf, i, st, b, res)
-    return bytes(pdf.output())
+    return pdfkit.finish(pdf)

@@ -1,61 +1,37 @@
-"""The road book of a Great Race race (PDF, fpdf2): the map with the routes, the itinerary leg by leg
-(spaces, risk spaces, expected and worst costs, where to refuel and repair, the transport alternative, the
-bands crossed), then the trade-off, both directions and the Monte Carlo. Nothing under 7 pt; grayscale-safe."""
+"""The road book of a Great Race race (PDF): the map with the routes, the itinerary leg by leg (spaces, risk
+spaces, expected and worst costs, where to refuel and repair, the transport alternative, the bands crossed),
+then the trade-off, both directions and the Monte Carlo. Laid out with the page kit
+(:mod:`designer.core.pdfkit`), the map as vector paths; nothing under 7 pt but the map's labels (6 pt at
+least); grayscale-safe."""
 from __future__ import annotations
 
-import io
-
-from fpdf import FPDF
-
-from designer.core import paths
-from designer.core.svgkit import svg_to_png
+from designer.core import pdfkit, pdfsvg
+from designer.core.pdfkit import Column
 from designer.systems.greatrace.analysis import plural, price_words
 from designer.systems.greatrace.board import Board
 from designer.systems.greatrace.race import Race
 
-FONT = "DejaVu"
 
+class _Book(pdfkit.Book):
+    """The kit's book with the race's running title in the footer."""
 
-class _Book(FPDF):
-    def __init__(self, paper: str, footer_text: str):
-        super().__init__(orientation="P", unit="mm", format="Letter" if paper.lower() == "letter" else "A4")
-        self.add_font(FONT, "", str(paths.FONTS / "DejaVuSans.ttf"))
-        self.add_font(FONT, "B", str(paths.FONTS / "DejaVuSans-Bold.ttf"))
-        self.footer_text = footer_text
-        self.set_margins(12, 12, 12)
-        self.set_auto_page_break(True, 14)
+    def __init__(self, paper: str, title: str, footer_text: str):
+        super().__init__(paper, title, "The Great Race road book")
+        self.running = footer_text
 
-    def footer(self):
-        self.set_y(-10)
-        self.set_font(FONT, "", 7)
-        self.set_text_color(80)
-        self.cell(0, 4, f"{self.footer_text}  ·  page {self.page_no()}", align="C")
-        self.set_text_color(0)
+    def heading(self, text: str, size: float = 13) -> None:
+        self.title_block(text, size)
 
-    def heading(self, text: str, size: float = 13):
-        self.set_font(FONT, "B", size)
-        self.multi_cell(0, size * 0.5, text, new_x="LMARGIN", new_y="NEXT")
-        self.ln(1.5)
-
-    def para(self, text: str, size: float = 9, bold: bool = False):
-        self.set_font(FONT, "B" if bold else "", size)
-        self.multi_cell(0, size * 0.45, text, new_x="LMARGIN", new_y="NEXT")
+    def para(self, text: str, size: float = 9, colour=pdfkit.INK, h: float | None = None,
+             bold: bool = False) -> None:
+        super().para(text, size, colour, h or size * 0.45, bold)
         self.ln(0.8)
 
-    def grid(self, header: list[str], rows: list[list], widths: list[float], size: float = 8):
-        self.set_font(FONT, "", size)
-        with self.table(col_widths=widths, text_align="LEFT", line_height=size * 0.5, padding=0.8,
-                        headings_style=_heading_style(), first_row_as_headings=True) as table:
-            table.row([str(h) for h in header])
-            for r in rows:
-                table.row([str(v) for v in r])
+    def grid(self, header: list[str], rows: list[list], widths: list[float], size: float = 8) -> None:
+        """A ruled table whose cells wrap (a width of 0 shares what the others leave)."""
+        super().grid([Column(str(h), w) for h, w in zip(header, widths)], [[str(v) for v in r] for r in rows],
+                     size=size, line_h=size * 0.45)
         self.ln(2)
-
-
-def _heading_style():
-    from fpdf.fonts import FontFace
-
-    return FontFace(emphasis="BOLD", fill_color=(225, 225, 225))
 
 
 def _leg_rows(plan: dict) -> list[list]:
@@ -90,7 +66,7 @@ def _leg_rows(plan: dict) -> list[list]:
 def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = "A4") -> bytes:
     """The race's road book; ``drawing`` is the map with the routes (SVG), as the system draws it."""
     assumed = result.get("assumed_parameters", [])
-    pdf = _Book(paper, f"{race.name} · The Great Race road book · rally-designer")
+    pdf = _Book(paper, race.name, f"{race.name} · The Great Race road book · rally-designer")
     pdf.add_page()
     pdf.heading(race.name, 15)
     dash = ", ".join(f"{g} {getattr(race, g) if getattr(race, g) is not None else board.rules.gauge_max(g)}"
@@ -101,12 +77,11 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
              + f". {plural(result['players'], 'player')}. Dashboard: {dash}. Purse: {race.money} F. Cards: {cards}.")
     if not result.get("reachable"):
         pdf.para("No route joins the start and the finish on this board.", bold=True)
-        return bytes(pdf.output())
-    svg = drawing
-    png = svg_to_png(svg, scale=2.0)
-    width = pdf.w - pdf.l_margin - pdf.r_margin
-    pdf.image(io.BytesIO(png), x=pdf.l_margin, w=width)
-    pdf.ln(2)
+        return pdfkit.finish(pdf)
+    top = pdf.get_y()
+    _, _, height = pdfsvg.fit(drawing, pdf.epw, pdf.bottom - top)
+    _, height = pdf.drawing(drawing, pdf.l_margin, top, pdf.epw, height)
+    pdf.set_y(top + height + 2)
     rows = []
     for name in ("fastest", "cheapest", "shortest"):
         p = result[name]
@@ -114,7 +89,7 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
                      f"{p['fuel']:.1f} / {p['worst_fuel']}", f"{p['mech']:.1f} / {p['worst_mech']}",
                      f"{p['francs']} F", " - ".join(p["path"])])
     pdf.grid(["route", "spaces", "risk", "pilot actions (expected)", "fuel exp / worst", "mech exp / worst",
-              "price", "path"], rows, [16, 12, 10, 20, 18, 18, 14, 78])
+              "price", "path"], rows, [16, 12, 10, 20, 18, 18, 14, 0])
     pdf.para("Price: what is paid during the race (fuel, repairs, fares) plus the repairs still owed at the finish "
              "at a city's rate.", 7.5)
     if assumed:
@@ -133,7 +108,7 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
                                        " Without repairs the car would break down on the way."), 8)
         pdf.para(f"Price {price_words(p)}.", 8.5)
         pdf.grid(["#", "leg", "spaces", "fuel", "mech", "refuel / repair", "transport alternative", "bands",
-                  "paid"], _leg_rows(p), [6, 32, 34, 13, 13, 30, 28, 12, 18], size=7.5)
+                  "paid"], _leg_rows(p), [6, 32, 34, 13, 13, 0, 28, 12, 18], size=7.5)
         if p["shortfall"]:
             pdf.para(f"Money: the {p['spent']} F paid during the race are {p['shortfall']} F more than the purse: "
                      f"about {plural(p['funding_actions'], 'funding action')} (the funding space pays 10/20/40/70/110 F for 1-5 "
@@ -147,7 +122,7 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
              "the funding actions the purse needs.", 8)
     pdf.grid(["pilot actions", "price", "rounds", "spaces", "path"],
              [[p["actions"], f"{p['francs']} F", p["rounds"], p["spaces"], " - ".join(p["path"])]
-              for p in result["pareto"]], [22, 18, 14, 14, 118])
+              for p in result["pareto"]], [22, 18, 14, 14, 0])
     rows = []
     for key, d in result["directions"].items():
         if d and d.get("reachable"):
@@ -157,7 +132,7 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
         else:
             rows.append([f"{d['start']} → {d['finish']}", "no route", "", "", "", "", ""])
     pdf.grid(["direction", "shortest spaces", "fastest actions", "fastest price", "cheapest price", "fuel (fastest)",
-              "risk spaces"], rows, [48, 20, 20, 22, 36, 20, 20])
+              "risk spaces"], rows, [0, 20, 20, 22, 36, 20, 20])
     rows = []
     for name, mc in result["montecarlo"].items():
         def fmt(k):
@@ -167,7 +142,7 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
                      f"{100 * mc['stranded_chance']:.0f}%"
                      + (f"\nunfinished {100 * mc['failed_chance']:.0f}%" if mc["failed_chance"] else "")])
     pdf.grid(["route", "runs", "fuel mean (p10-p90)", "mechanic", "pilot actions", "rounds", "paid during race (draws)",
-              "stranded"], rows, [15, 10, 27, 27, 25, 25, 32, 25], size=7)
+              "stranded"], rows, [15, 10, 27, 27, 25, 25, 0, 25], size=7)
     d = result["duration"]
     pdf.para(f"Length and duration (fastest route): {plural(d['spaces'], 'space')}, {plural(d['pilot_actions'], 'pilot action')} "
              f"({d['expected_pilot_actions']} expected). Driving blind: {d['blind']['assistants']} assistants, about "
@@ -177,4 +152,4 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
     pdf.para("Stranded: the car runs dry away from a city without the francs to refuel or repair, and must wait "
              "for funding where it stands. Rounds count every pilot, repair and funding assistant. The Monte Carlo "
              "draws the open spaces' tiles from the bag.", 7.5)
-    return bytes(pdf.output())
+    return pdfkit.finish(pdf)

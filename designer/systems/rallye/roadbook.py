@@ -1,56 +1,46 @@
-"""The printed road book of a Rallye stage or rally (fpdf2): per stage, the reconnaissance sheet a co-driver
-would write (number, pace note, width and surface, safety and top speed, the planned speed, the distance to the
-next hard section), the strip drawing with the speed profile, the cards on the table, and the solo targets.
+"""The printed road book of a Rallye stage or rally: per stage, the reconnaissance sheet a co-driver would
+write (number, pace note, width and surface, safety and top speed, the planned speed, the distance to the next
+hard section), the strip drawing with the speed profile, the cards on the table, and the solo targets.
+
+Laid out with the page kit (:mod:`designer.core.pdfkit`); the drawings are placed as vector paths.
 """
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
-from fpdf import FPDF
-
-from designer.core import paths
+from designer.core import pdfkit, pdfsvg
 from designer.core.errors import DesignerError
-from designer.core.svgkit import svg_to_png
+from designer.core.pdfkit import Column
 from designer.systems.rallye.analyse import analyse
 from designer.systems.rallye.deck import get_deck
 from designer.systems.rallye.draw import map_svg, stage_svg
 from designer.systems.rallye.stage import Rally, Stage
 
-FONT = "DejaVu"
-GREY = (225, 225, 225)
+# The call's cell takes its corner's colour: light, middle and dark grey once printed in black and white.
 SEVERITY_GREY = {"none": (255, 255, 255), "yellow": (246, 226, 120), "orange": (240, 170, 90), "red": (150, 30, 30)}
+MAP_W = 78.0                          # the cards on the table, beside the targets (mm)
 
 
-class _Book(FPDF):
+class _Book(pdfkit.Book):
+    """The kit's book with the Rallye's running title."""
+
     def __init__(self, paper: str, title: str):
-        super().__init__(orientation="P", unit="mm", format="Letter" if paper.lower() == "letter" else "A4")
-        self.add_font(FONT, "", str(paths.FONTS / "DejaVuSans.ttf"))
-        self.add_font(FONT, "B", str(paths.FONTS / "DejaVuSans-Bold.ttf"))
-        self.set_auto_page_break(True, 12)
-        self.set_margins(10, 10, 10)
+        super().__init__(paper, title, "Rallye reconnaissance sheet")
         self.book_title = title
-        self.set_title(title)
-        self.set_creator("rally-designer")
-
-    def footer(self):
-        self.set_y(-9)
-        self.set_font(FONT, "", 7)
-        self.set_text_color(80)
-        self.cell(0, 4, f"{self.book_title} · Rallye reconnaissance sheet · page {self.page_no()}", align="C")
-        self.set_text_color(0)
+        self.running = f"{title} · Rallye reconnaissance sheet"
 
 
-def _image(pdf: _Book, svg: str, width: float, x: float | None = None) -> None:
-    png = svg_to_png(svg, scale=2.0)
-    pdf.image(io.BytesIO(png), x=x, w=width)
+def _drawing(pdf: _Book, svg: str, x: float, width: float, height: float | None = None, align: str = "C",
+             max_scale: float | None = None) -> float:
+    """Place a drawing at the cursor's height; returns the height used."""
+    top = pdf.get_y()
+    height = height if height is not None else pdfsvg.fit(svg, width, pdf.bottom - top)[2]
+    return pdf.drawing(svg, x, top, width, height, align=align, max_scale=max_scale)[1]
 
 
 def _stage_page(pdf: _Book, result: dict, deck) -> None:
     pdf.add_page()
-    pdf.set_font(FONT, "B", 16)
-    pdf.cell(0, 8, result["stage"], new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font(FONT, "", 8.5)
+    pdf.title_block(result["stage"], 16, rule=False)
     notes = [f"Deck {deck.name}: {deck.title}. {len(result['cards'])} sections; "
              f"{result['players']} driver(s), about {result['table_time']['minutes']} min at the table."]
     if deck.demo:
@@ -58,67 +48,55 @@ def _stage_page(pdf: _Book, result: dict, deck) -> None:
     if deck.tables_status != "rulebook":
         notes.append(f"Crossing tables: {deck.tables_status} (the card backs are not public); plans depend on them.")
     for n in notes:
-        pdf.multi_cell(0, 4.2, n, new_x="LMARGIN", new_y="NEXT")
+        pdf.para(n, 8.5, h=4.2)
     pdf.ln(1)
-    _image(pdf, stage_svg(result, parts=("strip", "profile"), header=False), pdf.epw)
-    pdf.ln(2)
+    strip = stage_svg(result, parts=("strip", "profile"), header=False)
+    pdf.set_y(pdf.get_y() + _drawing(pdf, strip, pdf.l_margin, pdf.epw) + 2)
     _recon_table(pdf, result)
     pdf.ln(3)
+    pdf.need(46)
     y = pdf.get_y()
-    if y > pdf.h - 58:
-        pdf.add_page()
-        y = pdf.get_y()
-    _targets(pdf, result, 10, y)
-    cols, rows = result["layout"]["size"]
-    w_px, h_px = max(16 + cols * 44, 290), 40 + rows * 44
-    room = pdf.h - 14 - y
-    pdf.set_xy(120, y)
-    _image(pdf, map_svg(result), min(80.0, 0.36 * w_px, room * w_px / h_px), x=120)
+    _targets(pdf, result, pdf.l_margin, y)
+    below = pdf.get_y()
+    pdf.set_y(y)
+    used = _drawing(pdf, map_svg(result), pdf.w - pdf.r_margin - MAP_W, MAP_W, pdf.bottom - y, max_scale=0.36)
+    pdf.set_y(max(below, y + used))
 
 
-COLS = [("#", 7, "section"), ("card", 11, "card"), ("call", 12, "note"), ("pace note", 37, "pace_note"),
-        ("width", 16, "width"), ("surface", 16, "surface"), ("safe", 12, "safety"), ("top", 12, "top"),
-        ("cautious", 17, "cautious_speed"), ("planned", 17, "planned_speed"), ("next hard", 34, "next_hard")]
+COLS = [("#", 7, "section"), ("card", 11, "card"), ("call", 12, "note"), ("pace note", 0, "pace_note"),
+        ("width", 15, "width"), ("surface", 15, "surface"), ("safe", 12, "safety"), ("top", 12, "top"),
+        ("cautious", 17, "cautious_speed"), ("planned", 17, "planned_speed"), ("next hard", 28, "next_hard")]
 
 
 def _recon_table(pdf: _Book, result: dict) -> None:
-    pdf.set_font(FONT, "B", 8.5)
-    pdf.set_fill_color(*GREY)
-    for head, w, _ in COLS:
-        pdf.cell(w, 6, head, border=1, align="C", fill=True)
-    pdf.ln()
+    columns = [Column(head, w, "L" if key in ("pace_note", "next_hard") else "C",
+                      bold=key in ("note", "planned_speed")) for head, w, key in COLS]
+    rows = []
     for row in result["recon"]:
-        for head, w, key in COLS:
+        cells = []
+        for _, _, key in COLS:
             value = row[key]
-            bold = key in ("note", "planned_speed")
-            fill = False
             if key == "note":
-                pdf.set_fill_color(*SEVERITY_GREY[row["severity"]])
-                pdf.set_text_color(255 if row["severity"] == "red" else 0)
-                fill = True
-            if key == "note" and row["severity"] == "none":
-                value = "—"
-            if key == "next_hard":
+                value = ("—" if row["severity"] == "none" else value,
+                         {"fill": SEVERITY_GREY[row["severity"]], "size": 10,
+                          "colour": (255, 255, 255) if row["severity"] == "red" else pdfkit.INK})
+            elif key == "next_hard":
                 value = f"in {value['in']} → {value['note']} (#{value['section']})" if value else "—"
-            elif key in ("safety", "top", "cautious_speed", "planned_speed"):
-                value = f"{value}"
-            pdf.set_font(FONT, "B" if bold else "", 10 if key == "note" else 8.5)
-            pdf.cell(w, 6.2, str(value), border=1, align="C" if key not in ("pace_note", "next_hard") else "L",
-                     fill=fill)
-            pdf.set_text_color(0)
-        pdf.ln()
-    pdf.set_font(FONT, "", 7)
-    pdf.multi_cell(0, 3.6, "call: L/R and 1 light (yellow), 2 medium (orange), 3 tight (red). Speeds in km/h. "
-                   "planned = the fastest plan (may go above the safety speed where the tables make it worth it); "
-                   "cautious = never above it. next hard: sections to the next tight corner.",
-                   new_x="LMARGIN", new_y="NEXT")
+            else:
+                value = str(value)
+            cells.append(value)
+        rows.append(cells)
+    pdf.grid(columns, rows, size=8.5, min_h=6.2)
+    pdf.para("call: L/R and 1 light (yellow), 2 medium (orange), 3 tight (red). Speeds in km/h. "
+             "planned = the fastest plan (may go above the safety speed where the tables make it worth it); "
+             "cautious = never above it. next hard: sections to the next tight corner.", 7, h=3.6)
 
 
 def _targets(pdf: _Book, result: dict, x: float, y: float) -> None:
     pdf.set_xy(x, y)
-    pdf.set_font(FONT, "B", 11)
+    pdf.font(11, True)
     pdf.cell(100, 6, "Solo challenge: targets", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font(FONT, "", 9)
+    pdf.font(9)
     plans = result["plans"]
     lines = [f"Cautious plan: {plans['cautious']['expected_seconds']:.1f} s",
              f"Fastest plan: {plans['fastest']['expected_seconds']:.1f} s expected with the best hand "
@@ -130,42 +108,32 @@ def _targets(pdf: _Book, result: dict, x: float, y: float) -> None:
         lines.append(f"With real hands: {sim['mean_seconds']} s on average (1 in 10 runs under {sim['p10']} s); "
                      f"at least one spin in {100 * sim.get('spin_stage_chance', 0):.0f}% of runs")
     lines.append("Solo scoring: 13 - speed/20 s per section; spin +5 s, two stress cards.")
+    width = pdf.w - pdf.r_margin - MAP_W - 4 - x
     for text in lines:
-        pdf.set_x(x)
-        pdf.multi_cell(105, 4.8, text, new_x="LMARGIN", new_y="NEXT")
+        pdf.text_block(text, width, 4.8, x=x)
 
 
 def _rally_page(pdf: _Book, rally: Rally, results: list[dict]) -> None:
     pdf.add_page()
-    pdf.set_font(FONT, "B", 18)
-    pdf.cell(0, 10, rally.name, new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font(FONT, "", 9)
-    pdf.cell(0, 5, f"{len(results)} stages; times add up over the rally (the rules' variant).",
-             new_x="LMARGIN", new_y="NEXT")
+    pdf.title_block(rally.name, 18, rule=False)
+    pdf.para(f"{len(results)} stages; times add up over the rally (the rules' variant).", 9, h=5)
     pdf.ln(2)
-    heads = [("stage", 80), ("tight", 14), ("cautious s", 24), ("fastest s", 24), ("real hands s", 26), ("table min", 22)]
-    pdf.set_font(FONT, "B", 9)
-    pdf.set_fill_color(*GREY)
-    for h, w in heads:
-        pdf.cell(w, 6.5, h, border=1, align="C", fill=True)
-    pdf.ln()
-    pdf.set_font(FONT, "", 9)
+    heads = [("stage", 0), ("tight", 14), ("cautious s", 24), ("fastest s", 24), ("real hands s", 26),
+             ("table min", 22)]
+    columns = [Column(h, w, "L" if h == "stage" else "C") for h, w in heads]
+    rows = []
     totals = [0.0, 0.0, 0.0, 0]
     for r in results:
         sim = (r.get("simulation") or {}).get("fastest") or {}
-        vals = [r["stage"], str(r["difficulty"]["corners"]["red"]), f"{r['cautious_solo_seconds']:.1f}",
-                f"{r['best_solo_seconds']:.1f}", f"{sim.get('mean_seconds', '-')}", str(r["table_time"]["minutes"])]
+        rows.append([r["stage"], str(r["difficulty"]["corners"]["red"]), f"{r['cautious_solo_seconds']:.1f}",
+                     f"{r['best_solo_seconds']:.1f}", f"{sim.get('mean_seconds', '-')}", str(r["table_time"]["minutes"])])
         totals[0] += r["cautious_solo_seconds"]
         totals[1] += r["best_solo_seconds"]
         totals[2] += sim.get("mean_seconds", 0)
         totals[3] += r["table_time"]["minutes"]
-        for (h, w), v in zip(heads, vals):
-            pdf.cell(w, 6.5, v, border=1, align="L" if h == "stage" else "C")
-        pdf.ln()
-    pdf.set_font(FONT, "B", 9)
-    for (h, w), v in zip(heads, ["total", "", f"{totals[0]:.1f}", f"{totals[1]:.1f}", f"{totals[2]:.1f}", str(totals[3])]):
-        pdf.cell(w, 6.5, v, border=1, align="L" if h == "stage" else "C")
-    pdf.ln()
+    rows.append([(v, {"bold": True}) for v in
+                 ["total", "", f"{totals[0]:.1f}", f"{totals[1]:.1f}", f"{totals[2]:.1f}", str(totals[3])]])
+    pdf.grid(columns, rows, size=9, min_h=6.5)
 
 
 def roadbook(doc: Stage | Rally, *, near: Path | None = None, paper: str = "A4", players: int | None = None,
@@ -185,11 +153,11 @@ def roadbook(doc: Stage | Rally, *, near: Path | None = None, paper: str = "A4",
         _rally_page(pdf, doc, results)
     for result, deck in zip(results, decks):
         _stage_page(pdf, result, deck)
-    return bytes(pdf.output())
+    return pdfkit.finish(pdf)
 
 
 def stage_pdf(stage: Stage, deck, *, paper: str = "A4", players: int | None = None, runs: int = 300) -> bytes:
     """PDF bytes of one stage's road book with a deck given as an object (e.g. one being edited)."""
     pdf = _Book(paper, stage.name)
     _stage_page(pdf, analyse(stage, deck, players=players, runs=runs), deck)
-    return bytes(pdf.output())
+    return pdfkit.finish(pdf)
