@@ -223,3 +223,115 @@ def test_the_kit_writes_books_without_fpdf2():
 
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert "fpdf" not in out.stdout and "fontTools" not in out.stdout, out.stdout
+
+
+# -- the kit's wrapping tables, wrapping headings and drawings made for screens -------------------------------
+
+def test_no_product_module_imports_fpdf2():
+    from tests.conftest import ROOT
+
+    hits = [str(p.relative_to(ROOT)) for p in (ROOT / "designer").rglob("*.py")
+            if re.search(r"^\s*(from|import)\s+fpdf\b", p.read_text(encoding="utf-8"), re.M)]
+    assert hits == []
+
+
+@needs_poppler
+def test_every_game_prints_its_book_with_fpdf2_out_of_reach(tmp_path):
+    """The classic, Great Race and Rallye books are written with fpdf2 made unimportable."""
+    import sys
+
+    from tests.conftest import ROOT
+
+    code = ("import sys; sys.modules['fpdf'] = None\n"
+            "from pathlib import Path\n"
+            "from designer import systems\n"
+            "for name, path, opts in (('classic', 'stages/classic/es1-demo.yaml', {}),\n"
+            "                         ('greatrace', 'stages/greatrace/demo-race-1.yaml', {}),\n"
+            "                         ('rallye', 'stages/rallye/demo-ss1-col-des-essais.yaml', {'runs': 20})):\n"
+            "    system = systems.get(name)\n"
+            f"    Path(r'{tmp_path}', name + '.pdf').write_bytes(system.roadbook(system.load(Path(path)), **opts))\n")
+    subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    texts = {name: subprocess.run(["pdftotext", str(tmp_path / f"{name}.pdf"), "-"], capture_output=True,
+                                  text=True, check=True).stdout for name in ("classic", "greatrace", "rallye")}
+    assert "Building the stage" in texts["classic"] and "Pace notes" in texts["classic"]
+    assert "Itinerary" in texts["greatrace"] and "Monte Carlo" in texts["greatrace"]
+    assert "Solo challenge" in texts["rallye"] and "next hard" in texts["rallye"]
+    for data in (tmp_path / f"{name}.pdf" for name in texts):
+        assert b"/Subtype /Image" not in data.read_bytes()          # the drawings are vector paths
+
+
+@needs_poppler
+def test_grid_wraps_cells_and_repeats_its_header(tmp_path):
+    book = new_book("A4", "Kit")
+    book.add_page()
+    long = "Porto Azul - B5 - C5 - D4 - Mesa Verde - Copper Gap - R5 - S6 - Fort Lumen"
+    rows = [[str(k), f"row{k} " + long, f"first{k}\nsecond{k}"] for k in range(40)]
+    book.grid([Column("#", 10, "R"), Column("path"), Column("two lines", 30)], rows, size=8)
+    text = text_of(finish(book), tmp_path)
+    pages = [p for p in text.split("\f") if p.strip()]
+    assert len(pages) >= 2 and all("two lines" in p for p in pages)
+    words = text.split()
+    for k in range(40):                 # every word of every cell is printed, the newline starts a line
+        assert f"row{k}" in words and f"first{k}" in words and f"second{k}" in words
+    assert words.count("Lumen") == 40
+    assert re.findall(r"\brow(\d+)\b", text) == [str(k) for k in range(40)]
+    line_of = {w: n for n, line in enumerate(text.splitlines()) for w in line.split()}
+    assert line_of["second0"] > line_of["first0"]
+
+
+def test_grid_rows_grow_with_their_tallest_cell_and_keep_min_height():
+    book = new_book("A4", "Kit")
+    book.add_page()
+    y0 = book.get_y()
+    book.grid([Column("a", 20), Column("b", 20)], [["x", "y"]], size=8, min_h=10)
+    one = book.get_y() - y0
+    y1 = book.get_y()
+    book.grid([Column("a", 20), Column("b", 20)], [["x", "one two three four five six seven eight"]], size=8)
+    tall = book.get_y() - y1
+    head = one - 10
+    assert head > 0 and tall - head > 10
+    book.grid([Column("a", 20)], [], size=8)            # an empty table still prints its header
+    assert book.get_y() > y1 + tall
+
+
+def test_grid_sets_a_word_too_wide_smaller_but_not_under_the_floor():
+    book = new_book("A4", "Kit")
+    book.add_page()
+    book.grid([Column("spaces", 9)], [["abcdefghijklmnopqrstuvwxyz"]], size=9)
+    sizes = [float(s) for s in re.findall(rb"/F\d+ ([\d.]+) Tf", streams(finish(book)))]
+    assert min(sizes) >= MIN_PT and any(s < 9 * 0.94 for s in sizes)
+
+
+@needs_poppler
+def test_title_block_wraps_a_long_heading(tmp_path):
+    book = new_book("A4", "Kit")
+    book.add_page()
+    y0 = book.get_y()
+    name = " ".join(f"word{k}" for k in range(30))
+    book.title_block(name, 16)
+    assert book.get_y() - y0 > 2 * 16 * 0.48
+    assert text_of(finish(book), tmp_path).split()[:30] == name.split()
+
+
+def test_plain_svg_resolves_percentages_and_group_attributes():
+    from designer.core.pdfkit import plain_svg
+
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100" font-family="DejaVu Sans">'
+           '<rect width="100%" height="50%" fill="white"/>'
+           '<g font-size="9" fill="#555"><text x="1" y="2">a</text><text x="1" y="9" font-size="12">b</text></g>'
+           '</svg>')
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(plain_svg(svg))
+    rect = next(e for e in root.iter() if e.tag.endswith("rect"))
+    assert (rect.get("width"), rect.get("height")) == ("200", "50")
+    a, b = (e for e in root.iter() if e.tag.endswith("text"))
+    assert (a.get("font-size"), a.get("fill"), b.get("font-size"), b.get("fill")) == ("9", "#555", "12", "#555")
+    assert plain_svg("<svg") == "<svg"
+    book = new_book("A4", "t")
+    book.add_page()
+    assert book.drawing(svg, 10, 10, 100, 100) == pytest.approx((100, 50))
+    body = streams(finish(book))
+    # 0.5 mm a unit: the group's 9 units print at 12.76 pt, the text's own 12 units at 17.01 pt.
+    assert b"/Subtype /Image" not in body
+    assert {b"12.76", b"17.01"} <= set(re.findall(rb"BT /F\d+ ([\d.]+) Tf", body))
