@@ -221,10 +221,15 @@ class DirtModel:
         return out
 
     def _mix(self, outs, value) -> np.ndarray:
-        v = np.zeros(self.T1)
-        for p, sec, nxt, _ in outs:
-            v += p * (sec + value(nxt))
-        return v
+        """The expected value of some outcomes (chance, seconds, next state): their terms added in order."""
+        if len(outs) < 3:
+            v = np.zeros(self.T1)
+            for p, sec, nxt, _ in outs:
+                v += p * (sec + value(nxt))
+            return v
+        p, sec, nxt, _ = zip(*outs)
+        terms = np.array(p)[:, None] * (np.array(sec)[:, None] + np.array([value(s) for s in nxt]))
+        return np.add.reduce(terms, axis=0, initial=0.0)
 
     def point_index(self, ps: PlanSet) -> np.ndarray:
         """The number of every [plan, point] of a plan set in the model's table of points (0: no point)."""

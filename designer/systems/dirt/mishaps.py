@@ -28,7 +28,7 @@ CUT_KINDS = ("ok", "flat", "mud")
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class _Sisu(_Model):

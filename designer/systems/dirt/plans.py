@@ -171,17 +171,10 @@ def _step_rows(search: tuple, table: StepTable, cand: np.ndarray) -> tuple[np.nd
     hit = cache.get("rows")
     if hit is None:
         parent = np.array(cache["parent"], dtype=np.int64)
-        known = table.by_object.get
-        sid = [known(id(step)) for step in cache["step"]]
-        sid = np.array([table.id(step) if i is None else i for i, step in zip(sid, cache["step"])], dtype=np.int64)
+        known, new_id = table.by_object.get, table.id
+        sid = np.array([known(id(step)) or new_id(step) for step in cache["step"]], dtype=np.int64)
         n = len(parent)
-        depth = np.ones(n, dtype=np.int64)
-        inner = parent >= 0
-        for _ in range(n):
-            new = np.where(inner, depth[parent] + 1, 1)
-            if (new == depth).all():
-                break
-            depth = new
+        depth = np.array(cache["depth"], dtype=np.int64)
         top = int(depth.max()) if n else 0
         store = np.zeros((n, top + 1), dtype=np.int64)
         for d in range(1, top + 1):
@@ -296,8 +289,8 @@ def search_plans(engine, cell: int, gear: int) -> tuple[tuple, dict, dict]:
     """Every point of a turn from a boundary that the plan search needs, in the order found: ``(candidates,
     parents, cache)``; the candidates are four lists over the points reached (end and gain as one code, risk,
     dice, ``key``: the point in ``parents``, the map from each point of the turn to ``(previous point, step)``);
-    the cache holds each candidate's parent candidate and last step, and what is worked out from them later
-    (arrays, step rows, plans rebuilt).
+    the cache holds each candidate's parent candidate, last step and number of steps, and what is worked out
+    from them later (arrays, step rows, plans rebuilt).
 
     The search runs over the points of a turn (cell, gear, dice used, jump dice) in order of dice used. A
     point is not expanded when an expanded point at the same cell and gear used a subset of its dice, no
@@ -312,13 +305,13 @@ def search_plans(engine, cell: int, gear: int) -> tuple[tuple, dict, dict]:
     infos = engine.plan_options               # (gear, dice used) -> (option, dice used after, dice, gain)
     start = (cell, gear, 0, (), 0)
     seen: dict = {start: None}
-    buckets: list[list] = [[(start, -1, 0)]] + [[] for _ in range(16)]
+    buckets: list[list] = [[(start, -1, 0, 0)]] + [[] for _ in range(16)]
     expanded: dict = {}
     # per candidate: end code ((cell * 8 + gear) * 2 + finished) * 64 + gain, risk, dice used, the number of
-    # the candidate it extends (-1: the start), its last step, its key
+    # the candidate it extends (-1: the start), its last step, its key, its number of steps
     rec: list = []
     for level in range(len(buckets)):
-        for key, number, gain in buckets[level]:
+        for key, number, gain, depth in buckets[level]:
             c, g, used, jumps, term = key
             if term:
                 continue
@@ -342,11 +335,12 @@ def search_plans(engine, cell: int, gear: int) -> tuple[tuple, dict, dict]:
                         continue
                     seen[nkey] = (key, step)
                     r = risks.get((nused, njumps))
-                    bucket.append((nkey, len(rec), ngain))
+                    bucket.append((nkey, len(rec), ngain, depth + 1))
                     rec.append(((((v << 3) + ng) * 2 + (t == 2)) * 64 + ngain,
-                                risk_of(nused, njumps) if r is None else r, nlevel, number, step, nkey))
-    ends, rs, levels, parent, steps, keys = (list(col) for col in zip(*rec)) if rec else ([], [], [], [], [], [])
-    return (ends, rs, levels, keys), seen, {"parent": parent, "step": steps}
+                                risk_of(nused, njumps) if r is None else r, nlevel, number, step, nkey, depth + 1))
+    cols = zip(*rec) if rec else ((),) * 7
+    ends, rs, levels, parent, steps, keys, depths = (list(col) for col in cols)
+    return (ends, rs, levels, keys), seen, {"parent": parent, "step": steps, "depth": depths}
 
 
 def pareto_plans(search: tuple, pool=None) -> list:

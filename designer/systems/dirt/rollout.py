@@ -10,7 +10,8 @@ from designer.systems.dirt.plans import BIG, X, PlanSet, secure_cost
 
 
 def _secure_tables(K: int, T: int):
-    """For m = 0..X-1 dice: flat index of (k + m, t - cost) in a (K+1, T+1) block and whether it is allowed."""
+    """For m = 0..X-1 dice: flat index of (k + m, t - cost) in a (K+1, T+1) block, or (K+1) * (T+1) (one
+    past the block, where the roll-out keeps BIG) where securing m dice there is not allowed."""
     idx = np.zeros((X, (K + 1) * (T + 1)), dtype=np.int64)
     ok = np.zeros((X, (K + 1) * (T + 1)), dtype=bool)
     for m in range(1, X):
@@ -20,7 +21,7 @@ def _secure_tables(K: int, T: int):
                 if k + m <= K and t >= c:
                     idx[m, k * (T + 1) + t] = (k + m) * (T + 1) + (t - c)
                     ok[m, k * (T + 1) + t] = True
-    return idx, ok
+    return np.where(ok, idx, (K + 1) * (T + 1))
 
 
 _TABLES: dict = {}
@@ -47,12 +48,20 @@ def roll_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int, K: 
     L = L1 - 1
     H = limit
     KT = (K + 1) * T1
-    idx, ok = secure_tables(K, T1 - 1)
+    idx = secure_tables(K, T1 - 1)
+
+    def block():
+        # U[p, h, k, t] as a view of a (P, H, KT + 1) block whose last entry is BIG: securing reads it by index
+        buf = np.empty((P, H, KT + 1))
+        buf[:, :, KT] = BIG
+        return buf, buf[:, :, :KT].reshape(P, H, K + 1, T1)
+
     # chance that a step's hazards take h hazards shown to the limit: tail[p, j, h] = P(x >= H - h)
     cum = np.cumsum(ps.q[:, :, ::-1], axis=2)[:, :, ::-1]               # cum[..., x] = P(X >= x)
     tail = np.stack([cum[:, :, H - h] if H - h < X else np.zeros((P, L1)) for h in range(H)], axis=2)
     used_x = [x for x in range(min(H, X)) if ps.q[:, :, x].any()]
-    U = np.broadcast_to(stop[:, L, None, None, :], (P, H, K + 1, T1)).copy()
+    flat, U = block()
+    U[...] = stop[:, L, None, None, :]
     table = [None] * (L + 1)
     if keep:
         table[L] = U
@@ -73,16 +82,16 @@ def roll_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int, K: 
         if pc_any[j]:
             pcj = ps.pc[:, j, None, None, None]
             roll = pcj * stop[:, j, None, None, :] + (1 - pcj) * roll
-        mj = ps.m[:, j]
-        flat = U.reshape(P, H, KT)
+        mj = ps.m[:, j]                                                    # securing m dice before step j
         sec = None
         for mval in sorted(set(mj.tolist())):
-            g = np.where(ok[mval], flat[:, :, idx[mval]], BIG)
+            g = flat[:, :, idx[mval]]
             sec = g if sec is None else np.where((mj == mval)[:, None, None], g, sec)
         cont = np.minimum(roll, sec.reshape(P, H, K + 1, T1), out=roll)
         if not all_live[j]:
             cont[~live_all[:, j]] = BIG
-        U = np.minimum(stop[:, i, None, None, :], cont)
+        flat, U = block()
+        np.minimum(stop[:, i, None, None, :], cont, out=U)
         if keep:
             table[i] = U
     return U[:, 0, 0, :], table

@@ -34,26 +34,24 @@ def closure(model: DirtModel, starts) -> set:
     """Every state whose value the optimum needs, from ``starts``."""
     seen = set(starts)
     stack = list(starts)
-    after: dict = {}                   # (point, damage) -> the states it leads to
+    after: dict = {}                   # damage -> {point: the states it leads to}
     while stack:
         st = stack.pop()
         if model.terminal(st) is not None:
             continue
         cell, gear, damage = st
-        hits = []
-        for num in model.points(model.plans(cell, gear, damage)):
-            key = (num, damage)
-            hit = after.get(key)
-            if hit is None:
-                pt = model._point_list[num]
-                hit = [o[2] for o in model.stop_outcomes(*pt, damage)]
-                hit += [o[2] for o in model.loss_outcomes(*pt, damage)]
-                if damage[4]:                          # the values with the token spent are asked for too
-                    spent = tuple(damage[:4]) + (0,)
-                    hit += [o[2] for o in model.stop_outcomes(*pt, spent)]
-                    hit += [o[2] for o in model.loss_outcomes(*pt, spent)]
-                hit = after[key] = frozenset(hit)
-            hits.append(hit)
+        known = after.setdefault(damage, {})
+        nums = model.points(model.plans(cell, gear, damage))
+        for num in [n for n in nums if n not in known]:
+            pt = model._point_list[num]
+            hit = [o[2] for o in model.stop_outcomes(*pt, damage)]
+            hit += [o[2] for o in model.loss_outcomes(*pt, damage)]
+            if damage[4]:                          # the values with the token spent are asked for too
+                spent = tuple(damage[:4]) + (0,)
+                hit += [o[2] for o in model.stop_outcomes(*pt, spent)]
+                hit += [o[2] for o in model.loss_outcomes(*pt, spent)]
+            known[num] = frozenset(hit)
+        hits = list(map(known.__getitem__, nums))
         g, s, b, spare, su = damage
         if gear == 1 and s > 0 and not spare:
             hits.append(((cell, 0, (g, s - 1, b, 1, su)),))
@@ -207,7 +205,7 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
         # plan ends at one of its points, ended or lost. A Big Attack earns its gain first, so it is worth at
         # least its cheapest point with the tokens after the gain; one by one spends tokens and never earns
         # any, so it is worth at least its cheapest point with the tokens held (values never grow with tokens).
-        cheapest = table.min(axis=1)[index].min(axis=1)
+        cheapest = _cheapest(table.min(axis=1), index)
         low = {"roll": cheapest, "attack": model._shift(big, cheapest[:, None, :])[:, 0]}
         done = {"roll": np.zeros(R, dtype=bool), "attack": np.zeros(R, dtype=bool)}
 
@@ -257,6 +255,16 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
                 d = made[(m, p)] = Decision("none") if m == 0 else Decision(MODES[m], p)
             row.append(d)
         out.append((best[i], row))
+    return out
+
+
+def _cheapest(point_min: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``point_min[index].min(axis=1)`` a column of points at a time: the same numbers without the
+    (plans, points, tokens) array in between."""
+    cols = np.ascontiguousarray(index.T)
+    out = point_min.take(cols[0], axis=0)
+    for col in cols[1:]:
+        np.minimum(out, point_min.take(col, axis=0), out=out)
     return out
 
 

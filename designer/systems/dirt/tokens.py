@@ -35,7 +35,7 @@ LABELS = {"chicane": "chicane", "chicane-limit": "chicane with a speed limit", "
 
 class Token(BaseModel):
     """One token on a tile of a stage."""
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     kind: TokenKind
     terrain: Literal["asphalt", "gravel", "snow"] | None = None
