@@ -121,7 +121,7 @@ def stage_pages(pdf: Book, index: int, stage, box, res: dict):
     pdf.ln(2)
     svg = stage_svg(course, title="", line=res.get("ideal_line"))
     turns = len((res.get("ideal_line") or {}).get("turns", []))
-    room = pdf.bottom - pdf.get_y() - (64 + 6.5 * turns + 6 * len(stage.route))   # keep the notes and the line
+    room = pdf.bottom - pdf.get_y() - (44 + 4.6 * turns + 5 * len(stage.route))   # keep the notes and the line
     top = min(110, max(60, room))
     _, _, height = pdfsvg.fit(svg, pdf.epw, top)
     if not pdf.room(height):
@@ -139,7 +139,7 @@ def stage_pages(pdf: Book, index: int, stage, box, res: dict):
     pdf.ln(2)
     ideal = res.get("ideal_line")
     if ideal:
-        pdf.need(46)
+        pdf.need(24)                  # the heading, the table's header and two turns stay together
         pdf.heading(f"Ideal line: {ideal['time']} in {ideal['turn_count']} turns; expected "
                     f"{(res.get('expected') or {}).get('time', '-')}", 12)
         rows = []
