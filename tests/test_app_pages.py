@@ -263,6 +263,10 @@ def test_analysis_tab(app):
     metrics = {m.label: m.value for m in app.metric}
     assert {"Length", "Game time", "Turns", "Table time"} <= set(metrics)
     assert metrics["Length"].endswith("cells") and metrics["Game time"].endswith("s")
+    # Two chances of a loss of control, each named for whose it is: the best policy's and the line's.
+    from designer.app.dirt.analysis import LINE_LOSS, POLICY_LOSS
+    assert metrics[POLICY_LOSS].endswith("%") and metrics[LINE_LOSS].endswith("%")
+    assert not {"Risk", "Loss of control"} & set(metrics)
     assert len(app.dataframe) == 1 and len(app.dataframe[0].value) == int(metrics["Turns"])
     table_4 = metrics["Table time"]
     app.number_input(key="stage_players_input").set_value(6)

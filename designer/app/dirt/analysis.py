@@ -16,6 +16,9 @@ from designer.app.dirt.sources import Unavailable
 from designer.core.errors import DesignerError
 
 LINE_NAMES = ("fastest", "shortest")
+#: The two chances of a loss of control the summary shows, named for whose chance each is.
+POLICY_LOSS = "Loss of control, best policy"
+LINE_LOSS = "Loss of control, line shown"
 
 
 class AnalysisError(DesignerError):
@@ -246,9 +249,9 @@ def normalise(result: dict[str, Any], track) -> AnalysisView:
                                + (f"; the rulebook's guidance is {guide:.0f} min" if guide else ""))
     if shown_fast:
         figures["loss_chance"] = shown_fast.get("loss_of_control_chance")
-        summary["Loss of control"] = f"{100 * (shown_fast.get('loss_of_control_chance') or 0):.0f} %"
-        helps["Loss of control"] = ("Chance of at least one loss of control on the fastest line when every turn is "
-                                    "rolled as planned")
+        summary[LINE_LOSS] = f"{100 * (shown_fast.get('loss_of_control_chance') or 0):.0f} %"
+        helps[LINE_LOSS] = ("Chance of at least one loss of control on the line shown when every turn is rolled "
+                            "as planned, never stopping early")
     return AnalysisView(lines=views, summary=summary, helps=helps, figures=figures,
                         speed_limits=dict(result.get("speed_limits") or {}), notes=notes, raw=result)
 
@@ -337,7 +340,7 @@ def with_expected(view: AnalysisView, exp: dict | None, players: int | None = No
                                "Ideal time": str(exp.get("ideal_time")),
                                "Spread": f"± {exp['sd']:.0f} s",
                                "Expected turns": f"{exp['turns']:.1f}",
-                               "Risk": f"{100 * exp['loss_of_control_chance']:.0f} %"}
+                               POLICY_LOSS: f"{100 * exp['loss_of_control_chance']:.0f} %"}
     helps = dict(view.helps)
     helps["Expected time"] = ("Average stage time of a driver who plays the best policy under the dice: plans of "
                               "dice rolled one by one or as a Big Attack, securing with seconds tokens, the cost of "
@@ -347,8 +350,8 @@ def with_expected(view: AnalysisView, exp: dict | None, players: int | None = No
                            "hazards never rolled, no tokens")
     helps["Spread"] = "Standard deviation of the stage time under the best policy"
     helps["Expected turns"] = "Expected number of turns under the best policy (the table time uses it)"
-    helps["Risk"] = ("Chance of at least one loss of control in a run under the best policy (the 'Loss of control' "
-                     "below is the shakedown line's, driven without stopping)")
+    helps[POLICY_LOSS] = ("Chance of at least one loss of control in a run under the best policy, which stops "
+                          "early or secures dice when that pays")
     figures = dict(view.figures, expected_seconds=exp["seconds"], expected_sd=exp["sd"],
                    expected_turns=exp["turns"], expected_loss_chance=exp["loss_of_control_chance"])
     est = (view.raw or {}).get("estimate") or {}

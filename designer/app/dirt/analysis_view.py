@@ -105,7 +105,7 @@ def render(ctx) -> None:
     _line_map(stage, track, view, shown)
     profile_view.render(view, track)
     try:
-        with st.spinner("Rolling the dice: the expected time under the best policy (can take a minute)..."):
+        with st.spinner("Rolling the dice: the expected time under the best policy (a few seconds on a long stage)..."):
             view = run_expected(stage, view, players_of(stage))
         with headline.container():
             _summary(view)
