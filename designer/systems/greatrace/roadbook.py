@@ -1,8 +1,8 @@
 """The road book of a Great Race race (PDF): the map with the routes, the itinerary leg by leg (spaces, risk
 spaces, expected and worst costs, where to refuel and repair, the transport alternative, the bands crossed),
 then the trade-off, both directions and the Monte Carlo. Laid out with the page kit
-(:mod:`designer.core.pdfkit`), the map as vector paths; nothing under 7 pt but the map's labels (6 pt at
-least); grayscale-safe."""
+(:mod:`designer.core.pdfkit`), the map as vector paths; no text under the kit's 6 pt (the paragraphs and
+table cells 7 pt and more); grayscale-safe."""
 from __future__ import annotations
 
 from designer.core import pdfkit, pdfsvg
