@@ -17,7 +17,7 @@ from designer.core.errors import DesignerError
 
 LINE_NAMES = ("fastest", "shortest")
 #: The two chances of a loss of control the summary shows, named for whose chance each is.
-POLICY_LOSS = "Loss of control, best policy"
+POLICY_LOSS = "Loss of control"                 # the headline row is the best policy's
 LINE_LOSS = "Loss of control, line shown"
 
 
