@@ -136,6 +136,7 @@ class Road(_Model):
     turn: Turn = "straight"
     cells: list[Cell]
     slides: list[Slide] = Field(default_factory=list)
+    apart: list[tuple[str, str]] = Field(default_factory=list)   # cells the lane model joins that do not touch
     start_line: float | None = None
     finish_line: float | None = None
     notes: str | None = None
@@ -172,6 +173,7 @@ class Face(_Model):
     finish_line: float | None = None
     cells: list[Cell] | None = None
     slides: list[Slide] = Field(default_factory=list)
+    apart: list[tuple[str, str]] = Field(default_factory=list)   # pairs of cells with no move between them
     roads: list[Road] | None = None
     road: str | None = None            # on the face of one road of a several-road face: its id
     beside: int = 0                    # on such a face: how many other roads share no edge with it
@@ -314,7 +316,7 @@ def _road_face(face: Face, road: Road) -> Face:
         edges={e: face.edges[e] for e in road.ends}, skew={}, links=[tuple(road.ends)], role=face.role,
         variants=face.variants, features=face.features, ends=list(road.ends), turn=road.turn,
         start_line=road.start_line, finish_line=road.finish_line, cells=list(road.cells),
-        slides=list(road.slides), roads=None, road=road.id, notes=road.notes,
+        slides=list(road.slides), apart=list(road.apart), roads=None, road=road.id, notes=road.notes,
         beside=sum(1 for r in face.roads or [] if r is not road and not set(r.ends) & set(road.ends)))
 
 

@@ -327,9 +327,10 @@ def build_graph(tiles: list[PlacedTile], lap_end: PlacedTile | None = None, laps
                                    and abs(a - finish_line) < EPS),
                        danger=face.danger, terrain=face.terrain, road=face.road)
         plain = [(c, lanes, a, b, s) for c, lanes, a, b, s in cells if not c.is_cut]
+        apart = {frozenset(pair) for pair in face.apart}     # cells the lanes would join that do not touch
         for cu, lu, au, bu, su in plain:
             for cv, lv, av, bv, sv in plain:
-                if cu is cv or not _touch(lu, lv, su, sv):
+                if cu is cv or not _touch(lu, lv, su, sv) or frozenset((cu.id, cv.id)) in apart:
                     continue
                 if cu.corner and cu.corner == cv.corner and cu.path != cv.path:
                     continue
