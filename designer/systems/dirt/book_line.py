@@ -20,8 +20,33 @@ def _lane_word(lane: int, lanes: int) -> str:
     return f"lane {lane + 1} from the left"
 
 
-def cell_words(track, node: str) -> str:
-    """Where a cell is, in words a player finds on the tile (driving direction: left is the driver's left)."""
+def line_sides(track) -> dict[str, str]:
+    """``inside`` or ``outside`` for every cell of a bend, as the driver of the road driven sees it.
+
+    The bends and their sides are the pace notes' own (:mod:`designer.systems.dirt.pacenotes`): a cell two roads of
+    a junction share keeps one ``path`` mark, but it can be on the inside of one road and the outside of the other
+    (409a: ``hi`` is the inside of E-D and the outside of F-E).
+    """
+    from designer.systems.dirt import pacenotes
+
+    if not track.has_cells:
+        return {}
+    placed = {t.index: t for t in track.tiles}
+    rows = pacenotes._rows(track)
+    sides: dict[str, str] = {}
+    for members in pacenotes._bends(track, pacenotes.distances(track), placed):
+        node, first = members[0]
+        _, inside, outside = pacenotes._split(members, placed.get(first["index"]), rows.get(node.split(":")[0], []))
+        sides.update({n: "outside" for n, _ in outside})
+        sides.update({n: "inside" for n, _ in inside})
+    return sides
+
+
+def cell_words(track, node: str, sides: dict[str, str] | None = None) -> str:
+    """Where a cell is, in words a player finds on the tile (driving direction: left is the driver's left).
+
+    ``sides``: :func:`line_sides` of the track when the caller has it (worked out here otherwise).
+    """
     g = track.graph
     d = g.nodes.get(node)
     if not d:
@@ -51,8 +76,9 @@ def cell_words(track, node: str) -> str:
     text = head + f"{where}, space {k} of {max(len(row), 1)}"
     if d.get("limit") is not None:
         text += f", limit {d['limit']}"
-    if d.get("path"):
-        text += f" ({d['path']} line)"
+    side = (line_sides(track) if sides is None else sides).get(node)
+    if side:
+        text += f" ({side} line)"
     if d.get("finish"):
         text += ", just past the finish line"
     return text
@@ -141,8 +167,9 @@ def line_page(pdf: Book, f) -> None:
     cols = [Column("Turn", 11, bold=True), Column("Ends at", 0), Column("Dice, in order", 46),
             Column("Gear", 10, "C", bold=True), Column("Card", 11, "R"), Column("Risk", 12, "R")]
     rows = []
+    sides = line_sides(f.track)
     for k, t in enumerate(line.turns, start=1):
-        end = cell_words(f.track, t.cells[-1]) if t.cells else "–"
+        end = cell_words(f.track, t.cells[-1], sides) if t.cells else "–"
         rows.append([f"T{k}", end, t.dice or "–", "–" if t.gear is None else str(t.gear),
                      "–" if t.seconds is None else f"{t.seconds:g} s", _percent(t.risk)])
     pdf.table(cols, rows, size=7.4)
@@ -155,4 +182,4 @@ def line_page(pdf: Book, f) -> None:
                  7, ALERT, 3.2)
 
 
-__all__ = ["line_page", "cell_words", "times_block"]
+__all__ = ["line_page", "cell_words", "line_sides", "times_block"]
