@@ -191,13 +191,13 @@ def _build(spec: Spec, tileset, pools, inventory, rng: random.Random, n_road: in
 
 # -- measuring and scoring -----------------------------------------------------------------------------------------
 
-def _tight_corners(graph) -> int:
-    inside: dict[tuple, int] = {}
-    for _n, d in graph.nodes(data=True):
-        if d.get("corner") and d.get("path") == "inside" and d.get("limit") is not None:
-            key = (d.get("index"), d.get("corner"))
-            inside[key] = min(inside.get(key, 9), d["limit"])
-    return sum(1 for v in inside.values() if v < 3)
+def _tight_corners(track) -> int:
+    """Bends whose inside line is limited under gear 3, read as the pace notes read them: from the road driven. The
+    inside marks of the cells would miscount junctions, where a cell two roads share keeps one mark (409a's ``hi``
+    is the inside of E-D and the outside of F-E) and a hairpin branch prints its limit on cells without a mark."""
+    from designer.systems.dirt.pacenotes import pace_notes
+
+    return sum(1 for n in pace_notes(track) if n.kind == "corner" and n.limit is not None and n.limit < 3)
 
 
 def measure(stage, tileset, spec: Spec) -> dict | None:
@@ -218,7 +218,7 @@ def measure(stage, tileset, spec: Spec) -> dict | None:
     if fast is None:
         return None
     road = len(track.road_tiles)
-    tight = _tight_corners(track.graph)
+    tight = _tight_corners(track)
     figures = {"tiles": road, "ideal_seconds": fast.seconds, "loss_of_control": round(fast.loss_of_control_chance, 4),
                "tight_corners": tight, "tight_per_tile": round(tight / max(1, road), 3),
                "width_cm": fp.width_cm, "height_cm": fp.height_cm}
