@@ -220,3 +220,49 @@ def test_cells_off_any_bend_carry_no_line(rx):
 ])
 def test_the_generator_counts_tight_bends_of_the_road_driven(rx, face, entry, exit_, tight):
     assert _tight_corners(_track(rx, face, entry, exit_)) == tight
+
+
+# -- the `apart` key of the tileset format ------------------------------------------------------------------------
+
+_FACE = """tileset: demo-apart
+system: dirt
+tiles:
+  '901a':
+    edges: {A: 2, D: 2}
+    links: [[A, D]]
+    ends: [A, D]
+    cells:
+      - {id: a1, lane: 0, span: [0.0, 0.5]}
+      - {id: a2, lane: 0, span: [0.5, 1.0]}
+      - {id: b1, lane: 1, span: [0.0, 0.5]}
+      - {id: b2, lane: 1, span: [0.5, 1.0]}
+    apart: APART
+"""
+
+
+def _demo_face(tmp_path, apart: str):
+    from designer.systems.dirt.tileset import load_tileset
+
+    path = tmp_path / "demo-apart.yaml"
+    path.write_text(_FACE.replace("APART", apart))
+    return load_tileset(path).face("901a")
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_apart_removes_the_move_both_ways(tmp_path, reverse):
+    from designer.systems.dirt.track import PlacedTile, build_graph
+
+    face = _demo_face(tmp_path, "[[a1, b2]]")
+    entry, exit_ = ("D", "A") if reverse else ("A", "D")
+    g = build_graph([PlacedTile(0, face, (0, 0), 0, entry, exit_)])
+    moves = {frozenset((u.split(":")[1], v.split(":")[1])) for u, v in g.edges}
+    assert moves == _pairs("a1-a2 b1-b2 b1-a2")          # the diagonal a1 - b2 is gone, driven either way
+
+
+@pytest.mark.parametrize("apart", ["[[a1, zz]]", "[[a1, a1]]"])
+def test_apart_names_two_cells_of_the_road(tmp_path, apart):
+    from designer.core.errors import DesignerError
+
+    with pytest.raises(DesignerError) as err:
+        _demo_face(tmp_path, apart)
+    assert "apart" in str(err.value) and "demo-apart.yaml" in str(err.value)
