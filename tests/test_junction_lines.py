@@ -278,3 +278,15 @@ def test_apart_names_two_cells_of_the_road(tmp_path, apart):
     with pytest.raises(DesignerError) as err:
         _demo_face(tmp_path, apart)
     assert "apart" in str(err.value) and "demo-apart.yaml" in str(err.value)
+
+
+def test_a_face_with_apart_still_checks_its_lanes(tmp_path):
+    from designer.core.errors import DesignerError
+
+    path = tmp_path / "demo-apart.yaml"
+    path.write_text(_FACE.replace("APART", "[[a1, b2]]").replace("{id: b2, lane: 1,", "{id: b2, lane: 3,"))
+    from designer.systems.dirt.tileset import load_tileset
+
+    with pytest.raises(DesignerError) as err:
+        load_tileset(path)
+    assert "cell b2 is in lane 3" in str(err.value)

@@ -56,12 +56,12 @@ def cell_problems(face) -> list[str]:
                 problems.append(f"cut {c.id} connects to unknown cell {other}")
         if c.is_cut and not c.connects:
             problems.append(f"cut {c.id} connects to no cell")
-    for pair in getattr(face, "apart", None) or []:
-        if len(set(pair)) != 2 or not set(pair) <= known:
-            problems.append(f"apart: {list(pair)} must name two different cells of the road")
         if not c.is_cut and not (0 <= c.lane and c.lane + c.width - 1 < max(face.lanes, 1)):
             problems.append(f"cell {c.id} is in lane {c.lane}" + (f" (width {c.width})" if c.width > 1 else "")
                             + f"; lanes are 0..{face.lanes - 1}")
+    for pair in getattr(face, "apart", None) or []:
+        if len(set(pair)) != 2 or not set(pair) <= known:
+            problems.append(f"apart: {list(pair)} must name two different cells of the road")
     for lane in range(max(lanes, 1)):
         spans = sorted(c.span for c in cells if c.lane <= lane <= c.lane + c.width - 1 and not c.is_cut)
         pos = 0.0
