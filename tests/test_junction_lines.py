@@ -284,9 +284,9 @@ def test_a_face_with_apart_still_checks_its_lanes(tmp_path):
     from designer.core.errors import DesignerError
 
     path = tmp_path / "demo-apart.yaml"
-    path.write_text(_FACE.replace("APART", "[[a1, b2]]").replace("{id: b2, lane: 1,", "{id: b2, lane: 3,"))
+    path.write_text(_FACE.replace("APART", "[[a2, b2]]").replace("{id: a1, lane: 0,", "{id: a1, lane: 3,"))
     from designer.systems.dirt.tileset import load_tileset
 
     with pytest.raises(DesignerError) as err:
         load_tileset(path)
-    assert "cell b2 is in lane 3" in str(err.value)
+    assert "cell a1 is in lane 3" in str(err.value)
