@@ -8,6 +8,7 @@ from __future__ import annotations
 from designer.core.pdfkit import ALERT, GREY, INK, Book, Column
 from designer.systems.dirt.book_draw import map_svg
 from designer.systems.dirt.book_facts import clock, minutes
+from designer.systems.dirt.pacenotes import line_sides
 
 LANE_WORDS = {1: ["road"], 2: ["left lane", "right lane"], 3: ["left lane", "middle lane", "right lane"]}
 ORDINAL = {1: "first", 2: "second"}
@@ -18,28 +19,6 @@ def _lane_word(lane: int, lanes: int) -> str:
     if words and 0 <= lane < len(words):
         return words[lane]
     return f"lane {lane + 1} from the left"
-
-
-def line_sides(track) -> dict[str, str]:
-    """``inside`` or ``outside`` for every cell of a bend, as the driver of the road driven sees it.
-
-    The bends and their sides are the pace notes' own (:mod:`designer.systems.dirt.pacenotes`): a cell two roads of
-    a junction share keeps one ``path`` mark, but it can be on the inside of one road and the outside of the other
-    (409a: ``hi`` is the inside of E-D and the outside of F-E).
-    """
-    from designer.systems.dirt import pacenotes
-
-    if not track.has_cells:
-        return {}
-    placed = {t.index: t for t in track.tiles}
-    rows = pacenotes._rows(track)
-    sides: dict[str, str] = {}
-    for members in pacenotes._bends(track, pacenotes.distances(track), placed):
-        node, first = members[0]
-        _, inside, outside = pacenotes._split(members, placed.get(first["index"]), rows.get(node.split(":")[0], []))
-        sides.update({n: "outside" for n, _ in outside})
-        sides.update({n: "inside" for n, _ in inside})
-    return sides
 
 
 def cell_words(track, node: str, sides: dict[str, str] | None = None) -> str:

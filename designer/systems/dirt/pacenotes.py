@@ -190,6 +190,23 @@ def _rows(track) -> dict[str, list[dict]]:
     return out
 
 
+def line_sides(track) -> dict[str, str]:
+    """``inside`` or ``outside`` for every cell of a bend, as the driver of the road driven sees it: the sides of
+    the bends these notes call. A cell two roads of a junction share keeps one ``path`` mark, but it can be on the
+    inside of one road and the outside of the other (409a: ``hi`` is the inside of E-D and the outside of F-E)."""
+    if not track.has_cells:
+        return {}
+    placed = {t.index: t for t in track.tiles}
+    rows = _rows(track)
+    sides: dict[str, str] = {}
+    for members in _bends(track, distances(track), placed):
+        node, first = members[0]
+        _, inside, outside = _split(members, placed.get(first["index"]), rows.get(node.split(":")[0], []))
+        sides.update({n: "outside" for n, _ in outside})
+        sides.update({n: "inside" for n, _ in inside})
+    return sides
+
+
 def _inside(d: dict, side: str, row: list[dict]) -> bool:
     """True when a cell holds the innermost lane, for a bend turning ``side``, of the road cells beside it."""
     beside = [e for e in row if e["a"] < d["b"] - EPS and e["b"] > d["a"] + EPS] or [d]
