@@ -5,7 +5,9 @@ Prints: the tileset's YAML read with the C parser (what the product uses) and wi
 before the expected time existed; the expected time has its own benchmark, bench_expected.py) and `validate` of one
 rulebook stage (median of 7 runs, one process each: wall and CPU seconds), and `analyze --no-expected` of all 18
 rulebook stages, one process each, one and two at a time; each with the command line's tileset cache off (a first
-run) and on (every later run). The machine's load average is printed: on a busy machine the figures are slower.
+run) and on (every later run); and what a process costs before any work (the interpreter and the imports, the
+floor under every figure of one process each). The machine's load average is printed: on a busy machine the
+figures are slower.
 Run: python benchmarks/bench_startup.py
 """
 from __future__ import annotations
@@ -61,6 +63,25 @@ def _all(env: dict, jobs: int) -> float:
     return time.perf_counter() - t
 
 
+def _floor() -> None:
+    """What a process costs before any work: the interpreter, networkx alone, and every import of `analyze`
+    (median and least of 9 processes, CPU seconds)."""
+    cases = {"python alone": "pass", "import networkx": "import networkx",
+             "networkx, yaml, click, pydantic": "import networkx, yaml, click, pydantic",
+             "every import of analyze": "import designer.cli, designer.systems.dirt.analysis, "
+                                        "designer.systems.dirt.stage, designer.systems.dirt.tileset"}
+    print("a process before any work (CPU):")
+    for label, code in cases.items():
+        cpu = []
+        for _ in range(9):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu.append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+        print(f"  {label}: median {statistics.median(cpu):.3f} s (min {min(cpu):.3f}); "
+              f"x {len(STAGES)} processes {len(STAGES) * statistics.median(cpu):.1f} s")
+
+
 def main() -> None:
     # as installed: scripts/setup.sh compiles the package (files changed since then would be compiled at each run
     # where PYTHONDONTWRITEBYTECODE is set)
@@ -68,6 +89,7 @@ def main() -> None:
                    stdout=subprocess.DEVNULL)
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores (other work slows every figure)")
     _yaml_figures()
+    _floor()
     cache = tempfile.mkdtemp(prefix="rally-bench-cache-")
     kinds = {"tileset cache off (a first run)": dict(os.environ, RALLY_CACHE="off"),
              "tileset cache on (every later run)": dict(os.environ, RALLY_CACHE_DIR=cache)}
