@@ -158,7 +158,7 @@ def test_the_fastest_route_has_one_price_everywhere(path):
 def test_counts_of_one_are_singular():
     import re
 
-    from designer.systems.greatrace.analysis import plural
+    from designer.core.words import plural
 
     assert plural(1, "space") == "1 space" and plural(2, "space") == "2 spaces"
     for path in DEMOS:

@@ -256,6 +256,7 @@ def test_every_game_prints_its_book_with_fpdf2_out_of_reach(tmp_path):
     assert "Building the stage" in texts["classic"] and "Pace notes" in texts["classic"]
     assert "Itinerary" in texts["greatrace"] and "Monte Carlo" in texts["greatrace"]
     assert "Solo challenge" in texts["rallye"] and "next hard" in texts["rallye"]
+    assert re.search(r"\b\d+ drivers?, about", texts["rallye"]) and "(s)" not in "".join(texts.values())
     for data in (tmp_path / f"{name}.pdf" for name in texts):
         assert b"/Subtype /Image" not in data.read_bytes()          # the drawings are vector paths
 

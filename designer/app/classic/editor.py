@@ -14,6 +14,7 @@ import streamlit as st
 
 from designer.app.classic.state import K, ss
 from designer.core import paths, yamlio
+from designer.core.words import plural
 from designer.systems.classic import edit as E
 from designer.systems.classic.render import face_svg
 from designer.systems.classic.zones import ENVIRONMENTS, SURFACES, cell_name
@@ -176,8 +177,8 @@ def editor_tab() -> None:
         if message:
             st.error(message.replace("\n", "  \n"))
         else:
-            st.success(f"valid: {len(checked.zones)} zone(s), this side has "
-                       f"{len(checked.zones[zone].faces[surface].roads)} road(s)")
+            st.success(f"valid: {plural(len(checked.zones), 'zone')}, this side has "
+                       f"{plural(len(checked.zones[zone].faces[surface].roads), 'road')}")
         if checked and zone in checked.zones and surface in checked.zones[zone].faces:
             svg = face_svg(checked.zones[zone].faces[surface], title=f"Zone {zone}, {surface} side")
             if photo is not None:

@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from designer.core.errors import DesignerError
+from designer.core.words import plural
 from designer.systems.rallye.analyse import pace_note
 from designer.systems.rallye.draft import draft
 from designer.systems.rallye.draw import stage_svg
@@ -146,7 +147,7 @@ def analysis_tab() -> None:
         return
     errors = [p for p in SYSTEM.validate(stage, deck) if p.severity == "error"]
     if errors:
-        st.warning(f"The stage has {len(errors)} error(s) (see the Stage tab); the analysis covers the cards it has.")
+        st.warning(f"The stage has {plural(len(errors), 'error')} (see the Stage tab); the analysis covers the cards it has.")
     if not stage.cards or any(p.code == "unknown-card" for p in errors):
         st.info("Choose the cards of the stage first.")
         return

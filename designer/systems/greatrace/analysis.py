@@ -3,6 +3,7 @@ both directions, length and duration. The result is JSON-ready."""
 from __future__ import annotations
 
 from designer.core.errors import DesignerError
+from designer.core.words import plural
 from designer.systems.greatrace import montecarlo, routes
 from designer.systems.greatrace.board import Board
 from designer.systems.greatrace.costs import CostMap
@@ -150,6 +151,3 @@ def price_words(p: dict) -> str:
     return f"{p['francs']} F = {paid}" + (f" + {owed} F of repairs owed at the finish" if owed else "")
 
 
-def plural(n, word: str, many: str | None = None) -> str:
-    """``1 space``, ``2 spaces``; numbers that are not whole take the plural (``1.5 spaces``)."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"

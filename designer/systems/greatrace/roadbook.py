@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from designer.core import pdfkit, pdfsvg
 from designer.core.pdfkit import Column
-from designer.systems.greatrace.analysis import plural, price_words
+from designer.core.words import plural
+from designer.systems.greatrace.analysis import price_words
 from designer.systems.greatrace.board import Board
 from designer.systems.greatrace.race import Race
 

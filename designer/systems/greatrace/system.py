@@ -101,7 +101,7 @@ class GreatRace(GameSystem):
                 "table_minutes": blind.get("table_minutes"), "boxes": result.get("board") or getattr(box, "name", None)}
 
     def report(self, result: dict) -> str:
-        from designer.systems.greatrace.analysis import plural
+        from designer.core.words import plural
 
         lines = [str(result.get("stage", ""))] + [f"  {s}" for s in result.get("summary", [])]
         for leg in (result.get("fastest") or {}).get("legs", []):

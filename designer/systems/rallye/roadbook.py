@@ -11,6 +11,7 @@ from pathlib import Path
 from designer.core import pdfkit, pdfsvg
 from designer.core.errors import DesignerError
 from designer.core.pdfkit import Column
+from designer.core.words import plural
 from designer.systems.rallye.analyse import analyse
 from designer.systems.rallye.deck import get_deck
 from designer.systems.rallye.draw import map_svg, stage_svg
@@ -42,7 +43,7 @@ def _stage_page(pdf: _Book, result: dict, deck) -> None:
     pdf.add_page()
     pdf.title_block(result["stage"], 16, rule=False)
     notes = [f"Deck {deck.name}: {deck.title}. {len(result['cards'])} sections; "
-             f"{result['players']} driver(s), about {result['table_time']['minutes']} min at the table."]
+             f"{plural(result['players'], 'driver')}, about {result['table_time']['minutes']} min at the table."]
     if deck.demo:
         notes.append("DEMONSTRATION DATA: the card values are made up, not the game's cards.")
     if deck.tables_status != "rulebook":
