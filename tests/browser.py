@@ -18,7 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 MAIN = ROOT / "designer" / "app" / "main.py"
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium "
+                                                                   "(apt-get install chromium)")
+BROWSER_MARKS = [pytest.mark.browser, needs_chromium]      # a browser test module's ``pytestmark``
 
 
 def free_port() -> int:
@@ -89,3 +91,11 @@ def chromium():
             yield browser
         finally:
             browser.close()
+
+
+def settle(page, timeout_ms: int = 60_000, pause_ms: int = 300) -> None:
+    """Wait until Streamlit has finished the current run (no 'running' status, no stale elements)."""
+    page.wait_for_timeout(pause_ms)
+    page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')
+                                    && !document.querySelector('[data-stale="true"]')""", timeout=timeout_ms)
+    page.wait_for_timeout(pause_ms)

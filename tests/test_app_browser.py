@@ -11,16 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import CHROMIUM, ROOT, chromium, serve_app
+from tests.browser import BROWSER_MARKS, ROOT, chromium, serve_app, settle
 
 SHOTS = ROOT / "screenshots"
 TIMEOUT_MS = 30_000
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium "
-                                                     "(apt-get install chromium)"),
-]
+pytestmark = BROWSER_MARKS
 
 
 SERVER: dict = {}          # the running server's process id, for the check that it writes no file
@@ -65,13 +61,7 @@ def _shot(page, name: str) -> None:
 
 
 def _settle(page, timeout_ms: int = TIMEOUT_MS) -> None:
-    """Wait until Streamlit has finished the current run (no 'running' status, no stale elements)."""
-    page.wait_for_timeout(300)
-    page.wait_for_function(
-        """() => !document.querySelector('[data-testid="stStatusWidget"]')
-                 && !document.querySelector('[data-stale="true"]')""",
-        timeout=timeout_ms)
-    page.wait_for_timeout(300)
+    settle(page, timeout_ms)
 
 
 def _click_key(page, key: str) -> None:

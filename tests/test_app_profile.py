@@ -12,14 +12,13 @@ import re
 
 import pytest
 
-from tests.browser import CHROMIUM, ROOT, chromium, serve_app
+from tests.browser import BROWSER_MARKS, ROOT, chromium, serve_app, settle
 
 SHOTS = ROOT / "screenshots"
 TIMEOUT_MS = 60_000
 JUMP_STAGE = ROOT / "stages" / "dirt" / "rally-5" / "ss1.yaml"       # a long jump on tile 7 (207b)
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")
@@ -33,19 +32,12 @@ def browser():
         yield b
 
 
-def _settle(page, timeout_ms: int = TIMEOUT_MS) -> None:
-    page.wait_for_timeout(300)
-    page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')
-                                    && !document.querySelector('[data-stale="true"]')""", timeout=timeout_ms)
-    page.wait_for_timeout(300)
-
-
 def _open(page, base: str, stage) -> None:
     from designer.app.dirt import links
 
     page.goto(f"{base}/?system=dirt&stage={links.stage_code(stage)}", timeout=TIMEOUT_MS)
     page.locator(".st-key-sel_next").first.wait_for(timeout=TIMEOUT_MS)
-    _settle(page)
+    settle(page)
 
 
 def _stage_in_address(page):
@@ -81,7 +73,7 @@ def test_analysis_map_hover_and_profile_marks(url, browser):
         _open(page, url, stage)
         page.get_by_role("tab", name="Analysis").click()
         page.get_by_text("Speed profile").wait_for(timeout=TIMEOUT_MS)
-        _settle(page, 240_000)
+        settle(page, 240_000)
 
         # The map with the lines is in the page itself (not a picture): one hover target per cell of each line.
         line_map = page.locator(".st-key-line_map")
@@ -196,7 +188,7 @@ def test_a_tile_after_the_finish_is_refused(url, browser):
         page.locator(".st-key-pal_204a_AD button").first.click()
         expect(page.get_by_text("is the finish: nothing is driven after it").first).to_be_visible(
             timeout=TIMEOUT_MS)
-        _settle(page)
+        settle(page)
         assert _stage_in_address(page).tile_ids == ["202a", "205a", "203a"]
     finally:
         page.close()

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import CHROMIUM, ROOT, chromium, serve_app
+from tests.browser import BROWSER_MARKS, ROOT, chromium, serve_app, settle
 
 SHOTS = ROOT / "screenshots"
 WAIT_MS = 60_000
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")
@@ -28,10 +27,7 @@ def page(app_url):
 
 
 def _settle(pg) -> None:
-    pg.wait_for_timeout(400)
-    pg.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')
-                                 && !document.querySelector('[data-stale="true"]')""", timeout=WAIT_MS)
-    pg.wait_for_timeout(400)
+    settle(pg, WAIT_MS, pause_ms=400)
 
 
 def _shot(pg, name: str) -> None:

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import CHROMIUM, LAUNCH_ARGS, ROOT, serve_app
+from tests.browser import BROWSER_MARKS, ROOT, chromium, serve_app
 
-MAIN = ROOT / "designer" / "app" / "main.py"
 TIMEOUT_MS = 60_000
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")
@@ -22,35 +20,29 @@ def url(tmp_path_factory):
 
 
 def test_open_a_demo_and_see_its_analysis(url, tmp_path):
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM),
-                                    args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 1000})
-            page.set_default_timeout(TIMEOUT_MS)
-            page.goto(f"{url}/?system=rallye")
-            page.get_by_text("Rallye (12 cards)").wait_for()
-            sidebar = page.locator('[data-testid="stSidebar"]')
-            sidebar.locator('[data-testid="stSelectbox"]').filter(has_text="Demo stage").click()
-            page.get_by_role("option", name="SS2 demo: Forêt Longue").click()
-            sidebar.get_by_role("button", name="Open demo").click()
-            page.get_by_text("opened demo-ss2-foret-longue.yaml").wait_for()
-            page.get_by_text("valid: 12 cards").wait_for()
-            page.get_by_role("tab", name="Analysis").click()
-            page.get_by_text("Reconnaissance notes").wait_for()
-            metrics = page.locator('[data-testid="stMetric"]')
-            metrics.nth(3).wait_for()
-            labels = " ".join(metrics.all_inner_texts())
-            assert "Cautious plan" in labels and "Fastest plan" in labels and "Table time" in labels
-            body = page.locator('[data-testid="stMain"]').inner_text()
-            assert "fastest plan: 73.7 s expected solo" in body            # SS2 on the demo deck
-            assert "Reconnaissance notes" in body
-            page.wait_for_timeout(1500)
-            shot = tmp_path / "rallye-analysis.png"
-            page.screenshot(path=str(shot), full_page=True)
-            if (ROOT / "screenshots").is_dir():
-                page.screenshot(path=str(ROOT / "screenshots" / "rallye-analysis.png"), full_page=True)
-            assert shot.stat().st_size > 10_000
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(f"{url}/?system=rallye")
+        page.get_by_text("Rallye (12 cards)").wait_for()
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        sidebar.locator('[data-testid="stSelectbox"]').filter(has_text="Demo stage").click()
+        page.get_by_role("option", name="SS2 demo: Forêt Longue").click()
+        sidebar.get_by_role("button", name="Open demo").click()
+        page.get_by_text("opened demo-ss2-foret-longue.yaml").wait_for()
+        page.get_by_text("valid: 12 cards").wait_for()
+        page.get_by_role("tab", name="Analysis").click()
+        page.get_by_text("Reconnaissance notes").wait_for()
+        metrics = page.locator('[data-testid="stMetric"]')
+        metrics.nth(3).wait_for()
+        labels = " ".join(metrics.all_inner_texts())
+        assert "Cautious plan" in labels and "Fastest plan" in labels and "Table time" in labels
+        body = page.locator('[data-testid="stMain"]').inner_text()
+        assert "fastest plan: 73.7 s expected solo" in body            # SS2 on the demo deck
+        assert "Reconnaissance notes" in body
+        page.wait_for_timeout(1500)
+        shot = tmp_path / "rallye-analysis.png"
+        page.screenshot(path=str(shot), full_page=True)
+        if (ROOT / "screenshots").is_dir():
+            page.screenshot(path=str(ROOT / "screenshots" / "rallye-analysis.png"), full_page=True)
+        assert shot.stat().st_size > 10_000
