@@ -367,19 +367,14 @@ def _canon_above(gear: int, mask: int) -> int:
 _CANON_ABOVE = [[_canon_above(g, m) for m in range(64)] for g in range(8)]
 
 
-# The four 3-bit counts of a dice-used number (gas, brake, leader, red zone: bits 6-17) spread into 4-bit fields,
-# so that one subtraction compares all four: with the top bit of each field set in a, (a - b) keeps every top bit
-# exactly when no count of b is above a's (counts are at most 7).
-_SPREAD = [(i & 7) | ((i >> 3 & 7) << 4) | ((i >> 6 & 7) << 8) | ((i >> 9 & 7) << 12) for i in range(4096)]
-_TOPS = 0x8888
-
-
 def _dominated(used: int, jumps: tuple, group: list) -> bool:
     """Whether an expanded point used no die that ``used`` did not (and no more jump dice)."""
-    mine = _SPREAD[(used >> _GAS) & 4095] | _TOPS
-    free = ~used & 63
     for u1, j1 in group:
-        if u1 & free or (mine - _SPREAD[(u1 >> _GAS) & 4095]) & _TOPS != _TOPS:
+        if u1 & 63 & ~used:
+            continue
+        if ((u1 >> _GAS) & _M) > ((used >> _GAS) & _M) or ((u1 >> _BRAKE) & _M) > ((used >> _BRAKE) & _M):
+            continue
+        if ((u1 >> _LEADER) & _M) > ((used >> _LEADER) & _M) or ((u1 >> _RZ) & _M) > ((used >> _RZ) & _M):
             continue
         if j1 and not _sub(j1, jumps):
             continue
