@@ -224,19 +224,12 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
             best, pick, better = _best_of(vals, owner[rows], local[rows], shape, best, pick)
             mode = np.where(better, 1 if kind == "roll" else 2, mode)
 
-        def first(kind):           # the most promising plans of each state by their bound
-            order = np.lexsort((low[kind][:, 0], owner))
-            so = owner[order]
-            rank = np.empty(R, dtype=np.int64)
-            rank[order] = np.arange(R) - np.searchsorted(so, so)
-            return rank < FIRST
-
-        run("attack", first("attack"))
-        run("roll", first("roll"))
+        run("attack", first_of(low["attack"], owner))     # the most promising plans of each state first
+        run("roll", first_of(low["roll"], owner))
         for kind in ("attack", "roll", "roll", "roll"):
             sel = ~done[kind] & (low[kind] < best[owner] - 1e-9).any(axis=1)
             if kind == "roll":
-                sel &= first_of(sel, low[kind], owner, R)
+                sel &= first_of(low[kind], owner, sel)
             if sel.any():
                 run(kind, sel)
         for kind in ("attack", "roll"):              # whatever is left, until no bound can beat the best
@@ -280,11 +273,11 @@ def _best_of(vals, owner, local, shape, best, pick):
     return np.where(better, v, best), np.where(better, p, pick), better
 
 
-def first_of(sel: np.ndarray, low: np.ndarray, owner: np.ndarray, R: int) -> np.ndarray:
-    """Among selected rows, the FIRST of each owner with the lowest bound."""
-    key = np.where(sel, low[:, 0], np.inf)
+def first_of(low: np.ndarray, owner: np.ndarray, sel: np.ndarray | None = None) -> np.ndarray:
+    """Among the rows (the selected ones when ``sel`` is given), the FIRST of each owner with the lowest bound."""
+    key = low[:, 0] if sel is None else np.where(sel, low[:, 0], np.inf)
     order = np.lexsort((key, owner))
     so = owner[order]
-    rank = np.empty(R, dtype=np.int64)
-    rank[order] = np.arange(R) - np.searchsorted(so, so)
+    rank = np.empty(len(owner), dtype=np.int64)
+    rank[order] = np.arange(len(owner)) - np.searchsorted(so, so)
     return rank < FIRST
