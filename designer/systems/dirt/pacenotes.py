@@ -196,15 +196,22 @@ def line_sides(track) -> dict[str, str]:
     inside of one road and the outside of the other (409a: ``hi`` is the inside of E-D and the outside of F-E)."""
     if not track.has_cells:
         return {}
-    placed = {t.index: t for t in track.tiles}
-    rows = _rows(track)
     sides: dict[str, str] = {}
-    for members in _bends(track, distances(track), placed):
-        node, first = members[0]
-        _, inside, outside = _split(members, placed.get(first["index"]), rows.get(node.split(":")[0], []))
+    for _members, _side, inside, outside in _sided_bends(track, distances(track)):
         sides.update({n: "outside" for n, _ in outside})
         sides.update({n: "inside" for n, _ in inside})
     return sides
+
+
+def _sided_bends(track, dist):
+    """Each bend of the road driven with its side and its inside and outside cells: ``(members, side, inside,
+    outside)``, the members in driving order."""
+    placed = {t.index: t for t in track.tiles}
+    rows = _rows(track)
+    for members in _bends(track, dist, placed):
+        members.sort(key=lambda m: (m[1]["a"], m[1]["lane"]))
+        node, first = members[0]
+        yield (members, *_split(members, placed.get(first["index"]), rows.get(node.split(":")[0], [])))
 
 
 def _inside(d: dict, side: str, row: list[dict]) -> bool:
@@ -243,14 +250,9 @@ def _limit_text(limits: list[int]) -> str:
 
 
 def _corner_notes(track, dist) -> list[PaceNote]:
-    placed = {t.index: t for t in track.tiles}
-    rows = _rows(track)
     notes = []
-    for members in _bends(track, dist, placed):
-        members.sort(key=lambda m: (m[1]["a"], m[1]["lane"]))
+    for members, direction, inside_cells, outside_cells in _sided_bends(track, dist):
         first = members[0][1]
-        direction, inside_cells, outside_cells = _split(members, placed.get(first["index"]),
-                                                        rows.get(members[0][0].split(":")[0], []))
         inside = [d for _, d in inside_cells if d.get("limit") is not None]
         in_limit = min((d["limit"] for d in inside), default=None)
         out_limit = min((d["limit"] for _, d in outside_cells if d.get("limit") is not None), default=None)
