@@ -171,8 +171,7 @@ def _step_rows(search: tuple, table: StepTable, cand: np.ndarray) -> tuple[np.nd
     hit = cache.get("rows")
     if hit is None:
         parent = np.array(cache["parent"], dtype=np.int64)
-        known, new_id = table.by_object.get, table.id
-        sid = np.array([known(id(step)) or new_id(step) for step in cache["step"]], dtype=np.int64)
+        sid = np.array([table.id(step) for step in cache["step"]], dtype=np.int64)
         n = len(parent)
         depth = np.array(cache["depth"], dtype=np.int64)
         top = int(depth.max()) if n else 0
