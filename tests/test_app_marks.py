@@ -16,6 +16,7 @@ from designer.systems.dirt.render import stage_svg
 from designer.systems.dirt.stage import Stage, load_stage
 from designer.systems.dirt.tileset import get_tileset
 from designer.systems.dirt.track import assemble
+from designer.systems.dirt.validate import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 JUMP_STAGE = ROOT / "stages" / "dirt" / "rally-5" / "ss1.yaml"
@@ -123,6 +124,16 @@ def test_overlapping_tiles_are_drawn_marked(dirt):
     assert 'class="overlap"' not in plain and '<g opacity="0.55">' not in plain
     assert marked.count('<polygon class="overlap"') == 2
     assert marked.count('<g opacity="0.55">') == 1            # only the later tile is see-through
+    assert checks.overlapping(track, validate(track.stage, dirt, track)) == (0, 6)
+
+
+def test_a_crossing_driven_twice_is_not_marked_as_an_overlap():
+    stage = load_stage(ROOT / "stages" / "dirt" / "expansions" / "rx-crossing-twice-demo.yaml")
+    tileset = get_tileset(stage.tileset)
+    track = assemble(stage, tileset)
+    problems = validate(stage, tileset, track)
+    assert checks.shared_places(track) and not [p for p in problems if p.severity == "error"]
+    assert checks.overlapping(track, problems) == ()
 
 
 def test_nothing_after_the_finish_but_the_assistance(dirt):

@@ -48,6 +48,13 @@ def ordered(problems, latest: int | None) -> list:
                                            rank.get(p.severity, 3)))
 
 
+def overlapping(track, problems) -> tuple[int, ...]:
+    """The tiles to draw hatched: those on a place validation calls an overlap (a crossing driven twice shares
+    its place legally and is not marked)."""
+    wrong = {p.tile for p in problems if p.code == "overlap"}
+    return tuple(sorted(i for i, others in shared_places(track).items() if wrong & {i, *others}))
+
+
 def shared_places(track) -> dict[int, list[int]]:
     """For every tile laid on a place that another tile also takes: the other tiles there (0-based)."""
     by_hex: dict[tuple[int, int], list[int]] = {}

@@ -144,7 +144,7 @@ def _map(track, problems) -> None:
     by_tile = problems_by_tile(problems)
     errors = tuple(sorted(i for i, ps in by_tile.items() if any(p.severity == "error" for p in ps)))
     stacked = checks.shared_places(track)
-    svg = map_drawing(track, errors, tuple(sorted(stacked))) if track.tiles else mapview.blank_svg()
+    svg = map_drawing(track, errors, checks.overlapping(track, problems)) if track.tiles else mapview.blank_svg()
     points = mapview.map_points(track, selected=ss.get("selected"), problems=by_tile)
     for p in points:
         if p["index"] in stacked:
