@@ -10,7 +10,6 @@ from designer.app.dirt.analysis import AnalysisError
 from designer.app.dirt.sources import Unavailable
 from designer.core.errors import DesignerError
 from designer.systems.dirt.render import stage_svg, svg_to_png
-from designer.systems.dirt.stage import dumps_stage
 
 ss = st.session_state
 
@@ -125,8 +124,7 @@ def render(ctx) -> None:
                     if with_lines and with_expected and not errs and track.has_cells:
                         players = int(stage.players or 4)
                         view = analysis_view.run(stage, track, players, None)
-                        exp = analysis_view.cached_expected(dumps_stage(stage), players == 1)
-                        result = dict(view.raw or {}, expected=exp)
+                        result = analysis_view.run_expected(stage, view, players).raw
                     pdf = sources.roadbook_pdf([stage], paper=paper or "A4", lines=with_lines, analysis=result)
                     ss.pdf = (pdf, f"{stem}-roadbook.pdf", fingerprint)
         except (DesignerError, Unavailable, AnalysisError) as exc:

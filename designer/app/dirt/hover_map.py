@@ -10,10 +10,7 @@ from __future__ import annotations
 import re
 from xml.sax.saxutils import escape
 
-from designer.systems.dirt.render import node_point
-
-SIZE = 100.0                              # the drawing's tile circumradius (stage_svg's default)
-OFFSET = {"fastest": -0.03, "shortest": 0.03}      # as the drawing shifts each line, in tile radii
+from designer.systems.dirt.render import LINE_OFFSETS, TILE_SIZE, node_point
 
 
 def cell_title(name: str, graph, node: str, gear, turn, flown: bool) -> str:
@@ -27,15 +24,15 @@ def cell_title(name: str, graph, node: str, gear, turn, flown: bool) -> str:
         parts.append("start" if turn == 0 else f"turn {turn}")
     if flown:
         parts.append("flown over by a jump")
-    return ": ".join(parts[:1]) + (": " + ", ".join(parts[1:]) if len(parts) > 1 else "")
+    return parts[0] + (": " + ", ".join(parts[1:]) if len(parts) > 1 else "")
 
 
-def with_cell_titles(svg: str, track, lines: dict, size: float = SIZE) -> str:
+def with_cell_titles(svg: str, track, lines: dict, size: float = TILE_SIZE) -> str:
     """The drawing with a hover target over every cell of the ``lines`` (name -> LineView) it shows."""
     out = ['<g class="line-cells">']
     r = size * 0.06
     for name, line in lines.items():
-        dx = OFFSET.get(name, 0.0) * size
+        dx = LINE_OFFSETS.get(name, 0.0) * size
         for k, (node, gear) in enumerate(line.cells):
             if node not in track.graph:
                 continue

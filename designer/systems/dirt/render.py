@@ -23,6 +23,12 @@ CORNER = "#a8865a"
 # Road and corner colours by terrain (gravel: the two above).
 ROAD_COLOURS = {"asphalt": ("#8d9096", "#6f7278"), "snow": ("#c9d3de", "#a9b6c4")}
 CUT_FILL = "#7fa36a"
+#: How far each line is shifted (both x and y, in tile radii) so that two lines through one cell stay apart.
+LINE_OFFSETS = {"fastest": -0.03, "shortest": 0.03}
+#: The tile circumradius of a drawing unless asked otherwise.
+TILE_SIZE = 100.0
+
+
 LINE_COLOURS = {"fastest": "#1456c8", "shortest": "#0b8a3c"}
 GEAR_COLOURS = {0: "#777777", 1: "#3b4cc0", 2: "#2c7bb6", 3: "#1a9850", 4: "#d9a400", 5: "#f46d43", 6: "#b2182b"}
 
@@ -195,7 +201,7 @@ def sheet_svg(faces, columns: int = 8, size: float = 100.0, width_px: float | No
     return c.svg(0, 0, columns * cw, rows * ch, width_px or columns * 120, title=title)
 
 
-def stage_svg(track, size: float = 100.0, width_px: float | None = 900, lines: dict | None = None,
+def stage_svg(track, size: float = TILE_SIZE, width_px: float | None = 900, lines: dict | None = None,
               highlight: set[int] | None = None, numbers: bool = True, title: str | None = None,
               show_limits: bool = True, text_scale: float = 1.0, ids: bool = True,
               overlaps: set[int] | None = None) -> str:
@@ -291,7 +297,7 @@ def node_point(track, node: str, size: float):
 
 
 def _draw_lines(c: _Canvas, track, lines: dict, size: float):
-    offset = {"fastest": -0.03, "shortest": 0.03}
+    offset = LINE_OFFSETS
     for name, steps in lines.items():
         if not steps:
             continue
