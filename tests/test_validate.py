@@ -97,3 +97,10 @@ def test_an_unknown_tile_is_listed_first_and_the_road_problems_it_causes_say_so(
     for p in problems[1:]:
         assert p.code != "unknown-tile"
         assert "fix that tile first" in p.hint and "tile 2" in p.hint
+
+
+def test_problems_before_an_unknown_tile_do_not_blame_it(dirt):
+    stage = Stage(name="x", tileset="dirt-core", tiles=["210b C", "205a D", "999z A", "227a D"])
+    problems = {p.code: p for p in validate(stage, dirt) if p.severity == "error"}
+    assert "fix that tile first" not in problems["no-start"].hint           # a missing start does not follow
+    assert "fix that tile first" in problems["open-road"].hint and "tile 3" in problems["open-road"].hint

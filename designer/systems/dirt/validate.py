@@ -248,16 +248,22 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
         # a tile that cannot be laid leaves a gap: the road problems around it follow from it, so they say so
         # and the cause comes first
         first = min(i for i, _ in list(track.unknown) + list(track.errors))
-        out = [p if p.code in _CAUSES or p.severity != "error" else
-               replace(p, hint=(p.hint + "; " if p.hint else "") + f"it may only follow from tile {first + 1}: "
+        out = [replace(p, hint=(p.hint + "; " if p.hint else "") + f"it may only follow from tile {first + 1}: "
                                                                    "fix that tile first")
-               for p in out]
+               if _may_follow(p, first) else p for p in out]
     order = {"error": 0, "warning": 1, "info": 2}
     out.sort(key=lambda p: (order[p.severity], p.code not in _CAUSES, p.tile if p.tile is not None else -1))
     return out
 
 
 _CAUSES = ("empty", "unknown-tile", "bad-edge")     # problems of the input itself, listed before what follows
+
+
+def _may_follow(p: Problem, first: int) -> bool:
+    """Whether a road error can come from the gap a tile that cannot be laid leaves at ``first``: one about the
+    stage as a whole or about a tile from just before the gap on (a missing start cannot)."""
+    return (p.severity == "error" and p.code not in _CAUSES and p.code != "no-start"
+            and (p.tile is None or p.tile >= first - 1))
 
 
 UNREAD_TOKENS = "Tokens in the file with ids this designer does not know"
