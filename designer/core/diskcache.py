@@ -118,21 +118,15 @@ def store(kind: str, key: bytes, obj: Any, modules: Iterable[str]) -> None:
     if path is None:
         return
     import pickle
-    import tempfile
+
+    from designer.core import files
 
     try:
         data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
         if len(data) > MAX_BYTES:
             return
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".part-")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        files.write_atomic(path, data, what="cache entry")
         _prune(path.parent)
     except Exception:
         return
