@@ -59,7 +59,7 @@ def cell_problems(face) -> list[str]:
         if not c.is_cut and not (0 <= c.lane and c.lane + c.width - 1 < max(face.lanes, 1)):
             problems.append(f"cell {c.id} is in lane {c.lane}" + (f" (width {c.width})" if c.width > 1 else "")
                             + f"; lanes are 0..{face.lanes - 1}")
-    for pair in getattr(face, "apart", None) or []:
+    for pair in face.apart:
         if len(set(pair)) != 2 or not set(pair) <= known:
             problems.append(f"apart: {list(pair)} must name two different cells of the road")
     for lane in range(max(lanes, 1)):

@@ -470,7 +470,7 @@ def _read_tileset(path: str) -> Tileset:
             problems.append((("include",), f"{inc} includes this file back (an include loop)"))
             continue
         faces.update(load_tileset(inc_path).tiles)
-        _DEPS.setdefault(path, []).extend([key] + _DEPS.get(key, []))
+        _DEPS[path].extend([key] + _DEPS.get(key, []))
     tiles = data.get("tiles") or {}
     if not isinstance(tiles, dict):
         problems.append((("tiles",), "must be a mapping from face id (e.g. 210a) to its facts"))
