@@ -17,6 +17,7 @@ from dataclasses import replace
 from designer.core import hexgrid
 from designer.core.pdfkit import GREY, INK, Book
 from designer.systems.dirt.book_draw import corner_words, tile_svg
+from designer.systems.dirt.book_line import lane_word
 from designer.systems.dirt.render import DANGER_COLOUR
 from designer.systems.dirt.track import Track, build_graph
 
@@ -222,10 +223,7 @@ def _space_words(tile, cell_id: str) -> str | None:
     if cell.width > 1 and cell.width >= lanes:
         where, row = "space across the road", [c for c in cells if c.width >= lanes]
     else:
-        lane = cell.lane if not tile.reversed else lanes - cell.width - cell.lane
-        words = {1: ["road"], 2: ["left lane", "right lane"], 3: ["left lane", "middle lane", "right lane"]}
-        names = words.get(lanes, [])
-        where = names[lane] if 0 <= lane < len(names) else f"lane {lane + 1} from the left"
+        where = lane_word(cell.lane if not tile.reversed else lanes - cell.width - cell.lane, lanes)
         row = [c for c in cells if c.lane == cell.lane and c.width == cell.width]
     row.sort(key=lambda c: c.span[0], reverse=tile.reversed)
     return f"{where}, space {row.index(cell) + 1} of {len(row)}"

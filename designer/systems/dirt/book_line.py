@@ -14,7 +14,8 @@ LANE_WORDS = {1: ["road"], 2: ["left lane", "right lane"], 3: ["left lane", "mid
 ORDINAL = {1: "first", 2: "second"}
 
 
-def _lane_word(lane: int, lanes: int) -> str:
+def lane_word(lane: int, lanes: int) -> str:
+    """The name of a lane counted from the driver's left on a road of ``lanes`` lanes: "left lane", "road"..."""
     words = LANE_WORDS.get(lanes)
     if words and 0 <= lane < len(words):
         return words[lane]
@@ -48,7 +49,7 @@ def cell_words(track, node: str, sides: dict[str, str] | None = None) -> str:
         where = "space across the road"
         row = sorted(e["a"] for _, e in same if e.get("width", 1) > 1 and not e.get("slide"))
     else:
-        where = _lane_word(d["lane"], lanes)
+        where = lane_word(d["lane"], lanes)
         row = sorted(e["a"] for _, e in same if e["lane"] == d["lane"] and not e.get("slide")
                      and e.get("cut") is None and e.get("width", 1) == 1)
     k = min(range(len(row)), key=lambda i: abs(row[i] - d["a"])) + 1 if row else 1
