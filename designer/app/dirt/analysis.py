@@ -125,39 +125,36 @@ def step_text(step: dict) -> str:
     return "+".join(die_text(d) for d in step.get("dice", [])) or "?"
 
 
-def line_cells(line: dict | None) -> list[tuple[str, int | None]]:
-    """(cell, gear) along a fastest line: its start cell in its start gear, then every cell of every die."""
-    if not line:
-        return []
-    out: list[tuple[str, int | None]] = []
-    if line.get("start"):
-        out.append((line["start"], line.get("start_gear")))
-    for turn in line.get("turn_list", []):
-        for step in turn.get("steps", []):
-            for c in step.get("cells", [step.get("cell")]):
-                if c:
-                    out.append((c, step.get("gear")))
-    return out
-
-
 JUMP_EVENTS = {"jump", "long-jump"}
 
 
-def line_marks(line: dict | None) -> tuple[list[int | None], list[bool]]:
-    """For each cell of :func:`line_cells`: the turn that reaches it (0 for the start cell) and whether the car
-    flies over it. A jump's die lists the jump cell, the cells flown over, then the landing cell."""
+def line_walk(line: dict | None) -> list[tuple[str, int | None, int, bool]]:
+    """Every cell of a fastest line in order: (cell, gear there, the turn that reaches it (0 for the start cell),
+    flown over by a jump?). Its start cell in its start gear, then every cell of every die; a jump's die lists the
+    jump cell, the cells flown over, then the landing cell."""
     if not line:
-        return [], []
-    turns: list[int | None] = [0] if line.get("start") else []
-    flown: list[bool] = [False] if line.get("start") else []
+        return []
+    out: list[tuple[str, int | None, int, bool]] = []
+    if line.get("start"):
+        out.append((line["start"], line.get("start_gear"), 0, False))
     for n, turn in enumerate(line.get("turn_list", []), start=1):
         for step in turn.get("steps", []):
             cells = [c for c in step.get("cells", [step.get("cell")]) if c]
             jump = bool(JUMP_EVENTS & set(step.get("events") or ()))
-            for k in range(len(cells)):
-                turns.append(turn.get("turn", n))
-                flown.append(jump and 0 < k < len(cells) - 1)
-    return turns, flown
+            out += [(c, step.get("gear"), turn.get("turn", n), jump and 0 < k < len(cells) - 1)
+                    for k, c in enumerate(cells)]
+    return out
+
+
+def line_cells(line: dict | None) -> list[tuple[str, int | None]]:
+    """(cell, gear) along a fastest line (:func:`line_walk`)."""
+    return [(c, g) for c, g, _, _ in line_walk(line)]
+
+
+def line_marks(line: dict | None) -> tuple[list[int | None], list[bool]]:
+    """For each cell of :func:`line_cells`: the turn that reaches it and whether the car flies over it."""
+    walk = line_walk(line)
+    return [t for _, _, t, _ in walk], [f for _, _, _, f in walk]
 
 
 def shortest_cells(line: dict | None) -> list[tuple[str, int | None]]:
