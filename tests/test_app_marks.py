@@ -148,16 +148,19 @@ def test_nothing_after_the_finish_but_the_assistance(dirt):
     assert editing.refused_after_finish(with_assist, dirt, 3, "204a")        # in place of the assistance tile
 
 
-def test_graphic_variants_go_into_the_notes():
-    raw = json.dumps({"tiles": [{"id": "202a", "q": 0, "r": 0, "dir": 0}, {"id": "210b-2", "q": 1, "r": 0},
-                                ["210b-2", 2, 0, 0], {"id": "205a"}]})
-    assert carried.graphic_variants(raw) == {"210b-2": 2}
-    stage = Stage(name="x", tiles=["202a A"], notes="Author: someone")
-    noted = carried.with_variants(stage, "track.json", raw)
-    assert noted.notes.startswith("Author: someone\nGraphic variants in track.json")
-    assert "210b-2 as 210b (2 tiles)" in noted.notes
-    assert carried.with_variants(stage, "t.json", b"not json") is stage
+def test_what_a_stage_carried_in_a_few_words():
+    from designer.systems.dirt.io import import_file
+
+    raw = json.dumps({"author": "someone", "tiles": [{"id": "202a", "q": 0, "r": 0, "dir": 0},
+                                                     {"id": "210b-2", "q": 1, "r": 0, "dir": 0}]})
+    noted = import_file("track.json", raw)
+    assert carried.carried_words(noted) == "notes (with graphic variants)"
     assert "notes (with graphic variants)" in carried.upload_summary(noted)
+    assert carried.carried_words(Stage(tiles=["202a A"], notes="Author: someone")) == "notes"
+    one = Stage(tiles=["202a A", {"tile": "205a", "entry": "D", "tokens": [{"kind": "water", "cell": "a2"}]}])
+    assert carried.carried_words(one) == "1 token"
+    summary = carried.upload_summary(one.model_copy(update={"notes": "x"}))
+    assert summary.startswith("It also carried notes and 1 token:")
     assert carried.upload_summary(Stage(tiles=["202a A"])) == ""
 
 

@@ -226,7 +226,7 @@ def test_upload_lists_what_the_file_carried(app):
     first, second = (layout["Tuiles"][k]["TuileId"].lower() for k in (1, 2))
     assert "Graphic variants in variants.rgt" in notes and first in notes and second in notes
     assert any("It also carried notes (with graphic variants)" in t for t in app.toasts_seen), app.toasts_seen
-    carried = [e for e in app.expander if e.label.startswith("Carried by the stage file: notes with graphic variants")]
+    carried = [e for e in app.expander if e.label.startswith("Carried by the stage file: notes (with graphic variants)")]
     assert carried and any(first in t.value for t in carried[0].text)
 
 

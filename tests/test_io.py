@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import designer.systems.dirt.io
+import designer.systems.dirt.io.layout
 import designer.systems.dirt.io.rekee
 import designer.systems.dirt.io.rgt
 from designer.core import hexgrid
@@ -304,6 +305,7 @@ def test_yaml_import_and_export_formats():
 
 
 def test_doctests():
-    for module in (designer.systems.dirt.io, designer.systems.dirt.io.rgt, designer.systems.dirt.io.rekee):
+    for module in (designer.systems.dirt.io, designer.systems.dirt.io.layout, designer.systems.dirt.io.rgt,
+                   designer.systems.dirt.io.rekee):
         result = doctest.testmod(module)
         assert result.failed == 0, module.__name__

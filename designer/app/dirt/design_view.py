@@ -8,7 +8,8 @@ from collections import OrderedDict
 
 import streamlit as st
 
-from designer.app.dirt import checks, design_actions, editing, mapview, state, token_view
+from designer.app.dirt import carried, checks, design_actions, editing, mapview, state, token_view
+from designer.core.words import plural
 from designer.systems.dirt.render import face_svg, stage_svg, svg_to_png
 from designer.systems.dirt.validate import boxes_needed, footprint
 
@@ -216,10 +217,6 @@ def _selected_tile(stage, ts, track) -> None:
 
 # -- validation ---------------------------------------------------------------------------
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
-
 def _validation(stage, track, problems) -> None:
     errs = [p for p in problems if p.severity == "error"]
     warns = [p for p in problems if p.severity == "warning"]
@@ -227,7 +224,7 @@ def _validation(stage, track, problems) -> None:
     status = checks.status(problems, len(stage.tiles))
     with st.container(key="validation"):
         if status == "valid":
-            st.success("Valid stage" + (f" ({_count(len(warns), 'warning')})" if warns else ""),
+            st.success("Valid stage" + (f" ({plural(len(warns), 'warning')})" if warns else ""),
                        icon=":material/check_circle:")
         elif status == "incomplete":
             st.info("Incomplete: " + ("add a start tile (202a or 202b) from the palette" if not stage.tiles else
@@ -235,7 +232,7 @@ def _validation(stage, track, problems) -> None:
                                       "(203a or 203b)"), icon=":material/construction:")
             shown = [p for p in shown if p.severity != "error"]
         else:
-            st.error(_count(len(errs), "error") + (f", {_count(len(warns), 'warning')}" if warns else ""),
+            st.error(plural(len(errs), "error") + (f", {plural(len(warns), 'warning')}" if warns else ""),
                      icon=":material/cancel:")
         if shown:
             box = st.container(key="problems", height=210 if len(shown) > 2 else "content")
@@ -278,13 +275,11 @@ def _facts(stage, track) -> None:
 
 def _carried(stage) -> None:
     """What the stage's file carried beyond the road: notes, and the tokens laid on its tiles."""
-    tokens = [(i, t) for i, p in enumerate(stage.tiles) for t in p.tokens]
-    if not stage.notes and not tokens:
+    words = carried.carried_words(stage)
+    if not words:
         return
-    notes = ("notes with graphic variants" if "Graphic variants in" in stage.notes else "notes") if stage.notes else ""
-    with st.expander(f"Carried by the stage file: {notes}"
-                     f"{' and ' if stage.notes and tokens else ''}"
-                     f"{_count(len(tokens), 'token') if tokens else ''}", expanded=False):
+    tokens = [(i, t) for i, p in enumerate(stage.tiles) for t in p.tokens]
+    with st.expander(f"Carried by the stage file: {words}", expanded=False):
         if stage.notes:
             st.text(stage.notes)
         if tokens:

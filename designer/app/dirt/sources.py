@@ -212,11 +212,8 @@ def _io():
 
 
 def import_foreign(name: str, data: bytes) -> Stage:
-    """A .rgt (Rallyman Track Editor) or rekee JSON layout as a stage, through :mod:`designer.systems.dirt.io`,
-    with the file's graphic variants listed in its notes."""
-    from designer.app.dirt.carried import with_variants
-
-    return with_variants(_io().import_file(name, data), name, data)
+    """A .rgt (Rallyman Track Editor) or rekee JSON layout as a stage, through :mod:`designer.systems.dirt.io`."""
+    return _io().import_file(name, data)
 
 
 def foreign_available() -> bool:

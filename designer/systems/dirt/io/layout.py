@@ -10,9 +10,11 @@ from typing import Any
 
 from designer.core import hexgrid
 from designer.core.errors import DesignerError
+from designer.core.words import plural
 from designer.systems.dirt.stage import Placement, Stage
 from designer.systems.dirt.tileset import ALIASES, Tileset, get_tileset
 from designer.systems.dirt.track import driving_order, place_tiles
+from designer.systems.dirt.validate import UNREAD_TOKENS
 
 MAX_BYTES = 5 * 1024 * 1024          # the largest file accepted
 MAX_TILES = 1000                     # the largest layout accepted (all Rallyman boxes hold ~300 tiles)
@@ -25,6 +27,12 @@ RGT_ALIASES = {"902a": "FILLER1A", "902b": "FILLER1B", "903a": "FILLER2A", "903b
 
 _FULL_ID = re.compile(r"(\d{3})([ab])?(?:-?(\d+))?")
 _PLACEMENT_ID = re.compile(r"[0-9a-z][0-9a-z\-]*")
+
+#: The line of an imported stage's notes that lists the tiles the file names by a graphic variant (read as their
+#: face); ``{source}``: the file's name, ``{items}``: ``106b-2 as 106b (2 tiles), ...``.
+VARIANTS_NOTE = ("Graphic variants in {source} (another print of the same face; the road is the same, this app "
+                 "draws the face): {items}.")
+_VARIANTS_HEAD = VARIANTS_NOTE.split("{", 1)[0]
 
 FORMAT_INFO = {
     # fmt: (extension, mime type)
@@ -111,15 +119,18 @@ def field_of(obj: dict, key: str, source: str, where: str, hint: str) -> Any:
     return obj[key]
 
 
-def foreign_tile_id(raw: Any, source: str, where: str) -> str:
-    """Our face id for a tile id of another editor.
+def foreign_tile(raw: Any, source: str, where: str) -> tuple[str, str | None]:
+    """Our face id for a tile id of another editor, and the id as written when it names a graphic variant.
 
-    ``210A`` -> ``210a``; graphic variants (``106b-2``, and ``103a1`` as some tools write them) -> the face;
-    ``PODIUM`` / ``FILLER1A`` -> ``905a`` / ``902a``; rekee's side-less pit tile ``101`` -> ``101a``.
-    Ids we do not know are kept (lower case) so that validation reports them.
+    ``210A`` -> ``210a``; graphic variants (``106b-2``, and ``103a1`` as some tools write them) -> the face, the
+    variant kept for the stage's notes (:func:`variants_line`); ``PODIUM`` / ``FILLER1A`` -> ``905a`` / ``902a``;
+    rekee's side-less pit tile ``101`` -> ``101a``. Ids we do not know are kept (lower case) so that validation
+    reports them.
 
-    >>> foreign_tile_id("210A", "f", "t"), foreign_tile_id("106b-2", "f", "t"), foreign_tile_id("PODIUM", "f", "t")
-    ('210a', '106b', '905a')
+    >>> foreign_tile("210A", "f", "t"), foreign_tile("PODIUM", "f", "t")
+    (('210a', None), ('905a', None))
+    >>> foreign_tile("106B-2", "f", "t"), foreign_tile("103a1", "f", "t")
+    (('106b', '106b-2'), ('103a', '103a1'))
     """
     if isinstance(raw, bool) or not isinstance(raw, (str, int)):
         raise DesignerError(f"the tile id is {json.dumps(raw)[:40]}, not a text such as \"210A\"",
@@ -128,16 +139,18 @@ def foreign_tile_id(raw: Any, source: str, where: str) -> str:
     t = ALIASES.get(t, t)
     m = _FULL_ID.fullmatch(t)
     if m:
-        num, side, _variant = m.groups()
+        num, side, variant = m.groups()
         if side:
-            return num + side
-        if num == "101":
-            return "101a"   # the pit tile has the same print on both sides; rekee writes it without a side
-        return num
+            face = num + side
+        elif num == "101":
+            face = "101a"   # the pit tile has the same print on both sides; rekee writes it without a side
+        else:
+            face = num
+        return face, (t if variant else None)
     if not t or not _PLACEMENT_ID.fullmatch(t):
         raise DesignerError(f"{str(raw)[:40]!r} is not a tile id", where=f"{source}: {where}",
                             hint="tile ids are a number and a side, e.g. \"210A\" or \"210a\"")
-    return t
+    return t, None
 
 
 @dataclass
@@ -148,6 +161,7 @@ class LayoutTile:
     rotation: int
     tokens: list = field(default_factory=list)          # our Token objects
     unread: list[str] = field(default_factory=list)     # token ids we do not know (kept in the notes)
+    variant: str | None = None                          # the file's id when it names a graphic variant (106b-2)
 
 
 def default_name(source: str) -> str:
@@ -218,11 +232,38 @@ def stage_from_layout(tiles: list[LayoutTile], tileset: Tileset, *, name: str, n
             token_lines.append(f"- tile {i + 1} ({p.tile}): {', '.join(src.unread)}")
             listed.add(id(src))
     if token_lines:
-        notes = notes + ["Tokens in the file with ids this designer does not know (not placed):", *token_lines]
+        notes = notes + [f"{UNREAD_TOKENS} (not placed):", *token_lines]
+    variants = variants_line(tiles, source)
+    if variants:
+        notes = notes + [variants]
     base = {"name": (name or "Imported stage")[:MAX_NAME],
             "tileset": _stage_tileset_name([p.tile for p in order], tileset),
             "notes": "\n".join(notes) or None}
     return _compact(order, tileset, base)
+
+
+def variants_line(tiles: list[LayoutTile], source: str) -> str:
+    """The notes' line on the tiles given by a graphic variant (file order, with how many tiles use each), or ``""``.
+
+    >>> two = [LayoutTile("106b", (k, 0), 0, variant="106b-2") for k in (0, 1)]
+    >>> variants_line(two + [LayoutTile("202a", (2, 0), 0)], "t.rgt").split(": ")[1]
+    '106b-2 as 106b (2 tiles).'
+    """
+    seen: dict[str, tuple[str, int]] = {}
+    for t in tiles:
+        if t.variant:
+            face, n = seen.get(t.variant, (t.tile, 0))
+            seen[t.variant] = (face, n + 1)
+    if not seen:
+        return ""
+    items = ", ".join(f"{v} as {face}" + (f" ({plural(n, 'tile')})" if n > 1 else "")
+                      for v, (face, n) in seen.items())
+    return VARIANTS_NOTE.format(source=source, items=items)
+
+
+def notes_list_variants(notes: str | None) -> bool:
+    """Whether a stage's notes hold the line an import writes on graphic variants."""
+    return any(line.startswith(_VARIANTS_HEAD) for line in (notes or "").splitlines())
 
 
 def _compact(order: list[Placement], tileset: Tileset, base: dict) -> Stage:

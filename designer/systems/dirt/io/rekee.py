@@ -39,7 +39,7 @@ import json
 from typing import Any
 
 from designer.core.errors import DesignerError
-from designer.systems.dirt.io.layout import (LayoutTile, as_int, author_of, default_tileset, field_of, foreign_tile_id,
+from designer.systems.dirt.io.layout import (LayoutTile, as_int, author_of, default_tileset, field_of, foreign_tile,
                          layout_rows, parse_json, read_text, imported_stage, tileset_for)
 from designer.systems.dirt.io import tokens as T
 from designer.systems.dirt.stage import Stage
@@ -113,9 +113,10 @@ def stage_from_rekee(data: Any, tileset: Tileset, source: str) -> Stage:
         q = as_int(field_of(t, "q", source, where, tile_hint), source, where, "q", tile_hint)
         r = as_int(field_of(t, "r", source, where, tile_hint), source, where, "r", tile_hint)
         rot = as_int(field_of(t, "dir", source, where, tile_hint), source, where, "dir", tile_hint) % 6
-        tid = foreign_tile_id(field_of(t, "id", source, where, tile_hint), source, where)
+        tid, variant = foreign_tile(field_of(t, "id", source, where, tile_hint), source, where)
         toks, unread = read_tokens(t.get("tokens"))
-        tiles.append(LayoutTile(tile=tid, hex=from_rekee(q, r), rotation=rot, tokens=toks, unread=unread))
+        tiles.append(LayoutTile(tile=tid, hex=from_rekee(q, r), rotation=rot, tokens=toks, unread=unread,
+                                variant=variant))
     return imported_stage(tiles, tileset, title=data.get("title"), author=data.get("author"), editor="rekee",
                           source=source)
 

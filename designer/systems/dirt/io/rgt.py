@@ -46,7 +46,7 @@ from typing import Any
 
 from designer.core.errors import DesignerError
 from designer.systems.dirt.io.layout import (RGT_ALIASES, LayoutTile, as_int, author_of, default_tileset, field_of,
-                         foreign_tile_id, layout_rows, parse_json, read_text, imported_stage, tileset_for)
+                         foreign_tile, layout_rows, parse_json, read_text, imported_stage, tileset_for)
 from designer.systems.dirt.io import tokens as T
 from designer.systems.dirt.io.rekee import from_rekee, to_rekee
 from designer.systems.dirt.stage import Stage
@@ -158,9 +158,10 @@ def stage_from_rgt(data: Any, tileset: Tileset, source: str) -> Stage:
         y = as_int(field_of(t, "Y", source, where, tile_hint), source, where, "Y", tile_hint)
         rot = as_int(field_of(t, "Orientation", source, where, tile_hint), source, where, "Orientation",
                      tile_hint) % 6
-        tid = foreign_tile_id(field_of(t, "TuileId", source, where, tile_hint), source, where)
+        tid, variant = foreign_tile(field_of(t, "TuileId", source, where, tile_hint), source, where)
         toks, unread = read_tokens(t.get("Tokens"))
-        tiles.append(LayoutTile(tile=tid, hex=from_offset(x, y), rotation=rot, tokens=toks, unread=unread))
+        tiles.append(LayoutTile(tile=tid, hex=from_offset(x, y), rotation=rot, tokens=toks, unread=unread,
+                                variant=variant))
     return imported_stage(tiles, tileset, title=data.get("Name"), author=data.get("Author"),
                           editor="Rallyman Track Editor", source=source)
 
