@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from designer.systems.dirt.book_build import (build_rows, laid_tiles, pick_list, road_shape, several_roads, swaps,
-                                              tile_kind)
+from designer.systems.dirt.book_build import build_rows, pick_list, road_shape, several_roads, swaps, tile_kind
 from designer.systems.dirt.roadbook import roadbook, stage_facts
 from designer.systems.dirt.stage import Stage, load_stage
 from designer.systems.dirt.track import assemble
@@ -57,9 +56,20 @@ def test_each_pass_of_a_two_road_tile_is_described_from_its_own_road():
 def test_a_tile_driven_twice_is_picked_and_counted_once():
     track = _track(TWICE)
     assert pick_list(track).count("412a") == 1
-    assert len(pick_list(track)) == len(laid_tiles(track)) == len(track.tiles) - 1
+    assert len(pick_list(track)) == len(track.laid_tiles) == len(track.tiles) - 1
     facts = stage_facts(load_stage(TWICE), near=TWICE.parent, lines=False)
     assert facts.road_tiles == len({t.hex for t in track.road_tiles})
+
+
+def test_the_track_lays_the_first_pass_of_each_place_and_lists_every_pass():
+    track = _track(TWICE)
+    twice = [t for t in track.tiles if len(track.passes(t.hex)) > 1]
+    assert len(twice) == 2 and twice[0].hex == twice[1].hex and twice[0].index < twice[1].index
+    laid = track.laid_tiles
+    assert twice[0] in laid and twice[1] not in laid
+    assert [t.index for t in laid] == sorted(t.index for t in laid)
+    assert {t.hex for t in laid} == set(track.hexes())
+    assert all(track.passes(t.hex) == [t] for t in track.tiles if t not in twice)
     # Swapping to the same stage changes nothing, the twice-driven tile included.
     change = swaps(track, track)
     assert sorted(change["keep"]) == sorted(pick_list(track))

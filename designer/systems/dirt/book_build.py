@@ -87,16 +87,15 @@ def attachment(track: Track, tile) -> tuple[str, str]:
     if tile.index == track.tiles[0].index:
         side = tile.world_entry or "D"
         return f"first tile: the road comes in at its {SIDE_WORDS[side]} side", "first"
-    first = first_pass(track, tile)
+    here = track.passes(tile.hex)
+    first = here[0]
     if first is not tile:
         order = ["second", "third", "fourth"]
-        k = [t.index for t in passes(track, tile)].index(tile.index) - 1
+        k = [t.index for t in here].index(tile.index) - 1
         nth = order[k] if k < len(order) else "next"
         road = "its other road" if first.driven is not tile.driven else "the same road"
         return f"driven a {nth} time, on {road}", f"= {first.index + 1}"
-    by_hex = {}
-    for t in track.tiles:
-        by_hex.setdefault(t.hex, t)
+    by_hex = {t.hex: t for t in track.laid_tiles}
     edges = ([tile.world_entry] if tile.world_entry else []) + list(hexgrid.EDGES)
     for e in edges:
         other = by_hex.get(hexgrid.neighbour(tile.hex, e))
@@ -105,26 +104,6 @@ def attachment(track: Track, tile) -> tuple[str, str]:
             return (f"on the {SIDE_WORDS[side]} side {ARROWS[side]} of tile {other.index + 1} ({other.tile})",
                     f"{ARROWS[side]} of {other.index + 1}")
     return "stands apart", "apart"
-
-
-def first_pass(track: Track, tile):
-    """The placement that lays this tile on the table (itself, unless the stage drives the tile again)."""
-    return next((t for t in track.tiles if t.hex == tile.hex), tile)
-
-
-def passes(track: Track, tile) -> list:
-    """Every placement of the tile that lies where this one does, in driving order."""
-    return [t for t in track.tiles if t.hex == tile.hex]
-
-
-def laid_tiles(track: Track) -> list:
-    """The tiles on the table: one per place, a tile driven twice counted once."""
-    seen, out = set(), []
-    for t in track.tiles:
-        if t.hex not in seen:
-            seen.add(t.hex)
-            out.append(t)
-    return out
 
 
 def _turns_into_itself(face) -> bool:
@@ -160,7 +139,7 @@ def either_way(tile, track: Track | None = None) -> bool:
         return False
     if tile.face.role is not None and tile.face.role != "assistance":
         return False                  # a start or finish line would move
-    if track is not None and len(passes(track, tile)) > 1:
+    if track is not None and len(track.passes(tile.hex)) > 1:
         return False                  # the other pass drives the tile from other edges
     if several_roads(tile.face) and not _turns_into_itself(tile.face):
         return False                  # the roads not driven would point elsewhere on the table
@@ -176,7 +155,7 @@ def build_rows(track: Track) -> list[dict]:
     for t in track.tiles:
         where, short = attachment(track, t)
         either = either_way(t, track)
-        first = first_pass(track, t)
+        first = track.passes(t.hex)[0]
         rows.append({
             "again": None if first is t else first.index + 1,
             "number": t.index + 1, "tile": t.tile, "kind": tile_kind(t), "danger": t.face.danger,
@@ -247,7 +226,7 @@ def _tile_number(face_id: str):
 def pick_list(track: Track) -> list[str]:
     """The faces a stage lays on the table, by tile number (two tiles of one number are listed twice; a tile
     the stage drives twice, once)."""
-    return sorted((t.tile for t in laid_tiles(track)), key=_tile_number)
+    return sorted((t.tile for t in track.laid_tiles), key=_tile_number)
 
 
 def _physical(face_id: str) -> str:
@@ -259,10 +238,10 @@ def swaps(before: Track, after: Track) -> dict[str, list[str]]:
     """What changes on the table from one stage to the next: tiles kept (same face up), turned over,
     put back in the box and taken out of it."""
     old = {}
-    for t in laid_tiles(before):
+    for t in before.laid_tiles:
         old.setdefault(_physical(t.tile), []).append(t.tile)
     new = {}
-    for t in laid_tiles(after):
+    for t in after.laid_tiles:
         new.setdefault(_physical(t.tile), []).append(t.tile)
     keep, turn, away, take = [], [], [], []
     for number in sorted(set(old) | set(new), key=lambda s: _tile_number(s)):
@@ -397,4 +376,4 @@ def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None) 
 
 
 __all__ = ["build_sheet", "build_rows", "pick_list", "swaps", "either_way", "turned_round", "tile_kind",
-           "road_shape", "several_roads", "laid_tiles", "token_lines", "token_count", "first_pass", "attachment", "ARROWS", "SIDE_WORDS"]
+           "road_shape", "several_roads", "token_lines", "token_count", "attachment", "ARROWS", "SIDE_WORDS"]

@@ -112,6 +112,19 @@ class Track:
     def hexes(self) -> list[tuple[int, int]]:
         return [t.hex for t in self.tiles]
 
+    @property
+    def laid_tiles(self) -> list[PlacedTile]:
+        """The tiles on the table in driving order: the first placement at each place (a tile the stage
+        drives twice is one tile on the table)."""
+        first: dict[tuple[int, int], PlacedTile] = {}
+        for t in self.tiles:
+            first.setdefault(t.hex, t)
+        return list(first.values())
+
+    def passes(self, hex_: tuple[int, int]) -> list[PlacedTile]:
+        """Every placement at a place, in driving order: one, or more when the stage drives the tile again."""
+        return [t for t in self.tiles if t.hex == hex_]
+
 
 # -- tile positions -----------------------------------------------------------------------
 
