@@ -2,11 +2,10 @@
 headline figures, the speed profile along the distance and the turn-by-turn table."""
 from __future__ import annotations
 
-import threading
-
 import streamlit as st
 
 from designer.app.dirt import analysis, hover_map, mapview, profile_view, state
+from designer.app.recent import Recent
 from designer.app.dirt.sources import Unavailable
 from designer.systems.dirt.render import stage_svg
 from designer.systems.dirt.stage import dumps_stage, loads_stage
@@ -158,25 +157,18 @@ def _expected(view, track) -> None:
                    "finish). Values the rulebook does not print are assumed: " + ", ".join(assumed) + ".")
 
 
-_LINE_MAPS: dict[tuple, str] = {}          # the last line maps drawn, by stage text, risk budget and lines shown
-_LINE_MAPS_KEPT = 8
-_LINE_MAPS_LOCK = threading.Lock()            # sessions run their scripts in threads of their own
+_LINE_MAPS = Recent(8)                  # the last line maps drawn, by stage text, risk budget and lines shown
 
 
 def line_map_html(stage, track, view, shown, max_risk) -> str:
     """The map with the lines as inline SVG with a hover title on every cell of a line, kept for the last few
     stages: a click on the tab that changes neither the stage, the risk budget nor the lines shown draws nothing."""
-    key = (stage.model_dump_json(), max_risk, tuple(shown))
-    html = _LINE_MAPS.get(key)
-    if html is None:
+    def make():
         svg = stage_svg(track, lines=view.drawing_lines(shown), width_px=None, title=stage.name)
         svg = hover_map.with_cell_titles(svg, track, {n: view.lines[n] for n in shown})
-        html = hover_map.inline_svg(svg, mapview.fit_width(svg, 900, 760))
-        with _LINE_MAPS_LOCK:
-            while len(_LINE_MAPS) >= _LINE_MAPS_KEPT:
-                _LINE_MAPS.pop(next(iter(_LINE_MAPS)), None)
-            _LINE_MAPS[key] = html
-    return html
+        return hover_map.inline_svg(svg, mapview.fit_width(svg, 900, 760))
+
+    return _LINE_MAPS.get((stage.model_dump_json(), max_risk, tuple(shown)), make)
 
 
 def _line_map(stage, track, view, shown) -> None:

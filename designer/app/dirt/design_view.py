@@ -3,12 +3,11 @@ tile palette."""
 from __future__ import annotations
 
 import functools
-import threading
-from collections import OrderedDict
 
 import streamlit as st
 
 from designer.app.dirt import carried, checks, design_actions, editing, mapview, state, token_view
+from designer.app.recent import Recent
 from designer.core.words import plural
 from designer.systems.dirt.render import face_svg, stage_svg, svg_to_png
 from designer.systems.dirt.validate import boxes_needed, footprint
@@ -119,26 +118,15 @@ def palette_part() -> None:
 
 # -- the map ------------------------------------------------------------------------------
 
-_DRAWINGS: "OrderedDict[tuple, str]" = OrderedDict()     # the last drawings made, by stage text and marks
-_DRAWINGS_KEPT = 32
-_DRAWINGS_LOCK = threading.Lock()             # sessions run their scripts in threads of their own
+_DRAWINGS = Recent(32)                   # the last drawings made, by stage text and marks
 
 
 def map_drawing(track, errors: tuple[int, ...], overlaps: tuple[int, ...] = ()) -> str:
     """The stage's drawing for the map, kept for the last stages drawn: selecting a tile or zooming does not
     draw it again. The key is the stage's own text, so the same stage in two sessions shares one drawing."""
-    key = (track.stage.model_dump_json(), track.tileset.name, errors, overlaps)
-    with _DRAWINGS_LOCK:
-        svg = _DRAWINGS.get(key)
-        if svg is not None:
-            _DRAWINGS.move_to_end(key)
-            return svg
-    svg = stage_svg(track, highlight=set(errors), overlaps=set(overlaps), width_px=None, title=track.stage.name)
-    with _DRAWINGS_LOCK:
-        _DRAWINGS[key] = svg
-        while len(_DRAWINGS) > _DRAWINGS_KEPT:
-            _DRAWINGS.popitem(last=False)
-    return svg
+    return _DRAWINGS.get((track.stage.model_dump_json(), track.tileset.name, errors, overlaps),
+                         lambda: stage_svg(track, highlight=set(errors), overlaps=set(overlaps), width_px=None,
+                                           title=track.stage.name))
 
 
 def _map(track, problems) -> None:

@@ -6,9 +6,9 @@ assembly and no validation.
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
+
+from designer.app.recent import Recent
 
 
 @dataclass
@@ -20,9 +20,7 @@ class Context:
     problems: list
 
 
-_KEPT = 24
-_checked: "OrderedDict[tuple[str, str], tuple[object, list]]" = OrderedDict()     # (stage text, tileset) -> (track, problems)
-_lock = threading.Lock()              # sessions run their scripts in threads of their own
+_CHECKED = Recent(24)                 # (stage text, tileset) -> (track, problems)
 
 
 def checked(stage, tileset) -> tuple[object, list]:
@@ -30,19 +28,11 @@ def checked(stage, tileset) -> tuple[object, list]:
     from designer.systems.dirt.track import assemble
     from designer.systems.dirt.validate import validate
 
-    key = (stage.model_dump_json(), tileset.name)
-    with _lock:
-        hit = _checked.get(key)
-        if hit is not None:
-            _checked.move_to_end(key)
-            return hit
-    track = assemble(stage, tileset)
-    value = (track, validate(stage, tileset, track))
-    with _lock:
-        _checked[key] = value
-        while len(_checked) > _KEPT:
-            _checked.popitem(last=False)
-    return value
+    def make():
+        track = assemble(stage, tileset)
+        return track, validate(stage, tileset, track)
+
+    return _CHECKED.get((stage.model_dump_json(), tileset.name), make)
 
 
 def context() -> Context:
