@@ -71,7 +71,6 @@ class Document:
         self.in_footer = False
         self.page = 0
         self._pages: list[list[str]] = []
-        self._page_fonts: list[set[int]] = []
         self._page_images: list[set[int]] = []
         self._images: list[bytes] = []
         self._info: dict[str, str] = {}
@@ -129,7 +128,6 @@ class Document:
     def add_page(self) -> None:
         self._end_page()
         self._pages.append([])
-        self._page_fonts.append(set())
         self._page_images.append(set())
         self.page = len(self._pages)
         self.x, self.y = self.l_margin, self.t_margin
@@ -140,9 +138,6 @@ class Document:
         if not self.page:
             raise DesignerError("nothing can be drawn before the first page", where="PDF")
         self._pages[self.page - 1].append(s)
-
-    def register_font_on_page(self, font: FontUse) -> None:
-        self._page_fonts[self.page - 1].add(font.i)
 
     # -- state -----------------------------------------------------------------------------
     def set_font(self, family: str, style: str = "", size: float | None = None) -> None:
@@ -234,7 +229,6 @@ class Document:
             self._out(" ".join(ops))
         if text:
             font = self.current_font
-            self._page_fonts[self.page - 1].add(font.i)
             args = (x, y, w, h, align, font, self.font_size_pt, self.text_op)
             if self._alias and self._alias in text:
                 # The page count is known when the file is written: the text is laid out then.
@@ -320,7 +314,7 @@ class Document:
         add(b"")                                              # 2: the page tree
         font_obj: dict[int, int] = {}
         for font in self.fonts.values():
-            if font.used or any(font.i in s for s in self._page_fonts):
+            if font.used:                                     # a font no text was written in stays out
                 first = len(objects) + 1
                 for obj in font.objects(first):
                     add(obj)

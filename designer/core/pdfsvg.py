@@ -263,7 +263,6 @@ class _Painter:
         elif anchor == "end":
             X -= width_pt
         rgb = colour(el.get("fill", "black"), float(el.get("fill-opacity", 1))) or (0, 0, 0)
-        book.register_font_on_page(font)
         self.ops.append(f"BT /F{font.i} {size_pt:.2f} Tf {_rgb_op(rgb, 'rg')} {X:.2f} {Y:.2f} Td "
                         f"{font.encode(content)} Tj ET")
 
