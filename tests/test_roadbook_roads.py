@@ -197,6 +197,7 @@ def test_every_token_is_on_its_tiles_card_with_its_place():
     laid = {t.index: len(t.tokens) for t in track.tiles if t.tokens}
     assert {i: len(v) for i, v in lines.items()} == laid
     assert sum(token_count(track).values()) == sum(len(t.tokens) for t in stage.tiles if hasattr(t, "tokens"))
+    assert token_count(track, lines) == token_count(track)
     for text in (x for v in lines.values() for x in v):
         assert re.search(r": (left|right) lane, space \d of \d$", text), text
     # The chicane closes its space (no car may stop there), the book still says where it goes.

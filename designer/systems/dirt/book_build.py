@@ -208,11 +208,12 @@ def _space_words(tile, cell_id: str) -> str | None:
     return f"{where}, space {row.index(cell) + 1} of {len(row)}"
 
 
-def token_count(track: Track) -> dict[str, int]:
-    """How many tokens of each kind (label without place) the stage lays."""
+def token_count(track: Track, lines: dict[int, list[str]] | None = None) -> dict[str, int]:
+    """How many tokens of each kind (label without place) the stage lays; ``lines``: its :func:`token_lines`
+    when the caller has them (worked out here otherwise)."""
     count: dict[str, int] = {}
-    for lines in token_lines(track).values():
-        for line in lines:
+    for on_tile in (token_lines(track) if lines is None else lines).values():
+        for line in on_tile:
             what = line.split(": ", 1)[0]
             count[what] = count.get(what, 0) + 1
     return count
@@ -335,12 +336,13 @@ def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None) 
     pdf.cell(28, 4.2, f"Pick list ({len(picks)}):")
     pdf.font(8.5, True)
     pdf.text_block("  ".join(picks), h=4.2)
-    tokens = token_count(f.track)
-    if tokens:
+    tokens = token_lines(f.track)
+    count = token_count(f.track, tokens)
+    if count:
         pdf.font(8, True)
         pdf.cell(28, 4.2, "Tokens:")
         pdf.font(8)
-        pdf.text_block(", ".join(f"{n} × {what}" for what, n in tokens.items())
+        pdf.text_block(", ".join(f"{n} × {what}" for what, n in count.items())
                        + " (where each goes: on its tile below)", h=4.2)
     if previous is not None:
         change = swaps(previous.track, f.track)
@@ -354,7 +356,6 @@ def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None) 
                        "(the layout changes: rebuild in this order).", h=4.2)
     pdf.ln(1.5)
     rows = build_rows(f.track)
-    tokens = token_lines(f.track)
     for row, t in zip(rows, f.track.tiles):
         row["tokens"] = tokens.get(t.index, [])
     tiles = {t.index: t for t in f.track.tiles}
