@@ -5,7 +5,7 @@ then the trade-off, both directions and the Monte Carlo. Laid out with the page 
 table cells 7 pt and more); grayscale-safe."""
 from __future__ import annotations
 
-from designer.core import pdfkit, pdfsvg
+from designer.core import pdfkit
 from designer.core.pdfkit import Column
 from designer.core.words import plural
 from designer.systems.greatrace.analysis import price_words
@@ -80,8 +80,7 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
         pdf.para("No route joins the start and the finish on this board.", bold=True)
         return pdfkit.finish(pdf)
     top = pdf.get_y()
-    _, _, height = pdfsvg.fit(drawing, pdf.epw, pdf.bottom - top)
-    _, height = pdf.drawing(drawing, pdf.l_margin, top, pdf.epw, height)
+    _, height = pdf.drawing(drawing, pdf.l_margin, top, pdf.epw, pdf.bottom - top)
     pdf.set_y(top + height + 2)
     rows = []
     for name in ("fastest", "cheapest", "shortest"):

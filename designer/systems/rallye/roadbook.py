@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from designer.core import pdfkit, pdfsvg
+from designer.core import pdfkit
 from designer.core.errors import DesignerError
 from designer.core.pdfkit import Column
 from designer.core.words import plural
@@ -33,9 +33,10 @@ class _Book(pdfkit.Book):
 
 def _drawing(pdf: _Book, svg: str, x: float, width: float, height: float | None = None, align: str = "C",
              max_scale: float | None = None) -> float:
-    """Place a drawing at the cursor's height; returns the height used."""
+    """Place a drawing at the cursor's height (in ``height``, or down to the bottom margin); returns the height
+    used."""
     top = pdf.get_y()
-    height = height if height is not None else pdfsvg.fit(svg, width, pdf.bottom - top)[2]
+    height = height if height is not None else pdf.bottom - top
     return pdf.drawing(svg, x, top, width, height, align=align, max_scale=max_scale)[1]
 
 
