@@ -68,11 +68,7 @@ def tile_kind(tile) -> str:
     if several:
         return f"{several}: {road_shape(tile)}"
     kind = tile.face.kind
-    if kind == "kink":
-        limits = [c.limit for c in face.cells or [] if c.corner and c.limit is not None]
-        # A road straight across with a real corner in it (a limit of 3 or less) is an S-bend, not a kink.
-        return "S-bend" if limits and min(limits) <= 3 else "kink"
-    if kind in ("curve", "hairpin") and tile.entry and tile.exit and face.cells:
+    if kind in ("kink", "curve", "hairpin") and tile.entry and tile.exit and face.cells:
         return road_shape(tile)
     if kind in ("curve", "hairpin") and face.turn in ("left", "right") and tile.entry and face.ends:
         turn = face.turn
