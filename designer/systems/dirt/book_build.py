@@ -215,7 +215,8 @@ def token_count(track: Track, lines: dict[int, list[str]] | None = None) -> dict
     return count
 
 
-def _tile_number(face_id: str):
+def tile_number(face_id: str) -> tuple[int, str]:
+    """(number, letters) of a face id, to sort by: "205a" -> (205, "a"); an id with no number sorts last."""
     m = re.match(r"(\d+)([a-z]*)", face_id)
     return (int(m.group(1)), m.group(2)) if m else (10 ** 6, face_id)
 
@@ -223,11 +224,12 @@ def _tile_number(face_id: str):
 def pick_list(track: Track) -> list[str]:
     """The faces a stage lays on the table, by tile number (two tiles of one number are listed twice; a tile
     the stage drives twice, once)."""
-    return sorted((t.tile for t in track.laid_tiles), key=_tile_number)
+    return sorted((t.tile for t in track.laid_tiles), key=tile_number)
 
 
-def _physical(face_id: str) -> str:
-    n, _ = _tile_number(face_id)
+def physical(face_id: str) -> str:
+    """The physical tile a face is printed on: its number ("205" for "205a"; the id itself when it has none)."""
+    n, _ = tile_number(face_id)
     return str(n) if n < 10 ** 6 else face_id
 
 
@@ -236,12 +238,12 @@ def swaps(before: Track, after: Track) -> dict[str, list[str]]:
     put back in the box and taken out of it."""
     old = {}
     for t in before.laid_tiles:
-        old.setdefault(_physical(t.tile), []).append(t.tile)
+        old.setdefault(physical(t.tile), []).append(t.tile)
     new = {}
     for t in after.laid_tiles:
-        new.setdefault(_physical(t.tile), []).append(t.tile)
+        new.setdefault(physical(t.tile), []).append(t.tile)
     keep, turn, away, take = [], [], [], []
-    for number in sorted(set(old) | set(new), key=lambda s: _tile_number(s)):
+    for number in sorted(set(old) | set(new), key=tile_number):
         a, b = sorted(old.get(number, [])), sorted(new.get(number, []))
         common = [f for f in b if f in a]
         for f in common:
@@ -373,4 +375,4 @@ def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None) 
 
 
 __all__ = ["build_sheet", "build_rows", "pick_list", "swaps", "either_way", "turned_round", "tile_kind",
-           "road_shape", "several_roads", "token_lines", "token_count", "attachment", "ARROWS", "SIDE_WORDS"]
+           "road_shape", "several_roads", "token_lines", "token_count", "attachment", "tile_number", "physical", "ARROWS", "SIDE_WORDS"]

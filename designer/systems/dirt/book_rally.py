@@ -10,7 +10,7 @@ import math
 import re
 
 from designer.core.pdfkit import BAND, GREY, INK, PALE, SHADE, Book, Column
-from designer.systems.dirt.book_build import pick_list
+from designer.systems.dirt.book_build import physical, pick_list, tile_number
 from designer.systems.dirt.book_draw import map_svg
 from designer.systems.dirt.book_facts import clock, minutes, stage_label
 
@@ -39,13 +39,12 @@ def rally_tiles(facts: list) -> tuple[dict[str, int], dict[str, list[str]]]:
     for f in facts:
         count: dict[str, int] = {}
         for face in pick_list(f.track):
-            m = re.match(r"(\d+)([a-z]*)$", face)
-            number, side = (m.group(1), m.group(2)) if m else (face, "")
+            number = physical(face)
             count[number] = count.get(number, 0) + 1
-            faces.setdefault(number, set()).add(side)
+            faces.setdefault(number, set()).add(tile_number(face)[1] if number != face else "")
         for number, n in count.items():
             need[number] = max(need.get(number, 0), n)
-    order = sorted(need, key=lambda s: (int(s) if s.isdigit() else 10 ** 6, s))
+    order = sorted(need, key=tile_number)
     return {n: need[n] for n in order}, {n: sorted(faces[n]) for n in order}
 
 
