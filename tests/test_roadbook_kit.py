@@ -336,3 +336,13 @@ def test_plain_svg_resolves_percentages_and_group_attributes():
     # 0.5 mm a unit: the group's 9 units print at 12.76 pt, the text's own 12 units at 17.01 pt.
     assert b"/Subtype /Image" not in body
     assert {b"12.76", b"17.01"} <= set(re.findall(rb"BT /F\d+ ([\d.]+) Tf", body))
+
+
+def test_a_heading_is_a_ruled_title_block():
+    one, other = new_book("A4", "Kit"), new_book("A4", "Kit")
+    for book in (one, other):
+        book.add_page()
+    one.heading("Build sheet · a stage", 13)
+    other.title_block("Build sheet · a stage", 13)
+    assert one.get_y() == other.get_y()
+    assert finish(one) == finish(other)

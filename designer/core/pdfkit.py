@@ -108,17 +108,12 @@ class Book(Document):
         self.set_text_color(*colour)
 
     def heading(self, text: str, size: float = 14) -> None:
-        self.font(size, True)
-        self.cell(0, size * 0.48, text, new_x="LMARGIN", new_y="NEXT")
-        self.set_draw_color(*INK)
-        self.set_line_width(0.4)
-        y = self.get_y() + 0.5
-        self.line(self.l_margin, y, self.w - self.r_margin, y)
-        self.ln(2.2)
+        """A bold heading ruled under, from the left margin (a :meth:`title_block` with its rule)."""
+        self.title_block(text, size)
 
     def title_block(self, text: str, size: float = 14, rule: bool = True) -> None:
-        """A heading that wraps onto as many lines as it needs (a long stage or race name), ruled under
-        like :meth:`heading` unless ``rule`` is False."""
+        """A bold heading that wraps onto as many lines as it needs (a long stage or race name), ruled under
+        unless ``rule`` is False."""
         self.font(size, True)
         self.text_block(text, self.epw, size * 0.48, x=self.l_margin)
         if rule:
