@@ -128,7 +128,7 @@ def test_build_sheet_names_the_number_corner_of_every_tile(rally_pdf):
         said = re.findall(r"number at the (upper left|upper right|lower left|lower right|left|right) corner"
                           r"|(either way round)", body)
         said = ["either" if e else c for c, e in said]
-        expected = ["either" if either_way(t) else corner_words(t.rotation) for t in track.tiles]
+        expected = ["either" if either_way(t, track) else corner_words(t.rotation) for t in track.tiles]
         assert said == expected, stage.name
         # The corner agrees with the assembled rotation: the number sits at the F/A corner of the tile.
         for t, s in zip(track.tiles, said):
@@ -148,20 +148,20 @@ def test_either_way_only_where_turning_round_changes_nothing(dirt):
         for t in track.tiles:
             other = turned_round(t)
             if other is None:
-                assert not either_way(t)
+                assert not either_way(t, track)
                 continue
             assert number_corner(other.rotation) == (number_corner(t.rotation) + 3) % 6
-            assert either_way(other) == either_way(t)
-            seen[either_way(t)] += 1
+            assert either_way(other, track) == either_way(t, track)
+            seen[either_way(t, track)] += 1
             if t.face.role in ("start", "finish"):
-                assert not either_way(t)               # the start or finish line would move
+                assert not either_way(t, track)               # the start or finish line would move
     assert seen[True] and seen[False]
 
 
 def test_an_s_bend_is_not_the_same_both_ways(dirt):
     # 214a driven A->D has its corner on the left; turned round, the same road turns right.
     track = assemble(Stage(tiles=["202a A", "214a A", "203a A"]), dirt)
-    assert not either_way(track.tiles[1])
+    assert not either_way(track.tiles[1], track)
     rows = build_rows(track)
     assert rows[1]["kind"] == "S-bend" and rows[1]["two_ways"]
 

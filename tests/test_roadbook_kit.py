@@ -183,7 +183,7 @@ def test_turning_a_straight_tile_round_is_symmetric(data):
     other = turned_round(tile)
     assert other is not None and turned_round(other) == tile
     assert (other.rotation - tile.rotation) % 6 == 3
-    assert either_way(tile) == either_way(other)
+    assert either_way(tile, track) == either_way(other, track)
 
 
 def test_map_marks_turn_ends(dirt):

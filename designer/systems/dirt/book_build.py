@@ -127,15 +127,16 @@ def turned_round(tile):
     return replace(tile, entry=tile.exit, exit=tile.entry, rotation=(tile.rotation + 3) % 6)
 
 
-def either_way(tile, track: Track | None = None) -> bool:
-    """True when the tile can lie either way round without changing the stage (with ``track``: also no other
-    pass of the stage over the same tile, and on a face with several roads, the other roads land on roads)."""
+def either_way(tile, track: Track) -> bool:
+    """True when the tile can lie either way round without changing the stage ``track``: a car meets the same
+    cells in driving order, no start or finish line moves, the stage drives the tile only once, and on a face
+    with several roads the roads not driven land on roads again."""
     other = turned_round(tile)
     if other is None:
         return False
     if tile.face.role is not None and tile.face.role != "assistance":
         return False                  # a start or finish line would move
-    if track is not None and len(track.passes(tile.hex)) > 1:
+    if len(track.passes(tile.hex)) > 1:
         return False                  # the other pass drives the tile from other edges
     if several_roads(tile.face) and not _turns_into_itself(tile.face):
         return False                  # the roads not driven would point elsewhere on the table
@@ -375,4 +376,5 @@ def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None) 
 
 
 __all__ = ["build_sheet", "build_rows", "pick_list", "swaps", "either_way", "turned_round", "tile_kind",
-           "road_shape", "several_roads", "token_lines", "token_count", "attachment", "tile_number", "physical", "ARROWS", "SIDE_WORDS"]
+           "road_shape", "several_roads", "token_lines", "token_count", "attachment", "tile_number", "physical",
+           "ARROWS", "SIDE_WORDS"]
