@@ -71,7 +71,7 @@ def main(argv=None) -> int:
         for k, f in enumerate(facts, start=1):
             rb.stage_pages(pdf, f, rally.name, k, len(facts), facts[k - 2] if k > 1 else None, k == len(facts))
         rally_sheet(pdf, rally.name, facts)
-        data = bytes(pdf.output())
+        data = pdf.output()
         total = time.perf_counter() - t
         return total, t_facts, total - t_facts, len(data), pdf.page_no(), len(rally.stages)
 

@@ -30,11 +30,6 @@ K = 72 / 25.4                          # points per mm
 KAPPA = 0.5522847498
 
 
-def _num(v: float) -> str:
-    s = f"{v:.2f}"
-    return s.rstrip("0").rstrip(".") if "." in s else s
-
-
 def _pdf_text(s: str) -> str:
     """A literal string for the document information (PDFDocEncoding or UTF-16 with its mark)."""
     try:

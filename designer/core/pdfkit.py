@@ -10,7 +10,7 @@ drawing placement.
 >>> book = new_book("A4", "Demo rally")
 >>> book.add_page(); book.heading("Stage 1")
 >>> book.table([Column("Tile", 20), Column("Note")], [["1", "Left 3"], ["2", "Flat"]])
->>> bytes(book.output())[:5]
+>>> book.output()[:5]
 b'%PDF-'
 """
 from __future__ import annotations
@@ -131,8 +131,7 @@ class Book(Document):
     def wrap(self, text: str, width: float) -> list[str]:
         """Lines of ``text`` no wider than ``width`` mm in the current font (greedy, on spaces).
 
-        Much quicker than fpdf2's multi_cell for the short paragraphs of a book; a word longer than
-        the width gets a line of its own."""
+        A word longer than the width gets a line of its own; a line break in ``text`` starts a new line."""
         font = self.current_font
         size = self.font_size_pt
         k = self.k

@@ -27,7 +27,6 @@ class _Book(pdfkit.Book):
 
     def __init__(self, paper: str, title: str):
         super().__init__(paper, title, "Rallye reconnaissance sheet")
-        self.book_title = title
         self.running = f"{title} · Rallye reconnaissance sheet"
 
 
