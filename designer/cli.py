@@ -209,7 +209,7 @@ def info(stage_path, tile_cm, as_json):
     stage, ts = _stage_and_tileset(stage_path)
     track = assemble(stage, ts)
     fp = footprint(track, tile_cm or TILE_FLAT_TO_FLAT_CM)
-    road = track.road_tiles
+    road = track.laid_road_tiles
     data = {"name": stage.name, "tileset": ts.name, "tiles": [p.short() for p in stage.tiles],
             "road_tiles": len(road), "assistance": track.has_assistance,
             "cells": track.graph.number_of_nodes(), "footprint": fp.to_dict(), "boxes": boxes_needed(stage)}

@@ -102,3 +102,15 @@ def test_estimate_real_stage():
     est = estimate(track)
     assert est.shortest_cells <= est.fastest_cells
     assert est.game_seconds >= est.turns * 10
+
+
+
+def test_a_tile_driven_twice_is_built_once():
+    """The crossing demo drives one RX tile twice: 10 placements, 9 road tiles on the table; the build time and
+    the guidance count the 9, as the road book and `info` do."""
+    from tests.conftest import ROOT
+
+    track = load_track(load_stage(ROOT / "stages" / "dirt" / "expansions" / "rx-crossing-twice-demo.yaml"))
+    assert len(track.road_tiles) == 10 and len(track.laid_road_tiles) == 9
+    est = estimate(track, players=4)
+    assert est.road_tiles == 9 and est.to_dict()["rulebook_guidance_minutes"] == 22.5

@@ -247,7 +247,7 @@ def _problem(k: int, p) -> None:
 
 
 def _facts(stage, track) -> None:
-    road = track.road_tiles
+    road = track.laid_road_tiles
     fp = footprint(track)
     boxes = boxes_needed(stage)
     facts = [f"{len(road)} road tiles" + (f", {track.graph.number_of_nodes()} cells" if track.has_cells else "")]

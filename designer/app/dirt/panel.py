@@ -60,6 +60,6 @@ def header(ctx) -> None:
              "incomplete": ":blue-badge[:material/construction: incomplete]"}.get(
         status, f":red-badge[:material/close: {errs} error{'s' if errs != 1 else ''}]")
     st.markdown(f"### {sources.md_escape(ctx.stage.name)} &nbsp; {badge} "
-                f":gray-badge[{len(ctx.track.road_tiles)} road tiles] "
+                f":gray-badge[{len(ctx.track.laid_road_tiles)} road tiles] "
                 f":gray-badge[{ctx.tileset.name}]")
     state.show_flash()

@@ -15,7 +15,7 @@ from pathlib import Path
 from designer.core.errors import DesignerError
 from designer.systems.dirt.pacenotes import PaceNote, pace_notes, stage_length
 from designer.systems.dirt.stage import Stage
-from designer.systems.dirt.track import NOT_ROAD, Track, assemble
+from designer.systems.dirt.track import Track, assemble
 from designer.systems.dirt.validate import RULEBOOK_SIZES, boxes_needed, errors, validate
 
 # Rulebook p. 3, "Quelques conseils": 10 / 14 / 18 tiles take about 25 / 35 / 45 minutes with 4 players.
@@ -80,7 +80,7 @@ class StageFacts:
     @property
     def road_tiles(self) -> int:
         """Road tiles on the table (a tile the stage drives twice counts once)."""
-        return sum(1 for t in self.track.laid_tiles if t.face.role not in NOT_ROAD)
+        return len(self.track.laid_road_tiles)
 
 
 def stage_facts(stage: Stage, near: Path | None = None, players: int | None = None,

@@ -93,8 +93,8 @@ class Estimate:
 
 
 def _road_tiles(track) -> int:
-    if hasattr(track, "road_tiles"):
-        return len(track.road_tiles)
+    if hasattr(track, "laid_road_tiles"):
+        return len(track.laid_road_tiles)             # a tile driven twice is built once
     graph = check_track(track)
     return len({d.get("index") for _, d in graph.nodes(data=True)})
 

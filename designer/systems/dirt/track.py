@@ -121,6 +121,11 @@ class Track:
             first.setdefault(t.hex, t)
         return list(first.values())
 
+    @property
+    def laid_road_tiles(self) -> list[PlacedTile]:
+        """The road tiles on the table (what a stage counts as its road tiles: built once, however often driven)."""
+        return [t for t in self.laid_tiles if t.face.role not in NOT_ROAD]
+
     def passes(self, hex_: tuple[int, int]) -> list[PlacedTile]:
         """Every placement at a place, in driving order: one, or more when the stage drives the tile again."""
         return [t for t in self.tiles if t.hex == hex_]
