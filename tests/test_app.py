@@ -233,6 +233,25 @@ def test_open_end_of_an_open_stage(dirt):
     assert pts[-1]["kind"] == "open" and pts[-1]["index"] == mapview.OPEN_END
 
 
+def test_no_open_end_drawn_over_a_tile_and_both_numbers_of_a_crossing_show():
+    """The crossing demo's finish leads onto an earlier tile's place: no dashed hexagon hides that tile. Its RX
+    tile is laid once and driven twice: both tile numbers are drawn, the second below the first."""
+    import re
+
+    from designer.systems.dirt.render import stage_svg
+    from designer.systems.dirt.tileset import get_tileset
+
+    stage = load_stage(Path(__file__).resolve().parent.parent / "stages/dirt/expansions/rx-crossing-twice-demo.yaml")
+    track = assemble(stage, get_tileset(stage.tileset))
+    last = track.tiles[-1]
+    assert any(t.hex == hexgrid.neighbour(last.hex, last.world_exit) for t in track.tiles)
+    assert mapview.open_end_hex(track) is None and all(p["kind"] == "tile" for p in mapview.map_points(track))
+    svg = stage_svg(track, width_px=None)
+    first, second = (t for t in track.tiles if t.tile == "412a")
+    marks = {int(n): float(y) for y, n in re.findall(r'<text x="[-\d.]+" y="([-\d.]+)"[^>]*>(\d+)</text>', svg)}
+    assert marks[second.index + 1] > marks[first.index + 1]          # the number of the second pass, lower down
+
+
 # -- sources ---------------------------------------------------------------------------------
 
 def test_bundled_stages_are_the_rulebook_rallies():

@@ -28,13 +28,16 @@ def viewbox(svg: str) -> tuple[float, float, float, float]:
 
 
 def open_end_hex(track) -> tuple[int, int] | None:
-    """Where the next tile added at the open end will sit (the stage's first place when empty)."""
+    """Where the next tile added at the open end will sit (the stage's first place when empty); None when the
+    road ends there or that place is taken (a loop that closes on its start, a finish beside an earlier tile:
+    the dashed hexagon would hide the tile there)."""
     if not track.tiles:
         return (0, 0)
     last = track.tiles[-1]
     if last.world_exit is None:
         return None
-    return hexgrid.neighbour(last.hex, last.world_exit)
+    h = hexgrid.neighbour(last.hex, last.world_exit)
+    return None if any(t.hex == h for t in track.tiles) else h
 
 
 def map_points(track, selected: int | None = None, problems: Mapping[int, list] | None = None,

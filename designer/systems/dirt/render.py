@@ -217,9 +217,11 @@ def stage_svg(track, size: float = TILE_SIZE, width_px: float | None = 900, line
     if not track.tiles:
         c.text(0, 0, "Empty stage: add a start tile", size * 0.15, fill="#666")
         return c.svg(-size * 1.5, -size, size * 3, size * 2, width_px, title=title)
-    first_on = {}
+    first_on: dict = {}                       # each place -> the first tile laid there
     for t in track.tiles:
-        see_through = t.index in overlaps and first_on.setdefault(t.hex, t.index) != t.index
+        first_on.setdefault(t.hex, t.index)
+    for t in track.tiles:
+        see_through = t.index in overlaps and first_on[t.hex] != t.index
         if see_through:
             c.add('<g opacity="0.55">')
         _draw_face(c, t.face, t.hex, t.rotation, size, label=None, highlight=t.index in highlight,
