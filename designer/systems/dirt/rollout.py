@@ -114,13 +114,21 @@ def first_loss(ps: PlanSet, limit: int) -> tuple[np.ndarray, np.ndarray]:
     fail = np.zeros((P, L1))
     for j in range(1, L1):
         pj = pj_all[:, j]
-        fail[:, j] = alive.sum(axis=1) * pj + (alive * (1 - pj)[:, None] * tail[:, j]).sum(axis=1)
+        fail[:, j] = _row_sum(alive) * pj + _row_sum(alive * (1 - pj)[:, None] * tail[:, j])
         alive = alive * (1 - pj)[:, None]
         new = np.zeros((P, H))
         for x in used_x:
             new[:, x:] += alive[:, :H - x] * q_all[:, j, x, None]
         alive = new
-    return fail, alive.sum(axis=1)
+    return fail, _row_sum(alive)
+
+
+def _row_sum(a: np.ndarray) -> np.ndarray:
+    """``a.sum(axis=1)`` added column after column, an order the compiled roll-outs (:mod:`._kernels`) repeat."""
+    out = a[:, 0].copy()
+    for h in range(1, a.shape[1]):
+        out += a[:, h]
+    return out
 
 
 def attack_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int,
@@ -138,6 +146,9 @@ def attack_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int,
     if rescue is not None:
         best_after = np.minimum(best_after, rescue[:, None, :])
     end = stop[np.arange(P), ps.length]
-    value = ok[:, None] * end + np.einsum("pj,pjt->pt", fail[:, 1:], best_after[:, 1:])
+    spread = np.zeros((P, T1))                    # the failures' values added step after step
+    for j in range(1, L1):
+        spread += fail[:, j, None] * best_after[:, j]
+    value = ok[:, None] * end + spread
     pc = ps.pc[:, 1, None]
     return pc * stop[:, 1] + (1 - pc) * value

@@ -26,6 +26,11 @@ from designer.systems.dirt.expected import Decision, DirtModel
 from designer.systems.dirt.plans import BIG, PlanSet
 from designer.systems.dirt.rollout import attack_values, roll_values
 
+try:                       # the compiled roll-outs, built when the package is installed (setup.py)
+    from designer.systems.dirt import _kernels as KERNELS
+except ImportError:        # pragma: no cover - no C compiler where it was installed: numpy, slower
+    KERNELS = None
+
 FIRST = 8          # plans rolled out first per state (the most promising by their lower bound)
 MODES = (None, "roll", "attack")
 
@@ -209,18 +214,22 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
         low = {"roll": cheapest, "attack": model._shift(big, cheapest[:, None, :])[:, 0]}
         done = {"roll": np.zeros(R, dtype=bool), "attack": np.zeros(R, dtype=bool)}
 
+        steps = model.steps
+        fast = KERNELS is not None and KERNELS.fits(model.limit, model.K, T1, int(big.length.max()))
+
         def run(kind, sel):
             nonlocal best, pick, mode
             done[kind] |= sel
             rows = np.nonzero(sel)[0]
-            sub, w = _rows(model, big, rows)
-            both = table[index[rows, :w]]
-            st, lo = both[:, :, 0], both[:, :, 1]
-            if kind == "roll":
-                vals, _ = roll_values(sub, st, lo, model.limit, model.K)
+            if fast:                               # the same numbers, compiled
+                if kind == "roll":
+                    vals = KERNELS.roll_rows(rows, big.sid, big.length, index, table, steps.ints, steps.floats,
+                                             model.limit, model.K)
+                else:
+                    vals = KERNELS.attack_rows(rows, big.sid, big.length, big.gain, index, table, steps.floats,
+                                               model.limit)
             else:
-                where = model.shift_index(sub, st.shape)
-                vals = attack_values(sub, model._shift(sub, st, where), model._shift(sub, lo, where), model.limit)
+                vals = _roll_out(model, kind, big, rows, table, index)
             best, pick, better = _best_of(vals, owner[rows], local[rows], shape, best, pick)
             mode = np.where(better, 1 if kind == "roll" else 2, mode)
 
@@ -249,6 +258,18 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
             row.append(d)
         out.append((best[i], row))
     return out
+
+
+def _roll_out(model: DirtModel, kind: str, big: PlanSet, rows: np.ndarray, table: np.ndarray,
+              index: np.ndarray) -> np.ndarray:
+    """The values of some plans of a stacked set, one by one or as a Big Attack, per tokens held (numpy)."""
+    sub, w = _rows(model, big, rows)
+    both = table[index[rows, :w]]
+    st, lo = both[:, :, 0], both[:, :, 1]
+    if kind == "roll":
+        return roll_values(sub, st, lo, model.limit, model.K)[0]
+    where = model.shift_index(sub, st.shape)
+    return attack_values(sub, model._shift(sub, st, where), model._shift(sub, lo, where), model.limit)
 
 
 def _cheapest(point_min: np.ndarray, index: np.ndarray) -> np.ndarray:
