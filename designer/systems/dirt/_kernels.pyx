@@ -35,86 +35,74 @@ cdef inline void _tail(const double[:, :] floats, long s, int H, double* tail) n
         tail[h] = cum[H - h] if H - h < XMAX else 0.0
 
 
-def fits(int H, int K, int T1, int L) -> bool:
-    """Whether the compiled roll-outs handle these sizes (hazard limit, dice secured, tokens, plan length)."""
-    return 1 <= H <= HMAX and 0 <= K < KMAX and 1 <= T1 <= TMAX and L < LMAX
+def fits(int H, int K, int T1, int L, int first=1) -> bool:
+    """Whether the compiled roll-outs handle these sizes (hazard limit, dice secured, tokens, plan length,
+    plans rolled out first per state)."""
+    return 1 <= H <= HMAX and 0 <= K < KMAX and 1 <= T1 <= TMAX and L < LMAX and 1 <= first <= 64
 
 
-def roll_rows(const long[:] rows, const long[:, :] sid, const long[:] length, const long[:, :] index,
-              const double[:, :, :] table, const long[:, :] ints, const double[:, :] floats, int H, int K):
-    """The value of rolling each plan of ``rows`` one by one with the best stopping and securing rule, from
-    no hazard and nothing secured, per tokens held: ``[row, tokens]`` (rollout.roll_values' ``U0``)."""
-    cdef Py_ssize_t n = rows.shape[0]
+cdef void _roll_one(long p, const long[:, :] sid, const long[:] length, const long[:, :] index,
+                    const double[:, :, :] table, const long[:, :] ints, const double[:, :] floats, int H, int K,
+                    double* U, double* V, double* out) noexcept nogil:
+    """One plan rolled one by one (rollout.roll_values): ``out[t]``, its value from the start per tokens held.
+    ``U`` and ``V``: room for H * (K + 1) * T1 values each."""
     cdef int T1 = table.shape[2]
-    out = np.empty((n, T1))
-    cdef double[:, :] o = out
-    cdef double bufa[HMAX * KMAX * TMAX]
-    cdef double bufb[HMAX * KMAX * TMAX]
-    cdef double tail[HMAX]
-    cdef double* U = bufa
-    cdef double* V = bufb
-    cdef double* W
-    cdef double q[XMAX]
     cdef int KT = (K + 1) * T1
-    cdef Py_ssize_t r
-    cdef long p, L, i, j, s, g_end, g_i, g_j
-    cdef int h, k, t, x, m, c, xs
+    cdef long L = length[p]
+    cdef long i, j, s, g_end = index[p, L], g_i, g_j
+    cdef int h, k, t, x, m, c, xs = H if H < XMAX else XMAX
     cdef double pc, pj, lv, val, sec
-    with nogil:
-        for r in range(n):
-            p = rows[r]
-            L = length[p]
-            g_end = index[p, L]
-            for h in range(H):
-                for k in range(K + 1):
-                    for t in range(T1):
-                        U[h * KT + k * T1 + t] = table[g_end, 0, t]
-            for i in range(L - 1, -1, -1):
-                j = i + 1
-                s = sid[p, j]
-                g_j = index[p, j]
-                g_i = index[p, i]
-                pc = floats[s, 0]
-                pj = floats[s, 1]
-                for x in range(XMAX):
-                    q[x] = floats[s, 2 + x]
-                m = <int>ints[s, 3]
-                xs = H if H < XMAX else XMAX
-                _tail(floats, s, H, tail)
-                for h in range(H):
-                    for k in range(K + 1):
-                        c = m * k + m * (m + 1) // 2
-                        for t in range(T1):
-                            lv = table[g_j, 1, t]
-                            val = tail[h] * lv
-                            for x in range(xs):
-                                if h + x < H and q[x] != 0.0:
-                                    val = val + q[x] * U[(h + x) * KT + k * T1 + t]
-                            if pj != 0.0:
-                                val = pj * lv + (1 - pj) * val
-                            if pc != 0.0:
-                                val = pc * table[g_j, 0, t] + (1 - pc) * val
-                            if 1 <= m < XMAX and k + m <= K and t >= c:
-                                sec = U[h * KT + (k + m) * T1 + (t - c)]
-                            else:
-                                sec = BIG
-                            V[h * KT + k * T1 + t] = _min(table[g_i, 0, t], _min(val, sec))
-                W = U
-                U = V
-                V = W
+    cdef double tail[HMAX]
+    cdef double q[XMAX]
+    cdef double* W
+    for h in range(H):
+        for k in range(K + 1):
             for t in range(T1):
-                o[r, t] = U[t]
-    return out
+                U[h * KT + k * T1 + t] = table[g_end, 0, t]
+    for i in range(L - 1, -1, -1):
+        j = i + 1
+        s = sid[p, j]
+        g_j = index[p, j]
+        g_i = index[p, i]
+        pc = floats[s, 0]
+        pj = floats[s, 1]
+        for x in range(XMAX):
+            q[x] = floats[s, 2 + x]
+        m = <int>ints[s, 3]
+        _tail(floats, s, H, tail)
+        for h in range(H):
+            for k in range(K + 1):
+                c = m * k + m * (m + 1) // 2           # plans.secure_cost(k, m)
+                for t in range(T1):
+                    lv = table[g_j, 1, t]
+                    val = tail[h] * lv
+                    for x in range(xs):
+                        if h + x < H and q[x] != 0.0:
+                            val = val + q[x] * U[(h + x) * KT + k * T1 + t]
+                    if pj != 0.0:
+                        val = pj * lv + (1 - pj) * val
+                    if pc != 0.0:
+                        val = pc * table[g_j, 0, t] + (1 - pc) * val
+                    if 1 <= m < XMAX and k + m <= K and t >= c:
+                        sec = U[h * KT + (k + m) * T1 + (t - c)]
+                    else:
+                        sec = BIG
+                    V[h * KT + k * T1 + t] = _min(table[g_i, 0, t], _min(val, sec))
+        W = U
+        U = V
+        V = W
+    for t in range(T1):
+        out[t] = U[t]
 
 
-def attack_rows(const long[:] rows, const long[:, :] sid, const long[:] length, const long[:] gain,
-                const long[:, :] index, const double[:, :, :] table, const double[:, :] floats, int H):
-    """The value of a Big Attack of each plan of ``rows`` per tokens held before it, ``[row, tokens]``
-    (rollout.attack_values of the plans' point values shifted by their gain, without the SISU token)."""
-    cdef Py_ssize_t n = rows.shape[0]
+cdef void _attack_one(long p, const long[:, :] sid, const long[:] length, const long[:] gain,
+                      const long[:, :] index, const double[:, :, :] table, const double[:, :] floats, int H,
+                      double* out) noexcept nogil:
+    """One plan as a Big Attack (rollout.attack_values of its point values shifted by its gain): ``out[t]``."""
     cdef int T1 = table.shape[2]
-    out = np.empty((n, T1))
-    cdef double[:, :] o = out
+    cdef long L = length[p], g = gain[p], i, j, s, tot, ix, row
+    cdef int h, t, x, xs = H if H < XMAX else XMAX
+    cdef double pj, pc, sa, sb, ok, acc, value, v
     cdef double S[LMAX * TMAX]
     cdef double Lo[LMAX * TMAX]
     cdef double fail[LMAX]
@@ -122,60 +110,222 @@ def attack_rows(const long[:] rows, const long[:, :] sid, const long[:] length, 
     cdef double alive[HMAX]
     cdef double fresh[HMAX]
     cdef double tail[HMAX]
-    cdef Py_ssize_t r
-    cdef long p, L, i, j, s, g, tot, ix, row
-    cdef int h, t, x, xs
-    cdef double pj, pc, sa, sb, ok, acc, value, v
-    xs = H if H < XMAX else XMAX
+    for i in range(1, L + 1):                  # the point values after the attack's gain (DirtModel._shift)
+        row = index[p, i]
+        for t in range(T1):
+            tot = t + g
+            ix = tot if tot < T1 - 1 else T1 - 1
+            v = table[row, 0, t]
+            S[i * T1 + t] = BIG if v >= BIG else table[row, 0, ix] - <double>(tot - ix)
+            v = table[row, 1, t]
+            Lo[i * T1 + t] = BIG if v >= BIG else table[row, 1, ix] - <double>(tot - ix)
+    for h in range(H):                          # rollout.first_loss: where the dice first show a loss
+        alive[h] = 0.0
+    alive[0] = 1.0
+    for j in range(1, L + 1):
+        s = sid[p, j]
+        pj = floats[s, 1]
+        _tail(floats, s, H, tail)
+        sa = alive[0]
+        for h in range(1, H):
+            sa = sa + alive[h]
+        sb = alive[0] * (1 - pj) * tail[0]
+        for h in range(1, H):
+            sb = sb + alive[h] * (1 - pj) * tail[h]
+        fail[j] = sa * pj + sb
+        for h in range(H):
+            alive[h] = alive[h] * (1 - pj)
+            fresh[h] = 0.0
+        for x in range(xs):
+            if floats[s, 2 + x] != 0.0:
+                for h in range(x, H):
+                    fresh[h] = fresh[h] + alive[h - x] * floats[s, 2 + x]
+        for h in range(H):
+            alive[h] = fresh[h]
+    ok = alive[0]
+    for h in range(1, H):
+        ok = ok + alive[h]
+    pc = floats[sid[p, 1], 0]
+    for t in range(T1):
+        # the loss of control laid at the cheapest point at or after the first failing step
+        after[L] = Lo[L * T1 + t]
+        for j in range(L - 1, 0, -1):
+            after[j] = _min(Lo[j * T1 + t], after[j + 1])
+        acc = 0.0
+        for j in range(1, L + 1):
+            acc = acc + fail[j] * after[j]
+        value = ok * S[L * T1 + t] + acc
+        out[t] = pc * S[T1 + t] + (1 - pc) * value
+
+
+def roll_rows(const long[:] rows, const long[:, :] sid, const long[:] length, const long[:, :] index,
+              const double[:, :, :] table, const long[:, :] ints, const double[:, :] floats, int H, int K):
+    """The value of rolling each plan of ``rows`` one by one with the best stopping and securing rule, from
+    no hazard and nothing secured, per tokens held: ``[row, tokens]`` (rollout.roll_values' ``U0``)."""
+    cdef Py_ssize_t r, n = rows.shape[0]
+    out = np.empty((n, table.shape[2]))
+    cdef double[:, ::1] o = out
+    cdef double U[HMAX * KMAX * TMAX]
+    cdef double V[HMAX * KMAX * TMAX]
     with nogil:
         for r in range(n):
-            p = rows[r]
-            L = length[p]
-            g = gain[p]
-            for i in range(1, L + 1):                  # the point values after the attack's gain
-                row = index[p, i]
-                for t in range(T1):
-                    tot = t + g
-                    ix = tot if tot < T1 - 1 else T1 - 1
-                    v = table[row, 0, t]
-                    S[i * T1 + t] = BIG if v >= BIG else table[row, 0, ix] - <double>(tot - ix)
-                    v = table[row, 1, t]
-                    Lo[i * T1 + t] = BIG if v >= BIG else table[row, 1, ix] - <double>(tot - ix)
-            for h in range(H):                          # first_loss: where the dice first show a loss
-                alive[h] = 0.0
-            alive[0] = 1.0
-            for j in range(1, L + 1):
-                s = sid[p, j]
-                pj = floats[s, 1]
-                _tail(floats, s, H, tail)
-                sa = alive[0]
-                for h in range(1, H):
-                    sa = sa + alive[h]
-                sb = alive[0] * (1 - pj) * tail[0]
-                for h in range(1, H):
-                    sb = sb + alive[h] * (1 - pj) * tail[h]
-                fail[j] = sa * pj + sb
-                for h in range(H):
-                    alive[h] = alive[h] * (1 - pj)
-                    fresh[h] = 0.0
-                for x in range(xs):
-                    if floats[s, 2 + x] != 0.0:
-                        for h in range(x, H):
-                            fresh[h] = fresh[h] + alive[h - x] * floats[s, 2 + x]
-                for h in range(H):
-                    alive[h] = fresh[h]
-            ok = alive[0]
-            for h in range(1, H):
-                ok = ok + alive[h]
-            pc = floats[sid[p, 1], 0]
-            for t in range(T1):
-                # the loss of control laid at the cheapest point at or after the first failing step
-                after[L] = Lo[L * T1 + t]
-                for j in range(L - 1, 0, -1):
-                    after[j] = _min(Lo[j * T1 + t], after[j + 1])
-                acc = 0.0
-                for j in range(1, L + 1):
-                    acc = acc + fail[j] * after[j]
-                value = ok * S[L * T1 + t] + acc
-                o[r, t] = pc * S[T1 + t] + (1 - pc) * value
+            _roll_one(rows[r], sid, length, index, table, ints, floats, H, K, U, V, &o[r, 0])
     return out
+
+
+def attack_rows(const long[:] rows, const long[:, :] sid, const long[:] length, const long[:] gain,
+                const long[:, :] index, const double[:, :, :] table, const double[:, :] floats, int H):
+    """The value of a Big Attack of each plan of ``rows`` per tokens held before it, ``[row, tokens]``
+    (rollout.attack_values of the plans' point values shifted by their gain, without the SISU token)."""
+    cdef Py_ssize_t r, n = rows.shape[0]
+    out = np.empty((n, table.shape[2]))
+    cdef double[:, ::1] o = out
+    with nogil:
+        for r in range(n):
+            _attack_one(rows[r], sid, length, gain, index, table, floats, H, &o[r, 0])
+    return out
+
+
+cdef int _first_of(const double[:, ::1] low, const long[:] owner, const unsigned char[:] cand, int first,
+                   unsigned char[:] out) noexcept nogil:
+    """sweep.first_of: among the candidate rows of each owner (rows of one owner are next to each other), the
+    ``first`` with the lowest bound at 0 tokens (ties: the earlier row). Marks them in ``out``; returns how many."""
+    cdef Py_ssize_t R = owner.shape[0], a = 0, b, r, z, y
+    cdef int count = 0, kept
+    cdef long top_r[64]
+    cdef double top_k[64]
+    cdef double key
+    while a < R:
+        b = a
+        while b < R and owner[b] == owner[a]:
+            b += 1
+        kept = 0
+        for r in range(a, b):
+            out[r] = 0
+            if not cand[r]:
+                continue
+            key = low[r, 0]
+            if kept == first and not key < top_k[kept - 1]:
+                continue
+            z = kept if kept < first else first - 1       # insert in order, the later row after an equal key
+            while z > 0 and key < top_k[z - 1]:
+                top_k[z] = top_k[z - 1]
+                top_r[z] = top_r[z - 1]
+                z -= 1
+            top_k[z] = key
+            top_r[z] = r
+            if kept < first:
+                kept += 1
+        for y in range(kept):
+            out[top_r[y]] = 1
+        count += kept
+        a = b
+    return count
+
+
+def decide_group(const long[:, :] sid, const long[:] length, const long[:] gain, const long[:, :] index,
+                 const double[:, :, :] table, const long[:, :] ints, const double[:, :] floats,
+                 const long[:] owner, const long[:] local, int n, int H, int K, int first):
+    """sweep.decide_many's branch and bound for the stacked plans of a group of states, in the same order:
+    returns ``best[state, tokens]``, ``mode`` (0 none, 1 one by one, 2 Big Attack) and ``pick`` (the plan of
+    the state's set)."""
+    cdef Py_ssize_t R = owner.shape[0], r, w, W = index.shape[1]
+    cdef int T1 = table.shape[2], t, kind, stage, ran
+    cdef long o, g, tot, ix
+    cdef double v, c
+    best_a = np.full((n, T1), BIG)
+    mode_a = np.zeros((n, T1), dtype=np.int64)
+    pick_a = np.full((n, T1), -1, dtype=np.int64)
+    lows = np.empty((2, R, T1))
+    cdef double[:, ::1] best = best_a
+    cdef long[:, ::1] mode = mode_a
+    cdef long[:, ::1] pick = pick_a
+    cdef double[:, ::1] low_roll = lows[0]
+    cdef double[:, ::1] low_att = lows[1]
+    cdef double[:, ::1] low
+    flags = np.zeros((5, R), dtype=np.uint8)
+    cdef unsigned char[:] done_roll = flags[0]
+    cdef unsigned char[:] done_att = flags[1]
+    cdef unsigned char[:] sel = flags[2]
+    cdef unsigned char[:] pre = flags[3]
+    cdef unsigned char[:] done
+    bests = np.empty((n, T1))
+    picks = np.empty((n, T1), dtype=np.int64)
+    cdef double[:, ::1] bmin = bests
+    cdef long[:, ::1] bpick = picks
+    cdef double vals[TMAX]
+    cdef double U[HMAX * KMAX * TMAX]
+    cdef double V[HMAX * KMAX * TMAX]
+    # kinds run in this order (1: one by one, 2: Big Attack); stage 0, 1: the first plans of each state;
+    # stages 2-5: once each, one by one only the first of what is left; then each kind until nothing is left
+    cdef int order[8]
+    order[:] = [2, 1, 2, 1, 1, 1, 2, 1]
+    with nogil:
+        for r in range(R):                      # the bounds (sweep._cheapest, DirtModel._shift)
+            for t in range(T1):
+                c = BIG
+                for w in range(W):
+                    v = table[index[r, w], 0, t]
+                    c = _min(c, v)
+                    v = table[index[r, w], 1, t]
+                    c = _min(c, v)
+                low_roll[r, t] = c
+            g = gain[r]
+            for t in range(T1):
+                tot = t + g
+                ix = tot if tot < T1 - 1 else T1 - 1
+                low_att[r, t] = BIG if low_roll[r, t] >= BIG else low_roll[r, ix] - <double>(tot - ix)
+        stage = 0
+        while stage < 8:
+            kind = order[stage]
+            low = low_roll if kind == 1 else low_att
+            done = done_roll if kind == 1 else done_att
+            if stage < 2:
+                for r in range(R):
+                    pre[r] = 1
+                _first_of(low, owner, pre, first, sel)
+            else:
+                for r in range(R):
+                    sel[r] = 0
+                    if done[r]:
+                        continue
+                    o = owner[r]
+                    for t in range(T1):
+                        if low[r, t] < best[o, t] - 1e-9:
+                            sel[r] = 1
+                            break
+                if kind == 1 and stage < 6:
+                    for r in range(R):
+                        pre[r] = sel[r]
+                    _first_of(low, owner, pre, first, sel)
+                    for r in range(R):
+                        sel[r] = sel[r] and pre[r]
+            ran = 0
+            for r in range(R):
+                if sel[r]:
+                    if not ran:
+                        for o in range(n):
+                            for t in range(T1):
+                                bmin[o, t] = BIG
+                                bpick[o, t] = -1
+                        ran = 1
+                    done[r] = 1
+                    if kind == 1:
+                        _roll_one(r, sid, length, index, table, ints, floats, H, K, U, V, vals)
+                    else:
+                        _attack_one(r, sid, length, gain, index, table, floats, H, vals)
+                    o = owner[r]
+                    for t in range(T1):
+                        if bpick[o, t] < 0 or vals[t] < bmin[o, t]:      # the first of the least
+                            bmin[o, t] = vals[t]
+                            bpick[o, t] = local[r]
+            if ran:
+                for o in range(n):
+                    for t in range(T1):
+                        if bpick[o, t] >= 0 and bmin[o, t] < best[o, t] - 1e-9:
+                            best[o, t] = bmin[o, t]
+                            pick[o, t] = bpick[o, t]
+                            mode[o, t] = kind
+            if stage < 6 or not ran:
+                stage += 1                      # stages 6 and 7 repeat while they find plans to roll out
+    return best_a, mode_a, pick_a

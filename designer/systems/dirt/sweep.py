@@ -206,6 +206,12 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
         local = np.concatenate([np.arange(ps.n) for ps in sets])
         R = len(owner)
         shape = (n, int(max(ps.n for ps in sets)))
+        steps = model.steps
+        if KERNELS is not None and KERNELS.fits(model.limit, model.K, T1, int(big.length.max()), FIRST):
+            # the same branch and bound, in the same order, compiled (the same numbers and choices)
+            best, mode, pick = KERNELS.decide_group(big.sid, big.length, big.gain, index, table, steps.ints,
+                                                    steps.floats, owner, local, n, model.limit, model.K, FIRST)
+            return _decisions(best, mode, pick)
         # Branch and bound over (plan, mode), exact to the same 1e-9 as DirtModel.decide. Every outcome of a
         # plan ends at one of its points, ended or lost. A Big Attack earns its gain first, so it is worth at
         # least its cheapest point with the tokens after the gain; one by one spends tokens and never earns
@@ -214,22 +220,11 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
         low = {"roll": cheapest, "attack": model._shift(big, cheapest[:, None, :])[:, 0]}
         done = {"roll": np.zeros(R, dtype=bool), "attack": np.zeros(R, dtype=bool)}
 
-        steps = model.steps
-        fast = KERNELS is not None and KERNELS.fits(model.limit, model.K, T1, int(big.length.max()))
-
         def run(kind, sel):
             nonlocal best, pick, mode
             done[kind] |= sel
             rows = np.nonzero(sel)[0]
-            if fast:                               # the same numbers, compiled
-                if kind == "roll":
-                    vals = KERNELS.roll_rows(rows, big.sid, big.length, index, table, steps.ints, steps.floats,
-                                             model.limit, model.K)
-                else:
-                    vals = KERNELS.attack_rows(rows, big.sid, big.length, big.gain, index, table, steps.floats,
-                                               model.limit)
-            else:
-                vals = _roll_out(model, kind, big, rows, table, index)
+            vals = _roll_out(model, kind, big, rows, table, index)
             best, pick, better = _best_of(vals, owner[rows], local[rows], shape, best, pick)
             mode = np.where(better, 1 if kind == "roll" else 2, mode)
 
@@ -247,6 +242,11 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
                 if not sel.any():
                     break
                 run(kind, sel)
+    return _decisions(best, mode, pick)
+
+
+def _decisions(best: np.ndarray, mode: np.ndarray, pick: np.ndarray) -> list[tuple[np.ndarray, list]]:
+    """Each state's best values and its decision per tokens held (one Decision object per distinct choice)."""
     made: dict = {}
     out = []
     for i, (modes, picks) in enumerate(zip(mode.tolist(), pick.tolist())):
