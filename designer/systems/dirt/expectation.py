@@ -45,7 +45,7 @@ class ExpectedTime:
     solution: Solution
     starts: list
     stats: PolicyStats
-    ideal_seconds: int | None
+    ideal: object                 # the shakedown line's seconds (int or None), or a function that works it out
     leader: bool
     rules: Ruleset
     mishaps: Mishaps
@@ -55,6 +55,14 @@ class ExpectedTime:
     @property
     def seconds(self) -> float:
         return self.stats.seconds
+
+    @property
+    def ideal_seconds(self) -> int | None:
+        """The shakedown line's time (hazards not rolled, no tokens), worked out when first asked for when the
+        caller did not give it (the analysis has its line already)."""
+        if callable(self.ideal):
+            self.ideal = self.ideal()
+        return self.ideal
 
     @property
     def start(self):
@@ -236,8 +244,10 @@ def _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu) -> Expecte
             raise DesignerError("no way to drive this stage to the finish under the dice",
                                 hint="a cell limited to 0 or a dead end blocks the road; check the speed limits")
         stats = solution.stats(starts)
-    if ideal_seconds is None:
-        line = L.fastest_line(track, rules, leader=leader)
-        ideal_seconds = line.seconds if line is not None else None
-    return ExpectedTime(model=model, solution=solution, starts=starts, stats=stats, ideal_seconds=ideal_seconds,
+    ideal = ideal_seconds
+    if ideal is None:
+        def ideal():
+            line = L.fastest_line(track, rules, leader=leader)
+            return line.seconds if line is not None else None
+    return ExpectedTime(model=model, solution=solution, starts=starts, stats=stats, ideal=ideal,
                         leader=leader, rules=rules, mishaps=mishaps, extra={"sisu_token": sisu})
