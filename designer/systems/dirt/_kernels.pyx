@@ -23,16 +23,51 @@ cdef inline double _min(double a, double b) noexcept nogil:
     return b if b < a else a
 
 
-cdef inline void _tail(const double[:, :] floats, long s, int H, double* tail) noexcept nogil:
-    """tail[h]: the chance that a step's hazards take h hazards shown to the limit, P(x >= H - h)."""
+cdef inline void _tail(const double* q, int H, double* tail) noexcept nogil:
+    """tail[h]: the chance that a step's hazards (chances ``q`` of 0..XMAX-1) take h hazards shown to the
+    limit, P(x >= H - h)."""
     cdef double cum[XMAX + 1]
     cdef int x, h
     cum[XMAX] = 0.0
-    cum[XMAX - 1] = floats[s, 2 + XMAX - 1]
+    cum[XMAX - 1] = q[XMAX - 1]
     for x in range(XMAX - 2, -1, -1):
-        cum[x] = cum[x + 1] + floats[s, 2 + x]
+        cum[x] = cum[x + 1] + q[x]
     for h in range(H):
         tail[h] = cum[H - h] if H - h < XMAX else 0.0
+
+
+cdef inline double _fail_step(double* alive, double pj, const double* q, int H) noexcept nogil:
+    """One step of rollout.first_loss: the chance that this step is where the dice first show a loss of
+    control (``alive[h]``: the chance of h hazards shown so far and none yet), and ``alive`` after it."""
+    cdef double tail[HMAX]
+    cdef double fresh[HMAX]
+    cdef double sa, sb
+    cdef int h, x, xs = H if H < XMAX else XMAX
+    _tail(q, H, tail)
+    sa = alive[0]
+    for h in range(1, H):
+        sa = sa + alive[h]
+    sb = alive[0] * (1 - pj) * tail[0]
+    for h in range(1, H):
+        sb = sb + alive[h] * (1 - pj) * tail[h]
+    for h in range(H):
+        alive[h] = alive[h] * (1 - pj)
+        fresh[h] = 0.0
+    for x in range(xs):
+        if q[x] != 0.0:
+            for h in range(x, H):
+                fresh[h] = fresh[h] + alive[h - x] * q[x]
+    for h in range(H):
+        alive[h] = fresh[h]
+    return sa * pj + sb
+
+
+cdef inline double _alive_sum(const double* alive, int H) noexcept nogil:
+    cdef double ok = alive[0]
+    cdef int h
+    for h in range(1, H):
+        ok = ok + alive[h]
+    return ok
 
 
 def fits(int H, int K, int T1, int L, int first=1) -> bool:
@@ -69,7 +104,7 @@ cdef void _roll_one(long p, const long[:, :] sid, const long[:] length, const lo
         for x in range(XMAX):
             q[x] = floats[s, 2 + x]
         m = <int>ints[s, 3]
-        _tail(floats, s, H, tail)
+        _tail(q, H, tail)
         for h in range(H):
             for k in range(K + 1):
                 c = m * k + m * (m + 1) // 2           # plans.secure_cost(k, m)
@@ -101,15 +136,14 @@ cdef void _attack_one(long p, const long[:, :] sid, const long[:] length, const 
     """One plan as a Big Attack (rollout.attack_values of its point values shifted by its gain): ``out[t]``."""
     cdef int T1 = table.shape[2]
     cdef long L = length[p], g = gain[p], i, j, s, tot, ix, row
-    cdef int h, t, x, xs = H if H < XMAX else XMAX
-    cdef double pj, pc, sa, sb, ok, acc, value, v
+    cdef int h, t, x
+    cdef double pc, ok, acc, value, v
+    cdef double q[XMAX]
     cdef double S[LMAX * TMAX]
     cdef double Lo[LMAX * TMAX]
     cdef double fail[LMAX]
     cdef double after[LMAX]
     cdef double alive[HMAX]
-    cdef double fresh[HMAX]
-    cdef double tail[HMAX]
     for i in range(1, L + 1):                  # the point values after the attack's gain (DirtModel._shift)
         row = index[p, i]
         for t in range(T1):
@@ -124,27 +158,10 @@ cdef void _attack_one(long p, const long[:, :] sid, const long[:] length, const 
     alive[0] = 1.0
     for j in range(1, L + 1):
         s = sid[p, j]
-        pj = floats[s, 1]
-        _tail(floats, s, H, tail)
-        sa = alive[0]
-        for h in range(1, H):
-            sa = sa + alive[h]
-        sb = alive[0] * (1 - pj) * tail[0]
-        for h in range(1, H):
-            sb = sb + alive[h] * (1 - pj) * tail[h]
-        fail[j] = sa * pj + sb
-        for h in range(H):
-            alive[h] = alive[h] * (1 - pj)
-            fresh[h] = 0.0
-        for x in range(xs):
-            if floats[s, 2 + x] != 0.0:
-                for h in range(x, H):
-                    fresh[h] = fresh[h] + alive[h - x] * floats[s, 2 + x]
-        for h in range(H):
-            alive[h] = fresh[h]
-    ok = alive[0]
-    for h in range(1, H):
-        ok = ok + alive[h]
+        for x in range(XMAX):
+            q[x] = floats[s, 2 + x]
+        fail[j] = _fail_step(alive, floats[s, 1], q, H)
+    ok = _alive_sum(alive, H)
     pc = floats[sid[p, 1], 0]
     for t in range(T1):
         # the loss of control laid at the cheapest point at or after the first failing step
@@ -156,6 +173,30 @@ cdef void _attack_one(long p, const long[:, :] sid, const long[:] length, const 
             acc = acc + fail[j] * after[j]
         value = ok * S[L * T1 + t] + acc
         out[t] = pc * S[T1 + t] + (1 - pc) * value
+
+
+def first_loss(const double[:, :, :] q, const double[:, :] pj, const long[:] length, int H):
+    """rollout.first_loss of a plan set's arrays (``q[p, j, x]``, ``pj[p, j]``, ``length[p]``): the chance
+    that the dice of a Big Attack first show a loss of control at step j, ``[p, j]``, and of none, ``[p]``."""
+    cdef Py_ssize_t P = q.shape[0], L1 = q.shape[1], p, j
+    cdef int x, h
+    fail_a = np.zeros((P, L1))
+    ok_a = np.empty(P)
+    cdef double[:, ::1] fail = fail_a
+    cdef double[::1] ok = ok_a
+    cdef double alive[HMAX]
+    cdef double qj[XMAX]
+    with nogil:
+        for p in range(P):
+            for h in range(H):
+                alive[h] = 0.0
+            alive[0] = 1.0
+            for j in range(1, length[p] + 1):
+                for x in range(XMAX):
+                    qj[x] = q[p, j, x]
+                fail[p, j] = _fail_step(alive, pj[p, j], qj, H)
+            ok[p] = _alive_sum(alive, H)
+    return fail_a, ok_a
 
 
 def roll_rows(const long[:] rows, const long[:, :] sid, const long[:] length, const long[:, :] index,

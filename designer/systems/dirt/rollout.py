@@ -8,6 +8,11 @@ import numpy as np
 
 from designer.systems.dirt.plans import BIG, X, PlanSet, secure_cost
 
+try:                       # the compiled roll-outs, built when the package is installed (setup.py)
+    from designer.systems.dirt import _kernels as KERNELS
+except ImportError:        # pragma: no cover - no C compiler where it was installed: numpy, slower
+    KERNELS = None
+
 
 def _secure_tables(K: int, T: int):
     """For m = 0..X-1 dice: flat index of (k + m, t - cost) in a (K+1, T+1) block, or (K+1) * (T+1) (one
@@ -100,7 +105,15 @@ def roll_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int, K: 
 def first_loss(ps: PlanSet, limit: int) -> tuple[np.ndarray, np.ndarray]:
     """For a Big Attack (every die rolled at once): the chance the plan's dice reach the loss of control
     first at step j (hazards counted in plan order, or a long-jump die's hazard), and the chance of none.
-    The canon die (p. 23) is left out: the caller weighs its own outcome."""
+    The canon die (p. 23) is left out: the caller weighs its own outcome. Compiled where built (the same
+    numbers as :func:`first_loss_numpy`)."""
+    if KERNELS is not None and KERNELS.fits(limit, 0, 1, ps.q.shape[1]):
+        return KERNELS.first_loss(ps.q, ps.pj, ps.length, limit)
+    return first_loss_numpy(ps, limit)
+
+
+def first_loss_numpy(ps: PlanSet, limit: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`first_loss` in numpy, over every plan at once."""
     P, L1 = ps.q.shape[:2]
     H = limit
     live_all = np.arange(L1)[None, :] <= ps.length[:, None]

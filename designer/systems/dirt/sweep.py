@@ -24,12 +24,8 @@ import numpy as np
 
 from designer.systems.dirt.expected import Decision, DirtModel
 from designer.systems.dirt.plans import BIG, PlanSet
+from designer.systems.dirt import rollout
 from designer.systems.dirt.rollout import attack_values, roll_values
-
-try:                       # the compiled roll-outs, built when the package is installed (setup.py)
-    from designer.systems.dirt import _kernels as KERNELS
-except ImportError:        # pragma: no cover - no C compiler where it was installed: numpy, slower
-    KERNELS = None
 
 FIRST = 8          # plans rolled out first per state (the most promising by their lower bound)
 MODES = (None, "roll", "attack")
@@ -207,9 +203,10 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
         R = len(owner)
         shape = (n, int(max(ps.n for ps in sets)))
         steps = model.steps
-        if KERNELS is not None and KERNELS.fits(model.limit, model.K, T1, int(big.length.max()), FIRST):
+        kernels = rollout.KERNELS
+        if kernels is not None and kernels.fits(model.limit, model.K, T1, int(big.length.max()), FIRST):
             # the same branch and bound, in the same order, compiled (the same numbers and choices)
-            best, mode, pick = KERNELS.decide_group(big.sid, big.length, big.gain, index, table, steps.ints,
+            best, mode, pick = kernels.decide_group(big.sid, big.length, big.gain, index, table, steps.ints,
                                                     steps.floats, owner, local, n, model.limit, model.K, FIRST)
             return _decisions(best, mode, pick)
         # Branch and bound over (plan, mode), exact to the same 1e-9 as DirtModel.decide. Every outcome of a
