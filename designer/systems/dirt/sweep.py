@@ -32,31 +32,33 @@ MODES = (None, "roll", "attack")
 
 
 def closure(model: DirtModel, starts) -> set:
-    """Every state whose value the optimum needs, from ``starts``."""
+    """Every state whose value the optimum needs, from ``starts``. What ending a turn or losing control at a
+    point leads to depends only on the point and the damage, so each (damage, point) is followed once: the
+    first state whose plans reach it brings its states in."""
     seen = set(starts)
     stack = list(starts)
-    after: dict = {}                   # damage -> {point: the states it leads to}
+    followed: dict = {}                # damage -> the points whose outcomes are in ``seen`` already
     while stack:
         st = stack.pop()
         if model.terminal(st) is not None:
             continue
         cell, gear, damage = st
-        known = after.setdefault(damage, {})
-        nums = model.points(model.plans(cell, gear, damage))
-        for num in [n for n in nums if n not in known]:
+        done = followed.setdefault(damage, set())
+        new = set()
+        for num in model.points(model.plans(cell, gear, damage)):
+            if num in done:
+                continue
+            done.add(num)
             pt = model._point_list[num]
-            hit = [o[2] for o in model.stop_outcomes(*pt, damage)]
-            hit += [o[2] for o in model.loss_outcomes(*pt, damage)]
+            new.update(o[2] for o in model.stop_outcomes(*pt, damage))
+            new.update(o[2] for o in model.loss_outcomes(*pt, damage))
             if damage[4]:                          # the values with the token spent are asked for too
                 spent = tuple(damage[:4]) + (0,)
-                hit += [o[2] for o in model.stop_outcomes(*pt, spent)]
-                hit += [o[2] for o in model.loss_outcomes(*pt, spent)]
-            known[num] = frozenset(hit)
-        hits = list(map(known.__getitem__, nums))
+                new.update(o[2] for o in model.stop_outcomes(*pt, spent))
+                new.update(o[2] for o in model.loss_outcomes(*pt, spent))
         g, s, b, spare, su = damage
         if gear == 1 and s > 0 and not spare:
-            hits.append(((cell, 0, (g, s - 1, b, 1, su)),))
-        new = set().union(*hits)
+            new.add((cell, 0, (g, s - 1, b, 1, su)))
         new -= seen
         seen |= new
         stack += new
