@@ -134,6 +134,11 @@ class CautiousPlayer(DicePlayer):
             decision = Decision("roll", decision.plan)
         return super().play(state, t, decision, rng, value)
 
+    def _choice(self, key, hit, i, h, k, tok):
+        if i >= 1 and (i >= hit[3].length or h >= self.model.limit - 1):
+            return "stop"
+        return "roll"
+
 
 class AttackPlayer(DicePlayer):
     """Another fixed simple policy: always a Big Attack of the plan the solver picked."""
@@ -154,22 +159,10 @@ def test_optimal_policy_beats_always_attacking():
 
 
 def test_optimal_policy_beats_a_simple_policy():
-    r = demo_result()
-    model = r.model
-    original = model.choice
-
-    def cautious(ps1, stop, loss, table, i, h, k, t):
-        if i >= 1 and (i >= ps1.length[0] or h >= model.limit - 1):
-            return "stop"
-        return "roll"
-
     from designer.racing.simulate import simulate
-    model.choice = cautious
-    try:
-        player = CautiousPlayer(model)
-        runs = simulate(r.solution, player, r.starts, runs=3000, seed=3)
-    finally:
-        model.choice = original
+
+    r = demo_result()
+    runs = simulate(r.solution, CautiousPlayer(r.model), r.starts, runs=3000, seed=3)
     assert r.seconds <= runs.ci95[1]
     assert r.seconds < runs.mean
 

@@ -39,8 +39,7 @@ class DicePlayer:
         ck = (key, i, h, k, tok)
         act = self._choices.get(ck)
         if act is None:
-            ps1, stop, loss, table = hit
-            act = self._choices[ck] = self.model.choice(ps1, stop, loss, table, i, h, k, tok)
+            act = self._choices[ck] = hit[3].choice(i, h, k, tok)
         return act
 
     def play(self, state, t, decision: Decision, rng, value) -> Outcome:
@@ -52,7 +51,7 @@ class DicePlayer:
         hit = self._single.get(key)
         if hit is None:
             hit = self._single[key] = model.single(state, decision, value)
-        ps1, stop, loss, table = hit
+        ps1, stop, loss, _replay = hit
         steps = ps1.steps[0]
         n = int(ps1.length[0])
 

@@ -93,25 +93,25 @@ class ExpectedTime:
     def _rules(self, state, bank, decision) -> list[dict]:
         """For one by one: before each die, what to do with 0, 1, ... hazards shown (nothing secured yet)."""
         model = self.model
-        ps1, stop, loss, table = model.single(state, decision, self.solution._vector)
+        replay = model.single(state, decision, self.solution._vector)[3]
         out = []
-        for i in range(int(ps1.length[0])):
-            out.append({str(h): model.choice(ps1, stop, loss, table, i, h, 0, bank) for h in range(model.limit)})
+        for i in range(replay.length):
+            out.append({str(h): replay.choice(i, h, 0, bank) for h in range(model.limit)})
         return out
 
     def _secured_rules(self, state, bank, decision) -> list[dict]:
         """The same once k >= 1 dice are secured (tokens then held: bank - (1 + ... + k)); keys "hazards/k"."""
         model = self.model
-        ps1, stop, loss, table = model.single(state, decision, self.solution._vector)
+        replay = model.single(state, decision, self.solution._vector)[3]
         out = []
-        for i in range(int(ps1.length[0])):
+        for i in range(replay.length):
             row = {}
             for k in range(1, min(i, model.K) + 1):
                 t = bank - k * (k + 1) // 2
                 if t < 0:
                     break
                 for h in range(model.limit):
-                    row[f"{h}/{k}"] = model.choice(ps1, stop, loss, table, i, h, k, t)
+                    row[f"{h}/{k}"] = replay.choice(i, h, k, t)
             out.append(row)
         return out
 

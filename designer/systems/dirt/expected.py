@@ -33,8 +33,9 @@ import numpy as np
 
 from designer.racing.expected import Outcome
 from designer.systems.dirt.mishaps import Mishaps
-from designer.systems.dirt.plans import (BIG, X, PlanSet, PointNumbers, StepTable, fits_all, plan_set, search_plans,
+from designer.systems.dirt.plans import (BIG, PlanSet, PointNumbers, StepTable, fits_all, plan_set, search_plans,
                                          secure_cost, subset, subset_many)
+from designer.systems.dirt.replay import Replay
 from designer.systems.dirt.rollout import attack_values, first_loss, roll_values
 from designer.systems.dirt.ruleset import Pool, Ruleset
 
@@ -348,8 +349,8 @@ class DirtModel:
 
     # -- replaying a decision --------------------------------------------------------------------
     def single(self, state, decision: Decision, value):
-        """The chosen plan alone with its point values and (for one by one) its table of rules; with the SISU
-        token held, ``ps1.rescue`` keeps what cancelling a loss of control leads to."""
+        """The chosen plan alone with its point values and (for one by one) its :class:`.Replay`; with the
+        SISU token held, ``ps1.rescue`` keeps what cancelling a loss of control leads to."""
         key = (state, decision)
         hit = self._single.get(key)
         if hit is not None:
@@ -361,10 +362,11 @@ class DirtModel:
             loss, _ = self.sisu_rescue(ps1, loss, damage, value)
         else:
             self.sisu_rescue(ps1, loss, damage, value)
-        table = None
+        replay = None
         if decision.mode == "roll":
             _, table = roll_values(ps1, stop, loss, self.limit, self.K, keep=True)
-        hit = self._single[key] = (ps1, stop, loss, table)
+            replay = Replay(ps1, stop, loss, table, self.limit, self.K)
+        hit = self._single[key] = (ps1, stop, loss, replay)
         return hit
 
     def loss_or_rescue(self, ps1, j: int, tok: int, damage: tuple) -> list:
@@ -388,33 +390,6 @@ class DirtModel:
                 return self.stop_outcomes(*self._point(ps1, n), tuple(damage[:4]) + (0,))
         return self.loss_outcomes(*self._point(ps1, jj), damage)
 
-    def choice(self, ps1, stop, loss, table, i, h, k, t) -> str:
-        """'stop', 'roll' or 'secure' at point i of a plan rolled one by one (h hazards, k secured, t tokens)."""
-        cont_roll, cont_sec = self.continue_values(ps1, stop, loss, table, i, h, k, t)
-        cont = min(cont_roll, cont_sec)
-        if i >= 1 and (i >= ps1.length[0] or stop[0, i, t] <= cont + 1e-9):
-            return "stop"
-        return "roll" if cont_roll <= cont_sec + 1e-9 else "secure"
-
-    def continue_values(self, ps1, stop, loss, table, i, h, k, t) -> tuple[float, float]:
-        j = i + 1
-        if j > ps1.length[0]:
-            return BIG, BIG
-        U = table[j][0]
-        lv = loss[0, j, t]
-        roll = 0.0
-        for x in range(X):
-            qx = ps1.q[0, j, x]
-            if qx:
-                roll += qx * (U[h + x, k, t] if h + x < self.limit else lv)
-        pj, pc = ps1.pj[0, j], ps1.pc[0, j]
-        roll = pj * lv + (1 - pj) * roll
-        roll = pc * stop[0, j, t] + (1 - pc) * roll
-        m = int(ps1.m[0, j])
-        c = secure_cost(k, m)
-        sec = U[h, k + m, t - c] if (k + m <= self.K and t >= c) else BIG
-        return float(roll), float(sec)
-
     def _point(self, ps1, i):
         return (int(ps1.cell[0, i]), int(ps1.gear[0, i]), bool(ps1.fin[0, i]), int(ps1.cuts[0, i]))
 
@@ -423,7 +398,7 @@ class DirtModel:
         if decision.mode == "spare":
             g, s, b, _, su = damage
             return [Outcome(1.0, float(self.mishaps.spare_wheel_seconds), (cell, 0, (g, s - 1, b, 1, su)), t)]
-        ps1, stop, loss, table = self.single(state, decision, value)
+        ps1, stop, loss, replay = self.single(state, decision, value)
         out: list[Outcome] = []
 
         def emit(p, outs, bank, credit=0.0, info=None):
@@ -447,27 +422,27 @@ class DirtModel:
                          "attack-failed")
             return _merge(out)
         mass = {(0, 0, t): 1.0}
-        for i in range(0, int(ps1.length[0]) + 1):
+        points = replay.points
+        for i in range(0, replay.length + 1):
             nxt: dict = {}
             for (h, k, tok), p in mass.items():
-                act = self.choice(ps1, stop, loss, table, i, h, k, tok)
+                act = replay.choice(i, h, k, tok)
                 if act == "stop":
-                    emit(p, self.stop_outcomes(*self._point(ps1, i), damage), tok, 0.0, "stop")
+                    emit(p, self.stop_outcomes(*points[i], damage), tok, 0.0, "stop")
                     continue
                 j = i + 1
                 if act == "secure":
-                    m = int(ps1.m[0, j])
+                    m = replay.m[j]
                     key = (h, k + m, tok - secure_cost(k, m))
                     nxt[key] = nxt.get(key, 0.0) + p
                     continue
-                pj, pc = ps1.pj[0, j], ps1.pc[0, j]
+                pj, pc = replay.pj[j], replay.pc[j]
                 if pc:
-                    emit(p * pc, self.stop_outcomes(*self._point(ps1, j), damage), tok, 0.0, "canon")
+                    emit(p * pc, self.stop_outcomes(*points[j], damage), tok, 0.0, "canon")
                 if pj:
                     emit(p * (1 - pc) * pj, self.loss_or_rescue(ps1, j, tok, damage), tok, 0.0, "loss")
                 rest = p * (1 - pc) * (1 - pj)
-                for x in range(X):
-                    qx = ps1.q[0, j, x]
+                for x, qx in enumerate(replay.q[j]):
                     if not qx:
                         continue
                     if h + x >= self.limit:
@@ -480,9 +455,14 @@ class DirtModel:
 
 
 def _merge(outs: list[Outcome]) -> list[Outcome]:
-    merged: dict = {}
+    """Outcomes with the same seconds, state, tokens and loss as one (their chances added in order)."""
+    first: dict = {}
+    total: dict = {}
     for o in outs:
         key = (o.seconds, o.state, o.bank, o.loss)
-        old = merged.get(key)
-        merged[key] = o if old is None else old._replace(p=old.p + o.p)
-    return [o for o in merged.values() if o.p > 0]
+        if key in total:
+            total[key] += o.p
+        else:
+            first[key], total[key] = o, o.p
+    return [o if p == o.p else Outcome(p, o.seconds, o.state, o.bank, o.loss, o.info)
+            for o, p in zip(first.values(), total.values()) if p > 0]
