@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from designer.systems.dirt.expectation import expected_time
 from designer.systems.dirt.dice_player import DicePlayer
-from designer.systems.dirt.expected import Decision
+from designer.systems.dirt.expected import Decision, cheapest_from
 from designer.systems.dirt.mishaps import load_mishaps
 from designer.systems.dirt.ruleset import load_ruleset
 from designer.systems.dirt.stage import loads_stage
@@ -226,3 +226,9 @@ def test_analyze_carries_the_expected_time():
     alone = analyze(demo_track(), players=1)
     assert alone["leader"] is True and alone["expected"]["leader"] is True
     assert analyze(demo_track(), players=2, expected=False)["expected"] is None
+
+
+@given(st.lists(st.sampled_from([-2.0, 0.0, 1.5, 3.0, 1e9]), min_size=1, max_size=12))
+def test_cheapest_from_is_the_first_least_value_at_or_after_each_point(values):
+    """Where a failed Big Attack lays its loss of control: the first point of least value from j on."""
+    assert cheapest_from(values) == [min(range(j, len(values)), key=values.__getitem__) for j in range(len(values))]

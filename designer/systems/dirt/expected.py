@@ -379,11 +379,13 @@ class DirtModel:
                 return self.stop_outcomes(*self._point(ps1, i), tuple(damage[:4]) + (0,))
         return self.loss_outcomes(*self._point(ps1, j), damage)
 
-    def attack_failure(self, ps1, j: int, bank: int, loss: np.ndarray, damage: tuple) -> list:
+    def attack_failure(self, ps1, j: int, bank: int, loss: np.ndarray, damage: tuple,
+                       cheapest: list | None = None) -> list:
         """What a failed Big Attack (first failing step j) leads to: the cheapest loss of control at or after j,
-        or the SISU token spent and the attack's end reached."""
+        or the SISU token spent and the attack's end reached. ``cheapest``: :func:`cheapest_from` of the
+        plan's loss values with these tokens, when already worked out."""
         n = int(ps1.length[0])
-        jj = min(range(j, n + 1), key=lambda x: loss[0, x, bank])
+        jj = (cheapest_from(loss[0, :n + 1, bank].tolist()) if cheapest is None else cheapest)[j]
         if ps1.rescue is not None:
             stop_su, _, raw = ps1.rescue
             if stop_su[0, n, bank] < raw[0, jj, bank] - 1e-9:
@@ -412,13 +414,14 @@ class DirtModel:
                 ps1.first = first_loss(ps1, self.limit)
             fail, ok = ps1.first
             n = int(ps1.length[0])
+            cheapest = cheapest_from(loss[0, :n + 1, bank].tolist())
             pc = ps1.pc[0, 1]
             if pc:
                 emit(pc, self.stop_outcomes(*self._point(ps1, 1), damage), bank, credit, "canon")
             emit((1 - pc) * ok[0], self.stop_outcomes(*self._point(ps1, n), damage), bank, credit, "attack")
             for j in range(1, n + 1):
                 if fail[0, j] > 0:
-                    emit((1 - pc) * fail[0, j], self.attack_failure(ps1, j, bank, loss, damage), bank, credit,
+                    emit((1 - pc) * fail[0, j], self.attack_failure(ps1, j, bank, loss, damage, cheapest), bank, credit,
                          "attack-failed")
             return _merge(out)
         mass = {(0, 0, t): 1.0}
@@ -452,6 +455,15 @@ class DirtModel:
                         nxt[key] = nxt.get(key, 0.0) + rest * qx
             mass = nxt
         return _merge(out)
+
+
+def cheapest_from(values: list) -> list:
+    """For every point j, the point at or after j with the least value (the first of equal ones)."""
+    out = list(range(len(values)))
+    for j in range(len(values) - 2, -1, -1):
+        if values[out[j + 1]] < values[j]:
+            out[j] = out[j + 1]
+    return out
 
 
 def _merge(outs: list[Outcome]) -> list[Outcome]:
