@@ -1,7 +1,8 @@
-"""Builds the compiled roll-outs of the DIRT expected-time sweep (designer/systems/dirt/_kernels.pyx).
+"""Builds the compiled parts of the DIRT expected-time solve: the roll-outs of the sweep
+(designer/systems/dirt/_kernels.pyx) and the plan search (designer/systems/dirt/_search.pyx, C++).
 
-Everything else is in pyproject.toml. The extension is optional: where it cannot be built (no C compiler), the
-package installs without it and the sweep runs the same arithmetic in numpy, slower.
+Everything else is in pyproject.toml. Both extensions are optional: where one cannot be built (no C or C++
+compiler), the package installs without it and the same arithmetic runs in Python and numpy, slower.
 """
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -14,4 +15,13 @@ kernels = Extension(
     optional=True,
 )
 
-setup(ext_modules=cythonize([kernels], language_level=3, quiet=True))
+search = Extension(
+    "designer.systems.dirt._search",
+    ["designer/systems/dirt/_search.pyx"],
+    language="c++",
+    # the risk is rounded to 13 decimals as numpy rounds it (times 1e13, rint, divided back): no contraction
+    extra_compile_args=["-O2", "-ffp-contract=off"],
+    optional=True,
+)
+
+setup(ext_modules=cythonize([kernels, search], language_level=3, quiet=True))

@@ -43,7 +43,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.systems.dirt.rules import _BRAKE, _CANON, _GAS, _LEADER, _POP, _RZ, _dominated, _ndice
+from designer.systems.dirt import plan_search
+from designer.systems.dirt.plan_search import (PlanSteps, Search, arrays, pareto_index, pareto_plans,  # noqa: F401
+                                               search_plans, step_rows)
 
 BIG = 1e9          # a value no policy takes (finite, so that 0 * BIG stays 0)
 X = 5              # hazard counts of one step: 0..4 (a gear die and up to three brake dice)
@@ -125,14 +127,12 @@ def plan_set(engine, cell: int, gear: int, table: StepTable, pool=None, search=N
     if search is None:
         search = search_plans(engine, cell, gear)
     cand = pareto_index(search, pool)
-    store, lens = _step_rows(search, table, cand)
+    store, lens = step_rows(search, table)
     length = lens[cand]
     L = int(length.max()) if len(cand) else 1
     ids = store[cand, :L + 1]
-    gains = search[2].get("gains")
-    if gains is None:
-        gains = search[2]["gains"] = table.ints[:, 5][store].sum(axis=1)
-    return LazyPlanSet(table, cell, gear, ids, length, gains[cand], PlanSteps(search, cand), _arrays(search)[0][cand])
+    gains = search.cache["gains"]
+    return LazyPlanSet(table, cell, gear, ids, length, gains[cand], PlanSteps(search, cand), arrays(search)[0][cand])
 
 
 class LazyPlanSet(PlanSet):
@@ -163,60 +163,6 @@ class LazyPlanSet(PlanSet):
         return getattr(self, name)
 
 
-def _step_rows(search: tuple, table: StepTable, cand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The StepTable rows of the steps of every candidate of a search, [candidate, 1 + step] (column 0 and
-    the columns after a plan's end: 0, "no step"), and the number of steps of each; worked out once per
-    search, a depth at a time (each candidate's row is its parent's with one step more)."""
-    cache = search[2]
-    hit = cache.get("rows")
-    if hit is None:
-        parent = np.array(cache["parent"], dtype=np.int64)
-        sid = np.array([table.id(step) for step in cache["step"]], dtype=np.int64)
-        n = len(parent)
-        depth = np.array(cache["depth"], dtype=np.int64)
-        top = int(depth.max()) if n else 0
-        store = np.zeros((n, top + 1), dtype=np.int64)
-        for d in range(1, top + 1):
-            rows = np.nonzero(depth == d)[0]
-            if d > 1:
-                store[rows] = store[parent[rows]]
-            store[rows, d] = sid[rows]
-        hit = cache["rows"] = (store, depth)
-    return hit
-
-
-class PlanSteps:
-    """The steps of each plan of a set (dice, cell indexes, gear, events), worked out when asked for."""
-
-    def __init__(self, search: tuple, cand: np.ndarray):
-        self.search, self.cand = search, cand
-
-    def __len__(self) -> int:
-        return len(self.cand)
-
-    def __getitem__(self, p: int) -> tuple:
-        seen, keys = self.search[1], self.search[0][3]
-        memo = self.search[2].setdefault("steps", {})
-        key = keys[int(self.cand[p])]
-        chain = []
-        k = key
-        while k not in memo and seen[k] is not None:
-            chain.append(k)
-            k = seen[k][0]
-        steps = memo.get(k, ())
-        for k in reversed(chain):
-            steps = memo[k] = steps + (seen[k][1],)
-        return steps
-
-    def __iter__(self):
-        return (self[p] for p in range(len(self)))
-
-    def __eq__(self, other) -> bool:
-        return list(self) == list(other)
-
-    __hash__ = None
-
-
 class PointNumbers:
     """The points where the steps of plans end, (cell, gear, finished, cuts so far), numbered once per road
     (number 0: "no point"): what ending a turn or losing control there leads to depends on nothing else."""
@@ -234,30 +180,40 @@ class PointNumbers:
         fresh = code[nums == 0]
         if fresh.any():
             for c in np.unique(fresh[fresh > 0]).tolist():
-                pt = ((c - 1) // 256, ((c - 1) // 32) % 8, bool(((c - 1) // 16) % 2), (c - 1) % 16)
-                n = self.ids.get(pt)
-                if n is None:
-                    n = self.ids[pt] = len(self.list)
-                    self.list.append(pt)
-                self.lut[c] = n
+                self._fresh(c)
             nums = self.lut[code]
         return nums
+
+    def _fresh(self, c: int) -> None:
+        """Number the point of code ``c`` (1 + ((cell * 8 + gear) * 2 + finished) * 16 + cuts)."""
+        pt = ((c - 1) // 256, ((c - 1) // 32) % 8, bool(((c - 1) // 16) % 2), (c - 1) % 16)
+        n = self.ids.get(pt)
+        if n is None:
+            n = self.ids[pt] = len(self.list)
+            self.list.append(pt)
+        self.lut[c] = n
+
+    def _every(self, search: Search, table: StepTable) -> np.ndarray:
+        """The numbers of the points of all the candidates of a search, [candidate, point], worked out once."""
+        every = search.cache.get("points")
+        if every is None:
+            store, depth = search.cache["rows"]
+            if search.compiled is not None:
+                every = plan_search.COMPILED.number_points(store, depth, table.ints, self.lut, self._fresh)
+            else:
+                ints = table.ints[store]
+                cols = np.arange(store.shape[1])[None, :]
+                every = self.number(ints[:, :, 0], ints[:, :, 1], ints[:, :, 2], np.cumsum(ints[:, :, 4], axis=1),
+                                    (cols >= 1) & (cols <= depth[:, None]))
+            search.cache["points"] = every
+        return every
 
     def index(self, ps: PlanSet, table: StepTable) -> np.ndarray:
         """The number of every [plan, point] of a plan set (kept on it). A plan set taken from a search reads
         it from the numbers of all the search's candidates, worked out once."""
         if ps.gidx is None:
             if isinstance(ps.steps, PlanSteps):
-                cache = ps.steps.search[2]
-                every = cache.get("points")
-                if every is None:
-                    store, depth = cache["rows"]
-                    ints = table.ints[store]
-                    cols = np.arange(store.shape[1])[None, :]
-                    every = cache["points"] = self.number(ints[:, :, 0], ints[:, :, 1], ints[:, :, 2],
-                                                          np.cumsum(ints[:, :, 4], axis=1),
-                                                          (cols >= 1) & (cols <= depth[:, None]))
-                ps.gidx = every[ps.steps.cand, :ps.sid.shape[1]]
+                ps.gidx = self._every(ps.steps.search, table)[ps.steps.cand, :ps.sid.shape[1]]
             else:
                 valid = np.arange(ps.cell.shape[1])[None, :] <= ps.length[:, None]
                 valid[:, 0] = False
@@ -265,10 +221,15 @@ class PointNumbers:
         return ps.gidx
 
     def distinct(self, ps: PlanSet, table: StepTable) -> list:
-        """The numbers of the distinct points of a plan set (kept on it)."""
+        """The numbers of the distinct points of a plan set (kept on it), in increasing order."""
         if ps.points is None:
-            nums = np.unique(self.index(ps, table))
-            ps.points = nums[nums > 0].tolist()
+            steps = ps.steps
+            if isinstance(steps, PlanSteps) and steps.search.compiled is not None:
+                ps.points = plan_search.COMPILED.distinct(self._every(steps.search, table), steps.cand,
+                                                          ps.sid.shape[1])
+            else:
+                nums = np.unique(self.index(ps, table))
+                ps.points = nums[nums > 0].tolist()
         return ps.points
 
 
@@ -277,137 +238,6 @@ def fits_all(ps: PlanSet, pool) -> bool:
     pool: its candidates are a subset of the larger pool's, and the chosen ones are among them."""
     return ps.need is not None and len(ps.need) > 0 and bool(
         (ps.need <= np.array([pool.gear, pool.gas, pool.brake, pool.leader])).all())
-
-
-def _gain(used: int) -> int:
-    """Seconds tokens a Big Attack of these dice earns: one per gear, gas or leader die (brakes earn none)."""
-    return _POP[used & 63] + ((used >> _GAS) & 7) + ((used >> _LEADER) & 7)
-
-
-def search_plans(engine, cell: int, gear: int) -> tuple[tuple, dict, dict]:
-    """Every point of a turn from a boundary that the plan search needs, in the order found: ``(candidates,
-    parents, cache)``; the candidates are four lists over the points reached (end and gain as one code, risk,
-    dice, ``key``: the point in ``parents``, the map from each point of the turn to ``(previous point, step)``);
-    the cache holds each candidate's parent candidate, last step and number of steps, and what is worked out
-    from them later (arrays, step rows, plans rebuilt).
-
-    The search runs over the points of a turn (cell, gear, dice used, jump dice) in order of dice used. A
-    point is not expanded when an expanded point at the same cell and gear used a subset of its dice, no
-    other jump die and earned as many tokens: every turn it can still complete, the other can too, with no
-    more risk, the same gain and fewer dice of each kind (so also under any smaller pool of dice).
-    """
-    opts = engine.die_options
-    cmoves = engine.cell_moves
-    moved = engine._cell_cache
-    risk_of = engine.risk
-    risks = engine._risk
-    infos = engine.plan_options               # (gear, dice used) -> (option, dice used after, dice, gain)
-    start = (cell, gear, 0, (), 0)
-    seen: dict = {start: None}
-    buckets: list[list] = [[(start, -1, 0, 0)]] + [[] for _ in range(16)]
-    expanded: dict = {}
-    # per candidate: end code ((cell * 8 + gear) * 2 + finished) * 64 + gain, risk, dice used, the number of
-    # the candidate it extends (-1: the start), its last step, its key, its number of steps
-    rec: list = []
-    for level in range(len(buckets)):
-        for key, number, gain, depth in buckets[level]:
-            c, g, used, jumps, term = key
-            if term:
-                continue
-            if level:
-                group = expanded.setdefault((c, g, used & _CANON, gain), [])
-                if group and _dominated(used, jumps, group):
-                    continue
-                group.append((used, jumps))
-            info = infos.get((g, used))
-            if info is None:
-                info = infos[(g, used)] = [(opt, opt[1], _ndice(opt[1]), _gain(opt[1])) for opt in opts(g, used)]
-            for opt, nused, nlevel, ngain in info:
-                bucket = buckets[nlevel]
-                moves = moved.get((c, g, opt[0], opt[3]))         # TurnEngine.cell_moves' own cache
-                if moves is None:
-                    moves = cmoves(c, g, opt)
-                for v, ng, t, step, jd in moves:
-                    njumps = jumps if jd is None else tuple(sorted(jumps + (jd,)))
-                    nkey = (v, ng, nused, njumps, t)
-                    if nkey in seen:
-                        continue
-                    seen[nkey] = (key, step)
-                    r = risks.get((nused, njumps))
-                    bucket.append((nkey, len(rec), ngain, depth + 1))
-                    rec.append(((((v << 3) + ng) * 2 + (t == 2)) * 64 + ngain,
-                                risk_of(nused, njumps) if r is None else r, nlevel, number, step, nkey, depth + 1))
-    cols = zip(*rec) if rec else ((),) * 7
-    ends, rs, levels, parent, steps, keys, depths = (list(col) for col in cols)
-    return (ends, rs, levels, keys), seen, {"parent": parent, "step": steps, "depth": depths}
-
-
-def pareto_plans(search: tuple, pool=None) -> list:
-    """The plans searched from a turn boundary: for every end (cell, gear, finished) and every number of
-    seconds tokens g a Big Attack could earn on the way there, the least risky set of dice reaching that end
-    with gain g (fewest dice on a tie, then the first found), kept only when no plan to the same end earns as
-    many tokens or more for no more risk (the Pareto set over risk and gain). ``pool``: only plans whose dice
-    fit in it. Risks equal to 13 decimals count as a tie.
-
-    Returns ``[(end, gain, risk, key)]`` by end, then by gain from the highest.
-    """
-    ends, rs, levels, keys = search[0]
-    risk = _arrays(search)[3] if keys else None
-    out = []
-    for c in pareto_index(search, pool).tolist():
-        code = ends[c]
-        end = code >> 6
-        out.append(((end >> 4, (end >> 1) & 7, bool(end & 1)), code & 63, float(risk[c]), keys[c]))
-    return out
-
-
-def _arrays(search: tuple):
-    """(dice needed [candidate, gear/gas/brake/leader], end-and-gain codes sorted, the sorting order, risks)."""
-    arr = search[2].get("arrays")
-    if arr is None:
-        ends, rs, levels, keys = search[0]
-        n = len(keys)
-        used = np.array([k[2] for k in keys], dtype=np.int64)
-        need = np.stack([_POP_ARR[used & 63] + ((used >> _RZ) & 7), (used >> _GAS) & 7, (used >> _BRAKE) & 7,
-                         (used >> _LEADER) & 7], axis=1).reshape(n, 4)
-        group = np.array(ends, dtype=np.int64)
-        risk = np.array(rs, dtype=float)
-        order = np.lexsort((np.arange(n), np.array(levels, dtype=np.int64), np.round(risk, 13), group))
-        arr = search[2]["arrays"] = (need, group[order], order, risk)
-    return arr
-
-
-def pareto_index(search: tuple, pool=None) -> np.ndarray:
-    """:func:`pareto_plans` as the numbers of the candidates kept, in the same order."""
-    if not search[0][3]:
-        return np.zeros(0, dtype=np.int64)
-    need, group, order, risk = _arrays(search)
-    if pool is not None:
-        ok = (need <= np.array([pool.gear, pool.gas, pool.brake, pool.leader])).all(axis=1)[order]
-        group, order = group[ok], order[ok]
-    if not len(order):
-        return np.zeros(0, dtype=np.int64)
-    head = np.ones(len(group), dtype=bool)
-    head[1:] = group[1:] != group[:-1]
-    winners = order[head][::-1]                   # by end from the last, each end from its top gain down
-    end = group[head][::-1] >> 6
-    r = risk[winners]
-    n = len(winners)
-    first = np.ones(n, dtype=bool)
-    first[1:] = end[1:] != end[:-1]
-    starts = np.nonzero(first)[0]
-    seg = np.cumsum(first) - 1
-    pos = np.arange(n) - starts[seg]
-    lows = np.full((len(starts), int(pos.max()) + 1), np.inf)
-    lows[seg, pos] = r
-    lows = np.minimum.accumulate(lows, axis=1)    # the least risk seen so far at each end
-    before = np.full(n, np.inf)
-    before[pos > 0] = lows[seg[pos > 0], pos[pos > 0] - 1]
-    keep = r < before - 1e-15                     # fewer tokens only for strictly less risk
-    return winners[keep][np.lexsort((pos[keep], end[keep]))]
-
-
-_POP_ARR = np.array(_POP, dtype=np.int64)
 
 
 def _features(step, hz: dict, cut_cells) -> tuple:

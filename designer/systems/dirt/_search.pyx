@@ -1,0 +1,475 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# distutils: language = c++
+"""The plan search of a DIRT turn boundary, compiled (C++): the same walk as
+:func:`designer.systems.dirt.plan_search._search_py`, over the same points in the same order, and the same
+choices and numbers as the numpy code of :mod:`designer.systems.dirt.plan_search` and
+:class:`designer.systems.dirt.plans.PointNumbers` (those stay the reference, used where this is not built).
+
+What changes is the representation. A point of a turn (cell, gear, dice used, jump dice, terminal) is one
+64-bit integer; the jump dice (a sorted tuple of die labels) are numbered once per engine. The seen points and
+the groups of expanded points of the dominance test live in C++ hash maps. What the turn engine says (die
+options per gear and dice used, cell moves per cell, gear and option, the risk per dice used and jump dice) is
+asked of the Python engine once per engine and kept here in C++ tables keyed by small integers; each step the
+engine hands out gets a number, mapped once to its StepTable row. The candidates come out as numpy arrays.
+"""
+import numpy as np
+
+from cython.operator cimport dereference as deref
+from libc.math cimport INFINITY, rint
+from libc.stdint cimport int64_t, uint64_t
+from libcpp.pair cimport pair
+from libcpp.unordered_map cimport unordered_map
+from libcpp.unordered_set cimport unordered_set
+from libcpp.vector cimport vector
+
+from designer.systems.dirt.rules import _sub
+
+
+cdef extern from *:
+    """
+    #include <algorithm>
+    #include <cstdint>
+    #include <vector>
+    struct SortKey { int64_t group; double rr; int64_t dice; int64_t idx; };
+    static inline bool sortkey_less(const SortKey& a, const SortKey& b) {
+        if (a.group != b.group) return a.group < b.group;
+        if (a.rr != b.rr) return a.rr < b.rr;
+        if (a.dice != b.dice) return a.dice < b.dice;
+        return a.idx < b.idx;
+    }
+    static void sort_keys(std::vector<SortKey>& v) { std::sort(v.begin(), v.end(), sortkey_less); }
+    static void sort_unique(std::vector<int64_t>& v) {
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+    }
+    """
+    cdef struct SortKey:
+        int64_t group
+        double rr
+        int64_t dice
+        int64_t idx
+    void sort_keys(vector[SortKey]& v)
+    void sort_unique(vector[int64_t]& v)
+
+
+# the packing of the dice used (rules.py): gear dice in bits 0-5, then 3-bit counts, then the canon-start flag
+cdef enum:
+    GAS = 6
+    BRAKE = 9
+    LEADER = 12
+    RZ = 15
+    USED_BITS = 19
+    LEVELS = 17          # dice in a turn: 0..16 (the buckets of the search)
+cdef int64_t CANON = 1 << 18
+LAYOUT = (GAS, BRAKE, LEADER, RZ, 1 << 18)
+MAX_CELLS = 1 << 24      # a point packs its cell in 24 bits
+
+
+cdef struct Opt:         # one die option from (gear, dice used)
+    int64_t nused
+    int ng, kind, nlevel, ngain, obj
+
+cdef struct Move:        # where an option takes the car from a cell
+    int64_t v
+    int ng, t, code, jd
+
+cdef struct Cand:        # a point of the turn reached (a candidate)
+    int64_t cell, used, parent, end
+    double risk
+    int gear, jid, t, gain, depth, level, code
+
+
+cdef inline int _pop6(int64_t used) noexcept nogil:
+    cdef int64_t m = used & 63
+    cdef int n = 0
+    while m:
+        n += <int>(m & 1)
+        m >>= 1
+    return n
+
+
+cdef inline int _ndice(int64_t used) noexcept nogil:
+    return _pop6(used) + <int>((used >> GAS) & 7) + <int>((used >> BRAKE) & 7) + <int>((used >> LEADER) & 7)
+
+
+cdef inline int _gain(int64_t used) noexcept nogil:
+    return _pop6(used) + <int>((used >> GAS) & 7) + <int>((used >> LEADER) & 7)
+
+
+cdef inline uint64_t _point(int64_t cell, int gear, int64_t used, int jid, int t) noexcept nogil:
+    """One point of a turn as 64 bits: cell 24, gear 3, dice used 19, jump dice 16, terminal 2."""
+    return (((((<uint64_t>cell << 3) | <uint64_t>gear) << USED_BITS | <uint64_t>used) << 16
+             | <uint64_t>jid) << 2) | <uint64_t>t
+
+
+cdef class Tables:
+    """What one TurnEngine says, kept in C++ tables, and the scratch space of its searches. The engine itself is
+    passed to :meth:`search` (these tables hold no reference to it)."""
+    cdef unordered_map[uint64_t, pair[int, int]] opt_at      # (dice used, gear) -> (first option, count)
+    cdef vector[Opt] opts
+    cdef list opt_objs
+    cdef unordered_map[uint64_t, pair[int, int]] move_at     # (cell, gear, new gear, kind) -> (first, count)
+    cdef vector[Move] moves
+    cdef public list step_objs                               # step number -> the engine's step object
+    cdef dict kinds, labels, jump_ids, row_maps
+    cdef list label_names
+    cdef public list jumps                                   # jump-dice number -> the sorted tuple of labels
+    cdef unordered_map[uint64_t, int] jump_next              # (jump dice, label) -> jump dice with it added
+    cdef unordered_map[uint64_t, double] risks               # (dice used, jump dice) -> risk
+    cdef unordered_map[uint64_t, char] subs                  # (jump dice a, b) -> a is a sub-multiset of b
+    cdef unordered_set[uint64_t] seen
+    cdef unordered_map[uint64_t, int] group_at
+    cdef vector[vector[pair[int64_t, int]]] groups
+    cdef vector[Cand] cands
+    cdef vector[vector[int64_t]] buckets
+
+    def __cinit__(self):
+        self.opt_objs, self.step_objs, self.label_names = [], [], []
+        self.kinds, self.labels, self.row_maps = {}, {}, {}
+        self.jump_ids, self.jumps = {(): 0}, [()]
+        self.buckets.resize(LEVELS)
+
+    cdef int _options(self, engine, int g, int64_t used, int* start) except -1:
+        """The die options from gear ``g`` with ``used`` dice: their count (the first at ``start``)."""
+        cdef uint64_t key = (<uint64_t>used << 3) | <uint64_t>g
+        cdef unordered_map[uint64_t, pair[int, int]].iterator it = self.opt_at.find(key)
+        if it != self.opt_at.end():
+            start[0] = deref(it).second.first
+            return deref(it).second.second
+        cdef Opt o
+        cdef int first = self.opts.size()
+        options = engine.die_options(g, used)
+        for opt in options:
+            o.ng, o.nused = opt[0], opt[1]
+            if o.nused >> USED_BITS or not 0 <= o.ng < 8:
+                raise ValueError(f"die option {opt!r} does not fit the compiled plan search")
+            kind = self.kinds.get(opt[3])
+            if kind is None:
+                kind = self.kinds[opt[3]] = len(self.kinds)
+                if kind >= 8:
+                    raise ValueError("more than 8 kinds of die option")
+            o.kind = kind
+            o.nlevel, o.ngain, o.obj = _ndice(o.nused), _gain(o.nused), len(self.opt_objs)
+            self.opt_objs.append(opt)
+            self.opts.push_back(o)
+        self.opt_at[key] = pair[int, int](first, len(options))
+        start[0] = first
+        return len(options)
+
+    cdef int _moves(self, engine, int64_t c, int g, int k, int* start) except -1:
+        """Where option number ``k`` takes the car from cell ``c`` in gear ``g``: the count of moves."""
+        cdef Opt o = self.opts[k]
+        cdef uint64_t key = ((<uint64_t>c * 8 + <uint64_t>g) * 8 + <uint64_t>o.ng) * 8 + <uint64_t>o.kind
+        cdef unordered_map[uint64_t, pair[int, int]].iterator it = self.move_at.find(key)
+        if it != self.move_at.end():
+            start[0] = deref(it).second.first
+            return deref(it).second.second
+        cdef Move m
+        cdef int first = self.moves.size()
+        found = engine.cell_moves(c, g, self.opt_objs[o.obj])
+        for v, ng, t, step, jd in found:
+            m.v, m.ng, m.t = v, ng, t
+            if not 0 <= m.v < MAX_CELLS or not 0 <= m.ng < 8 or not 0 <= m.t < 4:
+                raise ValueError(f"cell move {(v, ng, t)!r} does not fit the compiled plan search")
+            m.code = len(self.step_objs)
+            self.step_objs.append(step)
+            if jd is None:
+                m.jd = -1
+            else:
+                label = self.labels.get(jd)
+                if label is None:
+                    label = self.labels[jd] = len(self.label_names)
+                    self.label_names.append(jd)
+                m.jd = label
+            self.moves.push_back(m)
+        self.move_at[key] = pair[int, int](first, len(found))
+        start[0] = first
+        return len(found)
+
+    cdef int _jump(self, int jid, int label) except -1:
+        """The jump dice ``jid`` with one more die ``label`` (sorted, as a number)."""
+        cdef uint64_t key = (<uint64_t>jid << 16) | <uint64_t>label
+        cdef unordered_map[uint64_t, int].iterator it = self.jump_next.find(key)
+        if it != self.jump_next.end():
+            return deref(it).second
+        both = tuple(sorted(self.jumps[jid] + (self.label_names[label],)))
+        j = self.jump_ids.get(both)
+        if j is None:
+            j = self.jump_ids[both] = len(self.jumps)
+            if j >= 1 << 16:
+                raise ValueError("too many distinct jump dice for the compiled plan search")
+            self.jumps.append(both)
+        self.jump_next[key] = j
+        return j
+
+    cdef double _risk(self, engine, int64_t used, int jid) except? -1.0:
+        cdef uint64_t key = (<uint64_t>used << 16) | <uint64_t>jid
+        cdef unordered_map[uint64_t, double].iterator it = self.risks.find(key)
+        if it != self.risks.end():
+            return deref(it).second
+        cdef double r = engine.risk(used, self.jumps[jid])
+        self.risks[key] = r
+        return r
+
+    cdef bint _sub(self, int small, int big) except -1:
+        cdef uint64_t key = (<uint64_t>small << 32) | <uint64_t>big
+        cdef unordered_map[uint64_t, char].iterator it = self.subs.find(key)
+        if it != self.subs.end():
+            return deref(it).second
+        cdef char r = 1 if _sub(self.jumps[small], self.jumps[big]) else 0
+        self.subs[key] = r
+        return r
+
+    cdef bint _dominated(self, int64_t used, int jid, int group) except -1:
+        """rules._dominated: whether an expanded point of the group used no die that ``used`` did not (and
+        no more jump dice)."""
+        cdef size_t k
+        cdef int64_t u1
+        cdef int j1
+        for k in range(self.groups[group].size()):
+            u1 = self.groups[group][k].first
+            j1 = self.groups[group][k].second
+            if u1 & 63 & ~used:
+                continue
+            if ((u1 >> GAS) & 7) > ((used >> GAS) & 7) or ((u1 >> BRAKE) & 7) > ((used >> BRAKE) & 7):
+                continue
+            if ((u1 >> LEADER) & 7) > ((used >> LEADER) & 7) or ((u1 >> RZ) & 7) > ((used >> RZ) & 7):
+                continue
+            if j1 != 0 and not self._sub(j1, jid):
+                continue
+            return True
+        return False
+
+    def search(self, engine, int64_t cell, int gear):
+        """The candidates of the plan search from (cell, gear): ``(ints, risk)``, ``ints`` rows: end-and-gain
+        code, dice, parent, depth, dice used, step number, cell, gear, jump dice, terminal."""
+        cdef int level, g, t, jid, gain, depth, k, j, nopt, nmov, ostart, mstart, njid, ngroups = 0, grp
+        cdef int64_t idx, c, used
+        cdef size_t i
+        cdef uint64_t gkey
+        cdef Opt o
+        cdef Move mv
+        cdef Cand nc
+        cdef unordered_map[uint64_t, int].iterator git
+        if not 0 <= cell < MAX_CELLS or not 0 <= gear < 8:
+            raise ValueError(f"boundary {(cell, gear)!r} does not fit the compiled plan search")
+        self.seen.clear()
+        self.group_at.clear()
+        self.cands.clear()
+        for level in range(LEVELS):
+            self.buckets[level].clear()
+        self.seen.insert(_point(cell, gear, 0, 0, 0))
+        self.buckets[0].push_back(-1)
+        for level in range(LEVELS):
+            i = 0
+            while i < self.buckets[level].size():
+                idx = self.buckets[level][i]
+                i += 1
+                if idx < 0:
+                    c, g, used, jid, t, gain, depth = cell, gear, 0, 0, 0, 0, 0
+                else:
+                    c, g, used = self.cands[idx].cell, self.cands[idx].gear, self.cands[idx].used
+                    jid, t, gain, depth = self.cands[idx].jid, self.cands[idx].t, self.cands[idx].gain, \
+                        self.cands[idx].depth
+                if t:
+                    continue
+                if level:
+                    gkey = ((<uint64_t>c * 8 + <uint64_t>g) * 2 + (1 if used & CANON else 0)) * 64 + <uint64_t>gain
+                    git = self.group_at.find(gkey)
+                    if git == self.group_at.end():
+                        grp = ngroups
+                        ngroups += 1
+                        if <size_t>grp < self.groups.size():
+                            self.groups[grp].clear()
+                        else:
+                            self.groups.push_back(vector[pair[int64_t, int]]())
+                        self.group_at[gkey] = grp
+                    else:
+                        grp = deref(git).second
+                        if self.groups[grp].size() and self._dominated(used, jid, grp):
+                            continue
+                    self.groups[grp].push_back(pair[int64_t, int](used, jid))
+                nopt = self._options(engine, g, used, &ostart)
+                for k in range(nopt):
+                    o = self.opts[ostart + k]
+                    if o.nlevel >= LEVELS:
+                        raise IndexError(f"a turn of {o.nlevel} dice: more than the plan search handles")
+                    nmov = self._moves(engine, c, g, ostart + k, &mstart)
+                    for j in range(nmov):
+                        mv = self.moves[mstart + j]
+                        njid = jid if mv.jd < 0 else self._jump(jid, mv.jd)
+                        if not self.seen.insert(_point(mv.v, mv.ng, o.nused, njid, mv.t)).second:
+                            continue
+                        nc.cell, nc.gear, nc.used, nc.jid, nc.t = mv.v, mv.ng, o.nused, njid, mv.t
+                        nc.end = ((((mv.v << 3) + mv.ng) * 2 + (1 if mv.t == 2 else 0)) * 64 + o.ngain)
+                        nc.risk = self._risk(engine, o.nused, njid)
+                        nc.parent, nc.depth, nc.level, nc.gain, nc.code = idx, depth + 1, o.nlevel, o.ngain, mv.code
+                        self.buckets[o.nlevel].push_back(self.cands.size())
+                        self.cands.push_back(nc)
+        cdef Py_ssize_t n = self.cands.size(), r
+        ints = np.empty((10, n), dtype=np.int64)
+        risk = np.empty(n)
+        cdef int64_t[:, :] iv = ints
+        cdef double[:] rv = risk
+        for r in range(n):
+            nc = self.cands[r]
+            iv[0, r], iv[1, r], iv[2, r], iv[3, r], iv[4, r] = nc.end, nc.level, nc.parent, nc.depth, nc.used
+            iv[5, r], iv[6, r], iv[7, r], iv[8, r], iv[9, r] = nc.code, nc.cell, nc.gear, nc.jid, nc.t
+            rv[r] = nc.risk
+        return ints, risk
+
+    def rows(self, table, const int64_t[:] code):
+        """The StepTable row of each step number of ``code``; each step is given to ``table.id`` the first time
+        its number appears (so the table numbers new rows in the order of the candidates)."""
+        hit = self.row_maps.get(id(table))
+        if hit is None or hit[0] is not table:
+            hit = self.row_maps[id(table)] = [table, np.full(64, -1, dtype=np.int64)]
+        if len(hit[1]) < len(self.step_objs):
+            hit[1] = np.concatenate([hit[1], np.full(len(self.step_objs) + 64 - len(hit[1]), -1, dtype=np.int64)])
+        cdef int64_t[:] known = hit[1]
+        cdef Py_ssize_t n = code.shape[0], i
+        out = np.empty(n, dtype=np.int64)
+        cdef int64_t[:] o = out
+        cdef int64_t row
+        for i in range(n):
+            row = known[code[i]]
+            if row < 0:
+                row = table.id(self.step_objs[code[i]])
+                known[code[i]] = row
+            o[i] = row
+        return out
+
+
+def order(const int64_t[:] end, const double[:] risk, const int64_t[:] dice, const int64_t[:] used):
+    """(dice needed [candidate, gear/gas/brake/leader], end codes sorted, the sorting order): by end code,
+    risk rounded to 13 decimals as numpy rounds (times 1e13, to the nearest even, divided back), dice, then
+    number (plan_search.arrays)."""
+    cdef Py_ssize_t n = end.shape[0], i
+    cdef vector[SortKey] keys
+    keys.resize(n)
+    for i in range(n):
+        keys[i].group, keys[i].rr, keys[i].dice, keys[i].idx = end[i], rint(risk[i] * 1e13) / 1e13, dice[i], i
+    sort_keys(keys)
+    need = np.empty((n, 4), dtype=np.int64)
+    srt = np.empty(n, dtype=np.int64)
+    grp = np.empty(n, dtype=np.int64)
+    cdef int64_t[:, :] nd = need
+    cdef int64_t[:] so = srt, sg = grp
+    cdef int64_t u
+    for i in range(n):
+        so[i], sg[i] = keys[i].idx, keys[i].group
+        u = used[i]
+        nd[i, 0] = _pop6(u) + ((u >> RZ) & 7)
+        nd[i, 1], nd[i, 2], nd[i, 3] = (u >> GAS) & 7, (u >> BRAKE) & 7, (u >> LEADER) & 7
+    return need, grp, srt
+
+
+def pareto(const int64_t[:] order, const int64_t[:] group, const double[:] risk, const int64_t[:, :] need, pool):
+    """The candidates kept (plan_search.pareto_index): the first of each end-and-gain group in ``order`` (of
+    those fitting ``pool``, a (gear, gas, brake, leader) tuple or None); at each end, from the top gain down,
+    one only when less risky than every one above it by more than 1e-15; by end, then gain from the top."""
+    cdef Py_ssize_t n = order.shape[0], i, a, b, k
+    cdef int64_t lim[4]
+    cdef bint fit = pool is not None
+    if fit:
+        for i in range(4):
+            lim[i] = pool[i]
+    cdef vector[int64_t] win, ends, out
+    cdef int64_t o, prev = 0
+    cdef bint any_ = False
+    for i in range(n):
+        o = order[i]
+        if fit and (need[o, 0] > lim[0] or need[o, 1] > lim[1] or need[o, 2] > lim[2] or need[o, 3] > lim[3]):
+            continue
+        if not any_ or group[i] != prev:
+            win.push_back(o)
+            ends.push_back(group[i] >> 6)
+        prev, any_ = group[i], True
+    cdef double low, r
+    a = 0
+    while a < <Py_ssize_t>win.size():
+        b = a
+        while b + 1 < <Py_ssize_t>win.size() and ends[b + 1] == ends[a]:
+            b += 1
+        low = INFINITY
+        for k in range(b, a - 1, -1):
+            r = risk[win[k]]
+            if r < low - 1e-15:
+                out.push_back(win[k])
+            if r < low:
+                low = r
+        a = b + 1
+    res = np.empty(out.size(), dtype=np.int64)
+    cdef int64_t[:] rv = res
+    for i in range(<Py_ssize_t>out.size()):
+        rv[i] = out[i]
+    return res
+
+
+def step_store(const int64_t[:] parent, const int64_t[:] depth, const int64_t[:] sid, const int64_t[:, :] ints):
+    """The StepTable rows of every candidate's steps [candidate, 1 + step] (each its parent's and its own
+    step) and the Big Attack gain of each (the sum of its steps' gains, column 5 of ``ints``)."""
+    cdef Py_ssize_t n = parent.shape[0], i, col
+    cdef int64_t top = 0, p, g
+    for i in range(n):
+        if depth[i] > top:
+            top = depth[i]
+    store = np.zeros((n, top + 1), dtype=np.int64)
+    gains = np.empty(n, dtype=np.int64)
+    cdef int64_t[:, :] st = store
+    cdef int64_t[:] gv = gains
+    for i in range(n):
+        p = parent[i]
+        g = 0
+        if p >= 0:
+            for col in range(depth[p] + 1):
+                st[i, col] = st[p, col]
+            g = gv[p]
+        st[i, depth[i]] = sid[i]
+        gv[i] = g + ints[sid[i], 5]
+    return store, gains
+
+
+def number_points(const int64_t[:, :] store, const int64_t[:] depth, const int64_t[:, :] ints, int64_t[:] lut,
+                  fresh):
+    """The number of the point where each step of every candidate ends (PointNumbers: cell, gear, finished,
+    cuts so far up to 15; 0 off the plan), [candidate, 1 + step]. Codes not numbered yet are handed to
+    ``fresh(code)`` in increasing order (it numbers them and writes ``lut``)."""
+    cdef Py_ssize_t n = store.shape[0], w = store.shape[1], i, col
+    every = np.empty((n, w), dtype=np.int64)
+    cdef int64_t[:, :] ev = every
+    cdef int64_t row, cuts, code
+    cdef vector[int64_t] new
+    for i in range(n):
+        cuts = 0
+        for col in range(w):
+            row = store[i, col]
+            cuts += ints[row, 4]
+            code = 0
+            if 1 <= col <= depth[i]:
+                code = ((ints[row, 0] * 8 + ints[row, 1]) * 2 + ints[row, 2]) * 16 + (cuts if cuts < 15 else 15) + 1
+                if lut[code] == 0:
+                    new.push_back(code)
+            ev[i, col] = code
+    if new.size():
+        sort_unique(new)
+        for i in range(<Py_ssize_t>new.size()):
+            fresh(new[i])
+    for i in range(n):
+        for col in range(w):
+            ev[i, col] = lut[ev[i, col]]
+    return every
+
+
+def distinct(const int64_t[:, :] every, const int64_t[:] cand, Py_ssize_t width):
+    """The distinct nonzero numbers of ``every[cand, :width]``, in increasing order, as a list."""
+    cdef vector[int64_t] seen
+    cdef Py_ssize_t i, col
+    cdef int64_t x
+    for i in range(cand.shape[0]):
+        for col in range(width):
+            x = every[cand[i], col]
+            if x > 0:
+                seen.push_back(x)
+    sort_unique(seen)
+    return seen
