@@ -23,10 +23,10 @@ key of the analysis JSON. Keys (all times in game seconds):
 """
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 
 from designer.core.errors import DesignerError
+from designer.core.scratch import scratch
 from designer.racing.course import format_time
 from designer.racing.expected import PolicyStats, Solution, quantile, solve
 from designer.systems.dirt.dice_player import DicePlayer
@@ -204,15 +204,12 @@ class ExpectedTime:
         return out
 
 
-_SOLVED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
 def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | None = None, leader: bool = False,
                   ideal_seconds: int | None = None, sisu: bool = False) -> ExpectedTime:
     """Solve a stage's expected time under the dice (the optimal policy), exactly within the model's bounds.
     ``sisu``: each driver holds a SISU token for the stage (optional rule, p. 24).
 
-    The result is kept per cell graph and settings while the graph lives, so that an analysis, a road book and
+    The result is kept on the cell graph per settings, while the graph lives, so that an analysis, a road book and
     a drawing of the same stage in one process solve it once."""
     from designer.systems.dirt import lines as L
 
@@ -222,7 +219,7 @@ def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | Non
         mishaps = load_mishaps(rules.path) if rules.path else load_mishaps()
     key = (graph.number_of_nodes(), graph.number_of_edges(), rules.key, mishaps.key, leader,
            L._stage_surface(track), ideal_seconds, sisu)
-    per_graph = _SOLVED.setdefault(graph, {})
+    per_graph = scratch(graph, "expected")            # kept on the graph, gone with it
     hit = per_graph.get(key)
     if hit is None:
         if len(per_graph) >= 4:

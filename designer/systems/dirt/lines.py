@@ -22,13 +22,13 @@ from __future__ import annotations
 import contextlib
 import gc
 import heapq
-import weakref
 from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
 
 from designer.core.errors import DesignerError
+from designer.core.scratch import scratch
 from designer.racing import course as _course
 from designer.racing.course import CellLine, format_time, graph_to_dict  # noqa: F401  (part of this module's API)
 from designer.racing.search import dijkstra, path_to
@@ -206,7 +206,6 @@ class _Turns:
         return adj
 
 
-_TURNS: "weakref.WeakKeyDictionary[nx.DiGraph, dict]" = weakref.WeakKeyDictionary()
 _TURNS_PER_GRAPH = 6
 
 
@@ -214,9 +213,10 @@ def _turns_for(graph: nx.DiGraph, rules: Ruleset, leader: bool, max_risk: float 
                surface: str | None) -> _Turns:
     """A cached :class:`_Turns` per graph and settings, so a line, a profile and an analysis share their work."""
     sig = (graph.number_of_nodes(), graph.number_of_edges())
-    per_graph = _TURNS.get(graph)
-    if per_graph is None or per_graph.get("sig") != sig:
-        per_graph = _TURNS[graph] = {"sig": sig}
+    per_graph = scratch(graph, "turns")                # kept on the graph, gone with it
+    if per_graph.get("sig") != sig:
+        per_graph.clear()
+        per_graph["sig"] = sig
     key = (rules.key, leader, max_risk, surface)
     turns = per_graph.get(key)
     if turns is None:

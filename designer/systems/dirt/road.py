@@ -7,12 +7,11 @@ the cells it moves the car through, :class:`Turn` a whole legal turn. The legal 
 """
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 
 import networkx as nx
 
-
+from designer.core.scratch import scratch
 
 # -- the road: a compact view of a cell graph -----------------------------------------------
 
@@ -59,17 +58,15 @@ class Road:
         return [i for i, s in enumerate(self.start) if s]
 
 
-_ROADS: "weakref.WeakKeyDictionary[nx.DiGraph, tuple]" = weakref.WeakKeyDictionary()
-
-
 def road_of(graph: nx.DiGraph, surface: str | None = None) -> Road:
-    """The (cached) :class:`Road` of a cell graph."""
+    """The :class:`Road` of a cell graph (kept on the graph: :func:`designer.core.scratch.scratch`)."""
     sig = (graph.number_of_nodes(), graph.number_of_edges(), surface)
-    hit = _ROADS.get(graph)
+    kept = scratch(graph, "road")
+    hit = kept.get("road")
     if hit is not None and hit[0] == sig:
         return hit[1]
     road = Road(graph, surface)
-    _ROADS[graph] = (sig, road)
+    kept["road"] = (sig, road)
     return road
 
 
