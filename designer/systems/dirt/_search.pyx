@@ -19,7 +19,6 @@ from libc.math cimport INFINITY, rint
 from libc.stdint cimport int64_t, uint64_t
 from libcpp.pair cimport pair
 from libcpp.unordered_map cimport unordered_map
-from libcpp.unordered_set cimport unordered_set
 from libcpp.vector cimport vector
 
 from designer.systems.dirt.rules import _sub
@@ -42,6 +41,56 @@ cdef extern from *:
         std::sort(v.begin(), v.end());
         v.erase(std::unique(v.begin(), v.end()), v.end());
     }
+    // A hash map from 64-bit keys to 64-bit values, open addressing with linear probing. A slot holds a key
+    // only when its generation is the map's: clear() starts a new generation and touches no memory.
+    struct FlatMap {
+        std::vector<uint64_t> keys;
+        std::vector<int64_t> vals;
+        std::vector<uint32_t> gens;
+        uint32_t gen = 1;
+        size_t mask = 1023, count = 0;
+        FlatMap() : keys(1024), vals(1024), gens(1024, 0) {}
+        static inline size_t mix(uint64_t k) {
+            k ^= k >> 31; k *= 0x7fb5d329728ea185ULL; k ^= k >> 27; k *= 0x81dadef4bc2dd44dULL; k ^= k >> 33;
+            return (size_t)k;
+        }
+        void clear() {
+            count = 0;
+            if (++gen == 0) { std::fill(gens.begin(), gens.end(), 0u); gen = 1; }
+        }
+        bool get(uint64_t k, int64_t* v) const {
+            size_t i = mix(k) & mask;
+            while (gens[i] == gen) {
+                if (keys[i] == k) { *v = vals[i]; return true; }
+                i = (i + 1) & mask;
+            }
+            return false;
+        }
+        // adds k -> v unless k is there; true when added, else *v is set to the value there
+        bool add(uint64_t k, int64_t* v) {
+            if ((count + 1) * 2 > mask + 1) grow();
+            size_t i = mix(k) & mask;
+            while (gens[i] == gen) {
+                if (keys[i] == k) { *v = vals[i]; return false; }
+                i = (i + 1) & mask;
+            }
+            gens[i] = gen; keys[i] = k; vals[i] = *v; ++count;
+            return true;
+        }
+        void grow() {
+            std::vector<uint64_t> ok(keys.size() * 2);
+            std::vector<int64_t> ov(keys.size() * 2);
+            std::vector<uint32_t> og(keys.size() * 2, 0);
+            size_t m = ok.size() - 1;
+            for (size_t j = 0; j < keys.size(); ++j) {
+                if (gens[j] != gen) continue;
+                size_t i = mix(keys[j]) & m;
+                while (og[i] == gen) i = (i + 1) & m;
+                og[i] = gen; ok[i] = keys[j]; ov[i] = vals[j];
+            }
+            keys.swap(ok); vals.swap(ov); gens.swap(og); mask = m;
+        }
+    };
     """
     cdef struct SortKey:
         int64_t group
@@ -50,6 +99,11 @@ cdef extern from *:
         int64_t idx
     void sort_keys(vector[SortKey]& v)
     void sort_unique(vector[int64_t]& v)
+    cdef cppclass FlatMap:
+        FlatMap()
+        void clear()
+        bint get(uint64_t k, int64_t* v)
+        bint add(uint64_t k, int64_t* v)
 
 
 # the packing of the dice used (rules.py): gear dice in bits 0-5, then 3-bit counts, then the canon-start flag
@@ -105,20 +159,21 @@ cdef inline uint64_t _point(int64_t cell, int gear, int64_t used, int jid, int t
 cdef class Tables:
     """What one TurnEngine says, kept in C++ tables, and the scratch space of its searches. The engine itself is
     passed to :meth:`search` (these tables hold no reference to it)."""
-    cdef unordered_map[uint64_t, pair[int, int]] opt_at      # (dice used, gear) -> (first option, count)
+    cdef FlatMap opt_at                                      # (dice used, gear) -> first option << 32 | count
     cdef vector[Opt] opts
     cdef list opt_objs
-    cdef unordered_map[uint64_t, pair[int, int]] move_at     # (cell, gear, new gear, kind) -> (first, count)
+    cdef FlatMap move_at                                     # (cell, gear, new gear, kind) -> first << 32 | count
     cdef vector[Move] moves
     cdef public list step_objs                               # step number -> the engine's step object
     cdef dict kinds, labels, jump_ids, row_maps
     cdef list label_names
     cdef public list jumps                                   # jump-dice number -> the sorted tuple of labels
     cdef unordered_map[uint64_t, int] jump_next              # (jump dice, label) -> jump dice with it added
-    cdef unordered_map[uint64_t, double] risks               # (dice used, jump dice) -> risk
+    cdef FlatMap risk_at                                     # (dice used, jump dice) -> index in risk_list
+    cdef vector[double] risk_list
     cdef unordered_map[uint64_t, char] subs                  # (jump dice a, b) -> a is a sub-multiset of b
-    cdef unordered_set[uint64_t] seen
-    cdef unordered_map[uint64_t, int] group_at
+    cdef FlatMap seen                                        # the points of the turn met in this search
+    cdef FlatMap group_at                                    # (cell, gear, canon, gain) -> group number
     cdef vector[vector[pair[int64_t, int]]] groups
     cdef vector[Cand] cands
     cdef vector[vector[int64_t]] buckets
@@ -132,10 +187,10 @@ cdef class Tables:
     cdef int _options(self, engine, int g, int64_t used, int* start) except -1:
         """The die options from gear ``g`` with ``used`` dice: their count (the first at ``start``)."""
         cdef uint64_t key = (<uint64_t>used << 3) | <uint64_t>g
-        cdef unordered_map[uint64_t, pair[int, int]].iterator it = self.opt_at.find(key)
-        if it != self.opt_at.end():
-            start[0] = deref(it).second.first
-            return deref(it).second.second
+        cdef int64_t hit
+        if self.opt_at.get(key, &hit):
+            start[0] = <int>(hit >> 32)
+            return <int>(hit & 0xffffffff)
         cdef Opt o
         cdef int first = self.opts.size()
         options = engine.die_options(g, used)
@@ -152,7 +207,8 @@ cdef class Tables:
             o.nlevel, o.ngain, o.obj = _ndice(o.nused), _gain(o.nused), len(self.opt_objs)
             self.opt_objs.append(opt)
             self.opts.push_back(o)
-        self.opt_at[key] = pair[int, int](first, len(options))
+        hit = (<int64_t>first << 32) | len(options)
+        self.opt_at.add(key, &hit)
         start[0] = first
         return len(options)
 
@@ -160,10 +216,10 @@ cdef class Tables:
         """Where option number ``k`` takes the car from cell ``c`` in gear ``g``: the count of moves."""
         cdef Opt o = self.opts[k]
         cdef uint64_t key = ((<uint64_t>c * 8 + <uint64_t>g) * 8 + <uint64_t>o.ng) * 8 + <uint64_t>o.kind
-        cdef unordered_map[uint64_t, pair[int, int]].iterator it = self.move_at.find(key)
-        if it != self.move_at.end():
-            start[0] = deref(it).second.first
-            return deref(it).second.second
+        cdef int64_t hit
+        if self.move_at.get(key, &hit):
+            start[0] = <int>(hit >> 32)
+            return <int>(hit & 0xffffffff)
         cdef Move m
         cdef int first = self.moves.size()
         found = engine.cell_moves(c, g, self.opt_objs[o.obj])
@@ -182,7 +238,8 @@ cdef class Tables:
                     self.label_names.append(jd)
                 m.jd = label
             self.moves.push_back(m)
-        self.move_at[key] = pair[int, int](first, len(found))
+        hit = (<int64_t>first << 32) | len(found)
+        self.move_at.add(key, &hit)
         start[0] = first
         return len(found)
 
@@ -204,11 +261,13 @@ cdef class Tables:
 
     cdef double _risk(self, engine, int64_t used, int jid) except? -1.0:
         cdef uint64_t key = (<uint64_t>used << 16) | <uint64_t>jid
-        cdef unordered_map[uint64_t, double].iterator it = self.risks.find(key)
-        if it != self.risks.end():
-            return deref(it).second
+        cdef int64_t at
+        if self.risk_at.get(key, &at):
+            return self.risk_list[at]
         cdef double r = engine.risk(used, self.jumps[jid])
-        self.risks[key] = r
+        at = self.risk_list.size()
+        self.risk_list.push_back(r)
+        self.risk_at.add(key, &at)
         return r
 
     cdef bint _sub(self, int small, int big) except -1:
@@ -250,7 +309,7 @@ cdef class Tables:
         cdef Opt o
         cdef Move mv
         cdef Cand nc
-        cdef unordered_map[uint64_t, int].iterator git
+        cdef int64_t val
         if not 0 <= cell < MAX_CELLS or not 0 <= gear < 8:
             raise ValueError(f"boundary {(cell, gear)!r} does not fit the compiled plan search")
         self.seen.clear()
@@ -258,7 +317,8 @@ cdef class Tables:
         self.cands.clear()
         for level in range(LEVELS):
             self.buckets[level].clear()
-        self.seen.insert(_point(cell, gear, 0, 0, 0))
+        val = 0
+        self.seen.add(_point(cell, gear, 0, 0, 0), &val)
         self.buckets[0].push_back(-1)
         for level in range(LEVELS):
             i = 0
@@ -275,17 +335,16 @@ cdef class Tables:
                     continue
                 if level:
                     gkey = ((<uint64_t>c * 8 + <uint64_t>g) * 2 + (1 if used & CANON else 0)) * 64 + <uint64_t>gain
-                    git = self.group_at.find(gkey)
-                    if git == self.group_at.end():
+                    val = ngroups
+                    if self.group_at.add(gkey, &val):
                         grp = ngroups
                         ngroups += 1
                         if <size_t>grp < self.groups.size():
                             self.groups[grp].clear()
                         else:
                             self.groups.push_back(vector[pair[int64_t, int]]())
-                        self.group_at[gkey] = grp
                     else:
-                        grp = deref(git).second
+                        grp = <int>val
                         if self.groups[grp].size() and self._dominated(used, jid, grp):
                             continue
                     self.groups[grp].push_back(pair[int64_t, int](used, jid))
@@ -298,7 +357,8 @@ cdef class Tables:
                     for j in range(nmov):
                         mv = self.moves[mstart + j]
                         njid = jid if mv.jd < 0 else self._jump(jid, mv.jd)
-                        if not self.seen.insert(_point(mv.v, mv.ng, o.nused, njid, mv.t)).second:
+                        val = 0
+                        if not self.seen.add(_point(mv.v, mv.ng, o.nused, njid, mv.t), &val):
                             continue
                         nc.cell, nc.gear, nc.used, nc.jid, nc.t = mv.v, mv.ng, o.nused, njid, mv.t
                         nc.end = ((((mv.v << 3) + mv.ng) * 2 + (1 if mv.t == 2 else 0)) * 64 + o.ngain)
@@ -364,10 +424,8 @@ def order(const int64_t[:] end, const double[:] risk, const int64_t[:] dice, con
     return need, grp, srt
 
 
-def pareto(const int64_t[:] order, const int64_t[:] group, const double[:] risk, const int64_t[:, :] need, pool):
-    """The candidates kept (plan_search.pareto_index): the first of each end-and-gain group in ``order`` (of
-    those fitting ``pool``, a (gear, gas, brake, leader) tuple or None); at each end, from the top gain down,
-    one only when less risky than every one above it by more than 1e-15; by end, then gain from the top."""
+cdef vector[int64_t] _pareto(const int64_t[:] order, const int64_t[:] group, const double[:] risk,
+                             const int64_t[:, :] need, pool) except *:
     cdef Py_ssize_t n = order.shape[0], i, a, b, k
     cdef int64_t lim[4]
     cdef bint fit = pool is not None
@@ -399,11 +457,59 @@ def pareto(const int64_t[:] order, const int64_t[:] group, const double[:] risk,
             if r < low:
                 low = r
         a = b + 1
+    return out
+
+
+def pareto(const int64_t[:] order, const int64_t[:] group, const double[:] risk, const int64_t[:, :] need, pool):
+    """The candidates kept (plan_search.pareto_index): the first of each end-and-gain group in ``order`` (of
+    those fitting ``pool``, a (gear, gas, brake, leader) tuple or None); at each end, from the top gain down,
+    one only when less risky than every one above it by more than 1e-15; by end, then gain from the top."""
+    cdef vector[int64_t] out = _pareto(order, group, risk, need, pool)
     res = np.empty(out.size(), dtype=np.int64)
     cdef int64_t[:] rv = res
+    cdef Py_ssize_t i
     for i in range(<Py_ssize_t>out.size()):
         rv[i] = out[i]
     return res
+
+
+def plans(const int64_t[:] order, const int64_t[:] group, const double[:] risk, const int64_t[:, :] need, pool,
+          const int64_t[:, :] store, const int64_t[:] depth, const int64_t[:] gains):
+    """The plans of a pool (plan_search.chosen): the candidates :func:`pareto` keeps, their step rows
+    ``store[cand, :longest + 1]`` (2 columns at most when there is none), lengths, gains and dice needed."""
+    cdef vector[int64_t] cand = _pareto(order, group, risk, need, pool)
+    cdef Py_ssize_t n = cand.size(), i, col, w
+    cdef int64_t top = 1
+    if n:
+        top = 0
+        for i in range(n):
+            if depth[cand[i]] > top:
+                top = depth[cand[i]]
+    w = min(top + 1, store.shape[1])
+    chosen, ids = np.empty(n, dtype=np.int64), np.empty((n, w), dtype=np.int64)
+    length, gain, needed = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty((n, 4), dtype=np.int64)
+    cdef int64_t[:] cv = chosen, lv = length, gv = gain
+    cdef int64_t[:, :] iv = ids, nv = needed
+    cdef int64_t c
+    for i in range(n):
+        c = cand[i]
+        cv[i], lv[i], gv[i] = c, depth[c], gains[c]
+        for col in range(w):
+            iv[i, col] = store[c, col]
+        for col in range(4):
+            nv[i, col] = need[c, col]
+    return chosen, ids, length, gain, needed
+
+
+def take(const int64_t[:, :] a, const int64_t[:] rows, Py_ssize_t width):
+    """``a[rows, :width]``."""
+    cdef Py_ssize_t n = rows.shape[0], i, col
+    out = np.empty((n, width), dtype=np.int64)
+    cdef int64_t[:, :] o = out
+    for i in range(n):
+        for col in range(width):
+            o[i, col] = a[rows[i], col]
+    return out
 
 
 def step_store(const int64_t[:] parent, const int64_t[:] depth, const int64_t[:] sid, const int64_t[:, :] ints):
@@ -461,15 +567,19 @@ def number_points(const int64_t[:, :] store, const int64_t[:] depth, const int64
     return every
 
 
-def distinct(const int64_t[:, :] every, const int64_t[:] cand, Py_ssize_t width):
-    """The distinct nonzero numbers of ``every[cand, :width]``, in increasing order, as a list."""
-    cdef vector[int64_t] seen
+def distinct(const int64_t[:, :] every, const int64_t[:] cand, Py_ssize_t width, Py_ssize_t count):
+    """The distinct nonzero numbers of ``every[cand, :width]`` (all below ``count``), in increasing order, as a
+    list."""
+    cdef vector[char] mark
+    mark.resize(count)
+    cdef vector[int64_t] found
     cdef Py_ssize_t i, col
     cdef int64_t x
     for i in range(cand.shape[0]):
         for col in range(width):
             x = every[cand[i], col]
-            if x > 0:
-                seen.push_back(x)
-    sort_unique(seen)
-    return seen
+            if x > 0 and not mark[x]:
+                mark[x] = 1
+                found.push_back(x)
+    sort_unique(found)
+    return found

@@ -207,6 +207,21 @@ def pareto_index(search: Search, pool=None) -> np.ndarray:
     return winners[keep][np.lexsort((pos[keep], end[keep]))]
 
 
+def chosen(search: Search, table, pool=None) -> tuple:
+    """The plans of a pool taken from a search: the candidates kept (:func:`pareto_index`), their StepTable
+    rows [plan, 1 + step] up to the longest of them, their lengths, Big Attack gains and dice needed."""
+    store, depth = step_rows(search, table)
+    need, group, order = arrays(search)
+    if search.compiled is not None:
+        return COMPILED.plans(order, group, search.risk, need,
+                              None if pool is None else (pool.gear, pool.gas, pool.brake, pool.leader),
+                              store, depth, search.cache["gains"])
+    cand = pareto_index(search, pool)
+    length = depth[cand]
+    longest = int(length.max()) if len(cand) else 1
+    return cand, store[cand, :longest + 1], length, search.cache["gains"][cand], need[cand]
+
+
 def step_rows(search: Search, table) -> tuple[np.ndarray, np.ndarray]:
     """The StepTable rows of the steps of every candidate of a search, [candidate, 1 + step] (column 0 and
     the columns after a plan's end: 0, "no step"), and the number of steps of each; worked out once per

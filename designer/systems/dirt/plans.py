@@ -44,8 +44,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.systems.dirt import plan_search
-from designer.systems.dirt.plan_search import (PlanSteps, Search, arrays, pareto_index, pareto_plans,  # noqa: F401
-                                               search_plans, step_rows)
+from designer.systems.dirt.plan_search import (PlanSteps, Search, chosen, pareto_index, pareto_plans,  # noqa: F401
+                                               search_plans)
 
 BIG = 1e9          # a value no policy takes (finite, so that 0 * BIG stays 0)
 X = 5              # hazard counts of one step: 0..4 (a gear die and up to three brake dice)
@@ -126,13 +126,8 @@ def plan_set(engine, cell: int, gear: int, table: StepTable, pool=None, search=N
     every plan set taken from it."""
     if search is None:
         search = search_plans(engine, cell, gear)
-    cand = pareto_index(search, pool)
-    store, lens = step_rows(search, table)
-    length = lens[cand]
-    L = int(length.max()) if len(cand) else 1
-    ids = store[cand, :L + 1]
-    gains = search.cache["gains"]
-    return LazyPlanSet(table, cell, gear, ids, length, gains[cand], PlanSteps(search, cand), arrays(search)[0][cand])
+    cand, ids, length, gains, need = chosen(search, table, pool)
+    return LazyPlanSet(table, cell, gear, ids, length, gains, PlanSteps(search, cand), need)
 
 
 class LazyPlanSet(PlanSet):
@@ -213,7 +208,11 @@ class PointNumbers:
         it from the numbers of all the search's candidates, worked out once."""
         if ps.gidx is None:
             if isinstance(ps.steps, PlanSteps):
-                ps.gidx = self._every(ps.steps.search, table)[ps.steps.cand, :ps.sid.shape[1]]
+                every = self._every(ps.steps.search, table)
+                if ps.steps.search.compiled is not None:
+                    ps.gidx = plan_search.COMPILED.take(every, ps.steps.cand, ps.sid.shape[1])
+                else:
+                    ps.gidx = every[ps.steps.cand, :ps.sid.shape[1]]
             else:
                 valid = np.arange(ps.cell.shape[1])[None, :] <= ps.length[:, None]
                 valid[:, 0] = False
@@ -226,7 +225,7 @@ class PointNumbers:
             steps = ps.steps
             if isinstance(steps, PlanSteps) and steps.search.compiled is not None:
                 ps.points = plan_search.COMPILED.distinct(self._every(steps.search, table), steps.cand,
-                                                          ps.sid.shape[1])
+                                                          ps.sid.shape[1], len(self.list))
             else:
                 nums = np.unique(self.index(ps, table))
                 ps.points = nums[nums > 0].tolist()
