@@ -270,7 +270,7 @@ def decide_group(const long[:, :] sid, const long[:] length, const long[:] gain,
     """sweep.decide_many's branch and bound for the stacked plans of a group of states, in the same order:
     returns ``best[state, tokens]``, ``mode`` (0 none, 1 one by one, 2 Big Attack) and ``pick`` (the plan of
     the state's set)."""
-    cdef Py_ssize_t R = owner.shape[0], r, w, W = index.shape[1]
+    cdef Py_ssize_t R = owner.shape[0], r, w, u
     cdef int T1 = table.shape[2], t, kind, stage, ran
     cdef long o, g, tot, ix
     cdef double v, c
@@ -301,16 +301,19 @@ def decide_group(const long[:, :] sid, const long[:] length, const long[:] gain,
     # stages 2-5: once each, one by one only the first of what is left; then each kind until nothing is left
     cdef int order[8]
     order[:] = [2, 1, 2, 1, 1, 1, 2, 1]
+    pmin_a = np.empty((table.shape[0], T1))
+    cdef double[:, ::1] pmin = pmin_a
     with nogil:
-        for r in range(R):                      # the bounds (sweep._cheapest, DirtModel._shift)
+        for w in range(table.shape[0]):         # each point's least value, ended or lost
             for t in range(T1):
-                c = BIG
-                for w in range(W):
-                    v = table[index[r, w], 0, t]
-                    c = _min(c, v)
-                    v = table[index[r, w], 1, t]
-                    c = _min(c, v)
-                low_roll[r, t] = c
+                pmin[w, t] = _min(table[w, 0, t], table[w, 1, t])
+        for r in range(R):                      # the bounds (sweep._cheapest, DirtModel._shift): the least
+            for t in range(T1):                 # of the plan's points (point 0 and those past its end: BIG)
+                low_roll[r, t] = BIG
+            for w in range(1, length[r] + 1):
+                u = index[r, w]
+                for t in range(T1):
+                    low_roll[r, t] = _min(low_roll[r, t], pmin[u, t])
             g = gain[r]
             for t in range(T1):
                 tot = t + g
