@@ -84,6 +84,7 @@ class DirtModel:
         self._single: dict = {}
         self._after: dict = {}
         self._damage: dict = {}
+        self._losses: dict = {}                   # a point and damage -> its loss_outcomes
         self.numbers = PointNumbers(len(road.nodes))
         self._point_list = self.numbers.list      # number -> point (cell, gear, finished, cuts); 0: no point
         self._point_values: dict = {}             # damage -> (values [number, stop/loss, tokens], known [number])
@@ -203,7 +204,15 @@ class DirtModel:
         return [(p, sec, (cell, gear, d), False) for p, d in self._flats(n_cuts, damage)]
 
     def loss_outcomes(self, cell, gear, fin, n_cuts, damage) -> list[tuple[float, float, object, bool]]:
-        """(chance, seconds, next state, loss) of a loss of control on a point of the plan (p. 19-20)."""
+        """(chance, seconds, next state, loss) of a loss of control on a point of the plan (p. 19-20). Kept:
+        the closure, the values of points and the statistics all ask for the same ones."""
+        key = (cell, gear, fin, n_cuts, damage)
+        hit = self._losses.get(key)
+        if hit is None:
+            hit = self._losses[key] = self._loss_outcomes(cell, gear, fin, n_cuts, damage)
+        return hit
+
+    def _loss_outcomes(self, cell, gear, fin, n_cuts, damage) -> list[tuple[float, float, object, bool]]:
         if fin:                       # past the finish line: finished, only the card's front counts (p. 20)
             return self.stop_outcomes(cell, gear, fin, n_cuts, damage)
         m = self.mishaps
