@@ -85,6 +85,7 @@ class DirtModel:
         self._after: dict = {}
         self._damage: dict = {}
         self._losses: dict = {}                   # a point and damage -> its loss_outcomes
+        self._stops: dict = {}                    # a point and damage -> its stop_outcomes
         self.numbers = PointNumbers(len(road.nodes))
         self._point_list = self.numbers.list      # number -> point (cell, gear, finished, cuts); 0: no point
         self._point_values: dict = {}             # damage -> (values [number, stop/loss, tokens], known [number])
@@ -197,11 +198,14 @@ class DirtModel:
         return hit
 
     def stop_outcomes(self, cell, gear, fin, n_cuts, damage) -> list[tuple[float, float, object, bool]]:
-        """(chance, seconds, next state, loss) of ending the turn at a point."""
-        if fin:
-            return [(1.0, float(self.rules.seconds(gear)), FIN, False)]
-        sec = float(self.rules.seconds(gear))
-        return [(p, sec, (cell, gear, d), False) for p, d in self._flats(n_cuts, damage)]
+        """(chance, seconds, next state, loss) of ending the turn at a point (kept, as loss_outcomes)."""
+        key = (cell, gear, fin, n_cuts, damage)
+        hit = self._stops.get(key)
+        if hit is None:
+            sec = float(self.rules.seconds(gear))
+            hit = self._stops[key] = [(1.0, sec, FIN, False)] if fin else \
+                [(p, sec, (cell, gear, d), False) for p, d in self._flats(n_cuts, damage)]
+        return hit
 
     def loss_outcomes(self, cell, gear, fin, n_cuts, damage) -> list[tuple[float, float, object, bool]]:
         """(chance, seconds, next state, loss) of a loss of control on a point of the plan (p. 19-20). Kept:
