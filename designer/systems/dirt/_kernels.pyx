@@ -77,52 +77,70 @@ def fits(int H, int K, int T1, int L, int first=1) -> bool:
 
 
 cdef void _roll_one(long p, const long[:, :] sid, const long[:] length, const long[:, :] index,
-                    const double[:, :, :] table, const long[:, :] ints, const double[:, :] floats, int H, int K,
+                    const double[:, :, ::1] table, const long[:, :] ints, const double[:, :] floats, int H, int K,
                     double* U, double* V, double* out) noexcept nogil:
     """One plan rolled one by one (rollout.roll_values): ``out[t]``, its value from the start per tokens held.
-    ``U`` and ``V``: room for H * (K + 1) * T1 values each."""
+    ``U`` and ``V``: room for H * (K + 1) * T1 values each. At each point only the hazards shown and dice
+    secured that the steps before it can reach are worked out (the others are never read)."""
     cdef int T1 = table.shape[2]
     cdef int KT = (K + 1) * T1
     cdef long L = length[p]
-    cdef long i, j, s, g_end = index[p, L], g_i, g_j
-    cdef int h, k, t, x, m, c, xs = H if H < XMAX else XMAX
+    cdef long i, j, s
+    cdef int h, k, t, x, m, c, base, xs = H if H < XMAX else XMAX
     cdef double pc, pj, lv, val, sec
     cdef double tail[HMAX]
     cdef double q[XMAX]
+    cdef int hreach[LMAX]
+    cdef int kreach[LMAX]
     cdef double* W
+    cdef const double* stop_i
+    cdef const double* stop_j
+    cdef const double* loss_j
+    cdef const double* stop_end = &table[index[p, L], 0, 0]
+    hreach[0] = 0
+    kreach[0] = 0
+    for j in range(1, L + 1):                  # the most hazards shown and dice secured at each point
+        s = sid[p, j]
+        x = XMAX - 1
+        while x > 0 and floats[s, 2 + x] == 0.0:
+            x -= 1
+        hreach[j] = hreach[j - 1] + x if hreach[j - 1] + x < H - 1 else H - 1
+        kreach[j] = kreach[j - 1] + <int>ints[s, 3] if kreach[j - 1] + ints[s, 3] < K else K
     for h in range(H):
         for k in range(K + 1):
             for t in range(T1):
-                U[h * KT + k * T1 + t] = table[g_end, 0, t]
+                U[h * KT + k * T1 + t] = stop_end[t]
     for i in range(L - 1, -1, -1):
         j = i + 1
         s = sid[p, j]
-        g_j = index[p, j]
-        g_i = index[p, i]
+        stop_i = &table[index[p, i], 0, 0]
+        stop_j = &table[index[p, j], 0, 0]
+        loss_j = &table[index[p, j], 1, 0]
         pc = floats[s, 0]
         pj = floats[s, 1]
         for x in range(XMAX):
             q[x] = floats[s, 2 + x]
         m = <int>ints[s, 3]
         _tail(q, H, tail)
-        for h in range(H):
-            for k in range(K + 1):
+        for h in range(hreach[i] + 1):
+            for k in range(kreach[i] + 1):
                 c = m * k + m * (m + 1) // 2           # plans.secure_cost(k, m)
+                base = h * KT + k * T1
                 for t in range(T1):
-                    lv = table[g_j, 1, t]
+                    lv = loss_j[t]
                     val = tail[h] * lv
                     for x in range(xs):
                         if h + x < H and q[x] != 0.0:
-                            val = val + q[x] * U[(h + x) * KT + k * T1 + t]
+                            val = val + q[x] * U[base + x * KT + t]
                     if pj != 0.0:
                         val = pj * lv + (1 - pj) * val
                     if pc != 0.0:
-                        val = pc * table[g_j, 0, t] + (1 - pc) * val
+                        val = pc * stop_j[t] + (1 - pc) * val
                     if 1 <= m < XMAX and k + m <= K and t >= c:
-                        sec = U[h * KT + (k + m) * T1 + (t - c)]
+                        sec = U[base + m * T1 - c + t]
                     else:
                         sec = BIG
-                    V[h * KT + k * T1 + t] = _min(table[g_i, 0, t], _min(val, sec))
+                    V[base + t] = _min(stop_i[t], _min(val, sec))
         W = U
         U = V
         V = W
@@ -131,7 +149,7 @@ cdef void _roll_one(long p, const long[:, :] sid, const long[:] length, const lo
 
 
 cdef void _attack_one(long p, const long[:, :] sid, const long[:] length, const long[:] gain,
-                      const long[:, :] index, const double[:, :, :] table, const double[:, :] floats, int H,
+                      const long[:, :] index, const double[:, :, ::1] table, const double[:, :] floats, int H,
                       double* out) noexcept nogil:
     """One plan as a Big Attack (rollout.attack_values of its point values shifted by its gain): ``out[t]``."""
     cdef int T1 = table.shape[2]
@@ -200,7 +218,7 @@ def first_loss(const double[:, :, :] q, const double[:, :] pj, const long[:] len
 
 
 def roll_rows(const long[:] rows, const long[:, :] sid, const long[:] length, const long[:, :] index,
-              const double[:, :, :] table, const long[:, :] ints, const double[:, :] floats, int H, int K):
+              const double[:, :, ::1] table, const long[:, :] ints, const double[:, :] floats, int H, int K):
     """The value of rolling each plan of ``rows`` one by one with the best stopping and securing rule, from
     no hazard and nothing secured, per tokens held: ``[row, tokens]`` (rollout.roll_values' ``U0``)."""
     cdef Py_ssize_t r, n = rows.shape[0]
@@ -215,7 +233,7 @@ def roll_rows(const long[:] rows, const long[:, :] sid, const long[:] length, co
 
 
 def attack_rows(const long[:] rows, const long[:, :] sid, const long[:] length, const long[:] gain,
-                const long[:, :] index, const double[:, :, :] table, const double[:, :] floats, int H):
+                const long[:, :] index, const double[:, :, ::1] table, const double[:, :] floats, int H):
     """The value of a Big Attack of each plan of ``rows`` per tokens held before it, ``[row, tokens]``
     (rollout.attack_values of the plans' point values shifted by their gain, without the SISU token)."""
     cdef Py_ssize_t r, n = rows.shape[0]
@@ -265,7 +283,7 @@ cdef int _first_of(const double[:, ::1] low, const long[:] owner, const unsigned
 
 
 def decide_group(const long[:, :] sid, const long[:] length, const long[:] gain, const long[:, :] index,
-                 const double[:, :, :] table, const long[:, :] ints, const double[:, :] floats,
+                 const double[:, :, ::1] table, const long[:, :] ints, const double[:, :] floats,
                  const long[:] owner, const long[:] local, int n, int H, int K, int first):
     """sweep.decide_many's branch and bound for the stacked plans of a group of states, in the same order:
     returns ``best[state, tokens]``, ``mode`` (0 none, 1 one by one, 2 Big Attack) and ``pick`` (the plan of
@@ -338,6 +356,8 @@ def decide_group(const long[:, :] sid, const long[:] length, const long[:] gain,
                         if low[r, t] < best[o, t] - 1e-9:
                             sel[r] = 1
                             break
+                    if not sel[r]:
+                        done[r] = 1                 # the best only falls: this bound can never beat it
                 if kind == 1 and stage < 6:
                     for r in range(R):
                         pre[r] = sel[r]
