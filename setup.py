@@ -24,4 +24,8 @@ search = Extension(
     optional=True,
 )
 
-setup(ext_modules=cythonize([kernels, search], language_level=3, quiet=True))
+extensions = cythonize([kernels, search], language_level=3, quiet=True)
+for ext in extensions:      # cythonize makes new Extension objects and does not carry ``optional`` over
+    ext.optional = True
+
+setup(ext_modules=extensions)
