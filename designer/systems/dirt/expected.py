@@ -234,17 +234,6 @@ class DirtModel:
                 out.append((pf * self.p_sisu, float(m.sisu_seconds), (cell, sisu_gear, d), True))
         return out
 
-    def _mix(self, outs, value) -> np.ndarray:
-        """The expected value of some outcomes (chance, seconds, next state): their terms added in order."""
-        if len(outs) < 3:
-            v = np.zeros(self.T1)
-            for p, sec, nxt, _ in outs:
-                v += p * (sec + value(nxt))
-            return v
-        p, sec, nxt, _ = zip(*outs)
-        terms = np.array(p)[:, None] * (np.array(sec)[:, None] + np.array([value(s) for s in nxt]))
-        return np.add.reduce(terms, axis=0, initial=0.0)
-
     def point_index(self, ps: PlanSet) -> np.ndarray:
         """The number of every [plan, point] of a plan set in the model's table of points (0: no point)."""
         return self.numbers.index(ps, self.steps)
@@ -257,14 +246,28 @@ class DirtModel:
         """Work out the values of the points numbered ``gids`` under one damage (those not known yet) and
         return that damage's table of point values [number, stop/loss, tokens]."""
         arr, done = self._table(damage)
-        for g in np.unique(gids[~done[gids]]).tolist():
-            if not self._table(damage)[1][g]:
-                full = self._point_list[g] + (damage,)
-                stop = self._mix(self.stop_outcomes(*full), value)     # may solve other states (and grow
-                loss = self._mix(self.loss_outcomes(*full), value)     # the table): fetch it again after
-                arr, done = self._table(damage)
-                arr[g, 0], arr[g, 1], done[g] = stop, loss, True
-        return self._table(damage)[0]
+        todo = np.unique(gids[~done[gids]]).tolist()
+        if not todo:
+            return arr
+        lists = []
+        for g in todo:
+            full = self._point_list[g] + (damage,)
+            lists += (self.stop_outcomes(*full), self.loss_outcomes(*full))
+        # the expected value of each list of outcomes (chance, seconds, next state), all at once: each list's
+        # terms chance * (seconds + value of the next state) added in order from 0
+        flat = [o for outs in lists for o in outs]
+        ahead = np.array([value(o[2]) for o in flat]).reshape(len(flat), self.T1)   # may solve other states
+        terms = np.array([o[0] for o in flat])[:, None] * (np.array([o[1] for o in flat])[:, None] + ahead)
+        sizes = np.array([len(outs) for outs in lists])
+        first = np.cumsum(sizes) - sizes
+        mixed = np.zeros((len(lists), self.T1))
+        for r in range(int(sizes.max())):
+            has = np.nonzero(sizes > r)[0]
+            mixed[has] += terms[first[has] + r]
+        arr, done = self._table(damage)          # fetched again: the values above may have grown it
+        rows = np.array(todo)
+        arr[rows, 0], arr[rows, 1], done[rows] = mixed[0::2], mixed[1::2], True
+        return arr
 
     def point_values(self, ps: PlanSet, damage: tuple, value) -> tuple[np.ndarray, np.ndarray]:
         """``stop[p, i, t]`` and ``loss[p, i, t]`` for every point of every plan. The values of each point are
