@@ -52,7 +52,11 @@ def bounds() -> None:
 
 
 def main(quick: bool = False) -> None:
+    from designer.systems.dirt import plan_search, rollout
+
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other work slows every figure)")
+    print(f"compiled roll-outs: {'yes' if rollout.KERNELS else 'no (numpy)'}; compiled plan search: "
+          f"{'yes' if plan_search.COMPILED else 'no (Python)'} (built by pip install -e .)")
     longest = ROOT / "stages/dirt/rally-3/ss2.yaml"
     result, secs = solve_one(longest)
     print(f"rally-3 ss2 expected-time optimum: {secs:.2f} s wall, {result.extra_cache['cpu_seconds']:.2f} s CPU "
