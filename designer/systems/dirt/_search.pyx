@@ -30,13 +30,15 @@ cdef extern from *:
     #include <cstdint>
     #include <vector>
     struct SortKey { int64_t group; double rr; int64_t dice; int64_t idx; };
-    static inline bool sortkey_less(const SortKey& a, const SortKey& b) {
-        if (a.group != b.group) return a.group < b.group;
-        if (a.rr != b.rr) return a.rr < b.rr;
-        if (a.dice != b.dice) return a.dice < b.dice;
-        return a.idx < b.idx;
-    }
-    static void sort_keys(std::vector<SortKey>& v) { std::sort(v.begin(), v.end(), sortkey_less); }
+    struct SortKeyLess {
+        bool operator()(const SortKey& a, const SortKey& b) const {
+            if (a.group != b.group) return a.group < b.group;
+            if (a.rr != b.rr) return a.rr < b.rr;
+            if (a.dice != b.dice) return a.dice < b.dice;
+            return a.idx < b.idx;
+        }
+    };
+    static void sort_keys(std::vector<SortKey>& v) { std::sort(v.begin(), v.end(), SortKeyLess()); }
     static void sort_unique(std::vector<int64_t>& v) {
         std::sort(v.begin(), v.end());
         v.erase(std::unique(v.begin(), v.end()), v.end());

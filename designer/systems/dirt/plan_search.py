@@ -2,7 +2,8 @@
 
 :func:`search_plans` walks the points of a turn from a boundary and records every point it reaches as a
 *candidate* (:class:`Search`); :func:`pareto_index` picks the candidates kept as plans for a pool of dice;
-:func:`step_rows` gives each candidate's steps as StepTable rows. Each has two implementations that give the
+:func:`step_rows` gives each candidate's steps as StepTable rows; :func:`chosen` takes a pool's plans with their
+rows, lengths, gains and dice. Each has two implementations that give the
 same numbers to the last bit: the Python and numpy code here, which is the reference and runs everywhere, and
 the compiled one of ``_search.pyx`` (C++), used when that extension was built at install. ``COMPILED`` is that
 module, or None when it is missing (or set to None to run the reference).
@@ -35,8 +36,8 @@ class Search:
     def __init__(self, end, risk, dice, parent, depth, used, steps=None, keys=None, compiled=None, extra=None):
         self.end, self.risk, self.dice, self.parent, self.depth, self.used = end, risk, dice, parent, depth, used
         self._steps, self._keys = steps, keys
-        self.compiled = compiled          # the compiled engine tables and (code, cell, gear, jumps, terminal)
-        self.extra = extra
+        self.compiled = compiled          # the compiled tables of the engine searched (None: the Python search)
+        self.extra = extra                # compiled: rows step number, cell, gear, jump dice number, terminal
         self.cache: dict = {}
 
     @property
@@ -225,8 +226,8 @@ def chosen(search: Search, table, pool=None) -> tuple:
 def step_rows(search: Search, table) -> tuple[np.ndarray, np.ndarray]:
     """The StepTable rows of the steps of every candidate of a search, [candidate, 1 + step] (column 0 and
     the columns after a plan's end: 0, "no step"), and the number of steps of each; worked out once per
-    search, a depth at a time (each candidate's row is its parent's with one step more). The Big Attack gain
-    of every candidate is kept in the cache ("gains")."""
+    search (each candidate's row is its parent's with one step more). The Big Attack gain of every candidate
+    is kept in the cache ("gains")."""
     cache = search.cache
     hit = cache.get("rows")
     if hit is None:

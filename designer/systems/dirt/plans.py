@@ -3,7 +3,8 @@
 A *plan* is a legal turn laid on the track before rolling (rulebook p. 8, "Avant de lancer les dés, le joueur
 doit d'abord les poser sur la Piste").
 
-Which plans are searched (:func:`search_plans`, :func:`pareto_plans`). A rulebook boundary has about ten
+Which plans are searched (:func:`search_plans`, :func:`pareto_plans`, in :mod:`.plan_search`, compiled where
+the extension is built). A rulebook boundary has about ten
 thousand legal turns that differ in what their value depends on, too many to roll out at every boundary. For
 each distinct end (cell, gear, finished) the search keeps the Pareto set over the two numbers that decide a
 Big Attack ending there: the chance that the dice show a loss of control when all are rolled (risk) and the
