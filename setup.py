@@ -1,5 +1,5 @@
 """Builds the compiled parts of the DIRT expected-time solve: the roll-outs of the sweep
-(designer/systems/dirt/_kernels.pyx) and the plan search (designer/systems/dirt/_search.pyx, C++).
+(designer/systems/dirt/_kernels.pyx) and the plan search (designer/systems/dirt/_search*.pyx, C++).
 
 Everything else is in pyproject.toml. Both extensions are optional: where one cannot be built (no C or C++
 compiler), the package installs without it and the same arithmetic runs in Python and numpy, slower.
@@ -15,16 +15,13 @@ kernels = Extension(
     optional=True,
 )
 
-search = Extension(
-    "designer.systems.dirt._search",
-    ["designer/systems/dirt/_search.pyx"],
-    language="c++",
-    # the risk is rounded to 13 decimals as numpy rounds it (times 1e13, rint, divided back): no contraction
-    extra_compile_args=["-O2", "-ffp-contract=off"],
-    optional=True,
-)
+# the plan search (_search imports _search_plans: the work on the candidates it finds)
+search = [Extension(f"designer.systems.dirt.{name}", [f"designer/systems/dirt/{name}.pyx"], language="c++",
+                    # the risk is rounded to 13 decimals as numpy rounds it (times 1e13, rint, divided back)
+                    extra_compile_args=["-O2", "-ffp-contract=off"], optional=True)
+          for name in ("_search", "_search_plans")]
 
-extensions = cythonize([kernels, search], language_level=3, quiet=True)
+extensions = cythonize([kernels, *search], language_level=3, quiet=True)
 for ext in extensions:      # cythonize makes new Extension objects and does not carry ``optional`` over
     ext.optional = True
 
