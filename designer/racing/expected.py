@@ -141,16 +141,18 @@ class Solution:
             turn_loss[(s, b)] = sum(o.p for o in outs if o.loss)
             losses += p * turn_loss[(s, b)]
             first += p * turn_seconds[(s, b)]
+            here = model.progress(s)
             for o in outs:
                 key = (o.state, o.bank)
-                if model.progress(o.state) <= model.progress(s) and model.terminal(o.state) is None:
+                ahead = model.progress(o.state)
+                if ahead <= here and model.terminal(o.state) is None:
                     raise ValueError(f"the turn model went backwards: {s} -> {o.state}")
                 occ[key] = occ.get(key, 0.0) + p * o.p
                 if not o.loss:
                     clean[key] = clean.get(key, 0.0) + pc * o.p
                 if key not in queued:
                     queued.add(key)
-                    heapq.heappush(heap, (model.progress(o.state), seq, o.state, o.bank))
+                    heapq.heappush(heap, (ahead, seq, o.state, o.bank))
                     seq += 1
         second = self._moment2(start, bank, moment2)
         mean = self.value(start, bank)
