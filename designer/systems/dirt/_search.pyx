@@ -21,6 +21,8 @@ from libcpp.pair cimport pair
 from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
 
+from designer.systems.dirt._dice cimport BRAKE, GAS, LEADER, RZ, _pop6
+
 from designer.systems.dirt._search_plans import (distinct, number_points, order, pareto, plans,  # noqa: F401
                                                  step_store, take)
 from designer.systems.dirt.rules import _sub
@@ -91,10 +93,6 @@ cdef extern from *:
 
 # the packing of the dice used (rules.py): gear dice in bits 0-5, then 3-bit counts, then the canon-start flag
 cdef enum:
-    GAS = 6
-    BRAKE = 9
-    LEADER = 12
-    RZ = 15
     USED_BITS = 19
     LEVELS = 17          # dice in a turn: 0..16 (the buckets of the search)
 cdef int64_t CANON = 1 << 18
@@ -114,15 +112,6 @@ cdef struct Cand:        # a point of the turn reached (a candidate)
     int64_t cell, used, parent, end
     double risk
     int gear, jid, t, gain, depth, level, code
-
-
-cdef inline int _pop6(int64_t used) noexcept nogil:
-    cdef int64_t m = used & 63
-    cdef int n = 0
-    while m:
-        n += <int>(m & 1)
-        m >>= 1
-    return n
 
 
 cdef inline int _ndice(int64_t used) noexcept nogil:

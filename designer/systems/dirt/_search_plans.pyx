@@ -11,6 +11,8 @@ from libc.math cimport INFINITY, rint
 from libc.stdint cimport int64_t
 from libcpp.vector cimport vector
 
+from designer.systems.dirt._dice cimport BRAKE, GAS, LEADER, RZ, _pop6
+
 
 cdef extern from *:
     """
@@ -42,21 +44,6 @@ cdef extern from *:
 
 
 # the packing of the dice used (rules.py; _search.LAYOUT is checked against it): gear dice in bits 0-5, then
-# 3-bit counts of gas, brake, leader and red-zone brake dice
-cdef enum:
-    GAS = 6
-    BRAKE = 9
-    LEADER = 12
-    RZ = 15
-
-
-cdef inline int _pop6(int64_t used) noexcept nogil:
-    cdef int64_t m = used & 63
-    cdef int n = 0
-    while m:
-        n += <int>(m & 1)
-        m >>= 1
-    return n
 
 
 def order(const int64_t[:] end, const double[:] risk, const int64_t[:] dice, const int64_t[:] used):
