@@ -1,21 +1,24 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Compiled roll-outs of DIRT plans for the backward sweep: the same arithmetic as
+"""Compiled roll-outs of DIRT plans for the backward sweep: :func:`decide_group` is the branch and bound of
+:func:`designer.systems.dirt.sweep.decide_many` with the arithmetic of
 :func:`designer.systems.dirt.rollout.roll_values` and :func:`~designer.systems.dirt.rollout.attack_values`, in
-the same order (so the same numbers, to the last bit), one plan at a time instead of numpy over many.
+the same order (so the same numbers and choices, to the last bit), one plan at a time instead of numpy over
+many; :func:`first_loss` is :func:`designer.systems.dirt.rollout.first_loss_numpy`.
 
 A plan is row ``p`` of a stacked plan set: ``sid[p, j]`` is the row of its step j in the step table (``ints``:
 cell, gear, finished, dice, cut, gain; ``floats``: canon hazard, long-jump hazard, chances of 0..X-1 hazards),
 ``index[p, j]`` the row of its point j in ``table`` (``[row, stop/loss, tokens]``), ``length[p]`` its steps and
-``gain[p]`` the tokens a Big Attack of it earns. Built when the package is installed; the numpy functions are
-used where it is not (:mod:`designer.systems.dirt.kernels`).
+``gain[p]`` the tokens a Big Attack of it earns. Built when the package is installed (setup.py); where it is
+not, ``rollout.KERNELS`` is None and the numpy code runs.
 """
 import numpy as np
 
-DEF XMAX = 5            # hazard counts of one step (plans.X)
-DEF HMAX = 8            # largest hazard limit handled here
-DEF KMAX = 9            # largest max_secured + 1
-DEF TMAX = 64           # largest max_tokens + 1
-DEF LMAX = 64           # longest plan
+cdef enum:
+    XMAX = 5            # hazard counts of one step (plans.X)
+    HMAX = 8            # largest hazard limit handled here
+    KMAX = 9            # largest max_secured + 1
+    TMAX = 64           # largest max_tokens + 1
+    LMAX = 64           # longest plan
 cdef double BIG = 1e9
 
 
@@ -215,34 +218,6 @@ def first_loss(const double[:, :, :] q, const double[:, :] pj, const long[:] len
                 fail[p, j] = _fail_step(alive, pj[p, j], qj, H)
             ok[p] = _alive_sum(alive, H)
     return fail_a, ok_a
-
-
-def roll_rows(const long[:] rows, const long[:, :] sid, const long[:] length, const long[:, :] index,
-              const double[:, :, ::1] table, const long[:, :] ints, const double[:, :] floats, int H, int K):
-    """The value of rolling each plan of ``rows`` one by one with the best stopping and securing rule, from
-    no hazard and nothing secured, per tokens held: ``[row, tokens]`` (rollout.roll_values' ``U0``)."""
-    cdef Py_ssize_t r, n = rows.shape[0]
-    out = np.empty((n, table.shape[2]))
-    cdef double[:, ::1] o = out
-    cdef double U[HMAX * KMAX * TMAX]
-    cdef double V[HMAX * KMAX * TMAX]
-    with nogil:
-        for r in range(n):
-            _roll_one(rows[r], sid, length, index, table, ints, floats, H, K, U, V, &o[r, 0])
-    return out
-
-
-def attack_rows(const long[:] rows, const long[:, :] sid, const long[:] length, const long[:] gain,
-                const long[:, :] index, const double[:, :, ::1] table, const double[:, :] floats, int H):
-    """The value of a Big Attack of each plan of ``rows`` per tokens held before it, ``[row, tokens]``
-    (rollout.attack_values of the plans' point values shifted by their gain, without the SISU token)."""
-    cdef Py_ssize_t r, n = rows.shape[0]
-    out = np.empty((n, table.shape[2]))
-    cdef double[:, ::1] o = out
-    with nogil:
-        for r in range(n):
-            _attack_one(rows[r], sid, length, gain, index, table, floats, H, &o[r, 0])
-    return out
 
 
 cdef int _first_of(const double[:, ::1] low, const long[:] owner, const unsigned char[:] cand, int first,
