@@ -530,3 +530,26 @@ def test_turn_outcomes_least_risk():
         for other in legal_turns(g, "r0a", 3, limit=3000):
             if (other.end, other.gear) == (turn.end, turn.gear):
                 assert turn.risk <= other.risk + 1e-12
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_box_with_every_die_a_ruleset_allows_is_searched(monkeypatch, compiled):
+    """A ruleset may give a dashboard 6 gear and 7 gas, brake and leader dice: a turn of more than 16 dice
+    (the search's old limit) is searched, for the line and for the expected time's plans, compiled or not."""
+    from designer.systems.dirt import plan_search
+    from designer.systems.dirt.lines import fastest_line
+    from designer.systems.dirt.stage import load_stage
+    from designer.systems.dirt.track import load_track
+
+    rules = load_ruleset()
+    full = Pool(gear=6, gas=7, brake=7, leader=7)
+    rules = rules.replace(box_dice=full, dashboards={k: full for k in rules.dashboards})
+    track = load_track(load_stage("stages/dirt/rally-1/ss1.yaml"))
+    line = fastest_line(track, rules)
+    assert line is not None and max(len(t.dice) for t in line.turns) > 16
+    engine = engine_for(track.graph, rules, cell=line.turns[0].cells[0])
+    start = road_of(track.graph).starts()[0]
+    if not compiled:
+        monkeypatch.setattr(plan_search, "COMPILED", None)
+    found = plan_search.search_plans(engine, start, 0)
+    assert found.n and int(found.dice.max()) > 16

@@ -94,9 +94,9 @@ cdef extern from *:
 # the packing of the dice used (rules.py): gear dice in bits 0-5, then 3-bit counts, then the canon-start flag
 cdef enum:
     USED_BITS = 19
-    LEVELS = 17          # dice in a turn: 0..16 (the buckets of the search)
+    LEVELS = 28          # dice in a turn: 0..27 (the buckets of the search; rules._MAX_DICE + 1)
 cdef int64_t CANON = 1 << 18
-LAYOUT = (GAS, BRAKE, LEADER, RZ, 1 << 18)
+LAYOUT = (GAS, BRAKE, LEADER, RZ, 1 << 18, LEVELS - 1)
 MAX_CELLS = 1 << 24      # a point packs its cell in 24 bits
 
 

@@ -14,13 +14,13 @@ import weakref
 
 import numpy as np
 
-from designer.systems.dirt.rules import _BRAKE, _CANON, _GAS, _LEADER, _POP, _RZ, _dominated, _ndice
+from designer.systems.dirt.rules import _BRAKE, _CANON, _GAS, _LEADER, _MAX_DICE, _POP, _RZ, _dominated, _ndice
 
 try:
     from designer.systems.dirt import _search as COMPILED
 except ImportError:                                   # not built (no C++ compiler at install): the reference
     COMPILED = None
-if COMPILED is not None and COMPILED.LAYOUT != (_GAS, _BRAKE, _LEADER, _RZ, _CANON):
+if COMPILED is not None and COMPILED.LAYOUT != (_GAS, _BRAKE, _LEADER, _RZ, _CANON, _MAX_DICE):
     COMPILED = None                                   # built for another packing of the dice used: not usable
 _TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # TurnEngine -> its compiled tables
 
@@ -92,7 +92,7 @@ def _search_py(engine, cell: int, gear: int) -> Search:
     infos = engine.plan_options               # (gear, dice used) -> (option, dice used after, dice, gain)
     start = (cell, gear, 0, (), 0)
     seen: dict = {start: None}
-    buckets: list[list] = [[(start, -1, 0, 0)]] + [[] for _ in range(16)]
+    buckets: list[list] = [[(start, -1, 0, 0)]] + [[] for _ in range(_MAX_DICE)]
     expanded: dict = {}
     # per candidate: end code ((cell * 8 + gear) * 2 + finished) * 64 + gain, risk, dice used, the number of
     # the candidate it extends (-1: the start), its last step, its key, its number of steps

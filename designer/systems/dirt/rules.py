@@ -37,6 +37,7 @@ from designer.systems.dirt.ruleset import (DIE_KINDS, RULES_FILE, STATUSES, Opti
 _GAS, _BRAKE, _LEADER, _RZ = 6, 9, 12, 15
 _CANON = 1 << 18
 _M = 7
+_MAX_DICE = 6 + 3 * _M          # the most dice one turn can use: every gear die, and full counts of the others
 
 
 def _count(used: int, shift: int) -> int:
@@ -213,7 +214,7 @@ class TurnEngine:
         cmoves = self.cell_moves
         start = (cell, gear, 0, (), 0)
         seen: dict = {start: None}
-        buckets: list[list] = [[start]] + [[] for _ in range(16)]
+        buckets: list[list] = [[start]] + [[] for _ in range(_MAX_DICE)]
         expanded: dict = {}
         best: dict = {}
         for level in range(len(buckets)):
