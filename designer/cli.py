@@ -393,9 +393,8 @@ def app(port, address):
     """Start the stage designer in the browser (Streamlit), on this computer only unless --address says otherwise."""
     import subprocess
 
-    script = Path(__file__).resolve().parent / "app" / "main.py"
-    sys.exit(subprocess.call([sys.executable, "-m", "streamlit", "run", str(script),
-                              "--server.port", str(port), "--server.address", address, "--browser.gatherUsageStats", "false",
+    sys.exit(subprocess.call([sys.executable, "-m", "designer.app.serve", "--server.port", str(port),
+                              "--server.address", address, "--browser.gatherUsageStats", "false",
                               "--server.showEmailPrompt", "false", "--client.toolbarMode", "minimal"]))
 
 

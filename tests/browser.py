@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-MAIN = ROOT / "designer" / "app" / "main.py"
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium "
@@ -37,7 +36,7 @@ def serve_app(log_dir: Path | None, wait_s: float = 60, env: dict | None = None,
     its process id under ``"pid"``."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), **(env or {}))
-    command = [sys.executable, "-m", "streamlit", "run", str(MAIN), "--server.headless", "true",
+    command = [sys.executable, "-m", "designer.app.serve", "--server.headless", "true",  # as rally-designer app
                "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
                "--server.fileWatcherType", "none"]
     if log_dir is None:

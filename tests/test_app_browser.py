@@ -31,7 +31,8 @@ def _written_bytes(pid: int) -> int:
 
 @pytest.fixture(scope="module")
 def server():
-    """``streamlit run designer/app/main.py`` on a free port; stopped after the tests.
+    """The app as ``rally-designer app`` serves it (``python -m designer.app.serve``), on a free port; stopped after
+    the tests.
 
     Its output goes to a pipe kept in memory and it writes no bytecode, so any byte it sends to storage comes
     from what the browser asked it to do."""
