@@ -1,14 +1,32 @@
 #!/usr/bin/env bash
 # Create .venv and install the project (and, with --test, what the tests need: Chromium, poppler).
+# The install (which also compiles the expected-time solver's .pyx files) runs again only when pyproject.toml,
+# setup.py or a .pyx/.pxd file has changed since the last one; its output is shown only when it fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
-if [ "${1:-}" = "--test" ]; then
-  .venv/bin/python -m pip install --quiet -e ".[test]"
+mode=app
+[ "${1:-}" = "--test" ] && mode=test
+digest=$(cat pyproject.toml setup.py designer/systems/dirt/*.pyx designer/systems/dirt/*.pxd | sha256sum | cut -d' ' -f1)
+done_as() { [ -f ".venv/.installed-$1" ] && [ "$(cat ".venv/.installed-$1")" = "$digest" ]; }
+if done_as test || { [ "$mode" = app ] && done_as app; }; then
+  :
+else
+  .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
+  target="."
+  [ "$mode" = test ] && target=".[test]"
+  echo "installing the project into .venv (a minute or two the first time)"
+  if ! .venv/bin/python -m pip install --quiet -e "$target" > .venv/install.log 2>&1; then
+    cat .venv/install.log >&2
+    echo "the install failed (above)" >&2
+    exit 1
+  fi
+  echo "$digest" > ".venv/.installed-$mode"
+fi
+if [ "$mode" = test ]; then
   need=()
   command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need+=(chromium)
   command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
@@ -20,8 +38,6 @@ if [ "${1:-}" = "--test" ]; then
       echo "warning: ${need[*]} missing and not root: the browser/PDF tests will be skipped" >&2
     fi
   fi
-else
-  .venv/bin/python -m pip install --quiet -e .
 fi
 # Compile the package once, so that each command starts from bytecode even where PYTHONDONTWRITEBYTECODE is set.
 .venv/bin/python -m compileall -q designer >/dev/null || true
