@@ -11,7 +11,8 @@ from designer.systems.dirt import sweep as sweep_module
 from designer.systems.dirt.expected import DirtModel
 from designer.systems.dirt.mishaps import load_mishaps
 from designer.systems.dirt.rules import road_of
-from designer.systems.dirt.ruleset import load_ruleset
+from designer.systems.dirt.plans import X
+from designer.systems.dirt.ruleset import Pool, load_ruleset
 from designer.systems.dirt.stage import load_stage
 from designer.systems.dirt.track import load_track
 from tests.test_expected_dirt import demo_track
@@ -76,3 +77,36 @@ def test_first_loss_same_numbers():
             assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])
             checked += ps.n
     assert checked > 1000
+
+
+def test_a_step_of_five_dice_keeps_every_hazard_count(monkeypatch):
+    """A ruleset may brake four gears in one move (a gear die and four brake dice): a step of five dice, up to
+    five hazards, all counted (the chances of 0..5 hazards add up to 1), and both roll-outs agree on it."""
+    rules = load_ruleset()
+    box = rules.box_dice
+    rules = rules.replace(max_brake_skip=4, box_dice=Pool(gear=box.gear, gas=box.gas, brake=4, leader=box.leader),
+                          dashboards={k: Pool(gear=box.gear, gas=0, brake=4, leader=0) for k in rules.dashboards})
+    road = road_of(load_track(load_stage("stages/dirt/rally-1/ss1.yaml")).graph)
+    _same(road, rules, monkeypatch)
+    model = DirtModel(road, rules, load_mishaps())
+    sweep_module.sweep(model, [(s, 0, model.start_damage) for s in model.road.starts()])
+    steps = model.steps
+    assert steps.ints[:steps.n, 3].max() == 5 and X >= 6
+    assert np.allclose(steps.floats[:steps.n, 2:].sum(axis=1), 1.0, atol=1e-12)
+
+
+def test_kernels_refuse_sizes_beyond_their_buffers():
+    """Called with sizes their buffers do not hold, the compiled functions raise instead of writing past them."""
+    k = rollout.KERNELS
+    q = np.zeros((1, 3, X))
+    q[:, :, 0] = 1.0
+    with pytest.raises(ValueError):
+        k.first_loss(q, np.zeros((1, 3)), np.array([2]), 4000)
+    with pytest.raises(ValueError):
+        k.first_loss(q, np.zeros((1, 3)), np.array([5]), 3)
+    table = np.zeros((1, 2, 9))
+    ints, floats = np.zeros((1, 6), dtype=np.int64), np.zeros((1, 2 + X))
+    one = np.zeros(1, dtype=np.int64)
+    with pytest.raises(ValueError):
+        k.decide_group(np.zeros((1, 2), dtype=np.int64), np.array([5]), one, np.zeros((1, 2), dtype=np.int64),
+                       table, ints, floats, one, one, 1, 3, 3, 8)

@@ -13,13 +13,16 @@ not, ``rollout.KERNELS`` is None and the numpy code runs.
 """
 import numpy as np
 
+from libc.stdint cimport int64_t
+
 cdef enum:
-    XMAX = 5            # hazard counts of one step (plans.X)
+    XMAX = 6            # hazard counts of one step (plans.X; rollout checks they agree)
     HMAX = 8            # largest hazard limit handled here
     KMAX = 9            # largest max_secured + 1
     TMAX = 64           # largest max_tokens + 1
     LMAX = 64           # longest plan
-cdef double BIG = 1e9
+cdef double BIG = 1e9   # plans.BIG (rollout checks they agree)
+LAYOUT = (XMAX, BIG)
 
 
 cdef inline double _min(double a, double b) noexcept nogil:
@@ -79,8 +82,8 @@ def fits(int H, int K, int T1, int L, int first=1) -> bool:
     return 1 <= H <= HMAX and 0 <= K < KMAX and 1 <= T1 <= TMAX and L < LMAX and 1 <= first <= 64
 
 
-cdef void _roll_one(long p, const long[:, :] sid, const long[:] length, const long[:, :] index,
-                    const double[:, :, ::1] table, const long[:, :] ints, const double[:, :] floats, int H, int K,
+cdef void _roll_one(long p, const int64_t[:, :] sid, const int64_t[:] length, const int64_t[:, :] index,
+                    const double[:, :, ::1] table, const int64_t[:, :] ints, const double[:, :] floats, int H, int K,
                     double* U, double* V, double* out) noexcept nogil:
     """One plan rolled one by one (rollout.roll_values): ``out[t]``, its value from the start per tokens held.
     ``U`` and ``V``: room for H * (K + 1) * T1 values each. At each point only the hazards shown and dice
@@ -151,8 +154,8 @@ cdef void _roll_one(long p, const long[:, :] sid, const long[:] length, const lo
         out[t] = U[t]
 
 
-cdef void _attack_one(long p, const long[:, :] sid, const long[:] length, const long[:] gain,
-                      const long[:, :] index, const double[:, :, ::1] table, const double[:, :] floats, int H,
+cdef void _attack_one(long p, const int64_t[:, :] sid, const int64_t[:] length, const int64_t[:] gain,
+                      const int64_t[:, :] index, const double[:, :, ::1] table, const double[:, :] floats, int H,
                       double* out) noexcept nogil:
     """One plan as a Big Attack (rollout.attack_values of its point values shifted by its gain): ``out[t]``."""
     cdef int T1 = table.shape[2]
@@ -196,11 +199,28 @@ cdef void _attack_one(long p, const long[:, :] sid, const long[:] length, const 
         out[t] = pc * S[T1 + t] + (1 - pc) * value
 
 
-def first_loss(const double[:, :, :] q, const double[:, :] pj, const long[:] length, int H):
+cdef void _check(int H, int K, int T1, int first, const double[:, :] floats, const int64_t[:] length,
+                 Py_ssize_t sid_width, Py_ssize_t index_width) except *:
+    """Refuse sizes the fixed buffers do not hold (the callers ask :func:`fits` first; this keeps a wrong call
+    an exception instead of a write past a buffer)."""
+    cdef Py_ssize_t r
+    if not fits(H, K, T1, 0, first) or floats.shape[1] < 2 + XMAX:
+        raise ValueError("sizes beyond the compiled roll-outs' buffers (check fits() first)")
+    for r in range(length.shape[0]):
+        if not 0 <= length[r] < LMAX or length[r] >= sid_width or length[r] >= index_width:
+            raise ValueError(f"plan {r} has {length[r]} steps: beyond its arrays or the compiled buffers")
+
+
+def first_loss(const double[:, :, :] q, const double[:, :] pj, const int64_t[:] length, int H):
     """rollout.first_loss of a plan set's arrays (``q[p, j, x]``, ``pj[p, j]``, ``length[p]``): the chance
     that the dice of a Big Attack first show a loss of control at step j, ``[p, j]``, and of none, ``[p]``."""
     cdef Py_ssize_t P = q.shape[0], L1 = q.shape[1], p, j
     cdef int x, h
+    if not 1 <= H <= HMAX or q.shape[2] < XMAX or L1 > LMAX or pj.shape[1] < L1:
+        raise ValueError("sizes beyond the compiled first_loss (check fits() first)")
+    for p in range(P):
+        if not 0 <= length[p] < L1:
+            raise ValueError(f"plan {p} has {length[p]} steps for {L1} points")
     fail_a = np.zeros((P, L1))
     ok_a = np.empty(P)
     cdef double[:, ::1] fail = fail_a
@@ -220,7 +240,7 @@ def first_loss(const double[:, :, :] q, const double[:, :] pj, const long[:] len
     return fail_a, ok_a
 
 
-cdef int _first_of(const double[:, ::1] low, const long[:] owner, const unsigned char[:] cand, int first,
+cdef int _first_of(const double[:, ::1] low, const int64_t[:] owner, const unsigned char[:] cand, int first,
                    unsigned char[:] out) noexcept nogil:
     """sweep.first_of: among the candidate rows of each owner (rows of one owner are next to each other), the
     ``first`` with the lowest bound at 0 tokens (ties: the earlier row). Marks them in ``out``; returns how many."""
@@ -257,27 +277,27 @@ cdef int _first_of(const double[:, ::1] low, const long[:] owner, const unsigned
     return count
 
 
-def decide_group(const long[:, :] sid, const long[:] length, const long[:] gain, const long[:, :] index,
-                 const double[:, :, ::1] table, const long[:, :] ints, const double[:, :] floats,
-                 const long[:] owner, const long[:] local, int n, int H, int K, int first):
+def decide_group(const int64_t[:, :] sid, const int64_t[:] length, const int64_t[:] gain, const int64_t[:, :] index,
+                 const double[:, :, ::1] table, const int64_t[:, :] ints, const double[:, :] floats,
+                 const int64_t[:] owner, const int64_t[:] local, int n, int H, int K, int first):
     """sweep.decide_many's branch and bound for the stacked plans of a group of states, in the same order:
     returns ``best[state, tokens]``, ``mode`` (0 none, 1 one by one, 2 Big Attack) and ``pick`` (the plan of
     the state's set)."""
     cdef Py_ssize_t R = owner.shape[0], r, w, u
     cdef int T1 = table.shape[2], t, kind, stage, ran
     cdef long o, g, tot, ix
-    cdef double v, c
+    _check(H, K, T1, first, floats, length, sid.shape[1], index.shape[1])
     best_a = np.full((n, T1), BIG)
     mode_a = np.zeros((n, T1), dtype=np.int64)
     pick_a = np.full((n, T1), -1, dtype=np.int64)
     lows = np.empty((2, R, T1))
     cdef double[:, ::1] best = best_a
-    cdef long[:, ::1] mode = mode_a
-    cdef long[:, ::1] pick = pick_a
+    cdef int64_t[:, ::1] mode = mode_a
+    cdef int64_t[:, ::1] pick = pick_a
     cdef double[:, ::1] low_roll = lows[0]
     cdef double[:, ::1] low_att = lows[1]
     cdef double[:, ::1] low
-    flags = np.zeros((5, R), dtype=np.uint8)
+    flags = np.zeros((4, R), dtype=np.uint8)
     cdef unsigned char[:] done_roll = flags[0]
     cdef unsigned char[:] done_att = flags[1]
     cdef unsigned char[:] sel = flags[2]
@@ -286,7 +306,7 @@ def decide_group(const long[:, :] sid, const long[:] length, const long[:] gain,
     bests = np.empty((n, T1))
     picks = np.empty((n, T1), dtype=np.int64)
     cdef double[:, ::1] bmin = bests
-    cdef long[:, ::1] bpick = picks
+    cdef int64_t[:, ::1] bpick = picks
     cdef double vals[TMAX]
     cdef double U[HMAX * KMAX * TMAX]
     cdef double V[HMAX * KMAX * TMAX]

@@ -43,7 +43,6 @@ cdef extern from *:
     void sort_unique(vector[int64_t]& v)
 
 
-# the packing of the dice used (rules.py; _search.LAYOUT is checked against it): gear dice in bits 0-5, then
 
 
 def order(const int64_t[:] end, const double[:] risk, const int64_t[:] dice, const int64_t[:] used):

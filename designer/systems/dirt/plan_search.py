@@ -170,7 +170,7 @@ def arrays(search: Search):
                              (used >> _LEADER) & 7], axis=1).reshape(n, 4)
             order = np.lexsort((np.arange(n), search.dice, np.round(search.risk, 13), search.end))
             arr = (need, search.end[order], order)
-        arr = search.cache["arrays"] = arr
+        search.cache["arrays"] = arr
     return arr
 
 

@@ -49,7 +49,7 @@ from designer.systems.dirt.plan_search import (PlanSteps, Search, chosen, pareto
                                                search_plans)
 
 BIG = 1e9          # a value no policy takes (finite, so that 0 * BIG stays 0)
-X = 5              # hazard counts of one step: 0..4 (a gear die and up to three brake dice)
+X = 6              # hazard counts of one step: 0..5 (a gear die and up to four brake dice: six gears at most)
 
 
 @dataclass
@@ -255,8 +255,10 @@ def _features(step, hz: dict, cut_cells) -> tuple:
         h = hz[d]
         dist = [(dist[x] if x < len(dist) else 0.0) * (1 - h) + (dist[x - 1] * h if x >= 1 else 0.0)
                 for x in range(len(dist) + 1)]
+    if len(dist) > X:
+        raise ValueError(f"a step of {len(counted)} dice: more hazards than the solver counts ({X - 1})")
     q = np.zeros(X)
-    q[:min(X, len(dist))] = dist[:X]
+    q[:len(dist)] = dist
     cut = int(bool(cut_cells[path[0]] or cut_cells[path[-1]]))
     gain = 0 if "red-zone" in events else sum(1 for d in dice if d != "brake")   # p. 23: red-zone brakes earn none
     return path[-1], g, "finish" in events, pc, pj, q, len(dice), cut, gain

@@ -12,6 +12,8 @@ try:                       # the compiled roll-outs, built when the package is i
     from designer.systems.dirt import _kernels as KERNELS
 except ImportError:        # pragma: no cover - no C compiler where it was installed: numpy, slower
     KERNELS = None
+if KERNELS is not None and KERNELS.LAYOUT != (X, BIG):
+    KERNELS = None         # built for other hazard counts per step or another BIG: not usable
 
 
 def _secure_tables(K: int, T: int):

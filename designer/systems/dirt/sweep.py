@@ -137,9 +137,10 @@ def _spare(model: DirtModel, state, best: np.ndarray, choice: list, value):
 
 def gather(model: DirtModel, damages: list, sets: list[PlanSet], width: int, value):
     """The plan sets of many states stacked as one (their step numbers padded to ``width`` with "no step": no
-    hazard, one die; with their lengths and gains), with the values of their points: ``table[u]`` (u: a point under one damage,
-    [stop/loss, tokens]) and ``index[row, point]``, where each point of each plan is in ``table``. Only the
-    points the group meets are copied, one gather per damage from the model's tables of point values."""
+    hazard, one die; with their lengths and gains), with the values of their points: ``table[u]`` (u: a point
+    under one damage, [stop/loss, tokens]) and ``index[row, point]``, where each point of each plan is in
+    ``table``. Only the points the group meets are copied, one gather per damage from the model's tables of point
+    values."""
     def padded(arrs):
         out = np.zeros((sum(len(a) for a in arrs), width), dtype=np.int64)
         r = 0
