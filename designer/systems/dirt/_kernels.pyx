@@ -29,6 +29,14 @@ cdef inline double _min(double a, double b) noexcept nogil:
     return b if b < a else a
 
 
+cdef inline double _after_gain(const double* vals, int t, long g, int T1) noexcept nogil:
+    """``vals`` (per tokens held) seen by a Big Attack earning ``g`` tokens, at ``t`` tokens before it
+    (DirtModel._shift): the value with t + g tokens, those beyond the last kept as seconds off; BIG stays BIG."""
+    cdef long tot = t + g
+    cdef long ix = tot if tot < T1 - 1 else T1 - 1
+    return BIG if vals[t] >= BIG else vals[ix] - <double>(tot - ix)
+
+
 cdef inline void _tail(const double* q, int H, double* tail) noexcept nogil:
     """tail[h]: the chance that a step's hazards (chances ``q`` of 0..XMAX-1) take h hazards shown to the
     limit, P(x >= H - h)."""
@@ -159,24 +167,20 @@ cdef void _attack_one(long p, const int64_t[:, :] sid, const int64_t[:] length, 
                       double* out) noexcept nogil:
     """One plan as a Big Attack (rollout.attack_values of its point values shifted by its gain): ``out[t]``."""
     cdef int T1 = table.shape[2]
-    cdef long L = length[p], g = gain[p], i, j, s, tot, ix, row
+    cdef long L = length[p], g = gain[p], i, j, s, row
     cdef int h, t, x
-    cdef double pc, ok, acc, value, v
+    cdef double pc, ok, acc, value
     cdef double q[XMAX]
     cdef double S[LMAX * TMAX]
     cdef double Lo[LMAX * TMAX]
     cdef double fail[LMAX]
     cdef double after[LMAX]
     cdef double alive[HMAX]
-    for i in range(1, L + 1):                  # the point values after the attack's gain (DirtModel._shift)
+    for i in range(1, L + 1):                  # the point values after the attack's gain
         row = index[p, i]
         for t in range(T1):
-            tot = t + g
-            ix = tot if tot < T1 - 1 else T1 - 1
-            v = table[row, 0, t]
-            S[i * T1 + t] = BIG if v >= BIG else table[row, 0, ix] - <double>(tot - ix)
-            v = table[row, 1, t]
-            Lo[i * T1 + t] = BIG if v >= BIG else table[row, 1, ix] - <double>(tot - ix)
+            S[i * T1 + t] = _after_gain(&table[row, 0, 0], t, g, T1)
+            Lo[i * T1 + t] = _after_gain(&table[row, 1, 0], t, g, T1)
     for h in range(H):                          # rollout.first_loss: where the dice first show a loss
         alive[h] = 0.0
     alive[0] = 1.0
@@ -285,7 +289,7 @@ def decide_group(const int64_t[:, :] sid, const int64_t[:] length, const int64_t
     the state's set)."""
     cdef Py_ssize_t R = owner.shape[0], r, w, u
     cdef int T1 = table.shape[2], t, kind, stage, ran
-    cdef long o, g, tot, ix
+    cdef long o
     _check(H, K, T1, first, floats, length, sid.shape[1], index.shape[1])
     best_a = np.full((n, T1), BIG)
     mode_a = np.zeros((n, T1), dtype=np.int64)
@@ -327,11 +331,8 @@ def decide_group(const int64_t[:, :] sid, const int64_t[:] length, const int64_t
                 u = index[r, w]
                 for t in range(T1):
                     low_roll[r, t] = _min(low_roll[r, t], pmin[u, t])
-            g = gain[r]
             for t in range(T1):
-                tot = t + g
-                ix = tot if tot < T1 - 1 else T1 - 1
-                low_att[r, t] = BIG if low_roll[r, t] >= BIG else low_roll[r, ix] - <double>(tot - ix)
+                low_att[r, t] = _after_gain(&low_roll[r, 0], t, gain[r], T1)
         stage = 0
         while stage < 8:
             kind = order[stage]

@@ -128,6 +128,17 @@ cdef inline uint64_t _point(int64_t cell, int gear, int64_t used, int jid, int t
              | <uint64_t>jid) << 2) | <uint64_t>t
 
 
+cdef inline int _run(int64_t hit, int* start) noexcept:
+    """A run of a table kept in one integer (its first entry << 32 | its length): the length, the first at
+    ``start``."""
+    start[0] = <int>(hit >> 32)
+    return <int>(hit & 0xffffffff)
+
+
+cdef inline int64_t _as_run(int first, int count) noexcept:
+    return (<int64_t>first << 32) | count
+
+
 cdef class Tables:
     """What one TurnEngine says, kept in C++ tables, and the scratch space of its searches. The engine itself is
     passed to :meth:`search` (these tables hold no reference to it)."""
@@ -161,8 +172,7 @@ cdef class Tables:
         cdef uint64_t key = (<uint64_t>used << 3) | <uint64_t>g
         cdef int64_t hit
         if self.opt_at.get(key, &hit):
-            start[0] = <int>(hit >> 32)
-            return <int>(hit & 0xffffffff)
+            return _run(hit, start)
         cdef Opt o
         cdef int first = self.opts.size()
         options = engine.die_options(g, used)
@@ -179,7 +189,7 @@ cdef class Tables:
             o.nlevel, o.ngain, o.obj = _ndice(o.nused), _gain(o.nused), len(self.opt_objs)
             self.opt_objs.append(opt)
             self.opts.push_back(o)
-        hit = (<int64_t>first << 32) | len(options)
+        hit = _as_run(first, len(options))
         self.opt_at.add(key, &hit)
         start[0] = first
         return len(options)
@@ -190,8 +200,7 @@ cdef class Tables:
         cdef uint64_t key = ((<uint64_t>c * 8 + <uint64_t>g) * 8 + <uint64_t>o.ng) * 8 + <uint64_t>o.kind
         cdef int64_t hit
         if self.move_at.get(key, &hit):
-            start[0] = <int>(hit >> 32)
-            return <int>(hit & 0xffffffff)
+            return _run(hit, start)
         cdef Move m
         cdef int first = self.moves.size()
         found = engine.cell_moves(c, g, self.opt_objs[o.obj])
@@ -210,7 +219,7 @@ cdef class Tables:
                     self.label_names.append(jd)
                 m.jd = label
             self.moves.push_back(m)
-        hit = (<int64_t>first << 32) | len(found)
+        hit = _as_run(first, len(found))
         self.move_at.add(key, &hit)
         start[0] = first
         return len(found)

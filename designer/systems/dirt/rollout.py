@@ -109,7 +109,7 @@ def first_loss(ps: PlanSet, limit: int) -> tuple[np.ndarray, np.ndarray]:
     first at step j (hazards counted in plan order, or a long-jump die's hazard), and the chance of none.
     The canon die (p. 23) is left out: the caller weighs its own outcome. Compiled where built (the same
     numbers as :func:`first_loss_numpy`)."""
-    if KERNELS is not None and KERNELS.fits(limit, 0, 1, ps.q.shape[1]):
+    if KERNELS is not None and KERNELS.fits(limit, 0, 1, ps.q.shape[1] - 1):      # (hazard limit, -, -, steps)
         return KERNELS.first_loss(ps.q, ps.pj, ps.length, limit)
     return first_loss_numpy(ps, limit)
 
