@@ -58,6 +58,10 @@ class _Builder:
             self._fail(node, "the YAML is nested too deeply",
                        f"stage, box and tileset files need fewer than {MAX_DEPTH} levels")
         self.lines[path] = node.start_mark.line + 1
+        plain = {yaml.MappingNode: "tag:yaml.org,2002:map", yaml.SequenceNode: "tag:yaml.org,2002:seq"}
+        if type(node) in plain and node.tag != plain[type(node)]:
+            self._fail(node, f"the tag {node.tag} is not allowed here",
+                       "remove the tag: stage, box and tileset files hold plain values only")
         if isinstance(node, yaml.MappingNode):
             out = {}
             for key_node, value_node in node.value:
