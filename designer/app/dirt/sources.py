@@ -121,6 +121,22 @@ def tileset_names() -> list[str]:
     return names
 
 
+def offered_tileset(name) -> "Tileset":
+    """The tileset a stage opened in the app names, if the app offers it (by name, never a path).
+
+    Checked before anything is read: a name that is not one of :func:`tileset_names` is a
+    :class:`DesignerError`, so an upload or a link cannot make the server open a file of its choosing."""
+    from designer.core.offered import plain_name
+    from designer.systems.dirt.tileset import get_tileset
+
+    offered = tileset_names()
+    name = plain_name(name, what="tileset", where="tileset", offered=offered)
+    if name not in offered:
+        raise DesignerError(f"this app has no tileset named {name[:60]!r}", where="tileset",
+                            hint=f"write one of: {', '.join(offered)}")
+    return get_tileset(name)
+
+
 # -- reading uploads ----------------------------------------------------------------------
 
 @dataclass

@@ -192,8 +192,8 @@ def stage_from_data(data, lines, source: str) -> Stage:
         raise DesignerError("a stage file is a YAML mapping with at least `tiles:`", where=f"{source}:1",
                             hint="see stages/dirt/rally-1/ss1.yaml for an example")
     data = dict(data)
-    system = data.pop("system", "dirt")
-    if str(system).strip().lower() not in ("dirt", "rallyman-dirt"):
+    system = data.pop("system", None)
+    if system is not None and str(system).strip().lower() not in ("dirt", "rallyman-dirt"):
         raise DesignerError(f"this is a {system!r} file, not a Rallyman: DIRT stage", where=f"{source}:1",
                             hint="open it with the game system it names")
     if "stage" in data and "name" not in data:
