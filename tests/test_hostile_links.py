@@ -113,3 +113,27 @@ def test_a_dirt_upload_naming_a_tileset_path_reads_nothing(tmp_path, monkeypatch
             sources.offered_tileset(loaded.stage.tileset)
     assert not any("planted" in o for o in opened)
     assert sources.offered_tileset("dirt-core").name == "dirt-core"
+
+
+def test_dirt_rallies_that_list_themselves_or_thousands_of_stages(tmp_path):
+    from designer.systems.dirt.stage import MAX_RALLY_STAGES, load_rally
+
+    (tmp_path / "self.yaml").write_text("rally: R\nstages: [self.yaml]\n")
+    with pytest.raises(DesignerError, match="self.yaml:2: stage 1 names 'self.yaml', which is a rally"):
+        load_rally(tmp_path / "self.yaml")
+    (tmp_path / "big.yaml").write_text("rally: R\nstages:\n" + "  - s.yaml\n" * (MAX_RALLY_STAGES + 1))
+    with pytest.raises(DesignerError, match=f"lists {MAX_RALLY_STAGES + 1} stages"):
+        load_rally(tmp_path / "big.yaml")
+
+
+def test_rally_uploads_and_links_are_capped():
+    from designer.app.dirt import links, sources
+    from designer.systems.dirt.stage import MAX_RALLY_STAGES, Stage
+
+    many = "rally: R\nstages:\n" + "  - {stage: s, tiles: [202a A, 203a A]}\n" * (MAX_RALLY_STAGES + 1)
+    with pytest.raises(DesignerError, match="at most"):
+        sources.read_yaml_text(many, "up.yaml")
+    stage = Stage(name="s", tiles=["202a A", "203a A"])
+    with pytest.raises(DesignerError, match="at most"):
+        links.read_rally_code(links.rally_code("R", [stage] * (MAX_RALLY_STAGES + 1)))
+    assert len(links.read_rally_code(links.rally_code("R", [stage] * 3))[1]) == 3

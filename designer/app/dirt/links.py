@@ -23,7 +23,8 @@ import urllib.parse
 import zlib
 
 from designer.core.errors import DesignerError
-from designer.systems.dirt.stage import SHARE_PREFIX, Stage, from_share_code, stage_from_data, stage_to_data
+from designer.systems.dirt.stage import (MAX_RALLY_STAGES, SHARE_PREFIX, Stage, from_share_code, stage_from_data,
+                                         stage_to_data)
 
 PREFIX = "d1."
 #: Longest link code read (an address this long is already past what browsers keep comfortably).
@@ -169,6 +170,9 @@ def read_rally_code(text: str, what: str = "rally link") -> tuple[str, list[Stag
     data = unpack(text, what)
     if not isinstance(data, dict) or not isinstance(data.get("stages"), list):
         raise DesignerError("this link holds no rally", where=what, hint=HINT)
+    if len(data["stages"]) > MAX_RALLY_STAGES:
+        raise DesignerError(f"this link holds {len(data['stages'])} stages; a rally has at most {MAX_RALLY_STAGES}",
+                            where=what, hint=HINT)
     name = " ".join(str(data.get("rally") or "Rally").split())[:120] or "Rally"
     stages = []
     for i, item in enumerate(data["stages"]):

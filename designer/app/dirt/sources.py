@@ -15,8 +15,8 @@ import yaml
 
 from designer.core import paths
 from designer.core.errors import DesignerError
-from designer.systems.dirt.stage import (Rally, Stage, dumps_stage, from_share_code, loads_stage, share_code,
-                            stage_from_data, stage_to_data)
+from designer.systems.dirt.stage import (MAX_RALLY_STAGES, Rally, Stage, dumps_stage, from_share_code, loads_stage,
+                                         share_code, stage_from_data, stage_to_data)
 
 #: Uploads larger than this are refused with a message (a stage file is a few kilobytes).
 MAX_UPLOAD_BYTES = 1024 * 1024
@@ -194,6 +194,9 @@ def read_yaml_text(text: str, source: str = "<upload>") -> Loaded:
     if isinstance(data, dict) and "stages" in data and "tiles" not in data:
         if not isinstance(data["stages"], list):
             raise DesignerError("`stages:` must be a list of stages", where=source)
+        if len(data["stages"]) > MAX_RALLY_STAGES:
+            raise DesignerError(f"this rally lists {len(data['stages'])} stages; a rally has at most "
+                                f"{MAX_RALLY_STAGES}", where=source, hint="split it into several rallies")
         stages = []
         for i, ref in enumerate(data.get("stages") or []):
             if isinstance(ref, dict):
