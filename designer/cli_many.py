@@ -31,6 +31,7 @@ def batch(paths, csv_out, html_out, jobs, scheduler, players, no_expected, as_js
     for out, suffix in ((csv_out, ".csv"), (html_out, ".html")):
         if out is not None and Path(out).suffix.lower() != suffix:
             raise DesignerError(f"this output must be a {suffix} file", where=out)
+    _check_parallel(jobs, scheduler)
     total = len(stage_files(paths))
     show = sys.stderr.isatty() and not as_json
     with click.progressbar(length=total, label="analysing", file=sys.stderr) if show else _NoBar() as bar:
@@ -54,6 +55,17 @@ def batch(paths, csv_out, html_out, jobs, scheduler, players, no_expected, as_js
                    f"{num(r['table_minutes']):>6}")
     written = [x for x in (csv_out, html_out) if x]
     click.echo(f"{len(rows)} stages" + (f"; wrote {', '.join(written)}" if written else ""))
+
+
+def _check_parallel(jobs: int | None, scheduler: str | None) -> None:
+    """Refuse a malformed scheduler address (option or environment) before any work; note a --jobs cut to the
+    cores."""
+    from designer.core import parallel
+
+    if parallel.scheduler_address(scheduler) is None:
+        note = parallel.jobs_note(jobs)
+        if note:
+            click.echo(note, err=True)
 
 
 class _NoBar:
@@ -112,6 +124,7 @@ def generate(output, tiles, boxes, reserve, reserve_from, table, tile_cm, terrai
     if system_name != "dirt":
         _generate_other(system_name, output, stages, seed, candidates, difficulty, other_box)
         return
+    _check_parallel(jobs, scheduler)
     from designer.systems.dirt import generate as G
     from designer.systems.dirt.stage import dumps_stage, load_stage
     from designer.systems.dirt.tileset import get_tileset

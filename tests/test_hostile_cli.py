@@ -164,3 +164,121 @@ def test_the_users_own_files_in_the_cache_folder_are_left_alone(tmp_path, monkey
     assert all(p.read_text() == "the user's own" for p in mine)
     out = _tiles(cache)                                        # and through the command, 64 entries at most
     assert out.returncode == 0 and all(p.exists() for p in mine)
+
+
+# --- the parallel and cluster options ---------------------------------------------------------------------------
+
+SS1 = ROOT / "stages" / "dirt" / "rally-1" / "ss1.yaml"
+
+
+def _pid(_item) -> int:
+    return os.getpid()
+
+
+def test_jobs_are_capped_at_the_cores():
+    from designer.core import parallel
+
+    assert parallel.default_jobs(10_000) == parallel.cores() and parallel.default_jobs(-10_000) == 1
+    pids = set(parallel.run(_pid, list(range(3 * parallel.cores() + 2)), jobs=10_000))
+    assert 1 <= len(pids) <= parallel.cores()
+
+
+def test_batch_says_when_it_caps_jobs(tmp_path):
+    out = _cli("batch", SS1, "--no-expected", "--jobs", "10000", timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "--jobs 10000 is more than the" in out.stderr
+
+
+@pytest.mark.parametrize("address", ["http://[::1", "garbage", "tcp://[::1", "tcp://host:99999", "tcp://:8786",
+                                     "tcp://a b:1", "ftp://host:1", "tcp://host:1/path"])
+def test_a_malformed_scheduler_address_is_exit_2_naming_the_scheduler(address):
+    from designer.core import parallel
+    from designer.core.errors import DesignerError
+
+    with pytest.raises(DesignerError, match="Dask scheduler address"):
+        parallel.check_scheduler(address)
+
+
+def test_a_malformed_scheduler_through_the_command_and_the_environment():
+    for args, env, where in ((("--scheduler", "http://[::1"), {}, "--scheduler"),
+                             ((), {"RALLY_DASK_SCHEDULER": "http://[::1"}, "RALLY_DASK_SCHEDULER")):
+        out = _cli("batch", SS1, "--no-expected", *args, env=env, timeout=60)
+        assert out.returncode == 2 and f"{where}: the Dask scheduler address" in out.stderr, out.stderr
+        assert "internal error" not in out.stderr
+    out = _cli("generate", "-o", "never.yaml", "--scheduler", "garbage", timeout=60)
+    assert out.returncode == 2 and "Dask scheduler address 'garbage'" in out.stderr
+
+
+def _server(answer: bytes | None):
+    """A local server that accepts and stays silent (``answer`` None) or answers every connection with bytes."""
+    import socket
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    kept = []
+
+    def serve():
+        while True:
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            kept.append(conn)
+            if answer is not None:
+                try:
+                    conn.recv(4096)
+                    conn.sendall(answer)
+                except OSError:
+                    pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    return srv, kept
+
+
+@pytest.mark.parametrize("answer, says", [(None, "no answer within"),
+                                          (b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok" * 4, "Dask"),
+                                          (b"\x00" * 64, "Dask")])
+def test_a_silent_port_or_another_server_is_not_a_hang_nor_a_memory_error(answer, says):
+    import time
+
+    srv, kept = _server(answer)
+    address = "tcp://127.0.0.1:%d" % srv.getsockname()[1]
+    try:
+        start = time.monotonic()
+        out = _cli("batch", SS1, "--no-expected", env={"RALLY_DASK_SCHEDULER": address}, timeout=40)
+        took = time.monotonic() - start
+    finally:
+        srv.close()
+        for c in kept:
+            c.close()
+    assert out.returncode == 2, out.stderr
+    assert f"cannot reach the Dask scheduler at {address}: " in out.stderr and says in out.stderr, out.stderr
+    assert "memory" not in out.stderr and took < 20
+
+
+def test_a_closed_port_is_said_at_once():
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()                                                  # nothing listens there now
+    out = _cli("batch", SS1, "--no-expected", "--scheduler", f"127.0.0.1:{port}", timeout=40)
+    assert out.returncode == 2 and f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}: " in out.stderr
+    assert "connection refused" in out.stderr
+
+
+def test_a_scheduler_without_workers_is_said_not_waited_on_for_ever(monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    from designer.core import parallel
+    from designer.core.errors import DesignerError
+
+    monkeypatch.setattr(parallel, "WORKERS_SECONDS", 1.0)
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp://", dashboard_address=None) as cluster:
+        with pytest.raises(DesignerError, match="has no worker"):
+            parallel.run(abs, [-1, 2], scheduler=cluster.scheduler_address)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://",
+                                  dashboard_address=None) as cluster:
+        assert parallel.run(abs, [-1, 2], scheduler=cluster.scheduler_address) == [1, 2]   # a real one passes
