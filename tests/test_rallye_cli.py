@@ -57,7 +57,7 @@ def test_bad_input_exits_2_without_traceback(runner, tmp_path):
     nodeck = tmp_path / "nodeck.yaml"
     nodeck.write_text("system: rallye\nstage: x\ndeck: my-own\ncards: [1]\n", encoding="utf-8")
     result = runner.invoke(main, ["analyze", str(nodeck)])
-    assert result.exit_code == 2 and "no deck called 'my-own'" in result.output and "hint:" in result.output
+    assert result.exit_code == 2 and "no deck named 'my-own'" in result.output and "hint:" in result.output
 
 
 def test_analyze_text_and_json(runner):

@@ -13,7 +13,7 @@ from designer.core.errors import DesignerError
 from designer.core.pdfkit import Column
 from designer.core.words import plural
 from designer.systems.rallye.analyse import analyse
-from designer.systems.rallye.deck import get_deck
+from designer.systems.rallye.deck import deck_of
 from designer.systems.rallye.draw import map_svg, stage_svg
 from designer.systems.rallye.stage import Rally, Stage
 
@@ -147,7 +147,7 @@ def roadbook(doc: Stage | Rally, *, near: Path | None = None, paper: str = "A4",
     results = []
     decks = []
     for stage in stages:
-        deck = get_deck(stage.deck, stage.near or near)
+        deck = deck_of(stage, near)
         results.append(analyse(stage, deck, players=players, runs=runs))
         decks.append(deck)
     if isinstance(doc, Rally):

@@ -8,7 +8,7 @@ from designer.core import paths, yamlio
 from designer.core.errors import DesignerError
 from designer.systems.base import Example, GameSystem
 from designer.systems.rallye import stage as stage_mod
-from designer.systems.rallye.deck import Deck, get_deck
+from designer.systems.rallye.deck import Deck, deck_of
 
 
 class RallyeSystem(GameSystem):
@@ -37,7 +37,7 @@ class RallyeSystem(GameSystem):
         return stage.name
 
     def box_of(self, stage: Any, near: Path | None = None) -> Deck:
-        return get_deck(stage.deck, near or stage.near)
+        return deck_of(stage, near)
 
     # -- checking and analysing ---------------------------------------------------------------------------
     def validate(self, stage: Any, box: Any) -> list:
