@@ -282,3 +282,137 @@ def test_a_scheduler_without_workers_is_said_not_waited_on_for_ever(monkeypatch)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://",
                                   dashboard_address=None) as cluster:
         assert parallel.run(abs, [-1, 2], scheduler=cluster.scheduler_address) == [1, 2]   # a real one passes
+
+
+# --- batch, generate and import ---------------------------------------------------------------------------------
+
+BAD_FILES = {       # one broken file of each kind, in each game
+    "classic-yaml.yaml": "system: classic\nstage: [x\n",
+    "classic-types.yaml": "system: classic\nstage: x\nzones: demo-zones\nroute: 'X0 | - | X4'\nsplits: 5\n",
+    "classic-box.yaml": "system: classic\nstage: x\nzones: no-such-zones\nroute: 'X0 | - | X4'\n",
+    "greatrace-types.yaml": "system: greatrace\nrace: x\nboard: demo-frontier\nstart: Porto Azul\n"
+                            "finish: Fort Lumen\nplayers: true\nmoney: abc\n",
+    "greatrace-box.yaml": "system: greatrace\nrace: x\nboard: nope\nstart: Porto Azul\nfinish: Fort Lumen\n",
+    "rallye-types.yaml": "system: rallye\nstage: x\ncards: 5\n",
+    "rallye-box.yaml": "system: rallye\nstage: x\ndeck: nope\ncards: [1, 2]\n",
+    "dirt-yaml.yaml": "stage: x\ntiles: [\n",
+    "dirt-types.yaml": "stage: x\ntiles: 5\nplayers: abc\n",
+    "dirt-box.yaml": "stage: x\ntileset: no-such\ntiles: [202a A]\n",
+}
+
+
+def _run(*args):
+    from click.testing import CliRunner
+
+    from designer.cli import main
+
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture()
+def bad_folder(tmp_path) -> Path:
+    folder = tmp_path / "stages"
+    folder.mkdir()
+    (folder / "a-good.yaml").write_text(SS1.read_text())
+    for name, text in BAD_FILES.items():
+        (folder / name).write_text(text)
+    return folder
+
+
+def test_a_batch_reports_each_bad_file_as_a_row_and_goes_on(bad_folder, tmp_path):
+    import csv
+
+    table = tmp_path / "t.csv"
+    r = _run("batch", bad_folder, "--no-expected", "--jobs", "1", "-o", table)
+    assert r.exit_code == 0, r.output
+    rows = {Path(row["file"]).name: row for row in csv.DictReader(table.open())}
+    assert set(rows) == {"a-good.yaml", *BAD_FILES}
+    assert rows["a-good.yaml"]["valid"] == "True" and rows["a-good.yaml"]["ideal_seconds"] == "65"
+    for name in BAD_FILES:
+        assert rows[name]["valid"] == "False" and rows[name]["problems"], name
+        assert f"FAILED {bad_folder / name}: " in r.output                 # said on the console too
+    assert "no zone box named 'no-such-zones'" in rows["classic-box.yaml"]["problems"]
+    assert "players" in rows["dirt-types.yaml"]["problems"]                 # the details, not only their count
+    strict = _run("batch", bad_folder, "--no-expected", "--jobs", "1", "--strict")
+    assert strict.exit_code == 1 and "FAILED" in strict.output
+    good_only = _run("batch", bad_folder / "a-good.yaml", "--no-expected", "--jobs", "1", "--strict")
+    assert good_only.exit_code == 0, good_only.output
+
+
+def test_an_internal_error_in_one_file_is_a_row_not_a_crash(bad_folder, monkeypatch):
+    from designer import systems
+
+    classic = systems.get("classic")
+
+    def broken(*args, **kwargs):
+        raise KeyError("a bug in the analysis")
+
+    good = bad_folder / "demo.yaml"
+    good.write_text((ROOT / "stages" / "classic" / "es1-demo.yaml").read_text())
+    monkeypatch.setattr(type(classic), "validate", broken)
+    r = _run("batch", good, SS1, "--no-expected", "--jobs", "1", "--json")
+    assert r.exit_code == 0, r.output
+    import json
+
+    rows = json.loads(r.output)
+    assert [Path(x["file"]).name for x in rows] == ["demo.yaml", "ss1.yaml"]
+    assert rows[0]["failed"] and "internal error (KeyError" in rows[0]["problems"]
+    assert rows[1]["valid"] is True and not rows[1]["failed"]
+
+
+def test_a_batch_of_bad_files_in_worker_processes(bad_folder):
+    out = _cli("batch", bad_folder, "--no-expected", "--jobs", "2", timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("FAILED") == len(BAD_FILES) and "internal error" not in out.stdout + out.stderr
+
+
+def test_generate_never_writes_over_its_reserve_from_input(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    mine = out / "ss1.yaml"
+    mine.write_text(SS1.read_text())
+    before = mine.read_bytes()
+    for args in (("-o", out, "--stages", "3"), ("-o", mine)):
+        r = _run("generate", *args, "--reserve-from", mine, "--tiles", "8", "--candidates", "2", "--jobs", "1")
+        assert r.exit_code == 2 and "its own --reserve-from input" in r.output, r.output
+    assert mine.read_bytes() == before and sorted(p.name for p in out.iterdir()) == ["ss1.yaml"]
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--target", "ideal_seconds=90:60"), "reversed"),
+    (("--target", "ideal_seconds=nan:90"), "finite"),
+    (("--target", "ideal_seconds=60:inf"), "finite"),
+    (("--target", "ideal_seconds=60"), "METRIC=LOW:HIGH"),
+    (("--target", "ideal_seconds=:"), "neither end"),
+    (("--box", "core=-1"), "whole number from 1 to 9"),
+    (("--box", "core=abc"), "whole number from 1 to 9"),
+    (("--box", "monte-carlo=1.5"), "whole number from 1 to 9"),
+    (("--box", "=2"), "names no box"),
+    (("--tiles", "5-"), "not a number or a range"),
+    (("--tiles", "16-12"), "reversed"),
+    (("--tiles", "\uff19"), "not a number or a range"),
+    (("--tiles", "99999999999999999999"), "not a number or a range"),
+    (("--name", "x" * 121), "--name is 121 characters"),
+    (("--name", " "), "--name"),
+])
+def test_generate_refuses_nonsense_with_a_hint(tmp_path, args, says):
+    r = _run("generate", "-o", tmp_path / "g.yaml", "--candidates", "2", "--jobs", "1", *args)
+    assert r.exit_code == 2 and says in r.output and "hint:" in r.output, r.output
+    assert not (tmp_path / "g.yaml").exists()
+
+
+@pytest.mark.parametrize("key", ["Author", "Name"])
+def test_import_of_a_track_with_a_huge_author_or_name_is_refused(tmp_path, key):
+    import json
+
+    track = json.loads((ROOT / "tests" / "data" / "hairpin-4.rgt").read_text())
+    track[key] = "a" * 60_000
+    src = tmp_path / "big.rgt"
+    src.write_text(json.dumps(track))
+    r = _run("import", src, "-o", tmp_path / "s.yaml")
+    assert r.exit_code in (0, 2), r.output
+    if r.exit_code == 2:                                       # refused with the value named, or clipped and said
+        assert "cannot be imported" in r.output and "hint:" in r.output
+    else:
+        assert "warning" in r.output.lower()
+    assert "internal error" not in r.output
