@@ -416,3 +416,63 @@ def test_import_of_a_track_with_a_huge_author_or_name_is_refused(tmp_path, key):
     else:
         assert "warning" in r.output.lower()
     assert "internal error" not in r.output
+
+
+# --- formula injection and markup in the tables -----------------------------------------------------------------
+
+HOSTILE_NAMES = ['=HYPERLINK("http://example.invalid/","click")', "@SUM(1+1)", "+cmd|' /C calc'!A0", "-2+3",
+                 "\t=1+1", "\r=1+1", "<script>alert(1)</script>"]
+
+
+def test_batch_csv_cells_never_start_a_formula_and_the_page_escapes_names(tmp_path):
+    import csv
+    import html
+
+    folder = tmp_path / "stages"
+    folder.mkdir()
+    for k, name in enumerate(HOSTILE_NAMES):
+        quoted = name.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t").replace("\r", "\\r")
+        (folder / f"s{k}.yaml").write_text(SS1.read_text().replace("stage: Rally 1 - SS1", f'stage: "{quoted}"', 1))
+    (folder / "=cmd.yaml").write_text("stage: broken\ntiles: [\n")     # a file name that is a formula too
+    r = _run("batch", folder, "--no-expected", "--jobs", "1", "-o", tmp_path / "t.csv", "--html", tmp_path / "t.html")
+    assert r.exit_code == 0, r.output
+    rows = list(csv.DictReader((tmp_path / "t.csv").open(newline="")))
+    names = {row["stage"] for row in rows if row["stage"]}
+    assert len(names) in (len(HOSTILE_NAMES) - 1, len(HOSTILE_NAMES))      # tab and CR may be cut from names
+    assert names >= {("'" + n if n[0] in "=+-@" else n) for n in HOSTILE_NAMES if n[0] not in "\t\r"}
+    for row in rows:
+        for key, cell in row.items():
+            assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), (key, cell)
+    page = (tmp_path / "t.html").read_text()
+    assert "<script>alert(1)</script>" not in page and html.escape("<script>alert(1)</script>") in page
+    assert page.count("<script>") == 1                                     # the page's own sorting script only
+
+
+def test_numbers_stay_numbers_in_the_csv():
+    import csv
+    import io
+
+    from designer.batch.table import csv_text
+    from designer.batch.worker import COLUMNS
+
+    row = dict.fromkeys(COLUMNS)
+    row.update(file="-a.yaml", stage="@x", ideal_seconds=-3.5, pieces=-2, valid=False, problems="=1+1")
+    (back,) = csv.DictReader(io.StringIO(csv_text([row])))
+    assert back["ideal_seconds"] == "-3.5" and back["pieces"] == "-2" and back["valid"] == "False"
+    assert back["file"] == "'-a.yaml" and back["stage"] == "'@x" and back["problems"] == "'=1+1"
+
+
+def test_safe_text_only_touches_formula_starts():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from designer.batch.table import FORMULA_STARTS, safe_text
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(max_size=30))
+    def check(text):
+        out = safe_text(text)
+        assert not out.startswith(FORMULA_STARTS)
+        assert out == ("'" + text if text.startswith(FORMULA_STARTS) else text)
+
+    check()
