@@ -91,7 +91,10 @@ def test_roadbook_of_the_rally(runner, tmp_path):
         assert "Rallye de Démonstration" in text
         for name in ("SS1 demo: Col des Essais", "SS2 demo: Forêt Longue", "SS3 demo: Neige au Tirage"):
             assert name in text
-        assert text.count("DEMONSTRATION DATA") == 3
+        assert text.count("DEMONSTRATION DATA") == 6                  # a drivers' and an organiser's sheet each
+        play = text.split("· organiser's sheet")[0]
+        assert play.count("drivers' sheet (fronts only)") == 3 and "if known" not in play
+        assert "#32" not in play and "#32" in text                         # card numbers are on the backs
         assert "next hard" in text and "Solo challenge" in text
     if shutil.which("pdffonts"):
         fonts = subprocess.run(["pdffonts", str(out)], capture_output=True, text=True).stdout

@@ -50,6 +50,7 @@ class Stage:
     source: str = "<stage>"
     near: Path | None = None
     deck_where: str = ""          # file:line of the stage's `deck:` (where a message about the deck points)
+    seen: tuple = ()              # card ids raced in the earlier stages of its rally (their backs were shown)
 
 
 @dataclass
@@ -121,6 +122,10 @@ def _doc_from_data(data: Any, lines: dict, source: str, near: Path | None, chain
             else:
                 raise DesignerError(f"a rally's stage is a file name or a stage, not {type(item).__name__}",
                                     where=where, hint="stages: [ss1.yaml, {stage: SS2, cards: [...]}]")
+        earlier: list[str] = []
+        for st in stages:
+            st.seen = tuple(earlier)
+            earlier += [c for c in st.cards if c not in earlier]
         return Rally(str(model.rally), stages, source)
     return stage_from_data(data, lines, source, near)
 
