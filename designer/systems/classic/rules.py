@@ -24,7 +24,7 @@ STATUSES = ("rulebook", "reference", "assumed", "decided")
 TYRES, ROADS, ENVIRONMENTS = schema.TYRES, schema.ROADS, schema.ENVIRONMENTS
 REQUIRED = ("gears", "gas_dice", "time_card", "loss_of_control_seconds", "die_faces", "hazard_faces",
             "hazard_limit", "dashboards", "damage_by_environment", "corner_overspeed", "bump", "cut_card",
-            "drop_seconds", "time_control_penalty_step", "seconds_per_turn_at_table")
+            "drop_seconds", "time_control_penalty_step", "seconds_per_turn_at_table", "soft_tyres_on_snow")
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,7 @@ class Rules:
     drop_seconds: tuple[int, ...]
     penalty_step: int
     table_seconds: int
+    soft_snow_limit: int = 2
     sources: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
@@ -72,6 +73,15 @@ class Rules:
         if tyres == "asphalt" and surface == "snow":
             return self.hazard_limit["asphalt_tyres_on_snow"]
         return self.hazard_limit["default"]
+
+    def snow_limit(self, tyres: str) -> int | None:
+        """Marks on snow cells in one turn that make a loss of control with these tyres (ART.7.1, ART.15.4;
+        soft tyres: the ruleset's ``soft_tyres_on_snow``); None: snow cells count like any other."""
+        if tyres == "asphalt":
+            return self.hazard_limit["asphalt_tyres_on_snow"]
+        if tyres == "soft":
+            return self.soft_snow_limit
+        return None
 
     def hazard_chance(self, die: str) -> Fraction:
         """Chance that ``die`` ("gear3", "gas", "orange") shows the hazard mark."""
@@ -152,7 +162,8 @@ def rules_from_data(data, lines, source: str) -> Rules:
                  overspeed_loss=vals.corner_overspeed.loss, bump=vals.bump.model_dump(),
                  cut_card={k: float(p) for k, p in cut.items()},
                  drop_seconds=tuple(vals.drop_seconds), penalty_step=vals.time_control_penalty_step,
-                 table_seconds=vals.seconds_per_turn_at_table, sources=sources)
+                 table_seconds=vals.seconds_per_turn_at_table, soft_snow_limit=vals.soft_tyres_on_snow,
+                 sources=sources)
 
 
 @functools.lru_cache(maxsize=8)

@@ -201,6 +201,7 @@ class RuleValues(_Model):
     drop_seconds: Annotated[list[Annotated[StrictInt, Field(ge=0, le=60)]], Field(min_length=1, max_length=10)]
     time_control_penalty_step: Annotated[StrictInt, Field(ge=1, le=60)]
     seconds_per_turn_at_table: Annotated[StrictInt, Field(ge=1, le=3600)]
+    soft_tyres_on_snow: Annotated[StrictInt, Field(ge=1, le=10)]
 
 
 def check(model: type[_Model], data: Any, lines: dict, source: str, what: str, at: tuple = (),
