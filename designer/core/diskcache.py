@@ -141,7 +141,7 @@ def _open_folder() -> Path | None:
                     os.mkdir(sub, 0o700)
                 except FileExistsError:
                     pass
-            why = _untrusted(os.lstat(path))
+            why = _untrusted(os.stat(path) if path is base else os.lstat(path))   # the folder may be a link
             if why:
                 warn(f"running without the cache: the folder {path} is not safe to read from: {why}")
                 return None

@@ -206,8 +206,12 @@ def _run_dask(fn, items: list, address: str, progress: Progress | None) -> list:
     except ImportError:
         raise DesignerError("running on a Dask cluster needs the `distributed` package",
                             hint="pip install 'rally-designer[cluster]'") from None
+    from concurrent.futures import CancelledError
+
+    from distributed.scheduler import KilledWorker
+
     probe_scheduler(address)
-    lost = f"lost the Dask scheduler at {address}"
+    lost = f"the run on the Dask scheduler at {address} stopped"
     try:
         client = Client(address, timeout=f"{CONNECT_SECONDS}s")
     except Exception as exc:
@@ -228,8 +232,9 @@ def _run_dask(fn, items: list, address: str, progress: Progress | None) -> list:
                 out[index[future.key]] = future.result()
                 if progress:
                     progress(done, len(items))
-        except OSError as exc:                         # the connection closed under the run
-            raise DesignerError(f"{lost} ({exc})", hint="run again, or leave out --scheduler") from None
+        except (OSError, KilledWorker, CancelledError) as exc:   # the connection closed, or workers died
+            raise DesignerError(f"{lost} ({type(exc).__name__}: {exc})"[:400],
+                                hint="run again, or leave out --scheduler to use this machine") from None
         return out
     finally:
         try:
