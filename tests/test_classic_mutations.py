@@ -2,6 +2,7 @@
 where a value was) never make an internal error: each is read, checked and analysed, or refused with exit 2."""
 from __future__ import annotations
 
+import copy
 import math
 from pathlib import Path
 
@@ -53,7 +54,7 @@ def mutate(data, path, op, value):
     elif op == "twice" and isinstance(parent, list):
         parent.insert(key, parent[key])
     else:
-        parent[key] = value
+        parent[key] = copy.deepcopy(value)         # never the shared ODD value itself
     return data
 
 

@@ -317,7 +317,9 @@ def _graph(course: Course) -> nx.DiGraph:
                 for v in after_entries + [n + ".2" for n in after_entries if g.has_node(n + ".2")]:
                     g.add_edge(kn[-1], v, kind="road")
         prev_exits = exits[-1]
-    g.add_node("finish", finish=True, lane="finish", limit=None, index=len(course.route) - 1)
+    # the die that crosses the finish line leaves the last board's road: its surface (ART.15.4, ART.24)
+    g.add_node("finish", finish=True, lane="finish", limit=None, index=len(course.route) - 1,
+               surface=course.faces[-1].surface)
     for u in prev_exits:
         g.add_edge(u, "finish", kind="road")
     _ahead(g)
