@@ -230,7 +230,13 @@ def generate(output, tiles, boxes, reserve, reserve_from, table, tile_cm, terrai
         raise DesignerError(f"--name is {len(name)} characters; a stage name has 1 to {MAX_NAME}",
                             hint=f"give a name of {MAX_NAME} characters at most")
     if stages == 1:
-        _not_over([Path(output)], reserve_from)
+        out = Path(output)
+        if out.suffix.lower() not in (".yaml", ".yml"):
+            raise DesignerError("the stage must be a .yaml file", where=output,
+                                hint=f"name it e.g. {out.stem or 'stage'}.yaml")
+        if not (out.parent if str(out.parent) else Path(".")).is_dir():
+            raise DesignerError("the folder does not exist", where=output, hint=f"create {out.parent} first")
+        _not_over([out], reserve_from)
     else:
         _not_over([Path(output) / f"ss{k}.yaml" for k in range(1, stages + 1)] + [Path(output) / "rally.yaml"],
                   reserve_from)

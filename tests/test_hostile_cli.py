@@ -476,3 +476,10 @@ def test_safe_text_only_touches_formula_starts():
         assert out == ("'" + text if text.startswith(FORMULA_STARTS) else text)
 
     check()
+
+
+def test_generate_checks_where_it_writes_before_the_work(tmp_path):
+    for target, says in ((tmp_path / "no-such-folder" / "g.yaml", "the folder does not exist"),
+                         (tmp_path / "g.txt", ".yaml file")):
+        r = _run("generate", "-o", target, "--candidates", "2", "--jobs", "1")
+        assert r.exit_code == 2 and says in r.output and "hint:" in r.output, r.output
