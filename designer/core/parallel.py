@@ -145,8 +145,11 @@ def probe_scheduler(address: str, seconds: float = CONNECT_SECONDS) -> None:
         finally:
             comm.abort()
 
-    try:
-        reply = asyncio.run(asyncio.wait_for(ask(), seconds + 1))
+    from concurrent.futures import ThreadPoolExecutor
+
+    try:            # in a thread of its own, so that a caller with an event loop running (a notebook) may call it
+        with ThreadPoolExecutor(1) as pool:
+            reply = pool.submit(asyncio.run, asyncio.wait_for(ask(), seconds + 1)).result()
     except (asyncio.TimeoutError, TimeoutError):
         why = f"no answer within {seconds:g} s (is it a Dask scheduler, and is the port right?)"
     except MemoryError:
