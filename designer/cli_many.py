@@ -194,8 +194,8 @@ def _not_over(outputs: list[Path], inputs: tuple[str, ...]) -> None:
 @click.option("--assistance", is_flag=True, help="End with the assistance tile (201).")
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default=None)
 @click.option("--target", "targets", multiple=True, metavar="METRIC=LOW:HIGH",
-              help="A target range, either end optional: e.g. ideal_seconds=60:90, loss_of_control=:0.9, tight_corners=3: "
-                   "(also expected_seconds, gap_seconds, tiles).")
+              help="A target range, either end optional: e.g. ideal_seconds=60:90, loss_of_control=:0.9, "
+                   "tight_corners=3: (also expected_seconds, gap_seconds, tiles).")
 @click.option("--stages", type=click.IntRange(1, 9), default=1, show_default=True, help="Stages of one rally.")
 @click.option("--disjoint", is_flag=True, help="A rally's stages share no tile (all built on one table).")
 @click.option("--seed", type=int, default=0, show_default=True)
