@@ -344,3 +344,16 @@ def test_memory_settles_only_when_modules_were_imported():
     finally:
         del sys.modules["_designer_test_module"]
     gc.unfreeze()
+
+
+def test_palette_search_by_number_and_by_shape(dirt):
+    def found(text):
+        return [f.id for f in editing.palette(dirt, editing.PaletteFilter(text=text))]
+
+    assert found("229") == ["229a", "229b"] and found("229b") == ["229b"] and found("22") and found("99x") == []
+    hairpins = found("hairpin")
+    assert hairpins and all(editing.shape_of(dirt.face(f)) == "hairpin" for f in hairpins)
+    assert found("hair") == hairpins == found("Hairpins")          # a start of the word, a plural, any case
+    assert set(found("hairpin jump")) == set(hairpins) & set(found("jump"))     # every word must match
+    assert all(dirt.face(f).features.jumps for f in found("jump"))
+    assert found("finish") == [f.id for f in editing.palette(dirt, editing.PaletteFilter(shapes=("finish",)))]

@@ -49,3 +49,29 @@ def test_impossible_asks_show_a_message():
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert "start" in at.session_state["gen_error"] and any("start" in e.value for e in at.error)
+
+
+def test_the_app_search_in_steps_is_the_library_search():
+    """The Generate tab examines a few candidates at a time to show its progress: the same stages, in the same order,
+    as the library's search, and a progress that counts up to every candidate."""
+    from designer.app.dirt.generate_view import search
+    from designer.systems.dirt import generate as G
+
+    spec = G.Spec(tiles=(6, 8), candidates=7, seed=3)
+    seen = []
+    mine = search(spec, keep=3, progress=lambda done, total: seen.append((done, total)), step=2)
+    theirs = G.search(spec, keep=3)
+    assert [(c.index, c.score, [p.tile for p in c.stage.tiles]) for c in mine] == \
+        [(c.index, c.score, [p.tile for p in c.stage.tiles]) for c in theirs]
+    assert seen == [(2, 7), (4, 7), (6, 7), (7, 7)]
+
+
+def test_the_app_search_says_what_the_library_says():
+    import pytest
+
+    from designer.app.dirt.generate_view import search
+    from designer.core.errors import DesignerError
+    from designer.systems.dirt import generate as G
+
+    with pytest.raises(DesignerError, match="start"):
+        search(G.Spec(tiles=(6, 8), candidates=4, reserved=("202",)))

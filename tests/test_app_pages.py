@@ -77,6 +77,18 @@ def test_app_opens_on_the_rulebook_stage_and_palette(app):
     # "Show more" draws another page of cards.
     click(app, "pal_more")
     assert len(app.image) == 2 * design_view.PALETTE_PAGE
+    # The search finds a tile by its number or by its shape, without "Show more".
+    app.text_input(key="flt_text").set_value("229")
+    run(app)
+    assert {b.key for b in app.button if b.key and b.key.startswith("pal_2")} <= {
+        b.key for b in app.button if b.key and b.key.startswith(("pal_229a", "pal_229b"))}
+    assert app.button(key="pal_229b_BD") and len(app.image) == 2
+    app.text_input(key="flt_text").set_value("hairpin")
+    run(app)
+    from designer.app.dirt import editing
+    from designer.systems.dirt.tileset import get_tileset
+    hairpins = editing.palette(get_tileset("dirt-core"), editing.PaletteFilter(shapes=("hairpin",)))
+    assert len(app.image) == len(hairpins) and app.button(key="pal_210a_CD")
 
 
 def test_build_a_stage_from_an_empty_one(app):

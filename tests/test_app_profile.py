@@ -74,6 +74,11 @@ def test_analysis_map_hover_and_profile_marks(url, browser):
         page.get_by_role("tab", name="Analysis").click()
         page.get_by_text("Speed profile").wait_for(timeout=TIMEOUT_MS)
         settle(page, 240_000)
+        # The ideal line (the risk budget's far end, "no limit"): the one that takes the jump.
+        page.get_by_role("slider").first.focus()
+        page.keyboard.press("End")
+        page.get_by_test_id("stSliderThumbValue").get_by_text("no limit (ideal line)").wait_for(timeout=TIMEOUT_MS)
+        settle(page, 240_000)
 
         # The map with the lines is in the page itself (not a picture): one hover target per cell of each line.
         line_map = page.locator(".st-key-line_map")

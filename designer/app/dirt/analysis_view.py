@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from designer.app import busy
+from designer.app import busy, layout
 from designer.app.dirt import analysis, hover_map, mapview, profile_view, state
 from designer.app.recent import Recent
 from designer.app.dirt.sources import Unavailable
@@ -97,6 +97,7 @@ def players_of(stage) -> int:
 
 
 def render(ctx) -> None:
+    layout.roomy()
     stage, track, problems = ctx.stage, ctx.track, ctx.problems
     c1, c2, c3 = st.columns([1, 2, 2], vertical_alignment="bottom")
     ss.stage_players_input = stage.players or 4       # the stage holds the number of players

@@ -1,5 +1,5 @@
-"""The Design tab: the clickable map, live validation beside it, the selected tile's actions and the
-tile palette."""
+"""The Design tab: the clickable map, the selected tile's actions and the live validation under it, and the tile
+palette beside them."""
 from __future__ import annotations
 
 import functools
@@ -16,7 +16,6 @@ ss = st.session_state
 
 SEVERITY_ICON = {"error": ":red[:material/error:]", "warning": ":orange[:material/warning:]",
                  "info": ":blue[:material/info:]"}
-PALETTE_COLUMNS = 2
 
 
 @st.cache_data(show_spinner=False, max_entries=512)
@@ -36,22 +35,26 @@ def problems_by_tile(problems) -> dict[int, list]:
     return out
 
 
-MAP_SIZES = {"fit": (440, 620), "large": (760, 900), "huge": (1200, 1500)}     # largest map, in pixels
+MAP_SIZES = {"fit": (400, 600), "large": (760, 900), "huge": (1200, 1500)}     # largest map, in pixels
 MAP_SIZE_LABELS = {"fit": "Fit", "large": "Large", "huge": "Huge"}
 PALETTE_PAGE = 12           # cards drawn at first; "Show more" adds as many again (each card costs the browser)
 
-# The map and the palette sit side by side from 1280 px up; on a narrower window (a tablet) the columns
-# stack. The map scrolls inside its own box rather than spill over its neighbour.
+# The map (with the selected tile and the checks under it) and the palette sit side by side down to a 1024 px
+# window (the page's margins shrink there, see designer.app.layout); narrower (a tablet upright) they stack. The
+# map scrolls inside its own box rather than spill over its neighbour. The palette's cards wrap: two a row at
+# 1024 and 1280 px, three or four from 1600 px.
 CSS = """<style>
 .st-key-map_box { overflow: auto; max-width: 100%; }
 .st-key-map_box [data-testid="stVegaLiteChart"] { min-width: max-content; }
-@media (max-width: 1180px) {
+@media (max-width: 860px) {
   .st-key-design_row > [data-testid="stLayoutWrapper"] > [data-testid="stHorizontalBlock"] { flex-direction: column; }
   .st-key-design_row > [data-testid="stLayoutWrapper"] > [data-testid="stHorizontalBlock"] > [data-testid="stColumn"] {
     width: 100% !important; flex: 1 1 100% !important; }
 }
+.st-key-palette_cards > div { justify-content: flex-start; }
 .st-key-palette_grid [data-testid="stImage"] img { max-width: 150px; margin: 0 auto; }
 </style>"""
+CARD_PX = 132               # a palette card's width: two fit beside the map at 1024 px
 
 
 def render(ctx) -> None:
@@ -61,16 +64,19 @@ def render(ctx) -> None:
 
 def page() -> None:
     """The Design tab as four parts that redraw on their own: the header, the board (map, selected tile), the
-    checks (validation, facts) and the palette. An edit redraws the first three (and the palette only when it
+    checks (validation, facts) under it and the palette beside them. An edit redraws the first three (and the palette only when it
     hides the tiles in the stage); a selection redraws the board alone; the palette's own controls redraw it."""
+    from designer.app import layout
+
+    layout.roomy()
     st.html(CSS)
     header_part()
     row = st.container(key="design_row")
-    left, right = row.columns([3, 2], gap="medium")
+    left, right = row.columns([5, 4], gap="small")
     with left:
         board_part()
-    with right:
         checks_part()
+    with right:
         palette_part()
 
 
@@ -300,6 +306,10 @@ def _palette(stage, ts) -> None:
                                                 "after": "After", "replace": "Replace"}[m],
                          help="Where a palette button puts its tile: at the open end, before or after the "
                               "selected tile, or in its place")
+    st.text_input("Find a tile", key="flt_text", persist_state="page", placeholder="229, 229b, hairpin, jump, snow…",
+                  help="A tile number (all or part of it, with or without its side) or words of what the tile is: "
+                       "its shape (start, finish, straight, kink, curve, hairpin, junction), a feature (cut, jump, "
+                       "ford), a danger colour or a surface. Every word must match.")
     with st.expander("Filters", expanded=False):
         flt = _filters(stage, ts)
     faces = editing.palette(ts, flt, stage)
@@ -310,23 +320,25 @@ def _palette(stage, ts) -> None:
     target = {"end": "at the open end (the dashed hexagon)", "before": "before the selected tile",
               "after": "after the selected tile", "replace": "in place of the selected tile"}[mode]
     verb = {"end": "Add", "before": "Insert", "after": "Insert", "replace": "Put"}[mode]
-    st.caption(f"Each button puts its tile {target}, driven the way its arrow shows. The cards never move "
-               "while you build; the validation says when a tile is used twice.")
+    if not faces:
+        st.info("No tile matches: try a tile number such as 229, or fewer words and filters.",
+                icon=":material/search_off:")
     grid = st.container(key="palette_grid", height=560)
-    for start in range(0, len(faces), PALETTE_COLUMNS):
-        cols = grid.columns(PALETTE_COLUMNS, gap="small")
-        for col, face in zip(cols, faces[start:start + PALETTE_COLUMNS]):
-            with col.container(border=True, key=f"card_{face.id}"):
-                st.image(face_png(ts.name, face.id), width="stretch")
-                st.markdown(f"**{face.id}** :gray[{editing.describe_face(face)}]")
-                for opt, label in option_labels(face):
-                    st.button(label, key=f"pal_{face.id}_{opt.entry}{opt.exit or ''}", width="stretch",
-                              help=f"{verb} {face.id} {target}: the road enters by edge {opt.entry}"
-                                   + (f" and leaves by edge {opt.exit}" if opt.exit else ""),
-                              on_click=design_actions.on_palette, args=(face.id, opt.entry, opt.exit))
+    cards = grid.container(horizontal=True, gap="small", key="palette_cards")
+    for face in faces:
+        with cards.container(border=True, key=f"card_{face.id}", width=CARD_PX):
+            st.image(face_png(ts.name, face.id), width="stretch")
+            st.markdown(f"**{face.id}** :gray[{editing.describe_face(face)}]")
+            for opt, label in option_labels(face):
+                st.button(label, key=f"pal_{face.id}_{opt.entry}{opt.exit or ''}", width="stretch",
+                          help=f"{verb} {face.id} {target}: the road enters by edge {opt.entry}"
+                               + (f" and leaves by edge {opt.exit}" if opt.exit else ""),
+                          on_click=design_actions.on_palette, args=(face.id, opt.entry, opt.exit))
     if total > len(faces):
         grid.button(f"Show more ({len(faces)} of {total} faces shown)", key="pal_more", width="stretch",
                     on_click=design_actions.on_palette_more, args=(PALETTE_PAGE,))
+    st.caption(f"Each button puts its tile {target}, driven the way its arrow shows. The cards never move "
+               "while you build; the validation says when a tile is used twice.")
 
 
 def _filters(stage, ts) -> editing.PaletteFilter:
@@ -344,7 +356,7 @@ def _filters(stage, ts) -> editing.PaletteFilter:
     limits = st.pills("Speed limit", limits_present, selection_mode="multi", key="flt_limit", persist_state="page")
     feats = st.pills("Features", ["cut", "jump", "ford"], selection_mode="multi", key="flt_feat", persist_state="page")
     terrains = st.pills("Terrain", terrains_present, selection_mode="multi", key="flt_terrain", persist_state="page")
-    text = st.text_input("Find a face", key="flt_text", placeholder="e.g. 21 or 210b", persist_state="page")
+    text = ss.get("flt_text") or ""
     return editing.PaletteFilter(shapes=tuple(shapes or ()), terrains=tuple(terrains or ()),
                                  dangers=tuple(dangers or ()), limits=tuple(limits or ()),
                                  cut="cut" in (feats or ()), jump="jump" in (feats or ()),

@@ -378,8 +378,29 @@ def face_matches(face: Face, flt: PaletteFilter, stage: Stage | None = None) -> 
         return False
     if flt.in_box_only and stage is not None and not in_box(face.id, stage):
         return False
-    if flt.text and flt.text.strip().lower() not in face.id:
+    if flt.text and not text_matches(face, flt.text):
         return False
+    return True
+
+
+def face_words(face: Face) -> set[str]:
+    """The words a player may search a face by: its shape, features, danger colour and surface."""
+    f = face.features
+    words = {shape_of(face), face.kind or "", face.role or "", face.danger or "", face.terrain or ""}
+    words |= {w for w, on in (("cut", f.cut is not None), ("jump", bool(f.jumps)), ("ford", bool(f.ford))) if on}
+    return {w.lower() for w in words if w}
+
+
+def text_matches(face: Face, text: str) -> bool:
+    """Does a face match a search: every word is part of its number (``229``, ``229b``, ``22``) or the start of
+    one of :func:`face_words` (``hair``, ``hairpin``, ``jumps``: a plural's ``s`` is dropped)?"""
+    words = face_words(face)
+    for token in text.lower().replace(",", " ").split():
+        if token in face.id:
+            continue
+        stem = token[:-1] if len(token) > 3 and token.endswith("s") else token
+        if token.isdigit() or not any(w.startswith(stem) for w in words):
+            return False
     return True
 
 

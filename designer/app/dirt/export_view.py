@@ -5,7 +5,7 @@ import urllib.parse
 
 import streamlit as st
 
-from designer.app import busy
+from designer.app import busy, layout
 from designer.app.dirt import analysis_view, links, sources
 from designer.app.dirt.analysis import AnalysisError
 from designer.app.dirt.sources import Unavailable
@@ -30,6 +30,7 @@ def page_address() -> str:
 
 
 def render(ctx) -> None:
+    layout.roomy()
     stage, track, problems = ctx.stage, ctx.track, ctx.problems
     stem = sources.slug(stage.name)
     st.subheader("Stage file", anchor=False)

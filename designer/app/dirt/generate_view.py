@@ -1,10 +1,14 @@
 """The Generate tab: stages made by the generator from the player's boxes, table and difficulty, opened in the
-designer with one click. The search runs in the app's own process (nothing is written on the server); the number
-of candidates is capped so that a click stays short."""
+designer with one click. The search runs in the app's own process (nothing is written on the server), a few
+candidates at a time, with a progress box under the Generate button saying how many have been examined; its Cancel
+button (or any other click) stops it. The number of candidates is capped so that a search stays within a minute."""
 from __future__ import annotations
+
+from dataclasses import asdict, replace
 
 import streamlit as st
 
+from designer.app import busy, layout
 from designer.app.dirt import state
 from designer.core.errors import DesignerError
 from designer.systems.dirt import generate as G
@@ -30,14 +34,60 @@ def _spec() -> G.Spec:
                   seed=int(ss.get("gen_seed", 0)), candidates=int(ss.get("gen_candidates", 120)))
 
 
+STEP = 2                    # candidates examined between two updates of the progress box (about half a second)
+BUSY = "gen_busy"
+
+
+def search(spec: G.Spec, keep: int = 3, progress=None, step: int = STEP) -> list:
+    """The library's search (:func:`designer.systems.dirt.generate.search`, the same candidates in the same order)
+    run ``step`` candidates at a time through its work unit :func:`~designer.systems.dirt.generate.work`, calling
+    ``progress(done, total)`` after each step."""
+    from designer.systems.dirt.stage import Stage
+
+    spec.check()
+    try:                        # the library's own checks of the boxes (no start or finish left...), on one candidate
+        G.search(replace(spec, candidates=1), keep=1)
+    except DesignerError as exc:
+        if not exc.message.startswith("none of"):
+            raise
+    payload, found = asdict(spec), []
+    total = spec.candidates
+    for start in range(0, total, step):
+        found += G.work({"spec": payload, "indices": list(range(start, min(total, start + step)))})
+        if progress:
+            progress(min(total, start + step), total)
+    if not found:
+        raise DesignerError(f"none of {total} candidates met the constraints",
+                            hint="allow more tiles or a larger table, reserve fewer tiles, or ask for more candidates")
+    found.sort(key=lambda r: (r["score"], r["index"]))
+    copies = max(n for _b, n in spec.copies)
+    tileset = get_tileset(spec.tileset_name)
+    return [G.Candidate(Stage(name=spec.name, tileset=tileset.name, tiles=r["tiles"], copies=copies), spec.seed,
+                        r["index"], r["score"], r["figures"]) for r in found[:keep]]
+
+
 def on_generate() -> None:
+    busy.start(BUSY)
+    ss.gen_error = None
+
+
+def on_cancel() -> None:
+    busy.finished(BUSY)
+    ss.gen_error = None
+    ss.gen_note = "Generation stopped: the stages shown are from before."
+
+
+def _generate(slot) -> None:
+    """The search asked for by the Generate button, with its progress in ``slot``; the page is drawn again after."""
     try:
         spec = _spec()
-        spec.check()
-        ss.gen_results = G.search(spec, jobs=1, keep=3)
-        ss.gen_error = None
+        with busy.working(BUSY), busy.progress(slot, "Generating stages", total=spec.candidates) as p:
+            p.step(0, "candidates examined")
+            ss.gen_results = search(spec, keep=3, progress=lambda done, _total: p.step(done, "candidates examined"))
+        ss.gen_error, ss.gen_note = None, None
     except DesignerError as exc:
         ss.gen_results, ss.gen_error = [], str(exc)
+    st.rerun()
 
 
 def on_open(k: int) -> None:
@@ -59,10 +109,11 @@ def _drawing_width(svg: str, widest: int = 520, tallest: int = 380) -> int:
 
 
 def render(ctx) -> None:
+    layout.roomy()
     st.caption("Stages valid by construction from the boxes you own: legal joins, no overlap, each tile no more "
                "often than your boxes hold it, start and finish tiles, assistance if asked. The best of the "
                "candidates for the difficulty you ask is shown first.")
-    left, right = st.columns([1.25, 2], gap="large")
+    left, right = st.columns([1.5, 2], gap="large")
     with left:
         st.slider("Road tiles (start and finish included)", 4, 30, (10, 14), key="gen_tiles")
         st.multiselect("Boxes you own", list(BOX_LABELS), default=["core"], key="gen_boxes",
@@ -84,10 +135,18 @@ def render(ctx) -> None:
         c = st.columns(2)
         c[0].number_input("Seed", 0, 10**9, 0, key="gen_seed", help="The same seed gives the same stages.")
         c[1].number_input("Candidates", 10, MAX_APP_CANDIDATES, 120, step=10, key="gen_candidates")
-        st.button("Generate", type="primary", icon=":material/casino:", on_click=on_generate, width="stretch")
+        running = busy.running(BUSY)
+        go, stop = st.columns([2, 1])      # the same elements idle and busy (none is left over, stale, meanwhile)
+        go.button("Generating..." if running else "Generate", type="primary", icon=":material/casino:",
+                  key="gen_go", on_click=on_generate, width="stretch", disabled=running)
+        stop.button("Cancel", key="gen_cancel", on_click=on_cancel,
+                    width="stretch", disabled=not running, help="Stop the search; the stages shown before stay")
+        slot = st.empty()               # the search's progress, under the button that started it (in view)
     with right:
         if ss.get("gen_error"):
             st.error(ss.gen_error)
+        elif ss.get("gen_note"):
+            st.info(ss.gen_note, icon=":material/info:")
         results = ss.get("gen_results") or []
         if not results:
             st.info("Set your boxes and constraints, then Generate.")
@@ -103,3 +162,5 @@ def render(ctx) -> None:
                 st.caption(" ".join(p.short().replace(" ", "") for p in cand.stage.tiles))
                 st.button("Open in the designer", key=f"gen_open_{k}", on_click=on_open, args=(k,),
                           icon=":material/edit:")
+    if busy.running(BUSY):
+        _generate(slot)

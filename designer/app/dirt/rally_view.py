@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from designer.app import busy
+from designer.app import busy, layout
 from designer.app.dirt import analysis, analysis_view, editing, sources, state
 from designer.app.dirt.sources import Unavailable
 from designer.systems.dirt.stage import Stage
@@ -84,6 +84,7 @@ def clock(seconds: float) -> str:
 
 
 def render(ctx) -> None:
+    layout.roomy()
     stages = list(ss.get("rally_stages", []))
     top = st.columns([2, 2, 1], vertical_alignment="bottom")
     if ss.get("rally_name_input") != ss.get("rally_name"):
