@@ -32,17 +32,17 @@ class Progress:
         self.slot, self.label, self.total = slot, label, max(1, int(total))
         self.started = time.monotonic()
         self._box = slot.status(label, expanded=True, state="running")
-        with self._box:
-            self._bar = st.progress(0.0, text="Starting...")
-            if cancel:
-                st.button("Cancel", key=cancel, icon=":material/stop_circle:", on_click=on_cancel,
-                          help="Stop this work; what was there before stays")
+        # (children are added without ``with``: leaving a status block marks it complete)
+        self._bar = self._box.progress(0.0, text="Starting...")
+        if cancel:
+            self._box.button("Cancel", key=cancel, icon=":material/stop_circle:", on_click=on_cancel,
+                             help="Stop this work; what was there before stays")
 
     def step(self, done: int, text: str = "") -> None:
         """``done`` of ``total`` steps finished; ``text`` says what is being done now."""
         done = max(0, min(int(done), self.total))
         elapsed = time.monotonic() - self.started
-        words = f"{done} of {self.total}" + (f" · {text}" if text else "") + f" · {elapsed:.0f} s"
+        words = f"{done} of {self.total}" + (f" {text}" if text else "") + f" · {elapsed:.0f} s"
         self._bar.progress(done / self.total, text=words)
 
     def close(self) -> None:
