@@ -92,8 +92,13 @@ def test_a_blank_board_is_flagged_until_it_is_connected(at):
     assert "city-unreachable" in _texts(at)
 
 
+def _form(at, name: str) -> str:
+    """The key of a race form's widget for the document open (the form is keyed per document)."""
+    return f"greatrace_{name}_{at.session_state['greatrace_doc_n']}"
+
+
 def test_changing_the_money_reruns_the_analysis(at):
-    at.number_input(key="greatrace_money").set_value(400).run()
+    at.number_input(key=_form(at, "money")).set_value(400).run()
     assert not at.exception
     assert at.session_state["greatrace_race"]["money"] == 400
     text = _texts(at)
@@ -146,7 +151,7 @@ def test_the_upload_takes_one_megabyte_and_says_so():
 
 
 def test_titles_follow_a_changed_finish(at):
-    at.selectbox(key="greatrace_finish").select("Nordhavn").run()
+    at.selectbox(key=_form(at, "finish")).select("Nordhavn").run()
     assert not at.exception, at.exception
     heads = [s.value for s in at.subheader if "Porto Azul" in s.value]
     assert heads and all("Nordhavn" in h and "Fort Lumen" not in h for h in heads), heads

@@ -2,7 +2,10 @@
 
 The shell shared by every game system: page set-up, the game chooser at the top of the sidebar (also the URL's
 ``?system=`` parameter), then the chosen system's own sidebar part and tabs from ``designer.app.<system>``. Each
-system's pages module exposes ``sidebar()`` and ``tabs() -> [(label, draw)]``; only the open tab is drawn.
+system's pages module exposes ``sidebar()`` and ``tabs() -> [(label, draw)]``; only the open tab is drawn. A pages
+module that keeps its work in the page address also offers ``ADDRESS_PARAMS``, ``address_work()`` and
+``open_address(found)`` (see :mod:`designer.app.address`): the shell reads the address on a session's first run
+and writes the work back after every run.
 """
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ except ImportError:  # started from a checkout without `pip install -e .`
 import streamlit as st
 
 from designer import systems
-from designer.app import memory
+from designer.app import address, memory
 from designer.core.errors import DesignerError
 
 ss = st.session_state
@@ -97,6 +100,7 @@ def main() -> None:
     names = available()
     name = _choose_system(names)
     pages = importlib.import_module(f"designer.app.{name}")
+    guarded("The page address", address.restore, name, pages)
     guarded("The sidebar", pages.sidebar)
     tabs = guarded("This page", pages.tabs) or []
     if tabs:
@@ -105,6 +109,7 @@ def main() -> None:
             if widget.open:
                 with widget:
                     guarded(f"The {label} tab", draw)
+    guarded("The page address", address.keep, name, pages)
     memory.settle()
 
 

@@ -12,6 +12,7 @@ from typing import Callable
 import streamlit as st
 
 from designer.app.classic.state import K, ensure, open_path, open_text, ss
+from designer.app.classic.work import ADDRESS_PARAMS, address_work, open_address  # noqa: F401 (the shell's)
 from designer.core.errors import DesignerError
 from designer.systems.classic.system import SYSTEM
 

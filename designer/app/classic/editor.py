@@ -9,11 +9,12 @@ from __future__ import annotations
 import base64
 import copy
 
-import pandas as pd
 import streamlit as st
 
 from designer.app.classic.state import K, ss
+from designer.app.tables import editable
 from designer.core import paths, yamlio
+from designer.core.errors import DesignerError
 from designer.core.words import plural
 from designer.systems.classic import edit as E
 from designer.systems.classic.render import face_svg
@@ -33,11 +34,17 @@ def _start() -> None:
     ss[K + "ed_version"] = 0
 
 
-def _store_face() -> None:
+def _store_face() -> str | None:
+    """Keep the tables of the side being entered in the box; a half-filled row is a message (the side keeps
+    its last complete state), never a row dropped in silence."""
     zone, surface = ss[K + "ed_pick"]
     box = ss[K + "ed_box"]
     z = box["zones"].setdefault(zone, {"title": f"Zone {zone}", "faces": {}})
-    z["faces"][surface] = E.face_from_tables(ss[K + "ed_tables"])
+    try:
+        z["faces"][surface] = E.face_from_tables(ss[K + "ed_tables"])
+    except DesignerError as exc:
+        return str(exc)
+    return None
 
 
 def _bump() -> None:
@@ -111,10 +118,8 @@ def cell_button(name: str, step: int | None, end, road: int = 0) -> tuple[str, s
 
 def _table(name: str, columns: tuple, config: dict | None = None) -> None:
     t = ss[K + "ed_tables"]
-    df = pd.DataFrame(t[name], columns=list(columns))
-    out = st.data_editor(df, num_rows="dynamic", key=f"{K}tab_{name}_{ss[K + 'ed_version']}",
-                         column_config=config or {}, width="stretch")
-    rows = out.astype(object).where(pd.notna(out), None).to_dict("records")
+    rows = editable(f"{K}tab_{name}", (ss[K + "ed_pick"], ss[K + "ed_version"]), t[name], list(columns),
+                    column_config=config or {})
     if rows != t[name]:
         t = copy.deepcopy(t)
         t[name] = rows
@@ -170,9 +175,11 @@ def editor_tab() -> None:
             _bump()
             st.rerun()
         _grid(box["size"])
-    _store_face()
+    row_error = _store_face()
+    ss.setdefault(K + "ed_first", repr(box))       # the box as the editor started: kept in the address once changed
     data = E.box_data(box["name"], box["size"], box["zones"])
     checked, message = E.check(data)
+    message = row_error or message
     with right:
         if message:
             st.error(message.replace("\n", "  \n"))

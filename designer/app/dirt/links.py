@@ -1,7 +1,8 @@
 """Share links: a stage (or a rally) packed into a short text that fits in the page address.
 
-The link code is the stage file's data as compact JSON, compressed (raw deflate, as zlib does it) and written in URL-safe
-base64 behind the prefix ``d1.``; it carries everything the stage file carries (tokens, notes, options).
+The link code is the stage file's data packed by :mod:`designer.app.address` (compact JSON, raw deflate, URL-safe
+base64 behind the prefix ``d1.``, with its caps on length, unpacked size and depth); it carries everything the stage
+file carries (tokens, notes, options).
 The older one-line share code (``RD1/dirt-core/202aA.210bC/name=...``) is still read, and so is a whole
 link pasted from the address bar (``...?system=dirt&stage=d1.eJ...``). Plain functions, no Streamlit.
 
@@ -15,78 +16,15 @@ True
 """
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 import re
 import urllib.parse
-import zlib
 
+from designer.app.address import MAX_CODE, MAX_DEPTH, MAX_UNPACKED, PREFIX, pack, unpack  # noqa: F401 (re-exported)
 from designer.core.errors import DesignerError
 from designer.systems.dirt.stage import (MAX_RALLY_STAGES, SHARE_PREFIX, Stage, from_share_code, stage_from_data,
                                          stage_to_data)
 
-PREFIX = "d1."
-#: Longest link code read (an address this long is already past what browsers keep comfortably).
-MAX_CODE = 32_000
-#: Largest unpacked text accepted: a 150-tile stage with tokens on every tile stays far below it.
-MAX_UNPACKED = 512 * 1024
 HINT = "copy the whole link again (from the Export tab or the address bar)"
-#: Deepest nesting of lists and mappings a link may hold: a stage needs 4 levels (tokens on a tile), a rally 6.
-MAX_DEPTH = 10
-
-
-def pack(data) -> str:
-    raw = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)       # raw deflate: no header, no checksum
-    packed = deflate.compress(raw) + deflate.flush()
-    return PREFIX + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
-
-
-def unpack(code: str, what: str = "share link"):
-    """The data packed by :func:`pack`; a :class:`DesignerError` naming the problem otherwise."""
-    if len(code) > MAX_CODE:
-        raise DesignerError(f"this link is {len(code):,} characters long, more than any stage needs", where=what,
-                            hint=HINT)
-    body = code[len(PREFIX):]
-    try:
-        packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
-        unzip = zlib.decompressobj(-15)
-        raw = unzip.decompress(packed, MAX_UNPACKED)
-        if unzip.unconsumed_tail:
-            raise DesignerError("this link unpacks to more data than any stage holds", where=what, hint=HINT)
-        if not unzip.eof:
-            raise zlib.error("cut short")
-        data = json.loads(raw.decode("utf-8"))
-    except (binascii.Error, ValueError, zlib.error, UnicodeDecodeError):
-        raise DesignerError("this link is damaged or cut short", where=what, hint=HINT) from None
-    except RecursionError:
-        data = None
-        depth = MAX_DEPTH + 1
-    else:
-        depth = _depth(data)
-    if depth > MAX_DEPTH:
-        raise DesignerError(f"this link nests its data more than {MAX_DEPTH} levels deep, which no stage does",
-                            where=what, hint=HINT)
-    return data
-
-
-def _depth(data) -> int:
-    """How deeply lists and mappings nest in ``data`` (0 for a plain value), walked without recursion."""
-    deepest, todo = 0, [(data, 1)]
-    while todo:
-        item, level = todo.pop()
-        if isinstance(item, dict):
-            children = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        deepest = max(deepest, level)
-        if deepest > MAX_DEPTH:
-            break
-        todo.extend((child, level + 1) for child in children)
-    return deepest
 
 
 _SHORT = re.compile(r"(\d{3}[a-z](?:-\d+)?) ([A-F])(?: ([A-F]))?")

@@ -12,11 +12,12 @@ import streamlit as st
 
 from designer.app.greatrace import editor, views
 from designer.app.greatrace.state import K, SYSTEM, ensure, forget_race_widgets, open_example, open_text, ss
+from designer.app.greatrace.work import ADDRESS_PARAMS, address_work, open_address  # noqa: F401 (the shell's)
 from designer.core import files
 from designer.core.errors import DesignerError
 from designer.systems.greatrace import edit
 
-__all__ = ["sidebar", "tabs"]
+__all__ = ["sidebar", "tabs", "ADDRESS_PARAMS", "address_work", "open_address"]
 
 UPLOAD_MB = 1
 """The largest race or board file the sidebar accepts, in MB (the uploader says so, and the size is checked)."""

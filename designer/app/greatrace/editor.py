@@ -6,7 +6,8 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from designer.app.greatrace.state import K, current_race, ss, svg_image, tag
+from designer.app.greatrace.state import K, current_race, doc, ss, svg_image, tag
+from designer.app.tables import editable
 from designer.core.errors import DesignerError
 from designer.core.hexgrid import to_pixel
 from designer.systems.greatrace import edit
@@ -89,6 +90,24 @@ def _apply(hexes: list[str], mode: str, city_name: str, fare: int) -> None:
     ss[K + "result"] = None
 
 
+FLAGS = {"cities": ("purple", "median"), "bag": ("danger", "stop")}
+
+
+def _rows(part: str, items: list[dict]) -> list[dict]:
+    """A table's rows, its yes/no columns as ticks (a flag the file leaves out is not ticked)."""
+    flags = FLAGS.get(part, ())
+    return [{**r, **{f: bool(r.get(f)) for f in flags}} for r in items or []]
+
+
+def _table(data: dict, part: str, columns: list[str], **options) -> dict:
+    """The board with its ``part`` (cities, transport, bag) as edited in its table."""
+    config = {f: st.column_config.CheckboxColumn() for f in FLAGS.get(part, ())}
+    config.update(options.pop("column_config", {}))
+    rows = editable(f"{K}{part}_table", doc(), data.get(part, []), columns, to_rows=lambda s: _rows(part, s),
+                    from_rows=lambda rows: edit.set_table(data, part, rows)[part], column_config=config, **options)
+    return {**data, part: rows}
+
+
 def editor_tab() -> None:
     data = ss[K + "board"]
     st.markdown("Paint hexes: choose what a hex becomes, then click hexes on the map (or name them and press "
@@ -121,19 +140,13 @@ def editor_tab() -> None:
         st.error(ss.pop(K + "paint_error"))
     data = ss[K + "board"]
     st.markdown("**Cities**")
-    cities = pd.DataFrame(data.get("cities", []), columns=["name", "at", "cards", "purple", "median"])
-    ed = st.data_editor(cities, num_rows="dynamic", key=K + "cities_editor_" + tag(data.get("cities")), width="stretch")
+    new = _table(data, "cities", ["name", "at", "cards", "purple", "median"])
     st.markdown("**Transport lines**")
-    lines = pd.DataFrame(data.get("transport", []), columns=["from", "to", "mode", "fare"])
-    et = st.data_editor(lines, num_rows="dynamic", key=K + "transport_editor_" + tag(data.get("transport")), width="stretch",
-                        column_config={"mode": st.column_config.SelectboxColumn(options=["sea", "air"])})
+    new = _table(new, "transport", ["from", "to", "mode", "fare"],
+                 column_config={"mode": st.column_config.SelectboxColumn(options=["sea", "air"])})
     st.markdown("**The bag of terrain tiles**")
-    bag = pd.DataFrame(data.get("bag", []), columns=["terrain", "count", "fuel", "mech", "danger", "stop"])
-    eb = st.data_editor(bag, num_rows="dynamic", key=K + "bag_editor_" + tag(data.get("bag")), width="stretch")
+    new = _table(new, "bag", ["terrain", "count", "fuel", "mech", "danger", "stop"])
     width = st.number_input("Progression bands: columns per band", 1, 26, 2, key=K + "band_width")
-    new = edit.set_table(data, "cities", ed.to_dict("records"))
-    new = edit.set_table(new, "transport", et.to_dict("records"))
-    new = edit.set_table(new, "bag", eb.to_dict("records"))
     if st.button("Set the bands", key=K + "bands_apply"):
         new = edit.bands_every(new, width)
     if new != data:

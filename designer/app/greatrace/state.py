@@ -48,9 +48,21 @@ RACE_WIDGETS = ("race_name", "start", "finish", "median", "players", "fuel", "en
 
 
 def forget_race_widgets() -> None:
-    """A newly opened race must show its own values, not what the widgets held for the previous one."""
+    """A newly opened race must show its own values, not what the widgets held for the previous one: the race's
+    widgets and tables are keyed with the number of the document (:func:`doc`), which changes here."""
     for key in RACE_WIDGETS:
-        ss.pop(K + key, None)
+        ss.pop(wkey(key), None)
+    ss[K + "doc_n"] = ss.get(K + "doc_n", 0) + 1
+
+
+def doc() -> int:
+    """The number of the document open (a new one for every race or board opened)."""
+    return ss.get(K + "doc_n", 0)
+
+
+def wkey(name: str) -> str:
+    """The key of a widget of the race form for the open document."""
+    return f"{K}{name}_{doc()}"
 
 
 def ensure() -> None:

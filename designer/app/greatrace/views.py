@@ -4,7 +4,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from designer.app.greatrace.state import K, current_board, current_race, ss, svg_image, tag
+from designer.app.greatrace.state import K, current_board, current_race, doc, ss, svg_image, wkey
+from designer.app.tables import editable
 from designer.core.errors import DesignerError
 from designer.systems.greatrace.race import dumps_race
 from designer.systems.greatrace.system import SYSTEM, race_title
@@ -40,10 +41,19 @@ def _objects():
 
 def _name_follows(field: str) -> None:
     """A race name that names the old start or finish city is renamed with the new one, so titles follow."""
-    old, new = (ss.get(K + "race") or {}).get(field), ss.get(K + field)
-    name = ss.get(K + "race_name", (ss.get(K + "race") or {}).get("race", ""))
+    old, new = (ss.get(K + "race") or {}).get(field), ss.get(wkey(field))
+    name = ss.get(wkey("race_name"), (ss.get(K + "race") or {}).get("race", ""))
     if old and new and old != new and old in name:
-        ss[K + "race_name"] = name.replace(old, new)
+        ss[wkey("race_name")] = name.replace(old, new)
+
+
+def _laid_rows(laid: dict) -> list[dict]:
+    return [{"hex": h, "terrain": t} for h, t in laid.items()]
+
+
+def _laid_of(rows: list[dict]) -> dict:
+    """The tiles laid from the table's rows (a row still missing its hex or its terrain is left out)."""
+    return {str(r["hex"]).strip().upper(): r["terrain"] for r in rows if r.get("hex") and r.get("terrain")}
 
 
 def race_tab() -> None:
@@ -51,47 +61,44 @@ def race_tab() -> None:
     if board is None:
         return
     data = dict(ss[K + "race"])
-    if K + "race_name" not in ss:
-        ss[K + "race_name"] = data.get("race", "")
-    st.text_input("Race name", key=K + "race_name")
+    if wkey("race_name") not in ss:
+        ss[wkey("race_name")] = data.get("race", "")
+    st.text_input("Race name", key=wkey("race_name"))
     cities = list(board.cities)
     purple = board.purple() or cities
     c1, c2, c3, c4 = st.columns(4)
     start = c1.selectbox("Start", purple, index=purple.index(data["start"]) if data.get("start") in purple else 0,
-                         key=K + "start", on_change=_name_follows, args=("start",))
+                         key=wkey("start"), on_change=_name_follows, args=("start",))
     rest = [p for p in purple if p != start] or purple
     finish = c2.selectbox("Finish", rest, index=rest.index(data["finish"]) if data.get("finish") in rest else 0,
-                          key=K + "finish", on_change=_name_follows, args=("finish",))
+                          key=wkey("finish"), on_change=_name_follows, args=("finish",))
     slots = ["(none)"] + board.median_slots()
     median = c3.selectbox("Median city", slots, index=slots.index(data["median"]) if data.get("median") in slots else 0,
-                          key=K + "median")
-    players = c4.number_input("Players", 1, 5, int(data.get("players", 4)), key=K + "players")
+                          key=wkey("median"))
+    players = c4.number_input("Players", 1, 5, int(data.get("players", 4)), key=wkey("players"))
     dash = data.get("dashboard", {})
     rules = board.rules
     g1, g2, g3, g4 = st.columns(4)
     fuel = g1.number_input("Fuel", 0, rules.gauge_max("fuel"), int(dash.get("fuel", rules.gauge_max("fuel"))),
-                           key=K + "fuel")
+                           key=wkey("fuel"))
     engine = g2.number_input("Engine", 0, rules.gauge_max("engine"),
-                             int(dash.get("engine", rules.gauge_max("engine"))), key=K + "engine")
+                             int(dash.get("engine", rules.gauge_max("engine"))), key=wkey("engine"))
     chassis = g3.number_input("Chassis", 0, rules.gauge_max("chassis"),
-                              int(dash.get("chassis", rules.gauge_max("chassis"))), key=K + "chassis")
-    money = g4.number_input("Money (F)", 0, 5000, int(data.get("money", 80)), step=10, key=K + "money")
+                              int(dash.get("chassis", rules.gauge_max("chassis"))), key=wkey("chassis"))
+    money = g4.number_input("Money (F)", 0, 5000, int(data.get("money", 80)), step=10, key=wkey("money"))
     cards = data.get("cards", {})
     h1, h2, h3 = st.columns(3)
-    transport = h1.number_input("TRANSPORT cards", 0, 9, int(cards.get("transport", 0)), key=K + "c_transport")
-    escort = h2.number_input("ESCORTE cards", 0, 9, int(cards.get("escort", 0)), key=K + "c_escort")
-    guide = h3.number_input("GUIDE cards", 0, 9, int(cards.get("guide", 0)), key=K + "c_guide")
+    transport = h1.number_input("TRANSPORT cards", 0, 9, int(cards.get("transport", 0)), key=wkey("c_transport"))
+    escort = h2.number_input("ESCORTE cards", 0, 9, int(cards.get("escort", 0)), key=wkey("c_escort"))
+    guide = h3.number_input("GUIDE cards", 0, 9, int(cards.get("guide", 0)), key=wkey("c_guide"))
     st.markdown("**Tiles already laid** (hex and terrain)")
-    laid = pd.DataFrame([{"hex": h, "terrain": t} for h, t in (data.get("laid") or {}).items()],
-                        columns=["hex", "terrain"])
-    edited = st.data_editor(laid, num_rows="dynamic", key=K + "laid_editor_" + tag(data.get("laid")), width="stretch",
-                            column_config={"terrain": st.column_config.SelectboxColumn(
-                                options=[k.terrain for k in board.bag])})
-    new = {"system": "greatrace", "race": ss[K + "race_name"], "board": board.name, "start": start, "finish": finish,
+    laid = editable(K + "laid", doc(), data.get("laid") or {}, ["hex", "terrain"], to_rows=_laid_rows,
+                    from_rows=_laid_of, column_config={"terrain": st.column_config.SelectboxColumn(
+                        options=[k.terrain for k in board.bag])})
+    new = {"system": "greatrace", "race": ss[wkey("race_name")], "board": board.name, "start": start, "finish": finish,
            "players": int(players), "dashboard": {"fuel": int(fuel), "engine": int(engine), "chassis": int(chassis)},
            "money": int(money), "cards": {"transport": int(transport), "escort": int(escort), "guide": int(guide)},
-           "laid": {str(r["hex"]).strip().upper(): r["terrain"] for r in edited.to_dict("records")
-                    if r.get("hex") and r.get("terrain")}}
+           "laid": laid}
     if median != "(none)":
         new["median"] = median
     if new != ss[K + "race"]:

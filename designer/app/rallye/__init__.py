@@ -13,6 +13,7 @@ import streamlit as st
 
 from designer.app.rallye import deck_page, stage_page
 from designer.app.rallye.state import K, ensure, open_example, open_text, stage_examples
+from designer.app.rallye.work import ADDRESS_PARAMS, address_work, open_address  # noqa: F401 (the shell's)
 from designer.core import files
 from designer.core.errors import DesignerError
 

@@ -5,23 +5,15 @@ deck of the session; the deck leaves as a YAML download, never written on the se
 """
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from designer.app.rallye import deckedit
+from designer.app.tables import editable
 from designer.core.errors import DesignerError
 from designer.systems.rallye.deck import DIRECTIONS, EXITS, OWNERS, SEVERITIES, deck_from_data
 
 ss = st.session_state
 K = "rallye_"
-
-
-def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
-    return pd.DataFrame(rows, columns=columns)
-
-
-def _records(df: pd.DataFrame) -> list[dict]:
-    return df.astype(object).where(pd.notna(df), None).to_dict("records")
 
 
 def deck_tab() -> None:
@@ -39,23 +31,24 @@ def deck_tab() -> None:
                "change them in the YAML)")
 
     st.markdown("**Player aid: section types** (safety and top speed ranges, km/h)")
-    types = st.data_editor(
-        _frame(deckedit.types_table(data), deckedit.TYPE_COLUMNS), num_rows="dynamic", hide_index=True,
-        key=f"{K}types_{version}", width="stretch",
-        column_config={"width": st.column_config.SelectboxColumn(options=widths),
-                       "surface": st.column_config.SelectboxColumn(options=surfaces),
-                       "severity": st.column_config.SelectboxColumn(options=list(SEVERITIES))})
-    type_names = [t for t in types["type"].tolist() if isinstance(t, str) and t]
+    types = editable(f"{K}types", version, data.get("types"), deckedit.TYPE_COLUMNS, text=("type",),
+                     to_rows=lambda part: deckedit.types_table({"types": part}),
+                     column_config={"width": st.column_config.SelectboxColumn(options=widths),
+                                    "surface": st.column_config.SelectboxColumn(options=surfaces),
+                                    "severity": st.column_config.SelectboxColumn(options=list(SEVERITIES))})
+    type_names = [str(t["type"]) for t in data.get("types") or [] if t.get("type")]   # the deck's, as applied
+    new_types = [str(t["type"]).strip() for t in types if isinstance(t.get("type"), str) and t["type"].strip()]
 
-    st.markdown("**Section cards**")
+    st.markdown("**Section cards** (a card's number may be a word, such as 12b; a type added above can be "
+                "chosen here once the deck is applied)")
     with st.form(f"{K}add_card_{version}", border=False):
         a1, a2, a3 = st.columns([2, 1, 1])
-        pick = a1.selectbox("Copy a type into a new card", type_names or ["(no type yet)"], key=K + "copy_type")
+        pick = a1.selectbox("Copy a type into a new card", new_types or ["(no type yet)"], key=K + "copy_type")
         direction = a2.selectbox("Direction", list(DIRECTIONS), key=K + "copy_dir")
         add = a3.form_submit_button("Add card", key=K + "add_card")
-    sections = st.data_editor(
-        _frame(deckedit.sections_table(data), deckedit.SECTION_COLUMNS), num_rows="dynamic", hide_index=True,
-        key=f"{K}sections_{version}", width="stretch",
+    sections = editable(
+        f"{K}sections", version, data.get("sections"), deckedit.SECTION_COLUMNS, text=("id", "note"),
+        to_rows=lambda part: deckedit.sections_table({"sections": part}),
         column_config={"type": st.column_config.SelectboxColumn(options=type_names),
                        "width": st.column_config.SelectboxColumn(options=widths),
                        "surface": st.column_config.SelectboxColumn(options=surfaces),
@@ -66,16 +59,15 @@ def deck_tab() -> None:
                        "top": st.column_config.NumberColumn(step=20, min_value=0, max_value=240)})
 
     st.markdown("**Action cards** (steering: arrows such as `orange-left, red-left`; owner: start or pile)")
-    actions = st.data_editor(
-        _frame(deckedit.actions_table(data), deckedit.ACTION_COLUMNS), num_rows="dynamic", hide_index=True,
-        key=f"{K}actions_{version}", width="stretch",
+    actions = editable(
+        f"{K}actions", version, data.get("actions"), deckedit.ACTION_COLUMNS, text=("id", "steering"),
+        to_rows=lambda part: deckedit.actions_table({"actions": part}),
         column_config={"owner": st.column_config.SelectboxColumn(options=list(OWNERS)),
                        "acceleration": st.column_config.NumberColumn(step=20, min_value=20, max_value=240),
                        "count": st.column_config.NumberColumn(step=1, min_value=1)})
 
-    edited = deckedit.tables_to_data({**data, "deck": name, "title": title}, _records(types), _records(sections),
-                                     _records(actions), int(stress))
-    if add and pick in type_names:
+    edited = deckedit.tables_to_data({**data, "deck": name, "title": title}, types, sections, actions, int(stress))
+    if add and pick in new_types:
         edited = {**edited, "demo": False}
         edited["sections"] = edited["sections"] + [
             {k: v for k, v in deckedit.card_from_type(edited, pick, deckedit.next_card_id(edited), direction).items()

@@ -1,7 +1,9 @@
 """Plain functions behind the deck editor: a deck's YAML data to editable tables and back.
 
 Tables are lists of row dicts (what ``st.data_editor`` gives back from a DataFrame); empty cells arrive as None,
-NaN or "" and are left out of the data, so that a card with a ``type`` takes the missing fields from it.
+NaN or "" and are left out of the data, so that a card with a ``type`` takes the missing fields from it. A row
+with anything typed in it is kept, even without its number: the deck's check then names what it lacks, and the
+row stays in the table to be completed.
 """
 from __future__ import annotations
 
@@ -17,6 +19,11 @@ ACTION_COLUMNS = ["id", "acceleration", "steering", "owner", "count"]
 
 def _blank(v: Any) -> bool:
     return v is None or (isinstance(v, float) and math.isnan(v)) or (isinstance(v, str) and not v.strip())
+
+
+def _empty(row: dict) -> bool:
+    """A row with nothing typed in it (a new row the table shows before anything is entered)."""
+    return all(_blank(v) or v is False for v in row.values())
 
 
 def _num(v: Any):
@@ -55,18 +62,19 @@ def tables_to_data(base: dict, types: list[dict], sections: list[dict], actions:
     out.setdefault("system", "rallye")
     out["types"] = []
     for r in types:
-        if _blank(r.get("type")):
+        if _empty(r):
             continue
-        out["types"].append({"type": str(r["type"]).strip(), "width": r.get("width"), "surface": r.get("surface"),
+        name = None if _blank(r.get("type")) else str(r["type"]).strip()
+        out["types"].append({"type": name, "width": r.get("width"), "surface": r.get("surface"),
                              "severity": r.get("severity"),
                              "safety": [_num(r.get("safety_from")), _num(r.get("safety_to"))],
                              "top": [_num(r.get("top_from")), _num(r.get("top_to"))]})
     out["sections"] = []
     before = {str(c.get("id")): c for c in base.get("sections") or [] if isinstance(c, dict)}
-    for r in sections:
-        if _blank(r.get("id")):
+    for r in sections:             # a row without its number is kept: the deck's check says what it lacks
+        if _empty(r):
             continue
-        old = before.get(str(_num(r["id"])), {})
+        old = before.get(str(_num(r.get("id"))), {}) if not _blank(r.get("id")) else {}
         card = {k: v for k, v in old.items() if k not in SECTION_COLUMNS}     # e.g. a card's own `tables`
         for c in SECTION_COLUMNS:
             v = r.get(c)
@@ -76,11 +84,12 @@ def tables_to_data(base: dict, types: list[dict], sections: list[dict], actions:
         out["sections"].append(card)
     out["actions"] = []
     for r in actions:
-        if _blank(r.get("id")):
+        if _empty(r):
             continue
         steering = r.get("steering")
         arrows = [] if _blank(steering) else [s.strip() for s in str(steering).replace(";", ",").split(",") if s.strip()]
-        out["actions"].append({"id": str(_num(r["id"])), "acceleration": _num(r.get("acceleration")),
+        number = None if _blank(r.get("id")) else str(_num(r["id"]))
+        out["actions"].append({"id": number, "acceleration": _num(r.get("acceleration")),
                                "steering": arrows, "owner": r.get("owner") or "start",
                                "count": _num(r.get("count")) if not _blank(r.get("count")) else 1})
     if stress is not None:

@@ -15,6 +15,7 @@ from designer.systems.rallye.draft import draft
 from designer.systems.rallye.draw import stage_svg
 from designer.systems.rallye.stage import POLICIES, dumps
 from designer.app.rallye.state import current_deck, current_stage
+from designer.app.tables import editable
 from designer.systems.rallye.system import SYSTEM
 
 ss = st.session_state
@@ -63,28 +64,29 @@ def stage_tab() -> None:
     data["stage"] = c1.text_input("Stage name", data.get("stage", ""), key=f"{K}name_{version}") or "stage"
     players = c2.number_input("Drivers", 1, 4, int(data.get("players") or 1), key=f"{K}players_{version}")
     data["players"] = int(players)
-    labels = {cid: card_label(s) for cid, s in deck.sections.items()}
+    labels = {str(cid): card_label(s) for cid, s in deck.sections.items()}
     by_label = {v: k for k, v in labels.items()}
-    base = ss.get(K + "cards_base")
-    if not base or base[0] != version:            # the table starts from the stage as it was opened or drafted
-        base = (version, [str(c) for c in data.get("cards") or []])
-        ss[K + "cards_base"] = base
-    cards = base[1]
-    rows = [{"section": i + 1, "card": labels.get(c, f"{c} · not in the deck")} for i, c in enumerate(cards)]
-    rows += [{"section": len(rows) + i + 1, "card": None} for i in range(max(0, 12 - len(rows)))]
+    unknown = ss.get(K + "cards_unknown")
+    if not unknown or unknown[0] != version:      # cards the deck lacks, as the stage was opened or drafted
+        unknown = (version, [f"{c} · not in the deck" for c in data.get("cards") or [] if str(c) not in labels],
+                   max(12, len(data.get("cards") or [])))
+        ss[K + "cards_unknown"] = unknown
     st.markdown(f"**The 12 cards in driving order** (deck *{deck.name}*: {len(deck.sections)} cards)")
-    edited = st.data_editor(
-        pd.DataFrame(rows), key=f"{K}cards_{version}", num_rows="dynamic",
-        hide_index=True, width="stretch", height=35 * (len(rows) + 2) + 3,
+
+    def rows_of(cards: list) -> list[dict]:
+        rows = [{"section": i + 1, "card": labels.get(str(c), f"{c} · not in the deck")} for i, c in enumerate(cards)]
+        return rows + [{"section": len(rows) + i + 1, "card": None} for i in range(max(0, 12 - len(rows)))]
+
+    def cards_of(rows: list[dict]) -> list:
+        return [by_label.get(r["card"], r["card"].split(" · ")[0]) for r in rows
+                if isinstance(r.get("card"), str) and r["card"]]
+
+    data["cards"] = editable(
+        f"{K}cards", version, data.get("cards") or [], ["section", "card"], to_rows=rows_of, from_rows=cards_of,
+        height=35 * (unknown[2] + 2) + 3,
         column_config={"section": st.column_config.NumberColumn("#", disabled=True, width="small"),
-                       "card": st.column_config.SelectboxColumn("card", options=list(labels.values()) +
-                                                                [r["card"] for r in rows if r["card"] and r["card"] not in by_label],
+                       "card": st.column_config.SelectboxColumn("card", options=list(labels.values()) + unknown[1],
                                                                 width="large")})
-    picked = []
-    for value in edited["card"].tolist():
-        if isinstance(value, str) and value:
-            picked.append(by_label.get(value, value.split(" · ")[0]))
-    data["cards"] = picked
     with st.expander("Draft the stage as the rules do (six face-up piles)"):
         d1, d2, d3 = st.columns(3)
         seed = d1.number_input("Seed", 0, 10 ** 6, 1, key=K + "draft_seed")
@@ -159,10 +161,15 @@ def analysis_tab() -> None:
     result = _analysis(stage, deck, players, runs, stress)
     sim = (result.get("simulation") or {}).get("fastest") or {}
     m = st.columns(4)
-    m[0].metric("Cautious plan", f"{result['cautious_solo_seconds']:.1f} s")
+    full = result.get("full_information") or {}
+    m[0].metric("Cautious plan", f"{result['cautious_solo_seconds']:.1f} s",
+                help=f"chosen from the cards' fronts; {full.get('cautious_solo_seconds', '-')} s if you knew every back")
     m[1].metric("Fastest plan", f"{result['best_solo_seconds']:.1f} s", f"-{result['fastest_gain_seconds']:.1f} s",
-                delta_color="inverse")
-    m[2].metric("With real hands", f"{sim.get('mean_seconds', '-')} s")
+                delta_color="inverse",
+                help=f"chosen from the cards' fronts; {full.get('best_solo_seconds', '-')} s if you knew every back")
+    spin = sim.get("spin_stage_chance")
+    m[2].metric("With real hands", f"{sim.get('mean_seconds', '-')} s",
+                f"spin in {100 * spin:.0f}% of runs" if spin is not None else None, delta_color="off")
     m[3].metric("Table time", f"{result['table_time']['minutes']} min")
     for line in result["summary"]:
         st.markdown(f"- {line}")

@@ -1,0 +1,59 @@
+"""What of The Great Race work the page address keeps: the race, and the board with its bag when it is the
+owner's own (edited, uploaded or new) rather than a bundled board by its name.
+
+Everything read back goes through the loaders that check an upload: a board named by name, never by path.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from designer.app.address import Kept, open_parts, yaml_text
+from designer.app.greatrace.state import K, open_text, ss
+from designer.app.recent import Recent
+from designer.core import offered
+from designer.core.errors import DesignerError
+from designer.systems.greatrace import edit
+from designer.systems.greatrace.board import board_to_data, load_board
+from designer.systems.greatrace.race import board_path, dumps_race, race_from_data
+
+ADDRESS_PARAMS = ("race", "box")
+WHERE = "the page address"
+_bundled = Recent(8)
+
+
+def bundled_board(name: Any) -> dict | None:
+    """The data of the bundled board called ``name``, or None when no bundled board has that name."""
+    if not isinstance(name, str) or not offered.is_plain(name):
+        return None
+
+    def make():
+        try:
+            return board_to_data(load_board(board_path(name, None)))
+        except DesignerError:
+            return None
+    return _bundled.get(name, make)
+
+
+def owned_board() -> bool:
+    """True when the board in the editor is not a bundled board as shipped."""
+    data = ss.get(K + "board")
+    return data is not None and data != bundled_board(data.get("board"))
+
+
+def address_work() -> list[Kept]:
+    if K + "race" not in ss:
+        return []
+    race, board = ss[K + "race"], ss.get(K + "board")
+
+    def race_text() -> str:
+        return dumps_race(race_from_data(race, {}, "race in the editor"))
+    kept = [Kept("race", race, "race", "race.yaml", race_text)]
+    if owned_board():
+        kept.append(Kept("box", board, "board and bag", f"{board.get('board', 'board')}.yaml",
+                         lambda: edit.dumps(board)))
+    return kept
+
+
+def open_address(found: dict[str, Any]) -> None:
+    open_parts(found, [("box", lambda data: open_text(yaml_text(data, "board"), WHERE)),
+                       ("race", lambda data: open_text(yaml_text(data, "race"), WHERE))])
