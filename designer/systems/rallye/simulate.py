@@ -21,6 +21,7 @@ from designer.systems.rallye.rules import SPIN
 STRESS = None          # a stress card in a hand or a pile
 
 
+SHORT = 8           # plays of the hand looked at one section ahead
 WAYS = 3            # ways of making one (change, wheel) kept: the fewest arrow cards, then the fewest cards
 
 
@@ -38,23 +39,23 @@ def _plays(hand: tuple, max_cards: int, wheel: str | None, carries: bool) -> dic
             groups[-1][1].append(k)
         else:
             groups.append((card, [k]))
-    found: dict = {}
-
-    def walk(g, value, ok, used, arrows):
-        if g == len(groups):
-            found.setdefault((value, ok), []).append((arrows, len(used), used))
-            return
-        (steps, marks), idx = groups[g]
+    states: dict = {(0, wheel is None, 0): [(0, ())]}          # (change, ok, cards used) -> [(arrows, used)]
+    for (steps, marks), idx in groups:
         has = wheel is not None and wheel in marks
-        for up in range(len(idx) + 1):
-            for across in range(len(idx) + 1 - up if carries else 1):
-                n = up + across
-                if len(used) + n > max_cards:
-                    break
-                walk(g + 1, value + (up - across) * steps, ok or (n > 0 and has), used + tuple(idx[:n]),
-                     arrows + (n if marks else 0))
-
-    walk(0, 0, wheel is None, (), 0)
+        nxt: dict = {}
+        for (value, ok, n), ways in states.items():
+            for up in range(len(idx) + 1):
+                for across in range(len(idx) + 1 - up if carries else 1):
+                    k = up + across
+                    if n + k > max_cards:
+                        break
+                    key = (value + (up - across) * steps, ok or (k > 0 and has), n + k)
+                    bucket = nxt.setdefault(key, [])
+                    bucket += [(arrows + (k if marks else 0), used + tuple(idx[:k])) for arrows, used in ways]
+        states = {key: sorted(ways)[:WAYS] for key, ways in nxt.items()}
+    found: dict = {}
+    for (value, ok, n), ways in states.items():
+        found.setdefault((value, ok), []).extend((arrows, n, used) for arrows, used in ways)
     return {key: tuple(u for _, _, u in sorted(ways)[:WAYS]) for key, ways in found.items()}
 
 
@@ -96,7 +97,7 @@ def _best_next(q_next: dict, hand: tuple, speed: int, rules, wheel: str | None, 
     return best
 
 
-def _choose(deck, sections, plan, i, speed, actions, pile_left, look: random.Random, keep: bool):
+def _choose(deck, sections, plan, i, speed, actions, pile_left, look: random.Random, keep: bool, memo: dict):
     """The play of the hand for section ``i``: (speed step, wheel ok, indices of the cards played).
 
     Each way of playing the hand is weighed by what the plan counts for it now and by what the cards left (with
@@ -108,20 +109,24 @@ def _choose(deck, sections, plan, i, speed, actions, pile_left, look: random.Ran
     s = sections[i]
     q = plan.q[i]
     coming = [x.wheel for x in sections[i + 1:i + 4] if x.wheel] if keep else []
-    candidates = []
-    for (d, ok), ways in _plays(tuple(actions), min(r.max_cards_per_turn, r.hand_size), s.wheel,
-                                r.speed_carries_over).items():
-        v = speed + d if r.speed_carries_over else d
+    carries = r.speed_carries_over
+    rough = []
+    for (d, ok), ways in _plays(tuple(actions), min(r.max_cards_per_turn, r.hand_size), s.wheel, carries).items():
+        v = speed + d if carries else d
         if 0 <= v <= top:
+            value = q[(v, ok)]
             for used in ways:
-                cards = [actions[k] for k in used]
-                useless = sum(1 for c in cards if c[1]) if s.wheel is None or ok is False else 0
-                candidates.append((q[(v, ok)], v, ok, used, _spend(cards, coming), useless))
-    candidates.sort(key=lambda c: (c[0], c[4], len(c[3]), c[1]))
+                rough.append((value, sum(1 for k in used if actions[k][1]), len(used), v, ok, used))
+    rough.sort(key=lambda c: c[:4])
+    candidates = []
+    for value, _, _, v, ok, used in rough[:SHORT]:
+        cards = [actions[k] for k in used]
+        useless = sum(1 for c in cards if c[1]) if s.wheel is None or ok is False else 0
+        candidates.append((value, v, ok, used, _spend(cards, coming), useless))
     if i + 1 >= len(sections) or not keep:
         return min(candidates, key=lambda c: (round(c[0], 9), c[5], c[4], len(c[3]), c[1]))[1:4]
     nxt = sections[i + 1]
-    short = candidates[:8]
+    short = candidates
     scored = []
     for value, v, ok, used, spent, useless in short:
         rest = tuple(sorted((a for k, a in enumerate(actions) if k not in used), key=_card_key))
@@ -131,13 +136,19 @@ def _choose(deck, sections, plan, i, speed, actions, pile_left, look: random.Ran
         for _ in range(samples):
             drawn = tuple(look.sample(pile_left, min(need, len(pile_left)))) if need and pile_left else ()
             hand = tuple(sorted(rest + drawn, key=_card_key))
-            later += _best_next(plan.q[i + 1], hand, v, r, nxt.wheel, top) - plan.values[i + 1][v]
+            key = (id(plan), i + 1, hand, v)
+            if key not in memo:
+                memo[key] = _best_next(plan.q[i + 1], hand, v, r, nxt.wheel, top) - plan.values[i + 1][v]
+            later += memo[key]
         scored.append((value + later / samples, useless, spent, len(used), v, ok, used))
     best = min(scored, key=lambda c: (round(c[0], 9), c[1], c[2], c[3], c[4]))
     return best[4], best[5], best[6]
 
 
-def run_once(deck: Deck, sections: list[Section], plan: Plan, rng: random.Random, extra_stress: int = 0) -> dict:
+def run_once(deck: Deck, sections: list[Section], plan: Plan, rng: random.Random, extra_stress: int = 0,
+             memo: dict | None = None) -> dict:
+    """One solo run; ``memo`` keeps, across the runs of one simulation, what a hand can do at a section."""
+    memo = {} if memo is None else memo
     r = deck.ruleset
     step = r.speed_step
     habits = r.drivers
@@ -157,7 +168,7 @@ def run_once(deck: Deck, sections: list[Section], plan: Plan, rng: random.Random
         stress_in_hand = len(hand) - len(actions)
         pile_left = [c for c in draw + discard if c is not STRESS]
         v, ok, used = _choose(deck, sections, plan, i, speed, actions, pile_left, look,
-                              bool(habits.get("keep_for_corners", True)))
+                              bool(habits.get("keep_for_corners", True)), memo)
         played = [actions[k] for k in used]
         for k in sorted(used, reverse=True):
             actions.pop(k)
@@ -199,7 +210,8 @@ def simulate(deck: Deck, sections: list[Section], plan: Plan, runs: int = 400, s
     ``extra_stress``: stress cards shuffled into the starting set (the rules' handicap for experienced drivers).
     """
     rng = random.Random(seed)
-    results = [run_once(deck, sections, plan, rng, extra_stress) for _ in range(max(1, runs))]
+    memo: dict = {}
+    results = [run_once(deck, sections, plan, rng, extra_stress, memo) for _ in range(max(1, runs))]
     times = sorted(x["seconds"] for x in results)
 
     def pct(q):
