@@ -55,13 +55,18 @@ def test_examples_lists_the_classic_demos():
     assert r.exit_code == 0 and "Demo Rally of the Two Boards" in r.output and "demo-zones" in r.output
 
 
-def test_a_stage_that_cannot_be_built_still_prints_and_draws(tmp_path):
+def test_a_stage_that_cannot_be_built_prints_its_problems_and_is_not_drawn(tmp_path):
     bad = tmp_path / "nowhere.yaml"
     bad.write_text("system: classic\nstage: nowhere\nroute: 'X0 | - | X3'\n")
     r = run("roadbook", str(bad), "-o", str(tmp_path / "b.pdf"))
-    assert r.exit_code == 0
+    assert r.exit_code == 0                   # the road book prints the route and what is wrong with it
     r = run("render", str(bad), "-o", str(tmp_path / "b.svg"))
-    assert r.exit_code == 0
+    assert r.exit_code == 2 and "cannot draw" in r.output and "no road of X-asphalt" in r.output
+    assert not (tmp_path / "b.svg").exists()
+    apart = tmp_path / "apart.yaml"
+    apart.write_text("system: classic\nstage: apart\nroute: 'X1 | X3-Y6 | Y8'\n")     # boards that do not join
+    r = run("render", str(apart), "-o", str(tmp_path / "c.svg"))
+    assert r.exit_code == 2 and "do not face each other" in r.output and "hint:" in r.output
     r = CliRunner().invoke(main, ["analyze", str(bad)])
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert "no road of X-asphalt leads from road end 0 to road end 3" in r.output
@@ -101,8 +106,14 @@ def test_drawing_of_boards_that_cannot_be_laid_says_why_in_full(tmp_path):
     bad.write_text("system: classic\nstage: Demo ES1 - Col de la Croix X\nroute: 'X0 | X3-Y9 | Y1'\n")
     out = tmp_path / "crossed.svg"
     r = run("render", str(bad), "-o", str(out))
-    assert r.exit_code == 0
-    svg = out.read_text()
+    assert r.exit_code == 2 and "road end 9" in r.output and not out.exists()
+    # the road book still draws such a stage, with the reason written in full on the drawing
+    from designer.systems.classic.assembly import assemble
+    from designer.systems.classic.render import stage_svg
+    from designer.systems.classic.system import SYSTEM
+
+    stage = SYSTEM.load(bad)
+    svg = stage_svg(assemble(stage.route, SYSTEM.box_of(stage)), title=stage.name)
     lines = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
     width = int(re.search(r'width="(\d+)"', svg).group(1))
     assert "Demo ES1 - Col de la Croix X: the boards cannot be laid" in lines

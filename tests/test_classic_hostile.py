@@ -157,3 +157,117 @@ def test_the_app_refuses_an_upload_naming_a_server_file(tmp_path):
 
     at = AppTest.from_function(app, args=(STAGE.format(zones=secret),)).run(timeout=30)
     assert "by name" in at.session_state["out"] and not at.session_state["has_doc"]
+
+
+# -- every file typed before use -----------------------------------------------------------------------------------
+
+def _cli(tmp_path, name, text):
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    return CliRunner().invoke(main, ["analyze", str(tmp_path / name)])
+
+
+ES1 = (ROOT / "stages/classic/es1-demo.yaml").read_text(encoding="utf-8")
+RULES_TEXT = RULES.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("old,new,line", [
+    ("splits: [\"1:E4\"]", "splits: 5", 9),
+    ("assistance: true", "notes: 5", 8),
+    ("assistance: true", "players: true", 8),
+    ("assistance: true", "players: 7", 8),
+    ("assistance: true", "leader: 'yes'", 8),
+    ("tyres: asphalt", "tyres: {a: 1}", 7),
+    ("tyres: asphalt", "tyres: !!python/object:os.system {a: 1}", 7),
+    ("stage: \"Demo ES1 - Col de la Croix X\"", "stage: [1, 2]", 3),
+    ("route: \"X0 | - | X4\"", "route: 12", 5),
+    ("route: \"X0 | - | X4\"", "route: {start: X0, finish: [X4]}", 5),
+    ("weather: fixed", "weather: 3", 6),
+])
+def test_bad_stage_values_are_exit_2_with_the_line(tmp_path, old, new, line):
+    assert old in ES1
+    r = _cli(tmp_path, "s.yaml", ES1.replace(old, new))
+    assert r.exit_code == 2, r.output
+    assert f"s.yaml:{line}:" in r.output and "hint:" in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("old,new,words", [
+    ("value: 6\n", "value: 0\n", "die_faces"),
+    ("{1: 50, 2: 40,", "{1: -50, 2: 40,", "time_card"),
+    ("value: 2\n  status: rulebook\n  source: \"S0 ART.4: two white", "value: abc\n  status: rulebook\n"
+                                                                      "  source: \"S0 ART.4: two white", "gas_dice"),
+    ("value: {loss: 2}", "value: {loss: true}", "corner_overspeed"),
+    ("value: {loss: 2}", "value: !!python/object:os.system {loss: 2}", "tag"),
+    ("value: [1, 2, 3, 4, 5, 6, 7]", "value: 7", "drop_seconds"),
+    ("value: [1, 2, 3, 4, 5]\n", "value: [1, 2, 4]\n", "gears"),
+    ("status: assumed", "status: guessed", "status"),
+    ("soft_S3: 2}", "soft_S3: 0}", "hazard_limit"),
+    ("gravel: [2, white, true],", "gravel: [9, white, true],", "dashboards"),
+    ("value: {good: 0.3334, dirty: 0.3333, puncture: 0.3333}", "value: {good: 2, dirty: 0, puncture: 0}", "cut_card"),
+])
+def test_bad_ruleset_values_are_exit_2_with_the_line(tmp_path, old, new, words):
+    assert old in RULES_TEXT, old
+    (tmp_path / "house-rules.yaml").write_text(RULES_TEXT.replace(old, new, 1), encoding="utf-8")
+    r = _cli(tmp_path, "s.yaml", ES1 + "rules: house-rules.yaml\n")
+    assert r.exit_code == 2, r.output
+    assert "house-rules.yaml:" in r.output and words in r.output and "hint:" in r.output, r.output
+
+
+@pytest.mark.parametrize("old,new", [
+    ("size: 8", "size: true"), ("size: 8", "size: 1000000"), ("demo: true", "demo: 3"),
+    ("ends: [0, 4]", "ends: [0, 4, 5]"), ("ends: [0, 4]", "ends: 04"), ("note: 3", "note: 9"),
+    ("note: 3", "note: '3'"), ("bump: 3", "bump: -1"), ("ford: true", "ford: 1"),
+])
+def test_bad_box_values_are_exit_2(tmp_path, old, new):
+    text = BOX.read_text(encoding="utf-8")
+    assert old in text, old
+    (tmp_path / "b.yaml").write_text(text.replace(old, new, 1), encoding="utf-8")
+    r = _cli(tmp_path, "s.yaml", ES1.replace("zones: demo-zones", "zones: b.yaml"))
+    assert r.exit_code == 2 and "b.yaml:" in r.output and "hint:" in r.output, r.output
+
+
+# -- bounded work ----------------------------------------------------------------------------------------------------
+
+def test_a_rally_of_two_thousand_stages_is_refused_at_once(tmp_path):
+    body = "system: classic\nrally: R\nstages:\n" + "  - {stage: A, route: X0-4}\n" * 2000
+    r = _cli(tmp_path, "r.yaml", body)
+    assert r.exit_code == 2 and "r.yaml:4:" in r.output and "2000 stages" in r.output
+
+
+def test_a_rally_that_lists_itself_or_another_rally_names_the_file(tmp_path):
+    r = _cli(tmp_path, "r.yaml", "system: classic\nrally: R\nstages: [r.yaml]\n")
+    assert r.exit_code == 2 and "r.yaml:3:" in r.output and "loop" in r.output and "r.yaml -> r.yaml" in r.output
+    (tmp_path / "b.yaml").write_text("system: classic\nrally: B\nstages: [a.yaml]\n")
+    r = _cli(tmp_path, "a.yaml", "system: classic\nrally: A\nstages: [b.yaml]\n")
+    assert r.exit_code == 2 and "a.yaml:3:" in r.output and "'b.yaml' is a rally" in r.output
+
+
+@pytest.mark.parametrize("body,words", [
+    ("splits: [" + ", ".join(["'1:E4'"] * 50) + "]\n", "splits"),
+    ("notes: [" + ", ".join(["x"] * 500) + "]\n", "notes"),
+    ("notes: ['" + "x" * 5000 + "']\n", "notes"),
+])
+def test_counts_a_stage_can_raise_are_capped(tmp_path, body, words):
+    r = _cli(tmp_path, "s.yaml", ES1.replace("splits: [\"1:E4\"]\n", "") + body)
+    assert r.exit_code == 2 and words in r.output and "s.yaml:" in r.output, r.output
+
+
+def test_a_long_route_is_refused(tmp_path):
+    route = "/".join(["X0-4"] * 40)
+    r = _cli(tmp_path, "s.yaml", f"system: classic\nstage: S\nshare: {route}\n")
+    assert r.exit_code == 2 and "crosses 40 zones" in r.output
+
+
+# -- a zone box checked by validate ---------------------------------------------------------------------------------
+
+def test_validate_checks_a_zone_box(tmp_path):
+    r = CliRunner().invoke(main, ["validate", str(BOX)])
+    assert r.exit_code == 0 and "valid" in r.output and "zone box demo-zones" in r.output
+    text = BOX.read_text(encoding="utf-8").replace("ends: {0: A2,", "ends: {9: D1, 0: A2,", 1)
+    text = text.replace("          G7: {env: rocks}\n", "          G7: {env: rocks}\n          A8: {env: forest}\n", 1)
+    assert "9: D1" in text and "A8: {env: forest}" in text
+    (tmp_path / "b.yaml").write_text(text, encoding="utf-8")
+    r = CliRunner().invoke(main, ["validate", str(tmp_path / "b.yaml")])
+    assert r.exit_code == 0 and "end-unused" in r.output and "road end 9 has no road" in r.output
+    assert "env-off-road" in r.output and "X-asphalt A8: forest" in r.output and "ART.8" in r.output
+    r = CliRunner().invoke(main, ["analyze", str(tmp_path / "b.yaml")])
+    assert r.exit_code == 2 and "zone box" in r.output and "validate" in r.output

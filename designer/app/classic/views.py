@@ -1,17 +1,22 @@
 """The Stage, Analysis and Rally tabs of the classic Rallyman pages."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pandas as pd
 import streamlit as st
 
+from designer.app import busy, layout
 from designer.app.classic.state import K, box_for, current_stage, ss, stages
 from designer.core.errors import DesignerError
 from designer.core.svgkit import svg_to_png
+from designer.racing.course import format_time
 from designer.systems.classic import notation
 from designer.systems.classic import stage as S
 from designer.systems.classic.analysis import build_steps, unanalysed
 from designer.systems.classic.assembly import assemble
 from designer.systems.classic.pacenotes import stage_notes
+from designer.systems.classic.render import stage_svg
 from designer.systems.classic.rules import TYRES
 from designer.systems.classic.stage import Rally
 from designer.systems.classic.system import SYSTEM
@@ -51,6 +56,7 @@ def _problems(stage, box) -> bool:
 
 
 def stage_tab() -> None:
+    layout.roomy()
     _choose_stage("stage")
     _, stage = current_stage()
     try:
@@ -82,7 +88,8 @@ def stage_tab() -> None:
     _, stage = current_stage()
     st.markdown(f"**Course sheet:** `{notation.sheet(stage.route)}`  **Share:** `{notation.share(stage.route)}`")
     ok = _problems(stage, box)
-    st.image(svg_to_png(SYSTEM.draw(stage, box)), caption="the boards as they lie on the table")
+    st.image(svg_to_png(stage_svg(assemble(stage.route, box), title=stage.name)),
+             caption="the boards as they lie on the table (those that join)")
     if ok:
         course = assemble(stage.route, box)
         st.markdown("**Building the stage**")
@@ -96,18 +103,36 @@ def stage_tab() -> None:
                        file_name="classic-stage.yaml", mime="text/yaml", key=K + "dl_yaml")
 
 
-def analysis_of(stage, box) -> dict:
-    key = S.dumps(stage) + "|" + (ss.get(K + "box_text") or box.path)
+def _analysis_key(stage, box) -> str:
+    return S.dumps(stage) + "|" + (ss.get(K + "box_text") or str(box.path))
+
+
+def analysed(stage, box) -> bool:
+    """Is this stage's analysis already made (no progress box needed)?"""
+    return _analysis_key(stage, box) in ss.get(K + "analysis", {})
+
+
+def analysis_of(stage, box, progress: busy.Progress | None = None, step: int = 0, text: str = "") -> dict:
+    """The stage's analysis, made once per stage and box; with ``progress``, made in view (the box counts the
+    seconds at ``step``; a click meanwhile stops the page, and the analysis, finished in the background, is kept)."""
+    key = _analysis_key(stage, box)
     cache = ss.setdefault(K + "analysis", {})
     if key not in cache:
-        cache[key] = SYSTEM.analyse(stage, box, players=stage.players)
+        def make():
+            cache[key] = result = SYSTEM.analyse(stage, box, players=stage.players)
+            return result
+
+        if progress is None:
+            make()
+        else:
+            progress.wait_for(step, text or "the ideal line and the best policy under the dice", make)
     return cache[key]
 
 
-def analysis_or_problems(stage, box) -> dict:
+def analysis_or_problems(stage, box, progress: busy.Progress | None = None, step: int = 0, text: str = "") -> dict:
     """The analysis, or for a stage whose boards do not join its route and problems (a row of the course sheet)."""
     try:
-        return analysis_of(stage, box)
+        return analysis_of(stage, box, progress, step, text)
     except DesignerError:
         course = assemble(stage.route, box)
         if course.ok:
@@ -116,11 +141,17 @@ def analysis_or_problems(stage, box) -> dict:
 
 
 def analysis_tab() -> None:
+    layout.roomy()
     _choose_stage("analysis")
-    _, stage = current_stage()
+    i, stage = current_stage()
+    slot = st.empty()                   # the analysis' progress, at the top of the tab, while it is made
     try:
         box = box_for(stage)
-        result = analysis_of(stage, box)
+        if analysed(stage, box):
+            result = analysis_of(stage, box)
+        else:
+            with busy.progress(slot, f"Analysing ES{i + 1} · {stage.name}") as p:
+                result = analysis_of(stage, box, p)
     except DesignerError as exc:
         st.error(str(exc).replace("\n", "  \n"))
         return
@@ -128,11 +159,14 @@ def analysis_tab() -> None:
         st.error("; ".join(result.get("summary", [])))
         return
     ideal, exp = result["ideal_line"], result["expected"]
-    c = st.columns(4)
-    c[0].metric("Length", f"{result['length_cells']} cells")
-    c[1].metric("Ideal time", ideal["time"], help="a shakedown: no hazard rolled (ART.17)")
-    c[2].metric("Expected time", exp["time"], help="the best policy under the dice, losses of control counted")
-    c[3].metric("Table time", f"{result['table']['minutes']:.0f} min", help=f"{result['players']} players")
+    c = st.columns(3)                   # the headline, whole at 1024 px; the rest once, in the details row
+    c[0].metric("Expected time", exp["time"], help="the best policy under the dice, losses of control counted")
+    c[1].metric("Spread", f"± {exp['sd_seconds']:.0f} s", help="standard deviation of the stage time under the "
+                                                             "best policy")
+    c[2].metric("Table time", f"{result['table']['minutes']:.0f} min",
+                help=f"{result['players']} players, {result['table']['turns_per_player']} turns each")
+    st.markdown(f"Ideal time **{ideal['time']}** &nbsp;·&nbsp; Length **{result['length_cells']} cells**",
+                help="Ideal time: a shakedown, no hazard rolled (ART.17). Length: cells of the route.")
     for line in result["summary"]:
         st.write("- " + line)
     st.image(svg_to_png(SYSTEM.draw(stage, box, result)), caption="the ideal line; circles: gear at the end of each turn")
@@ -151,30 +185,36 @@ def analysis_tab() -> None:
         st.table(pd.DataFrame(result["splits"]))
     if stage.weather == "variable":
         st.subheader("Variable weather (ART.15.2)")
-        st.table(pd.DataFrame(result["snow_chances"]))
+        st.table(pd.DataFrame([{"zone": c["zone"], "die": c["die"], "chance of snow": c["fraction"]}
+                               for c in result["snow_chances"]]))
         table = result.get("weather_table")
         if table:
             st.table(pd.DataFrame([{"weather": r["weather"], "chance": r["fraction"],
-                                    **{f"{t} tyres": r["expected"][t] for t in table["tyres"]},
+                                    **{f"{t} tyres": format_time(r["expected"][t]) for t in table["tyres"]},
                                     "best": r["best_tyres"]} for r in table["rows"]]))
             st.caption(table["text"] + "; " + table["note"])
     st.caption("Not priced in the expected time: " + ", ".join(exp["not_priced"]))
 
 
 def rally_tab() -> None:
+    layout.roomy()
     doc = ss[K + "doc"]
     rally = doc if isinstance(doc, Rally) else Rally(name=doc.name, stages=[doc])
     st.subheader(f"P.C. COURSE - {rally.name}")
     rows = []
+    slot = st.empty()                   # the stages' progress, at the top of the tab, while they are analysed
     try:
-        for i, stage in enumerate(rally.stages, start=1):
-            box = box_for(stage)
-            start, joins, finish = notation.sheet_parts(stage.route)
-            res = analysis_or_problems(stage, box)
-            rows.append({"result": res, "ES": f"ES{i}", "START": start, "joins": " ".join(joins) or "-", "FINISH": finish,
-                         "assistance": "yes" if stage.assistance else "no", "cells": res.get("length_cells"),
-                         "ideal": (res.get("ideal_line") or {}).get("time", "-"),
-                         "expected": (res.get("expected") or {}).get("time", "-")})
+        todo = [s for s in rally.stages if not analysed(s, box_for(s))]
+        with busy.progress(slot, "Analysing the rally's stages", total=len(rally.stages)) if todo \
+                else _nothing() as p:
+            for i, stage in enumerate(rally.stages, start=1):
+                box = box_for(stage)
+                start, joins, finish = notation.sheet_parts(stage.route)
+                res = analysis_or_problems(stage, box, p, i - 1, f"ES{i} · {stage.name}")
+                rows.append({"result": res, "ES": f"ES{i}", "START": start, "joins": " ".join(joins) or "-",
+                             "FINISH": finish, "assistance": "yes" if stage.assistance else "no",
+                             "cells": res.get("length_cells"), "ideal": (res.get("ideal_line") or {}).get("time", "-"),
+                             "expected": (res.get("expected") or {}).get("time", "-")})
     except DesignerError as exc:
         st.error(str(exc).replace("\n", "  \n"))
         return
@@ -182,13 +222,28 @@ def rally_tab() -> None:
     cells = sum(r['cells'] or 0 for r in rows)
     st.write(f"Rally length: {cells} cell{'' if cells == 1 else 's'} over {len(rows)} "
              f"stage{'' if len(rows) == 1 else 's'}")
-    if st.button("Prepare the road book (PDF)", key=K + "make_rb"):
+    busy_flag = K + "rb_busy"
+    st.button("Prepare the road book (PDF)", key=K + "make_rb", on_click=busy.start, args=(busy_flag,),
+              disabled=busy.running(busy_flag))
+    if busy.running(busy_flag):
         try:
-            from designer.systems.classic.roadbook import roadbook
-            made = [r["result"] for r in rows]
-            ss[K + "roadbook"] = roadbook(doc, box_for, results=made)
+            with busy.working(busy_flag), busy.progress(st.empty(), "Writing the road book") as p:
+                from designer.systems.classic.roadbook import roadbook
+                made = [r["result"] for r in rows]
+                p.step(0, f"{len(rows)} stage{'' if len(rows) == 1 else 's'}: sheets, maps and pace notes")
+                ss[K + "roadbook"] = roadbook(doc, box_for, results=made)
+            ss.pop(K + "rb_error", None)
         except DesignerError as exc:
-            st.error(str(exc).replace("\n", "  \n"))
+            ss[K + "rb_error"] = str(exc).replace("\n", "  \n")
+        st.rerun()                      # the button enabled again, the download or the message under it
+    if ss.get(K + "rb_error"):
+        st.error(ss[K + "rb_error"])
     if ss.get(K + "roadbook"):
-        st.download_button("Download the road book", ss[K + "roadbook"], file_name="classic-roadbook.pdf",
+        st.download_button("Download the road book (PDF)", ss[K + "roadbook"], file_name="classic-roadbook.pdf",
                            mime="application/pdf", key=K + "dl_rb")
+
+
+@contextmanager
+def _nothing():
+    """No progress box (every stage is analysed already)."""
+    yield None

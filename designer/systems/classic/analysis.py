@@ -9,6 +9,7 @@ from designer.core.errors import DesignerError
 from designer.racing.course import format_time
 from designer.racing.expected import quantile
 from designer.systems.classic import policy
+from designer.systems.classic import rally as R
 from designer.systems.classic import lines as L
 from designer.systems.classic import moves as M
 from designer.systems.classic import notation
@@ -49,6 +50,64 @@ def split_times(stage, ideal: dict) -> list[dict]:
                 break
         out.append({"crossing": i + 1, "cell": cell, "turn": at, "seconds": elapsed if at else None,
                     "time": format_time(elapsed) if at else "-"})
+    return out
+
+
+def apply_soft_sector(g, stage) -> None:
+    """Soft tyres kept from the stage before: the whole stage counts as that sector (ART.24.3, decided)."""
+    if stage.tyres == "soft" and stage.soft_sector:
+        for n in g:
+            g.nodes[n]["sector"] = stage.soft_sector
+
+
+def end_damage(stage, box, rules: Rules) -> dict[int, float]:
+    """The chance of each number of black dice lost at the finish of ``stage``, the damage it carried in
+    weighed by its own chances (ART.8, ART.13, ART.14)."""
+    course = assemble(stage.route, box)
+    if not course.ok:
+        return {stage.damage_in: 1.0}
+    apply_soft_sector(course.graph, stage)
+    out: dict[int, float] = {}
+    for d_in, p_in in start_damage(stage, box, rules).items():
+        car = M.Car(tyres=stage.tyres, leader=stage.leader, damage=min(d_in, rules.top - 1))
+        model, solution, stats = policy.solve_stage(course.graph, rules, car, big_attack=stage.big_attack)
+        for d, p in R.finish_damage(solution, stats).items():
+            out[d] = out.get(d, 0.0) + p_in * p
+    return out
+
+
+def start_damage(stage, box, rules: Rules) -> dict[int, float]:
+    """Black dice lost at the start: carried from the stage before when no assistance lies between them."""
+    before = getattr(stage, "carried_from", None)
+    if before is None:
+        return {stage.damage_in: 1.0}
+    return end_damage(before, box, rules)
+
+
+def rally_notes(stage, box, rules: Rules, result: dict) -> dict:
+    """What this stage inherits in its rally: damage carried in (weighed), soft-tyre sector, tyres kept."""
+    out: dict = {}
+    before = getattr(stage, "carried_from", None)
+    if stage.soft_sector and stage.tyres == "soft":
+        result["summary"].append(f"soft tyres kept from the stage before: the whole stage is sector "
+                                 f"{stage.soft_sector} (ART.24.3)")
+    if getattr(stage, "tyre_change_refused", None):
+        result["summary"].append(f"no assistance before this stage: the {stage.tyre_change_refused} tyres of the "
+                                 f"stage before are still on (ART.15.3), not {stage.tyres}")
+    if before is None:
+        return out
+    chances = start_damage(stage, box, rules)
+    g = assemble(stage.route, box).graph
+    apply_soft_sector(g, stage)
+    mixed = 0.0
+    for d, p in chances.items():
+        car = M.Car(tyres=stage.tyres, leader=stage.leader, damage=min(d, rules.top - 1))
+        mixed += p * policy.solve_stage(g, rules, car, big_attack=stage.big_attack)[1].value(("start", 0, car.damage))
+    out["carried"] = {"from": before.name, "dice_lost_chances": {str(d): round(p, 4) for d, p in chances.items()},
+                      "expected_seconds": round(mixed, 1), "expected_time": format_time(mixed)}
+    fresh = 1 - chances.get(0, 0.0)
+    result["summary"].append(f"no assistance after {before.name}: black dice lost there stay lost here "
+                             f"({fresh:.0%} of runs start damaged); expected {format_time(mixed)} with that damage")
     return out
 
 
@@ -118,7 +177,8 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
                             hint=(first.hint + "; " if first and first.hint else "")
                             + "change the route, then `rally-designer validate` the stage: it lists every problem")
     g = course.graph
-    car = M.Car(tyres=stage.tyres, leader=stage.leader)
+    apply_soft_sector(g, stage)
+    car = M.Car(tyres=stage.tyres, leader=stage.leader, damage=min(stage.damage_in, rules.top - 1))
     main = L.main_line(g)
     short = L.shortest(g) or []
     ideal = L.ideal_line(g, rules, car, big_attack=stage.big_attack)
@@ -132,12 +192,12 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
                             hint="a speed limit of 0 or a dead end blocks the road; `rally-designer render` the stage "
                                  "and check the zones where the route turns")
     model, solution, stats = policy.solve_stage(g, rules, car, big_attack=stage.big_attack)
-    exp_seconds = solution.value(policy.START)
+    exp_seconds = solution.value(model.start)
     attacks = sum(1 for p in model.solver.attack.values() if p)
     dice_lost = sum(occ * o.p * (o.info or 0) for (st_, _b), occ in stats.occupancy.items()
                     if st_[0] != "finish" for o in solution.outcomes(st_) if o.loss)
     turns = stats.turns
-    dist = solution.distribution([policy.START])
+    dist = solution.distribution([model.start])
     table_min = turns * players * rules.table_seconds / 60 + (players - 1) * rules.table_seconds / 60
     expected = {"seconds": round(exp_seconds, 1), "time": format_time(exp_seconds), "sd_seconds": round(stats.sd, 1),
                 "p10_seconds": quantile(dist, 0.10), "p50_seconds": quantile(dist, 0.50),
@@ -146,8 +206,9 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
                 "losses_per_run": round(stats.expected_losses, 3), "dice_lost_per_run": round(dice_lost, 3),
                 "states": sum(len(x.W) for x in model.solver.family.values()),
                 "big_attack": stage.big_attack, "attack_turns": attacks,
-                "not_priced": ["cut cards", "dropping seconds", "the SISU card"]
-                + ([] if stage.big_attack else ["Big Attack (set big_attack: true in the stage)"])}
+                "not_priced": list(R.NOT_PRICED)
+                + ([] if stage.big_attack else ["Big Attack (set big_attack: true in the stage)"]),
+                "finish_damage": R.finish_damage(solution, stats)}
     if monte_carlo:
         runs = policy.monte_carlo(model, solution, runs=monte_carlo, seed=7).to_dict()
         expected["monte_carlo"] = {"runs": runs["runs"], "mean_seconds": runs["mean"], "ci95": runs["ci95"]}
@@ -175,6 +236,8 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
         else "fixed weather",
     ]
     result["summary"] += cut_and_finish_notes(g, ideal, rules)
+    result["not_modelled"] = {"one car": list(R.NOT_PRICED), "several cars": list(R.SEVERAL_CARS)}
+    result.update(rally_notes(stage, box, rules, result))
     if result.get("weather_table"):
         result["summary"].append("variable weather: " + result["weather_table"]["text"])
     return result

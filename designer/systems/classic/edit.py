@@ -32,8 +32,26 @@ def _blank(v) -> bool:
     return v is None or (isinstance(v, float) and v != v) or (isinstance(v, str) and not v.strip())
 
 
-def _int(v):
-    return None if _blank(v) else int(v)
+def _int(v, where: str = "zone editor"):
+    if _blank(v):
+        return None
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        raise DesignerError(f"{v!r} is not a whole number", where=where, hint="write a number, e.g. 3") from None
+
+
+def _incomplete(row: dict, need: tuple[str, ...], table: str, i: int) -> bool:
+    """True for a blank row (skipped); a row with some values but not every needed one is an error, never
+    dropped in silence."""
+    if all(_blank(v) or v is False for v in row.values()):
+        return True
+    missing = [k for k in need if _blank(row.get(k))]
+    if missing:
+        raise DesignerError(f"row {i + 1} of the {table} table has no {' or '.join(missing)}",
+                            where=f"{table} table, row {i + 1}",
+                            hint=f"fill in {', '.join(missing)}, or clear the whole row to remove it")
+    return False
 
 
 def tables_from_face(fd: dict) -> dict:
@@ -60,43 +78,43 @@ def tables_from_face(fd: dict) -> dict:
 def face_from_tables(t: dict) -> dict:
     """The editor's tables -> box-file data of one face (blank cells left out)."""
     cells = {}
-    for row in t.get("cells", []):
-        if _blank(row.get("cell")):
+    for n, row in enumerate(t.get("cells", [])):
+        if _incomplete({k: v for k, v in row.items() if k != "lanes" or _int(v) != 1}, ("cell",), "cells", n):
             continue
         a = {}
         if not _blank(row.get("env")):
             a["env"] = str(row["env"])
         if not _blank(row.get("bump")):
-            a["bump"] = int(row["bump"])
+            a["bump"] = _int(row["bump"], f"cells table, row {n + 1}: bump")
         for flag in ("ford", "half", "crossroads"):
             if row.get(flag) is True:
                 a[flag] = True
-        if not _blank(row.get("lanes")) and int(row["lanes"]) != 1:
-            a["lanes"] = int(row["lanes"])
+        if not _blank(row.get("lanes")) and _int(row["lanes"]) != 1:
+            a["lanes"] = _int(row["lanes"], f"cells table, row {n + 1}: lanes")
         cells[str(row["cell"]).strip().upper()] = a
     ends = {}
-    for row in t.get("ends", []):
-        if _blank(row.get("end")) or _blank(row.get("cell")):
+    for n, row in enumerate(t.get("ends", [])):
+        if _incomplete(row, ("end", "cell"), "road ends", n):
             continue
         spec = str(row["cell"]).strip().upper() + (f"/{row['side']}" if not _blank(row.get("side")) else "")
-        ends[int(row["end"])] = spec
+        ends[_int(row["end"], f"road ends table, row {n + 1}")] = spec
     roads = []
     for row in t.get("roads", []):
         if _blank(row.get("from_end")) and _blank(row.get("to_end")) and _blank(row.get("path")):
             continue
         roads.append({"ends": [_int(row.get("from_end")), _int(row.get("to_end"))],
                       "path": str(row.get("path") or "").strip().upper()})
-    for row in t.get("corners", []):
-        if _blank(row.get("road")) or _blank(row.get("inside")):
+    for n, row in enumerate(t.get("corners", [])):
+        if _incomplete(row, ("road", "inside"), "corners", n):
             continue
-        i = int(row["road"])
+        i = _int(row["road"], f"corners table, row {n + 1}")
         if not 0 <= i < len(roads):
             raise DesignerError(f"corner on road {i}: there are roads 0 to {len(roads) - 1}", where="corners table",
                                 hint="the road column is the row number of the road in the roads table")
         c = {"inside": str(row["inside"]).strip().upper()}
         for key in ("note", "gear", "k"):
             if not _blank(row.get(key)):
-                c[key] = int(row[key])
+                c[key] = _int(row[key], f"corners table, row {n + 1}: {key}")
         for key in ("drift", "cut"):
             if not _blank(row.get(key)):
                 c[key] = str(row[key]).strip().upper()

@@ -33,6 +33,7 @@ class ClassicModel:
 
     def __init__(self, solver: Solver):
         self.solver = solver
+        self.start = ("start", 0, solver.car.damage)          # a car may start with black dice lost (ART.14)
         g = nx.DiGraph(solver.g.edges)
         for n, d in solver.g.nodes(data=True):
             if d.get("restart") and d["restart"] != n:
@@ -93,7 +94,9 @@ class ClassicModel:
                     continue
                 h, hs = hz + marked, hz_snow + (marked and self._snow(s.to))
                 if s.event == "finish":
-                    o = Outcome(p * pr, rules.card(nxt.gear), FINISH, 0)
+                    # ART.13: control lost crossing the line still finishes, with a black die lost (info)
+                    hurt = s.damage or (marked and (S._lost("finish", h, hs) or s.risk == "bump"))
+                    o = Outcome(p * pr, rules.card(nxt.gear), FINISH, 0, False, int(bool(hurt)))
                 elif marked and (S._lost(s.to, h, hs) or s.risk in ("double", "bump")):
                     o = self._loss(S, p * pr, rules.loss_seconds, s.to)
                 elif marked and s.risk == "ford":
@@ -153,9 +156,9 @@ def solve_stage(g, rules, car=None, big_attack: bool = False):
     solver = Solver(g, rules, car, big_attack)
     solver.solve()
     model = ClassicModel(solver)
-    solution = solve(model, [START])
-    return model, solution, solution.stats([START])
+    solution = solve(model, [model.start])
+    return model, solution, solution.stats([model.start])
 
 
 def monte_carlo(model: ClassicModel, solution, runs: int = 2000, seed: int = 1):
-    return mc(solution, Player(model), [START], runs=runs, seed=seed)
+    return mc(solution, Player(model), [model.start], runs=runs, seed=seed)

@@ -86,8 +86,8 @@ class StageFile(_StageCommon):
     route: Route | None = None
     share: Annotated[StrictStr, Field(min_length=1, max_length=MAX_TEXT)] | None = None
     splits: Annotated[list[Annotated[Union[StrictStr, StrictInt], Field()]], Field(max_length=MAX_SPLITS)] | None = None
-    damage_in: Annotated[StrictInt, Field(ge=0, le=5)] | None = None
-    soft_sector_in: Literal["S1", "S2", "S3"] | None = None
+    damage_in: Annotated[StrictInt, Field(ge=0, le=4)] | None = None
+    soft_sector: Literal["S1", "S2", "S3"] | None = None
 
 
 def _date(value: Any) -> Any:

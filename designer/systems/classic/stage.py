@@ -13,6 +13,7 @@ import yaml
 from designer.core import files, offered, paths, yamlio
 from designer.core.errors import DesignerError
 from designer.systems.classic import notation, schema
+from designer.systems.classic.rally import link_stages
 from designer.systems.classic.rules import TYRES
 
 WEATHERS = ("fixed", "variable")
@@ -37,6 +38,11 @@ class Stage:
     notes: list[str] = field(default_factory=list)
     source: str = "<stage>"
     near: Path | None = field(default=None, compare=False)   # folder of the file read from disk; None: upload
+    damage_in: int = 0                  # black dice lost before the start (ART.8, ART.14: no assistance before)
+    soft_sector: str | None = None      # soft tyres kept from the stage before: the whole stage is this sector
+    penalty_seconds: int = 0            # time-control penalty after the stage (ART.22)
+    carried_from: "Stage | None" = field(default=None, compare=False, repr=False)   # stage before, no assistance
+    tyre_change_refused: str | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -46,6 +52,16 @@ class Rally:
     date: str = ""
     drivers: list[str] = field(default_factory=list)
     source: str = "<rally>"
+
+
+class IsABox(DesignerError):
+    """The file is a zone box, not a stage (the command line's ``validate`` checks it as a box)."""
+
+    def __init__(self, box, source: str):
+        super().__init__(f"this is a zone box ({box.name}: zones {', '.join(box.zones)}), not a stage",
+                         where=source, hint=f"give a stage or rally file that uses it with `zones: {box.name}`; "
+                                            "the box itself reads without a problem")
+        self.box = box
 
 
 def _fail(lines, source, path, msg, hint="see tilesets/classic/README.md for the stage format"):
@@ -103,7 +119,8 @@ def stage_from_data(data, lines, source: str, at: tuple = (), defaults: dict | N
                  tyres=values.get("tyres", "asphalt"), assistance=values.get("assistance", True), splits=splits,
                  players=values.get("players", 4), leader=values.get("leader", False), rules=rules,
                  big_attack=values.get("big_attack", False), notes=list(values.get("notes") or []),
-                 source=source, near=near)
+                 source=source, near=near, damage_in=values.get("damage_in", 0),
+                 soft_sector=values.get("soft_sector"), penalty_seconds=values.get("penalty_seconds", 0))
 
 
 def rally_from_data(data, lines, source: str, base: Path | None, seen: tuple[str, ...] = ()) -> Rally:
@@ -137,6 +154,7 @@ def rally_from_data(data, lines, source: str, base: Path | None, seen: tuple[str
             stages.append(stage_from_data(sd, sl, str(p), defaults=defaults, near=p.parent))
         else:
             stages.append(stage_from_data(item, lines, source, ("stages", i), defaults=defaults, near=base))
+    link_stages(stages)
     return Rally(name=fields.rally, stages=stages, date=fields.date or "", drivers=list(fields.drivers or []),
                  source=source)
 
@@ -154,10 +172,7 @@ def loads(text: str, source: str = "<text>", path: Path | None = None):
     if isinstance(data.get("zones"), dict):
         from designer.systems.classic.zones import box_from_data
 
-        box = box_from_data(data, lines, source)          # a broken box says where, like any box
-        raise DesignerError(f"this is a zone box ({box.name}: zones {', '.join(box.zones)}), not a stage",
-                            where=source, hint="give a stage or rally file that uses it with `zones: "
-                                               f"{box.name}`; the box itself reads without a problem")
+        raise IsABox(box_from_data(data, lines, source), source)     # a broken box says where, like any box
     return stage_from_data(data, lines, source, near=near)
 
 
@@ -181,6 +196,9 @@ def stage_to_data(stage: Stage) -> dict:
         out["rules"] = stage.rules
     if stage.notes:
         out["notes"] = stage.notes
+    for key in ("damage_in", "soft_sector", "penalty_seconds"):
+        if getattr(stage, key):
+            out[key] = getattr(stage, key)
     return out
 
 

@@ -11,6 +11,18 @@ from designer.core.errors import DesignerError
 from designer.systems.base import Example, GameSystem
 
 
+class BoxFile:
+    """A zone box opened where a stage was expected (``validate`` checks it; the other commands need a stage)."""
+
+    def __init__(self, box, source: str):
+        self.box, self.source, self.name = box, source, f"zone box {box.name}"
+
+    def refuse(self, what: str):
+        raise DesignerError(f"this is a zone box ({self.box.name}: zones {', '.join(self.box.zones)}), not a stage",
+                            where=self.source, hint=f"{what} a stage or rally that uses it with `zones: "
+                                                    f"{self.box.name}`; `validate` checks the box itself")
+
+
 class ClassicSystem(GameSystem):
     name = "classic"
     title = "Rallyman (classic) + Dirt"
@@ -21,7 +33,10 @@ class ClassicSystem(GameSystem):
     def load(self, path):
         from designer.systems.classic import stage as S
 
-        return S.load(path)
+        try:
+            return S.load(path)
+        except S.IsABox as found:
+            return BoxFile(found.box, str(path))
 
     def loads(self, text: str, source: str = "<text>"):
         """A stage or rally sent as text (an upload, a link): it may name boxes and rulesets by name only."""
@@ -49,17 +64,23 @@ class ClassicSystem(GameSystem):
         from), else only a bundled box by name; a stage that came as text never reaches a path it names."""
         from designer.systems.classic.zones import find_box
 
+        if isinstance(stage, BoxFile):
+            return stage.box
         return find_box(stage.zones, near if near is not None else getattr(stage, "near", None))
 
     # -- checking and analysing ----------------------------------------------------------------
     def validate(self, stage, box) -> list:
-        from designer.systems.classic.validate import validate
+        from designer.systems.classic.validate import check_box, validate
 
+        if isinstance(stage, BoxFile):
+            return check_box(box)
         return validate(stage, box)
 
     def analyse(self, stage, box, *, players: int | None = None, **options: Any) -> dict:
         from designer.systems.classic.analysis import analyse
 
+        if isinstance(stage, BoxFile):
+            stage.refuse("analyse")
         if options.get("max_risk") is not None:
             raise DesignerError("classic Rallyman has no --max-risk option",
                                 hint="the expected time already plays the best policy under the dice")
@@ -83,7 +104,15 @@ class ClassicSystem(GameSystem):
         from designer.systems.classic.assembly import assemble
         from designer.systems.classic.render import stage_svg
 
+        if isinstance(stage, BoxFile):
+            stage.refuse("draw")
         course = assemble(stage.route, box)
+        if not course.ok:
+            errors = [p for p in course.problems if p.severity == "error"]
+            raise DesignerError("cannot draw this stage: " + "; ".join(p.message for p in errors),
+                                where=f"{stage.source}: {errors[0].where}" if errors else stage.source,
+                                hint=(errors[0].hint + "; " if errors and errors[0].hint else "")
+                                + "`rally-designer validate` the stage lists every problem")
         line = (result or {}).get("ideal_line")
         return stage_svg(course, title=stage.name, line=line)
 
@@ -91,6 +120,8 @@ class ClassicSystem(GameSystem):
                  **options: Any) -> bytes:
         from designer.systems.classic.roadbook import roadbook
 
+        if isinstance(doc, BoxFile):
+            doc.refuse("make a road book of")
         return roadbook(doc, lambda st: self.box_of(st, near), paper=paper, players=players)
 
     # -- bundled data ----------------------------------------------------------------------------

@@ -48,3 +48,29 @@ def validate(stage, box, rules: Rules | None = None, course: Course | None = Non
     boards = ", ".join(f"{p.zone} ({p.surface})" for p in course.placements.values())
     problems.append(Problem("boards", "info", f"boards: {boards}", "", "route"))
     return problems
+
+
+def check_box(box) -> list[Problem]:
+    """What a zone box allows but does nothing, for ``validate`` of a box file: an environment set on a cell
+    no road, drift lane or cut passes (a loss of control takes the environment of the cell where it happens,
+    ART.8), a road end no road leaves from, a zone without a snow side (no variable weather, ART.15.2)."""
+    problems = []
+    for letter, zone in box.zones.items():
+        if zone.face(True) is None:
+            problems.append(Problem("no-snow-side", "info", f"zone {letter} has no snow side: variable weather "
+                                    "leaves it dry (ART.15.2)", "add a snow face to race it snowy", f"zones.{letter}"))
+        for surface, face in zone.faces.items():
+            where = f"zones.{letter}.faces.{surface}"
+            driven = {c for road in face.roads for c in road.path}
+            driven |= {c for road in face.roads for k in road.corners for c in (*k.drift, *k.cut)}
+            for name, cell in sorted(face.cells.items()):
+                if cell.env in ("forest", "rocks") and name not in driven:
+                    problems.append(Problem(
+                        "env-off-road", "warning", f"{letter}-{surface} {name}: {cell.env} on a cell no road, drift "
+                        "or cut passes does nothing", f"set env: {cell.env} on the road cells it borders: a loss of "
+                        "control costs the dice of the cell where it happens (ART.8)", f"{where}.cells.{name}"))
+            used = {e for road in face.roads for e in road.ends}
+            for n in sorted(set(face.ends) - used):
+                problems.append(Problem("end-unused", "warning", f"{letter}-{surface}: road end {n} has no road",
+                                        "add the road that leaves from it, or remove the end", f"{where}.ends"))
+    return problems

@@ -1,0 +1,55 @@
+"""What one stage of a classic rally hands to the next, and what the single-car analysis leaves out.
+
+- **Damage** (ART.8, ART.13, ART.14): black dice lost in a stage stay lost in the next one unless an assistance
+  follows the stage (``assistance: false``). The analysis of that next stage weighs each number of dice carried
+  in by its chance at the end of the stage before.
+- **Soft tyres** (ART.15.3, ART.24.3): tyres are changed only at an assistance; soft tyres kept into the next
+  stage make it a third sector (S3), or a second one (S2) when the stage before had a single section.
+- **Penalties** (ART.22): bid at the time control after each stage, in 5-second tokens; the course sheet has a
+  column for them (a stage may also carry ``penalty_seconds`` decided in advance).
+
+>>> carried_sector(3), carried_sector(1)
+('S3', 'S2')
+"""
+from __future__ import annotations
+
+# Rules that change a stage for one car and are not in its figures, and rules of several cars at the table.
+NOT_PRICED = ("cut cards (ART.9.3: a puncture costs a gas die; named on the line instead)",
+              "dropping seconds (ART.6)", "the SISU card (ART.7.5, once per rally)",
+              "the spare wheel (ART.10, only after a puncture)")
+SEVERAL_CARS = ("overtaking and blocking (ART.12)", "dirty cuts for the cars behind (ART.9.3)",
+                "cut cleaning (ART.21)", "the leader's orange dice changing hands (ART.20)",
+                "time-control penalty bids (ART.22)")
+MAX_CARRIED = 4          # one black die is always kept (decided, as in the expected-time solver)
+
+
+def carried_sector(sections_before: int) -> str:
+    """The sector of a stage raced on soft tyres kept from the stage before (ART.24.3)."""
+    return "S2" if sections_before == 1 else "S3"
+
+
+def link_stages(stages: list) -> None:
+    """Mark each stage with what it inherits from the one before when no assistance lies between them:
+    ``carried_from`` (the stage before) and, for soft tyres kept, ``soft_sector`` (ART.24.3)."""
+    for before, stage in zip(stages, stages[1:]):
+        if before.assistance:
+            continue
+        stage.carried_from = before
+        if stage.tyres != before.tyres:
+            stage.tyre_change_refused = before.tyres          # ART.15.3: no tyre change without an assistance
+        if before.tyres == "soft" and stage.soft_sector is None:
+            stage.soft_sector = carried_sector(len(before.route))
+
+
+def finish_damage(solution, stats) -> dict[int, float]:
+    """The chance of each number of black dice lost when the car crosses the finish, under the best policy."""
+    out: dict[int, float] = {}
+    for (state, _bank), occ in stats.occupancy.items():
+        if state[0] == "finish":
+            continue
+        for o in solution.outcomes(state):
+            if o.state[0] == "finish":
+                d = min(state[2] + (o.info or 0), MAX_CARRIED)
+                out[d] = out.get(d, 0.0) + occ * o.p
+    total = sum(out.values()) or 1.0
+    return {d: p / total for d, p in sorted(out.items())}
