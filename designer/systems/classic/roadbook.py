@@ -60,11 +60,15 @@ def course_sheet(pdf: Book, rally: Rally, results: list[dict], demo: bool):
     rows = []
     for i, (st, res) in enumerate(zip(rally.stages, results), start=1):
         start, joins, finish = notation.sheet_parts(st.route)
-        rows.append([f"ES{i}", start, " ".join(joins) or "→", finish, _box(st.assistance)])
-    pdf.form(["", "START", "→  joins", "FINISH", "Assistance"], rows, [16, 24, 0, 24, 32], size=11, height=9)
+        rows.append([f"ES{i}", start, " ".join(joins) or "→", finish, _box(st.assistance),
+                     f"{st.penalty_seconds}\"" if st.penalty_seconds else ""])
+    pdf.form(["", "START", "→  joins", "FINISH", "Assistance", "Penalty"], rows, [16, 24, 0, 24, 28, 22],
+             size=11, height=9)
     pdf.ln(3)
     pdf.para("Joins: C3-J1 = leave zone C at road end 3, enter zone J at road end 1. * = the zone's snow side. "
-             "Assistance ticked: repairs, spare wheel back and tyre choice after the stage (ART.14).", 8.5)
+             "Assistance ticked: repairs, spare wheel back and tyre choice after the stage (ART.14); without it, "
+             "black dice lost stay lost and the tyres stay on. Penalty: the time-control penalty bid after the "
+             "stage, in 5-second tokens (ART.22).", 8.5)
     pdf.ln(4)
     pdf.heading("Times", 13)
     names = [d or f"Driver {i + 1}" for i, d in enumerate(drivers)]
