@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests import grid
 from tests.browser import BROWSER_MARKS, ROOT, chromium, serve_app, settle
 
 SHOTS = ROOT / "screenshots"
@@ -77,3 +78,86 @@ def test_click_a_hex_to_make_it_a_city(page, app_url):
     _settle(page)
     page.get_by_text("11 cities").wait_for(timeout=WAIT_MS)
     _shot(page, "greatrace-editor")
+
+
+# -- the editable tables keep every typed value; another race resets the form; a reload keeps the work ---------
+
+def _fresh(browser, url: str):
+    """A page of ``browser`` (or of a fresh browser context: another browser's cookies and storage) at ``url``."""
+    pg = browser.new_page()
+    pg.set_viewport_size({"width": 1280, "height": 1000})
+    pg.set_default_timeout(WAIT_MS)
+    pg.goto(url)
+    pg.get_by_text("The Great Race", exact=True).first.wait_for()
+    _settle(pg)
+    return pg
+
+
+def test_typed_values_in_the_bag_and_the_lines_stay_and_a_reload_keeps_them(page, app_url):
+    browser = page.context.browser         # the module's Chromium (one Playwright at a time)
+    pg = _fresh(browser, f"{app_url}/?system=greatrace")
+    pg.get_by_role("tab", name="Map editor").click()
+    pg.get_by_text("The board is valid").wait_for()
+    _settle(pg)
+    bag = grid.grid(pg, near="The bag of terrain tiles")
+    typed = {"count": "30", "fuel": "3", "mech": "2"}
+    for name, text in typed.items():                      # one cell of the plains row after another
+        grid.type_cell(pg, bag, grid.column(bag, name), 0, text)
+        _settle(pg)
+    bag = grid.grid(pg, near="The bag of terrain tiles")
+    assert {n: grid.cell(bag, grid.column(bag, n), 0) for n in typed} == typed
+    lines = grid.grid(pg, near="Transport lines")
+    grid.type_cell(pg, lines, grid.column(lines, "fare"), 0, "45")
+    _settle(pg)
+    lines = grid.grid(pg, near="Transport lines")
+    assert grid.cell(lines, grid.column(lines, "fare"), 0) == "45"
+    bag = grid.grid(pg, near="The bag of terrain tiles")
+    assert {n: grid.cell(bag, grid.column(bag, n), 0) for n in typed} == typed
+    assert "box=d1." in pg.url
+    address = pg.url
+    _shot(pg, "greatrace-tables-typed")
+    again = _fresh(browser.new_context(), address)          # the address pasted in another browser
+    again.get_by_role("tab", name="Map editor").click()
+    again.get_by_text("The board is valid").wait_for()
+    _settle(again)
+    bag = grid.grid(again, near="The bag of terrain tiles")
+    assert {n: grid.cell(bag, grid.column(bag, n), 0) for n in typed} == typed
+    lines = grid.grid(again, near="Transport lines")
+    assert grid.cell(lines, grid.column(lines, "fare"), 0) == "45"
+
+
+def test_a_half_typed_laid_tile_stays_and_another_race_shows_its_own_values(page, app_url):
+    browser = page.context.browser
+    pg = _fresh(browser, f"{app_url}/?system=greatrace")
+    pg.get_by_text("The race is valid.").wait_for()
+    laid = grid.grid(pg, near="Tiles already laid")
+    grid.add_row(pg, laid)
+    grid.type_cell(pg, laid, grid.column(laid, "hex"), 0, "C4")   # its terrain not chosen yet
+    _settle(pg)
+    laid = grid.grid(pg, near="Tiles already laid")
+    assert grid.cell(laid, grid.column(laid, "hex"), 0) == "C4"
+    money = pg.get_by_label("Money (F)")
+    money.fill("400")
+    money.press("Enter")
+    _settle(pg)
+    assert pg.get_by_label("Money (F)").input_value() == "400"
+    pg.reload()                                              # a reload keeps the race as edited
+    pg.get_by_text("The race is valid.").wait_for()
+    _settle(pg)
+    assert pg.get_by_label("Money (F)").input_value() == "400"
+    sidebar = pg.locator('[data-testid="stSidebar"]')
+    sidebar.locator('[data-testid="stSelectbox"]').filter(has_text="Demo race").click()
+    pg.get_by_role("option", name="Demo race 2").first.click()
+    sidebar.get_by_role("button", name="Open demo").click()
+    _settle(pg)
+    pg.get_by_text("opened demo-race-2.yaml").wait_for()
+    assert pg.get_by_label("Money (F)").input_value() == "90"
+    assert pg.get_by_label("Players").input_value() == "3"
+    assert pg.get_by_label("Race name").input_value().startswith("Demo race 2")
+    players = pg.get_by_label("Players")                    # the first edit keeps the new race's values
+    players.fill("2")
+    players.press("Enter")
+    _settle(pg)
+    assert pg.get_by_label("Money (F)").input_value() == "90"
+    assert pg.get_by_label("Race name").input_value().startswith("Demo race 2")
+    _shot(pg, "greatrace-race-2")
