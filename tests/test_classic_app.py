@@ -31,8 +31,10 @@ def _apply_route(at, text: str) -> None:
 
 
 def test_opens_the_demo_rally_with_its_analysis(at):
-    values = [m.value for m in at.metric]
-    assert values[0] == "11 cells" and values[1] == "0:20"
+    metrics = {m.label: m.value for m in at.metric}
+    assert list(metrics) == ["Expected time", "Spread", "Table time"]        # the headline; the rest in details
+    details = next(m.value for m in at.markdown if m.value.startswith("Ideal time"))
+    assert "**0:20**" in details and "**11 cells**" in details
     assert any("expected time" in m.value for m in at.markdown)
     labels = [t.label for t in at.tabs]
     assert labels == ["Stage", "Analysis", "Rally & road book", "Zone editor"]
@@ -61,7 +63,7 @@ def test_editing_the_route_changes_the_analysis(at):
     _apply_route(at, "X2-7")
     assert not at.exception
     assert at.session_state["classic_doc"].stages[0].route[0].exit == 7
-    assert [m.value for m in at.metric][0] == "6 cells"
+    assert any(m.value.startswith("Ideal time") and "**6 cells**" in m.value for m in at.markdown)
 
 
 def test_zone_editor_click_sets_a_road_end_and_checks_the_box(at):

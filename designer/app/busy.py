@@ -13,6 +13,7 @@ Every game's pages use the same two pieces:
 """
 from __future__ import annotations
 
+import threading
 import time
 from contextlib import contextmanager
 
@@ -47,6 +48,28 @@ class Progress:
 
     def close(self) -> None:
         self.slot.empty()
+
+    def wait_for(self, done: int, text: str, fn, *args, **kwargs):
+        """``fn(*args, **kwargs)`` in a worker thread while the box counts the seconds (step ``done``, ``text``);
+        its result, or its exception raised here. A library call gives no steps of its own: the box still moves,
+        and a click meanwhile stops the page at once (the call ends in the background; ``fn`` may keep its result
+        where the next run finds it)."""
+        out: dict = {}
+
+        def work():
+            try:
+                out["value"] = fn(*args, **kwargs)
+            except BaseException as exc:  # noqa: BLE001 - handed to the page's own thread
+                out["error"] = exc
+
+        worker = threading.Thread(target=work, name="rally-designer-work", daemon=True)
+        worker.start()
+        while worker.is_alive():
+            self.step(done, text)
+            worker.join(0.3)
+        if "error" in out:
+            raise out["error"]
+        return out["value"]
 
 
 @contextmanager
