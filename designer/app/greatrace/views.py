@@ -4,6 +4,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from designer.app import busy, layout
 from designer.app.greatrace.state import K, current_board, current_race, doc, ss, svg_image, wkey
 from designer.app.tables import editable
 from designer.core.errors import DesignerError
@@ -14,7 +15,7 @@ from designer.systems.greatrace.system import SYSTEM, race_title
 def _show_problems(problems) -> bool:
     bad = False
     for p in problems:
-        text = f"**{p.code}** · {p.message}" + (f" — {p.hint}" if p.hint else "")
+        text = p.message[:1].upper() + p.message[1:] + (f" — {p.hint}" if p.hint else "")
         if p.severity == "error":
             st.error(text)
             bad = True
@@ -57,6 +58,7 @@ def _laid_of(rows: list[dict]) -> dict:
 
 
 def race_tab() -> None:
+    layout.roomy()
     board, race = _objects()
     if board is None:
         return
@@ -145,23 +147,31 @@ def direction_rows(directions: dict) -> list[dict]:
     return rows
 
 
-def _analyse(board, race, runs: int, transport: bool) -> dict:
+def _analyse(board, race, runs: int, transport: bool, slot=None) -> dict:
+    """The race's analysis, made once per race, board and settings; with ``slot``, made with a progress box there."""
     key = (repr(ss[K + "race"]), repr(ss[K + "board"]), runs, transport)
     if ss.get(K + "result_key") != key or ss.get(K + "result") is None:
-        ss[K + "result"] = SYSTEM.analyse(race, board, runs=runs, transport=transport)
-        ss[K + "result_key"] = key
+        if slot is None:
+            result = SYSTEM.analyse(race, board, runs=runs, transport=transport)
+        else:
+            with busy.progress(slot, f"Analysing {race_title(race)}") as p:
+                result = p.wait_for(0, f"the shortest, fastest and cheapest routes, then {runs} runs over the bag",
+                                    SYSTEM.analyse, race, board, runs=runs, transport=transport)
+        ss[K + "result"], ss[K + "result_key"] = result, key
     return ss[K + "result"]
 
 
 def analysis_tab() -> None:
+    layout.roomy()
     board, race = _objects()
     if board is None or race is None:
         return
     c1, c2 = st.columns(2)
     runs = c1.select_slider("Monte Carlo runs", [100, 300, 1000, 3000], value=300, key=K + "runs")
     transport = c2.toggle("Use transport lines", value=True, key=K + "transport")
+    slot = st.empty()                   # the analysis' progress, at the top of the tab, while it is made
     try:
-        result = _analyse(board, race, runs, transport)
+        result = _analyse(board, race, runs, transport, slot)
     except DesignerError as exc:
         st.error(f"{exc.message}: fix the race first.\n\n" + "\n\n".join(exc.details))
         return
@@ -201,10 +211,16 @@ def analysis_tab() -> None:
     st.table(pd.DataFrame(direction_rows(result["directions"])), hide_index=True)
     st.markdown("**Summary**")
     st.code("\n".join(result["summary"]), language=None, wrap_lines=True)
-    if st.button("Build the road book (PDF)", key=K + "build_rb"):
+    flag = K + "rb_busy"
+    st.button("Prepare the road book (PDF)", key=K + "build_rb", on_click=busy.start, args=(flag,),
+              disabled=busy.running(flag))
+    if busy.running(flag):
         from designer.systems.greatrace.roadbook import roadbook
 
-        ss[K + "roadbook"] = roadbook(race, board, result, SYSTEM.draw(race, board, result))
+        with busy.working(flag), busy.progress(st.empty(), "Writing the road book") as p:
+            ss[K + "roadbook"] = p.wait_for(0, "the map, the routes, the legs and the odds of the bag", roadbook,
+                                            race, board, result, SYSTEM.draw(race, board, result))
+        st.rerun()                      # the button enabled again, the download under it
     if ss.get(K + "roadbook"):
-        st.download_button("Download the road book", ss[K + "roadbook"], file_name="roadbook.pdf",
+        st.download_button("Download the road book (PDF)", ss[K + "roadbook"], file_name="roadbook.pdf",
                            mime="application/pdf", key=K + "dl_rb")
