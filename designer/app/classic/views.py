@@ -16,6 +16,7 @@ from designer.systems.classic import stage as S
 from designer.systems.classic.analysis import build_steps, unanalysed
 from designer.systems.classic.assembly import assemble
 from designer.systems.classic.pacenotes import stage_notes
+from designer.systems.classic.rally import link_stages
 from designer.systems.classic.render import stage_svg
 from designer.systems.classic.rules import TYRES
 from designer.systems.classic.stage import Rally
@@ -38,10 +39,40 @@ def _replace_stage(new) -> None:
     if isinstance(doc, Rally):
         i, _ = current_stage()
         doc.stages[i] = new
+        link_stages(doc.stages)
     else:
         ss[K + "doc"] = new
     ss[K + "analysis"] = {}
     ss.pop(K + "roadbook", None)
+
+
+def _rally_buttons() -> None:
+    """Build a rally in the app: add a stage (a copy of this one, to change), or remove this one."""
+    doc, items = ss[K + "doc"], stages()
+    i, stage = current_stage()
+    b1, b2 = st.columns(2)
+    if b1.button("Add a stage to the rally (a copy of this one)", key=K + "add_stage",
+                 disabled=len(items) >= S.MAX_STAGES, help=f"a rally holds at most {S.MAX_STAGES} stages"):
+        new = S.stage_from_data({**S.stage_to_data(stage), "stage": f"{stage.name} (2)"}, {}, stage.source,
+                                near=stage.near)
+        if isinstance(doc, Rally):
+            doc.stages.insert(i + 1, new)
+        else:
+            ss[K + "doc"] = doc = Rally(name=f"Rally of {stage.name}", stages=[stage, new])
+        ss[K + "stage_index"] = i + 1
+        _relinked(doc)
+    if b2.button("Remove this stage from the rally", key=K + "drop_stage", disabled=len(items) < 2):
+        doc.stages.pop(i)
+        ss[K + "stage_index"] = max(0, i - 1)
+        _relinked(doc)
+
+
+def _relinked(doc) -> None:
+    link_stages(doc.stages)
+    ss[K + "analysis"] = {}
+    ss.pop(K + "roadbook", None)
+    ss.pop(K + "route_text", None)
+    st.rerun()
 
 
 def _problems(stage, box) -> bool:
@@ -74,17 +105,25 @@ def stage_tab() -> None:
         tyres = c1.selectbox("Tyres", TYRES, index=TYRES.index(stage.tyres))
         weather = c2.selectbox("Weather", ("fixed", "variable"), index=("fixed", "variable").index(stage.weather))
         assistance = c3.checkbox("Assistance after this stage", stage.assistance)
+        c4, c5, c6, c7 = st.columns(4)
+        players = c4.number_input("Players", 1, 6, stage.players)
+        leader = c5.checkbox("Opens the road (ART.20)", stage.leader)
+        attack = c6.checkbox("Big Attack (ART.5)", stage.big_attack)
+        splits = c7.text_input("Split points (crossing:cell)", " ".join(f"{i + 1}:{c}" for i, c in stage.splits),
+                               help="ART.16, e.g. 1:E4 2:D3")
         if st.form_submit_button("Apply"):
             ss[K + "route_text"] = route
             try:
                 r = notation.parse_any(route, "route")
                 data = {**S.stage_to_data(stage), "stage": name, "route": notation.sheet(r), "tyres": tyres,
-                        "weather": weather, "assistance": assistance}
+                        "weather": weather, "assistance": assistance, "players": int(players), "leader": leader,
+                        "big_attack": attack, "splits": splits.replace(",", " ").split() or None}
                 _replace_stage(S.stage_from_data(data, {}, stage.source, near=stage.near))
                 ss.pop(K + "route_text", None)
                 st.rerun()
             except DesignerError as exc:
                 st.error(str(exc).replace("\n", "  \n"))
+    _rally_buttons()
     _, stage = current_stage()
     st.markdown(f"**Course sheet:** `{notation.sheet(stage.route)}`  **Share:** `{notation.share(stage.route)}`")
     ok = _problems(stage, box)

@@ -31,6 +31,8 @@ def carried_sector(sections_before: int) -> str:
 def link_stages(stages: list) -> None:
     """Mark each stage with what it inherits from the one before when no assistance lies between them:
     ``carried_from`` (the stage before) and, for soft tyres kept, ``soft_sector`` (ART.24.3)."""
+    for stage in stages:
+        stage.carried_from = stage.tyre_change_refused = None
     for before, stage in zip(stages, stages[1:]):
         if before.assistance:
             continue
