@@ -162,7 +162,8 @@ def test_uploaded_deck_and_stage_replace_the_demo():
     assert "bad.yaml:4: this is not valid YAML" in at.session_state["upload_error"]
     assert at.session_state["rallye_stage"]["stage"] == "Mine"
     # 12 straights in a row outgrow the table: the stage opens with the problem shown, not an exception
-    assert any("cannot-lay" in e.value for e in at.error)
+    assert any("cannot be laid" in e.value for e in at.error), [e.value for e in at.error]
+    assert not any("cannot-lay" in e.value for e in at.error)           # said in words, not as a problem code
 
 
 def test_the_analysis_is_kept_per_stage_and_inputs(monkeypatch):

@@ -8,6 +8,8 @@ import json
 import pandas as pd
 import streamlit as st
 
+from designer.app import busy, layout
+from designer.app.recent import Recent
 from designer.core.errors import DesignerError
 from designer.core.words import plural
 from designer.systems.rallye.analyse import pace_note
@@ -50,11 +52,12 @@ def _problems(problems) -> None:
     if not any(p.severity == "error" for p in problems):
         st.success("valid: 12 cards, all known, laid on the table")
     for p in problems:
-        text = f"**{p.code}** · {p.message} ({p.where})" + (f"  \n_hint: {p.hint}_" if p.hint else "")
+        text = f"{p.message[:1].upper()}{p.message[1:]} ({p.where})" + (f"  \n_{p.hint}_" if p.hint else "")
         {"error": st.error, "warning": st.warning}.get(p.severity, st.info)(text)
 
 
 def stage_tab() -> None:
+    layout.roomy()
     deck, stage = _deck_and_stage()
     if deck is None or stage is None:
         return
@@ -132,18 +135,28 @@ def _analysed(key: str, _stage, _deck, players: int, runs: int, stress: int) -> 
     return SYSTEM.analyse(_stage, _deck, players=players, runs=runs, extra_stress=stress)
 
 
-def _analysis(stage, deck, players: int, runs: int, stress: int = 0) -> dict:
+_MADE = Recent(256)             # keys of the analyses made in this server (no progress box for them)
+
+
+def _analysis(stage, deck, players: int, runs: int, stress: int = 0, slot=None) -> dict:
+    """The analysis of the stage; made with a progress box in ``slot`` when it is not made yet."""
     key = analysis_key(stage, ss[K + "deck"], players, runs, stress)
     cached = ss.get(K + "result")
     if cached and cached[0] == key:
         return cached[1]
-    with st.spinner(f"Computing the speed plans and {runs} solo runs with real hands…"):
+    if slot is None or key in _MADE:
         result = _analysed(key, stage, deck, players, runs, stress)
+    else:
+        with busy.progress(slot, f"Analysing {stage.name}") as p:
+            result = p.wait_for(0, f"the speed plans, then {runs} solo runs with real hands", _analysed,
+                                key, stage, deck, players, runs, stress)
+    _MADE.get(key, lambda: True)
     ss[K + "result"] = (key, result)
     return result
 
 
 def analysis_tab() -> None:
+    layout.roomy()
     deck, stage = _deck_and_stage()
     if deck is None or stage is None:
         return
@@ -158,7 +171,8 @@ def analysis_tab() -> None:
     runs = int(c2.selectbox("Simulated solo runs", [100, 300, 1000], index=1, key=K + "an_runs"))
     stress = int(c3.number_input("Stress cards in the starting set", 0, 3, 0, key=K + "an_stress",
                                  help="the rules' handicap for experienced drivers: 1 to 3 stress cards"))
-    result = _analysis(stage, deck, players, runs, stress)
+    slot = st.empty()                   # the analysis' progress, near the top of the tab, while it is made
+    result = _analysis(stage, deck, players, runs, stress, slot)
     sim = (result.get("simulation") or {}).get("fastest") or {}
     m = st.columns(4)
     full = result.get("full_information") or {}
@@ -196,6 +210,7 @@ def analysis_tab() -> None:
 
 
 def roadbook_tab() -> None:
+    layout.roomy()
     deck, stage = _deck_and_stage()
     if deck is None or stage is None:
         return
@@ -206,13 +221,22 @@ def roadbook_tab() -> None:
                 "the planned speed and the distance to the next tight corner; the strip, the speed profile, "
                 "the cards on the table and the solo targets.")
     paper = st.selectbox("Paper", ["A4", "Letter"], key=K + "paper")
-    if st.button("Build the road book", key=K + "build_rb"):
+    flag = K + "rb_busy"
+    st.button("Prepare the road book (PDF)", key=K + "build_rb", on_click=busy.start, args=(flag,),
+              disabled=busy.running(flag))
+    if busy.running(flag):
         from designer.systems.rallye.roadbook import stage_pdf
 
         try:
-            ss[K + "roadbook"] = stage_pdf(stage, deck, paper=paper, players=stage.players, runs=200)
+            with busy.working(flag), busy.progress(st.empty(), "Writing the road book") as p:
+                ss[K + "roadbook"] = p.wait_for(0, "the sheet, the strip, the speed profile and 200 solo runs",
+                                                stage_pdf, stage, deck, paper=paper, players=stage.players, runs=200)
+            ss.pop(K + "rb_error", None)
         except DesignerError as exc:
-            st.error(str(exc))
+            ss[K + "rb_error"] = str(exc)
+        st.rerun()                      # the button enabled again, the download or the message under it
+    if ss.get(K + "rb_error"):
+        st.error(ss[K + "rb_error"])
     if ss.get(K + "roadbook"):
         st.download_button("Download the road book (PDF)", ss[K + "roadbook"],
                            file_name=_file_name(stage.name, ".pdf"), mime="application/pdf", key=K + "dl_pdf")
