@@ -112,7 +112,7 @@ def stage_tab() -> None:
     problems = SYSTEM.validate(stage, deck)
     _problems(problems)
     if stage.cards and not any(p.code == "unknown-card" for p in problems):
-        result = SYSTEM.analyse(stage, deck, players=int(players), runs=0)
+        result = SYSTEM.analyse(stage, deck, players=int(players), runs=0, partial=True)
         show_svg(stage_svg(result), "stage drawing")
     st.download_button("Download the stage (YAML)", dumps(stage), file_name=_file_name(stage.name, ".yaml"),
                        mime="text/yaml", key=K + "dl_stage")
@@ -132,7 +132,7 @@ def analysis_key(stage, deck_data, players: int, runs: int, stress: int = 0) -> 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _analysed(key: str, _stage, _deck, players: int, runs: int, stress: int) -> dict:
     """The analysis, kept per stage and inputs (``key``) for every visit and every session."""
-    return SYSTEM.analyse(_stage, _deck, players=players, runs=runs, extra_stress=stress)
+    return SYSTEM.analyse(_stage, _deck, players=players, runs=runs, extra_stress=stress, partial=True)
 
 
 _MADE = Recent(256)             # keys of the analyses made in this server (no progress box for them)

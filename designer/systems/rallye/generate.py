@@ -6,9 +6,12 @@ by the slowest. The same seed gives the same stages.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
+from designer.core import paths
 from designer.core.errors import DesignerError
 from designer.systems.rallye.analyse import analyse
-from designer.systems.rallye.deck import get_deck
+from designer.systems.rallye.deck import find_deck, get_deck
 from designer.systems.rallye.draft import draft
 from designer.systems.rallye.stage import Stage
 
@@ -26,13 +29,19 @@ def summary_line(figures: dict, draft_no: int) -> str:
 
 
 def generate(*, seed: int = 0, count: int = 1, candidates: int = 20, difficulty: str | None = None,
-             box: str | None = None, players: int | None = None) -> list[tuple[Stage, dict]]:
+             box: str | None = None, players: int | None = None,
+             near: Path | None = None) -> list[tuple[Stage, dict]]:
+    """Stages drafted from the deck ``box`` (a bundled deck's name; with ``near``, the folder the user works in,
+    also a deck file there by name or path, which the stages then name by its full path)."""
     if difficulty not in POLICY:
         raise DesignerError(f"unknown difficulty {difficulty!r}", hint="easy, medium or hard")
     if not 1 <= count <= candidates <= 5000:
         raise DesignerError(f"{count} stages from {candidates} drafts is not possible",
                             hint="ask for at most as many stages as drafts (5000 at most)")
-    deck = get_deck(box)
+    path = find_deck(box, near, where="--deck")
+    deck = get_deck(box, near, where="--deck")
+    bundled = path.resolve().parent == (paths.TILESETS / "rallye").resolve()
+    deck_ref = deck.name if bundled else str(path.resolve())
     players = players or 2
     found = []
     seen = set()
@@ -45,7 +54,7 @@ def generate(*, seed: int = 0, count: int = 1, candidates: int = 20, difficulty:
         if key in seen:
             continue
         seen.add(key)
-        stage = Stage(name=f"Drafted stage (seed {seed}, #{k})", deck=deck.name, cards=list(result.cards),
+        stage = Stage(name=f"Drafted stage (seed {seed}, #{k})", deck=deck_ref, cards=list(result.cards),
                       players=players)
         figures = analyse(stage, deck, players=players, runs=0)
         found.append((stage, {"best_solo_seconds": figures["best_solo_seconds"],

@@ -8,7 +8,7 @@ from designer.core import paths, yamlio
 from designer.core.errors import DesignerError
 from designer.systems.base import Example, GameSystem
 from designer.systems.rallye import stage as stage_mod
-from designer.systems.rallye.deck import Deck, deck_of
+from designer.systems.rallye.deck import Deck, deck_of, load_deck
 
 
 MAX_RUNS = 100_000
@@ -22,7 +22,13 @@ class RallyeSystem(GameSystem):
 
     # -- files ------------------------------------------------------------------------------------------
     def load(self, path: str | Path) -> Any:
-        return stage_mod.load(path)
+        """A stage or a rally; a deck file on its own is read as the deck (``validate`` checks it)."""
+        try:
+            return stage_mod.load(path)
+        except DesignerError as exc:
+            if "this is a deck" not in str(exc):
+                raise
+        return load_deck(path)
 
     def loads(self, text: str, source: str = "<text>") -> Any:
         return stage_mod.loads(text, source)
@@ -33,27 +39,47 @@ class RallyeSystem(GameSystem):
     def stages_of(self, doc: Any) -> list:
         return list(doc.stages) if isinstance(doc, stage_mod.Rally) else [doc]
 
+    def _stage_only(self, stage: Any, what: str) -> None:
+        if isinstance(stage, Deck):
+            raise DesignerError(f"this is a deck: there is no stage to {what}", where=stage.source,
+                                hint="`rally-designer validate DECK.yaml` checks a deck; give a stage that names it")
+
+    def _refuse_errors(self, stage: Any, box: Any, what: str) -> None:
+        """A stage with errors (not 12 cards, a card twice or unknown, a road that cannot be laid) is not
+        analysed, drawn or printed as if it were fine: the problems are the message."""
+        from designer.core.problems import errors
+
+        bad = errors(self.validate(stage, box))
+        if bad:
+            raise DesignerError(f"the stage {stage.name!r} has {len(bad)} error{'s' if len(bad) > 1 else ''}, so it "
+                                f"cannot be {what}", where=stage.source, details=[str(p) for p in bad],
+                                hint="run `rally-designer validate` and fix them first")
+
     def is_rally(self, doc: Any) -> bool:
         return isinstance(doc, stage_mod.Rally)
 
     def stage_name(self, stage: Any) -> str:
-        return stage.name
+        return f"deck {stage.name}" if isinstance(stage, Deck) else stage.name
 
     def box_of(self, stage: Any, near: Path | None = None) -> Deck:
+        if isinstance(stage, Deck):
+            return stage
         return deck_of(stage, near)
 
     # -- checking and analysing ---------------------------------------------------------------------------
     def validate(self, stage: Any, box: Any) -> list:
-        from designer.systems.rallye.validate import validate
+        from designer.systems.rallye.validate import validate, validate_deck
 
+        if isinstance(stage, Deck):
+            return validate_deck(stage)
         return validate(stage, box)
 
     def analyse(self, stage: Any, box: Any, *, players: int | None = None, **options: Any) -> dict:
         from designer.systems.rallye.analyse import analyse
 
-        if isinstance(box, Deck) and isinstance(stage, Deck):
-            raise DesignerError("this is a deck: there is no stage to analyse", where=stage.source,
-                                hint="`rally-designer validate` checks a deck; analyse a stage that names it")
+        self._stage_only(stage, "analyse")
+        if not options.get("partial"):          # the app's editor analyses a stage being built, with a warning
+            self._refuse_errors(stage, box, "analysed")
         if options.get("max_risk") is not None:
             raise DesignerError("--max-risk is not a Rallye option", where=stage.source,
                                 hint="the cautious plan is the one without risk; the analysis gives both plans "
@@ -84,21 +110,29 @@ class RallyeSystem(GameSystem):
                  box: str | None = None, players: int | None = None) -> list:
         from designer.systems.rallye.generate import generate
 
+        # Called from the command line only: the deck may be a file of the user's (a path, or a name in the
+        # current folder), or a bundled deck by name.
         return generate(seed=seed, count=count, candidates=candidates, difficulty=difficulty, box=box,
-                        players=players)
+                        players=players, near=Path.cwd())
 
     # -- drawing and printing --------------------------------------------------------------------------
     def draw(self, stage: Any, box: Any, result: dict | None = None) -> str:
         from designer.systems.rallye.draw import stage_svg
 
+        self._stage_only(stage, "draw")
         if result is None:
             result = self.analyse(stage, box, runs=0)
+        elif not result.get("cards"):
+            raise DesignerError("nothing to draw: the stage has no cards", where=stage.source)
         return stage_svg(result)
 
     def roadbook(self, doc: Any, *, near: Path | None = None, paper: str = "A4", players: int | None = None,
                  **options: Any) -> bytes:
         from designer.systems.rallye.roadbook import roadbook
 
+        for stage in self.stages_of(doc):
+            self._stage_only(stage, "print")
+            self._refuse_errors(stage, self.box_of(stage, near), "printed")
         return roadbook(doc, near=near, paper=paper, players=players, runs=int(options.get("runs", 300)))
 
     # -- bundled data ------------------------------------------------------------------------------------

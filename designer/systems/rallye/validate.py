@@ -94,8 +94,18 @@ def validate_deck(deck: Deck) -> list[Problem]:
     out: list[Problem] = []
     n = len(deck.starting_set())
     if n != rules.starting_set_size:
-        out.append(Problem("starting-set", "warning", f"the starting set has {n} action cards; the game deals "
-                           f"{rules.starting_set_size}", "set owner: start and count: on the action cards", deck.source))
+        out.append(Problem("starting-set", "error", f"the starting set has {n} action cards; the game deals "
+                           f"{rules.starting_set_size} to each driver",
+                           "set owner: start and count: on the action cards (or change starting_set_size in a "
+                           "ruleset of your own)", deck.source))
+    if n < rules.hand_size:
+        out.append(Problem("hand-unfilled", "error", f"the starting set ({n} cards) cannot fill a hand of "
+                           f"{rules.hand_size}", "add action cards with owner: start", deck.source))
+    for wheel in sorted({s.wheel for s in deck.sections.values() if s.wheel}):
+        if not any(wheel in a.steering for a in deck.actions):
+            out.append(Problem("wheel-missing", "warning", f"no action card carries the arrow {wheel}: every "
+                               f"corner asking for it is crossed with the wheel wrong", "add the arrow to an "
+                               "action card", deck.source))
     if len(deck.sections) < rules.stage_cards:
         out.append(Problem("deck-small", "error", f"the deck has {len(deck.sections)} section cards, fewer than a stage's "
                            f"{rules.stage_cards}", "add section cards", deck.source))
@@ -106,4 +116,7 @@ def validate_deck(deck: Deck) -> list[Problem]:
                 out.append(Problem("type-range", "warning", f"card {s.id}: safety {s.safety} / top {s.top} is outside its "
                                    f"type {t.name}", "check the card against the player aid",
                                    f"{deck.source}:{s.line}" if s.line else deck.source))
+    if deck.demo:
+        out.append(Problem("demo-deck", "info", f"the deck {deck.name} is demonstration data, not the game's cards",
+                           "enter your own deck in the app's Deck editor", deck.source))
     return out
