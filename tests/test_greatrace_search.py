@@ -1,0 +1,245 @@
+"""The route search against a brute-force solver written from the rulebook (shared/seeds/001_*.txt).
+
+The solver below shares nothing with :mod:`designer.systems.greatrace.search`: it enumerates every legal
+sequence of actions on a tiny board with every tile laid, buying fuel explicitly (any amount at the start of
+each action, 10 F a level in a city and 20 F elsewhere, up to the gauge), every pilot move up to the engine
+read at the action's start (entering a city: 1 fuel and the action ends; a tile: its fuel, +1 in a risk zone,
+its mechanic split in every way between engine and chassis; DANGER: 2 mechanic, or an ESCORTE card, or an
+ESCORTE assistant; STOP: the action ends unless a GUIDE card is spent; the engine at 0: the move ends; a tile
+that cannot be paid cannot be entered; the hand never above the chassis), transport crossings (the fare less
+50 F per TRANSPORT card, 1 fuel to land) and repairs (parts at 20 F a level in a city, 40 F elsewhere). It
+then compares the fewest actions, the cheapest of the fastest and the trade-off set with the product's.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from designer.core import hexgrid
+from designer.systems.greatrace import search
+from designer.systems.greatrace.board import board_from_data, label, parse_label
+from designer.systems.greatrace.costs import CostMap
+from designer.systems.greatrace.race import race_from_data
+from designer.systems.greatrace.rules import Parameter, load_ruleset
+
+BASE_RULES = load_ruleset()
+
+
+def _rules(fuel: int, engine: int, chassis: int):
+    params = dict(BASE_RULES.params)
+    params["gauge_max"] = Parameter("gauge_max", {"fuel": fuel, "engine": engine, "chassis": chassis}, "decided", "test")
+    return dataclasses.replace(BASE_RULES, params=params)
+
+
+KINDS = {"plain": (1, 0, False, False), "hills": (2, 0, False, False), "forest": (1, 1, False, False),
+         "river": (1, 0, False, True), "mountain": (2, 1, True, False), "dune": (3, 2, False, False),
+         "track": (0, 0, False, False)}
+
+
+def _board(cols: int, rows: int, laid_kinds: list[str], risk: list[bool], middle: bool, line_fare, gauges):
+    cities = [{"name": "West", "at": "A1", "purple": True},
+              {"name": "East", "at": f"{chr(64 + cols)}{rows}", "purple": True}]
+    if middle and cols >= 3:
+        cities.append({"name": "Mid", "at": f"{chr(64 + (cols + 1) // 2)}1", "cards": 1})
+    city_at = {c["at"] for c in cities}
+    spaces = [f"{chr(65 + c)}{r + 1}" for c in range(cols) for r in range(rows)]
+    free = [s for s in spaces if s not in city_at]
+    laid = {s: laid_kinds[i % len(laid_kinds)] for i, s in enumerate(free)}
+    data = {"board": "tiny", "columns": cols, "rows": rows, "cities": cities,
+            "risk": [s for i, s in enumerate(free) if risk[i % len(risk)]],
+            "bag": [{"terrain": k, "count": 20, "fuel": f, "mech": m, "danger": d, "stop": s}
+                    for k, (f, m, d, s) in KINDS.items()]}
+    if line_fare is not None:
+        data["transport"] = [{"from": "West", "to": "East", "mode": "sea", "fare": line_fare}]
+    board = board_from_data(data, {}, "tiny", rules=_rules(*gauges))
+    return board, laid
+
+
+# -- the brute-force solver ---------------------------------------------------------------------------
+
+class Brute:
+    def __init__(self, board, race):
+        self.rules = board.rules
+        self.cities = {c.at: c.name for c in board.cities.values()}
+        self.laid = {parse_label(k) if isinstance(k, str) else k: v for k, v in race.laid.items()}
+        self.risk = board.risk
+        self.board = board
+        self.lines = [(board.cities[t.a].at, board.cities[t.b].at, t.fare) for t in board.transports]
+        self.lines += [(b, a, f) for a, b, f in self.lines]
+        r = self.rules
+        self.fmax, self.emax, self.cmax = (r["gauge_max"][k] for k in ("fuel", "engine", "chassis"))
+
+    def near(self, h):
+        return [n for n in hexgrid.neighbours(h) if self.board.on_board(n)]
+
+    def enter(self, h):
+        """(fuel, mech, danger, stop, city) of entering h, straight from the rules' numbers."""
+        r = self.rules
+        if h in self.cities:
+            return r["city_entry_fuel"], 0, False, False, True
+        f, m, d, s = KINDS[self.laid[h]]
+        return f + (r["risk_zone_extra_fuel"] if h in self.risk else 0), m, d, s, False
+
+    @staticmethod
+    def hands(hand, limit):
+        if sum(hand) <= limit:
+            return [hand]
+        return [(a, b, limit - a - b) for a in range(hand[0] + 1) for b in range(hand[1] + 1)
+                if 0 <= limit - a - b <= hand[2]]
+
+    def pilot(self, pos, tank, e, c, hand, finish):
+        """Every way one pilot action can end: (pos, tank, e, c, hand, fuel burnt, mech lost, escort assistants)."""
+        out = []
+
+        def walk(pos, tank, e, c, hand, left, fuel, mech, esc, moved):
+            if moved:
+                out.append((pos, tank, e, c, hand, fuel, mech, esc))
+            if left == 0 or (moved and pos == finish):
+                return
+            for n in self.near(pos):
+                f, m, danger, stop, city = self.enter(n)
+                if f > tank:
+                    continue
+                options = [(m, hand, 0)]
+                if danger:
+                    options = [(m + self.rules["danger_mechanic"], hand, 0), (m, hand, 1)]
+                    if hand[1]:
+                        options.append((m, (hand[0], hand[1] - 1, hand[2]), 0))
+                for mm, h1, assistant in options:
+                    if mm > e + c:
+                        continue
+                    for guide in ([False, True] if stop and h1[2] else [False]):
+                        h2 = (h1[0], h1[1], h1[2] - 1) if guide else h1
+                        for x in range(0, mm + 1):
+                            e2, c2 = e - x, c - (mm - x)
+                            if e2 < 0 or c2 < 0:
+                                continue
+                            for h3 in self.hands(h2, c2):
+                                ends = city or (stop and not guide) or e2 == 0
+                                if ends:
+                                    out.append((n, tank - f, e2, c2, h3, fuel + f, mech + mm, esc + assistant))
+                                else:
+                                    walk(n, tank - f, e2, c2, h3, left - 1, fuel + f, mech + mm, esc + assistant, True)
+
+        walk(pos, tank, e, c, hand, e, 0, 0, 0, False)
+        return out
+
+    def solve(self, start, finish, tank, e, c, hand, depth):
+        """Every (actions, francs, fuel, mech) that reaches the finish in at most ``depth`` actions."""
+        r = self.rules
+        layers = {n: set() for n in range(depth + 1)}
+        layers[0].add((start, tank, e, c, hand, 0, 0, 0))
+        results = set()
+
+        def reach(n, row):
+            if row[0] == finish:
+                results.add((n, row[5], row[6], row[7]))
+            elif n < depth:
+                layers[n].add(row)
+
+        for done in range(depth):
+            for pos, tank, e, c, hand, francs, fuel, mech in layers[done]:
+                city = pos in self.cities
+                price = r["fuel_price"]["city" if city else "elsewhere"]
+                for buy in range(0, self.fmax - tank + 1):
+                    t, fr = tank + buy, francs + buy * price
+                    if e >= 1:
+                        for n, t2, e2, c2, h2, f2, m2, esc in self.pilot(pos, t, e, c, hand, finish):
+                            reach(done + 1 + esc, (n, t2, e2, c2, h2, fr, fuel + f2, mech + m2))
+                        if city:
+                            for a, b, fare in self.lines:
+                                if a != pos or t < r["city_entry_fuel"]:
+                                    continue
+                                for used in range(hand[0] + 1):
+                                    cost = max(0, fare - r["transport_card_discount"] * used)
+                                    reach(done + 1, (b, t - r["city_entry_fuel"], e, c, (hand[0] - used,) + hand[1:],
+                                                     fr + cost, fuel + r["city_entry_fuel"], mech))
+                    rp = r["repair_price"]["city" if city else "elsewhere"]
+                    for ke in range(self.emax - e + 1):
+                        for kc in range(self.cmax - c + 1):
+                            if ke or kc:
+                                reach(done + 1, (pos, t, e + ke, c + kc, hand, fr + (ke + kc) * rp, fuel, mech))
+        return results
+
+
+def pareto(points):
+    pts = sorted(set(points), key=lambda p: (p[0], p[1], p[3], p[2]))
+    out = []
+    for p in pts:
+        if not any(all(a <= b for a, b in zip(q, p)) for q in out):
+            out.append(p)
+    return out
+
+
+def _case(cols, rows, kinds, risk, middle, fare, gauges, dash, cards):
+    board, laid = _board(cols, rows, kinds, risk, middle, fare, gauges)
+    race = race_from_data({"race": "t", "board": "tiny", "start": "West", "finish": "East", "laid": laid,
+                           "dashboard": dash, "cards": cards, "money": 0}, {}, "t")
+    return board, race
+
+
+def _compare(board, race, depth_extra=1):
+    cm = CostMap(board, race)
+    start, finish = cm.hex_of_city("West"), cm.hex_of_city("East")
+    product = search.search(cm, start, finish, slack=depth_extra)
+    fmax, emax, cmax = (board.rules["gauge_max"][k] for k in ("fuel", "engine", "chassis"))
+    tank = race.fuel if race.fuel is not None else fmax
+    e = race.engine if race.engine is not None else emax
+    c = race.chassis if race.chassis is not None else cmax
+    hand = (race.cards.get("transport", 0), race.cards.get("escort", 0), race.cards.get("guide", 0))
+    if not product:
+        brute = Brute(board, race).solve(start, finish, tank, e, c, hand, 5)
+        assert not brute, brute
+        return None
+    fastest = product[0]
+    depth = fastest.actions + depth_extra
+    brute = Brute(board, race).solve(start, finish, tank, e, c, hand, depth)
+    assert brute, "the brute force finds no way where the search found one"
+    best = min(brute, key=lambda p: (p[0], p[1], p[3], p[2]))
+    # fewest actions, then the cheapest among the fastest (then the least mechanic, then fuel)
+    assert (fastest.actions, fastest.francs, fastest.mech, fastest.fuel) == (best[0], best[1], best[3], best[2])
+    assert pareto(brute) == [f.costs() for f in product]
+    return product
+
+
+def test_a_strip_of_laid_hills_where_the_fuel_gauge_sets_the_action_count():
+    """By hand: West (A1), five laid hills (B1..F1, 2 fuel each), East (G1); engine 5, a tank of 5, full.
+    The engine alone says 2 actions (6 spaces, 5 an action). But fuel is bought only at an action's start:
+    action 1 covers B and C (4 fuel, 1 left: D needs 2); action 2 starts on C, buys 3 at 20 F, covers D and
+    E (0 left); action 3 buys 3 at 20 F and covers F (2) and enters East (1). 3 actions, 120 F."""
+    board, race = _case(7, 1, ["hills"], [False], False, None, (5, 5, 5), {"fuel": 5}, {})
+    product = _compare(board, race)
+    assert (product[0].actions, product[0].francs, product[0].fuel) == (3, 120, 11)
+
+
+def test_the_fastest_route_is_the_cheapest_of_the_fastest_with_a_transport_line():
+    # A sea line West-East at 240 F against a road of plain tiles that takes as many actions.
+    board, race = _case(4, 1, ["plain"], [False], False, 240, (10, 3, 3), {}, {})
+    product = _compare(board, race)
+    assert product[0].actions == 1 and product[0].francs == 0
+    board, race = _case(6, 1, ["plain"], [False], False, 50, (10, 2, 3), {}, {})
+    product = _compare(board, race)
+    assert product[0].actions == 1 and product[0].francs == 50      # the boat, where the road takes 3
+
+
+@settings(max_examples=45, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cols=st.integers(2, 4), rows=st.integers(1, 2),
+       kinds=st.lists(st.sampled_from(sorted(KINDS)), min_size=1, max_size=6),
+       risk=st.lists(st.booleans(), min_size=1, max_size=4), middle=st.booleans(),
+       fare=st.one_of(st.none(), st.sampled_from([0, 30, 60, 120])),
+       gauges=st.tuples(st.integers(2, 5), st.integers(1, 3), st.integers(1, 3)),
+       fuel=st.integers(0, 5), engine=st.integers(1, 3), chassis=st.integers(0, 3),
+       cards=st.tuples(st.integers(0, 1), st.integers(0, 1), st.integers(0, 1)))
+def test_the_search_agrees_with_the_brute_force_on_small_boards(cols, rows, kinds, risk, middle, fare, gauges,
+                                                              fuel, engine, chassis, cards):
+    fmax, emax, cmax = gauges
+    dash = {"fuel": min(fuel, fmax), "engine": min(engine, emax), "chassis": min(chassis, cmax)}
+    hand = {"transport": cards[0], "escort": cards[1], "guide": cards[2]}
+    while sum(hand.values()) > dash["chassis"]:
+        key = next(k for k, v in hand.items() if v)
+        hand[key] -= 1
+    board, race = _case(cols, rows, kinds, risk, middle, fare, gauges, dash, hand)
+    _compare(board, race)
