@@ -113,8 +113,8 @@ def generate(output, tiles, boxes, reserve, reserve_from, table, tile_cm, terrai
         _generate_other(system_name, output, stages, seed, candidates, difficulty, other_box)
         return
     from designer.systems.dirt import generate as G
-    from designer.systems.dirt.stage import dumps_stage, load_stage
-    from designer.systems.dirt.tileset import get_tileset
+    from designer.systems.dirt.board.stage import dumps_stage, load_stage
+    from designer.systems.dirt.board.tileset import get_tileset
 
     copies = []
     for b in boxes:

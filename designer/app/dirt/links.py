@@ -5,7 +5,7 @@ base64 behind the prefix ``d1.``; it carries everything the stage file carries (
 The older one-line share code (``RD1/dirt-core/202aA.210bC/name=...``) is still read, and so is a whole
 link pasted from the address bar (``...?system=dirt&stage=d1.eJ...``). Plain functions, no Streamlit.
 
->>> from designer.systems.dirt.stage import Stage
+>>> from designer.systems.dirt.board.stage import Stage
 >>> s = Stage(name="Demo", tiles=["202a A", "205a D", "203a A"])
 >>> code = stage_code(s)
 >>> code.startswith("d1.") and len(code) < 70
@@ -23,7 +23,7 @@ import urllib.parse
 import zlib
 
 from designer.core.errors import DesignerError
-from designer.systems.dirt.stage import SHARE_PREFIX, Stage, from_share_code, stage_from_data, stage_to_data
+from designer.systems.dirt.board.stage import SHARE_PREFIX, Stage, from_share_code, stage_from_data, stage_to_data
 
 PREFIX = "d1."
 #: Longest link code read (an address this long is already past what browsers keep comfortably).

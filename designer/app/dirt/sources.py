@@ -1,7 +1,7 @@
 """Where stages come from and go to in the app: bundled stages and tilesets, uploads, share codes,
 exports. Plain functions (no Streamlit) so tests call them directly.
 
-Optional modules written elsewhere (``designer.systems.dirt.io`` for .rgt / rekee JSON, ``designer.systems.dirt.roadbook`` for the
+Optional modules written elsewhere (``designer.systems.dirt.io`` for .rgt / rekee JSON, ``designer.systems.dirt.book.roadbook`` for the
 PDF) are imported lazily; while they are missing, the functions raise :class:`Unavailable` with a
 sentence the app shows instead of a traceback.
 """
@@ -15,8 +15,8 @@ import yaml
 
 from designer.core import paths
 from designer.core.errors import DesignerError
-from designer.systems.dirt.stage import (Rally, Stage, dumps_stage, from_share_code, loads_stage, share_code,
-                            stage_from_data, stage_to_data)
+from designer.systems.dirt.board.stage import (Rally, Stage, dumps_stage, from_share_code, loads_stage, share_code,
+                                               stage_from_data, stage_to_data)
 
 #: Uploads larger than this are refused with a message (a stage file is a few kilobytes).
 MAX_UPLOAD_BYTES = 1024 * 1024
@@ -101,7 +101,7 @@ def bundled_rallies() -> dict[str, list[BundledStage]]:
 
 
 def load_bundled(key: str) -> Stage:
-    from designer.systems.dirt.stage import load_stage
+    from designer.systems.dirt.board.stage import load_stage
 
     for b in bundled_stages():
         if b.key == key:
@@ -110,7 +110,7 @@ def load_bundled(key: str) -> Stage:
 
 
 def tileset_names() -> list[str]:
-    from designer.systems.dirt.tileset import tileset_dirs
+    from designer.systems.dirt.board.tileset import tileset_dirs
 
     names = []
     for d in tileset_dirs():
@@ -253,12 +253,12 @@ def rally_yaml(name: str, stages: list[Stage]) -> bytes:
 
 def _roadbook():
     try:
-        from designer.systems.dirt import roadbook as rb
+        from designer.systems.dirt.book import roadbook as rb
         getattr(rb, "stage_roadbook")
         getattr(rb, "rally_roadbook")
     except (ImportError, AttributeError):
         raise Unavailable("The PDF road book is not available in this version "
-                          "(the designer.systems.dirt.roadbook module is missing).") from None
+                          "(the designer.systems.dirt.book.roadbook module is missing).") from None
     return rb
 
 
@@ -283,6 +283,6 @@ def roadbook_pdf(stages: list[Stage], rally_name: str | None = None, paper: str 
 def rally_from_bundle(rally_name: str) -> Rally:
     stages = []
     for b in bundled_rallies().get(rally_name, []):
-        from designer.systems.dirt.stage import load_stage
+        from designer.systems.dirt.board.stage import load_stage
         stages.append(load_stage(b.file))
     return Rally(name=rally_name, stages=stages)
