@@ -91,7 +91,7 @@ def stage_facts(stage: Stage, near: Path | None = None, players: int | None = No
 
     ``lines=False`` skips the line search (a book for competitive play prints neither lines nor times).
     ``expected=True`` also solves the expected time under the dice (tens of seconds a stage);
-    ``analysis``: a result of :func:`designer.systems.dirt.driving.lines.analyze` for this stage already at hand
+    ``analysis``: a result of :func:`designer.systems.dirt.analysis.analyze` for this stage already at hand
     (the app's), read instead of searching again, with its expected time when it has one."""
     from designer.systems.dirt.board.tileset import get_tileset
 

@@ -169,7 +169,7 @@ def stage_roadbook(stage: Stage, path=None, paper: str = "A4", *, near: Path | N
     expected : bool
         Also solve the expected time under the dice, printed as the headline (tens of seconds a stage).
     analysis : dict, optional
-        The stage's :func:`designer.systems.dirt.driving.lines.analyze` result when one is at hand (the app's):
+        The stage's :func:`designer.systems.dirt.analysis.analyze` result when one is at hand (the app's):
         read instead of searching again, with its expected time if it has one.
     """
     facts = stage_facts(stage, near=near, players=players, lines=lines, expected=expected, analysis=analysis)

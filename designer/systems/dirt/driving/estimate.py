@@ -11,7 +11,7 @@ players a 10-tile stage lasts about 25 minutes, 14 tiles 35 minutes, 18 tiles 45
   every turn, so the play part grows with the players. The staggered start adds rounds but no turns.
 - ``build_minutes_per_tile`` (1.0, chosen, not fitted): finding, laying and putting away one tile.
 - ``setup_minutes`` and ``seconds_per_turn``: fitted once (:func:`fit_table_time`) on the 18 rulebook
-  stages (``stages/dirt/rally-*/ssK.yaml``) against 2.5 minutes per road tile, minimising the largest
+  stages (``stages/dirt/rally-*/ss*.yaml``) against 2.5 minutes per road tile, minimising the largest
   relative error. ``seconds_per_turn`` is per turn of the *fastest* line: real players take more
   turns (safer lines, losses of control), and that is folded into it.
 
