@@ -9,8 +9,8 @@ import pytest
 
 from designer.systems.dirt.board.stage import load_stage
 from designer.systems.dirt.board.track import load_track
-from designer.systems.dirt.driving.estimate import (GUIDANCE_MINUTES_PER_TILE, TABLE_TIME, TableTime, estimate, fit_table_time,
-                                                    guidance_minutes, table_minutes)
+from designer.systems.dirt.driving.estimate import (GUIDANCE_MINUTES_PER_TILE, TABLE_TIME, TableTime, estimate,
+                                                    fit_table_time, guidance_minutes, table_minutes)
 from designer.systems.dirt.driving.lines import fastest_line, shortest_line
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,9 +3,10 @@ draw with the gear in each cell, the turn-by-turn table, the speed profile along
 the headline figures.
 
 No game logic here: lines, turns, speed limits and times come from the library (``lines.analyze``);
-this module only reshapes its JSON-ready result. While :mod:`designer.systems.dirt.driving.lines` is missing,
-:func:`analyse` raises :class:`~designer.app.dirt.sources.Unavailable`; while :mod:`designer.systems.dirt.driving.estimate` is
-missing, the lines are still shown and the times that need it are left out.
+this module only reshapes its JSON-ready result. While :mod:`designer.systems.dirt.driving.lines` is
+missing, :func:`analyse` raises :class:`~designer.app.dirt.sources.Unavailable`; while
+:mod:`designer.systems.dirt.driving.estimate` is missing, the lines are still shown and the times that need it
+are left out.
 """
 from __future__ import annotations
 
@@ -88,7 +89,8 @@ def analyse(track, players: int = 4, max_risk: float | None = None, expected: bo
                 raise
             result = _without_estimate(L, track, players, max_risk)
             result.setdefault("notes", []).append(
-                "Game and table times need designer.systems.dirt.driving.estimate, which is not available in this version.")
+                "Game and table times need designer.systems.dirt.driving.estimate, "
+                "which is not available in this version.")
     except DesignerError as exc:
         raise AnalysisError(exc.message, where=exc.where, hint=exc.hint) from None
     return with_expected(normalise(result, track), result.get("expected"))

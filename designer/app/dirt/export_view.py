@@ -88,7 +88,8 @@ def render(ctx) -> None:
 
     st.subheader("Road book", anchor=False)
     if not sources.roadbook_available():
-        st.info("The PDF road book is not available in this version yet (designer.systems.dirt.book.roadbook is missing).",
+        st.info("The PDF road book is not available in this version yet "
+                "(designer.systems.dirt.book.roadbook is missing).",
                 icon=":material/info:")
         return
     paper = st.segmented_control("Paper", ["A4", "Letter"], key="paper", default="A4", required=True,

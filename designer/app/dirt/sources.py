@@ -1,9 +1,9 @@
 """Where stages come from and go to in the app: bundled stages and tilesets, uploads, share codes,
 exports. Plain functions (no Streamlit) so tests call them directly.
 
-Optional modules written elsewhere (``designer.systems.dirt.io`` for .rgt / rekee JSON, ``designer.systems.dirt.book.roadbook`` for the
-PDF) are imported lazily; while they are missing, the functions raise :class:`Unavailable` with a
-sentence the app shows instead of a traceback.
+Optional modules written elsewhere (``designer.systems.dirt.io`` for .rgt / rekee JSON,
+``designer.systems.dirt.book.roadbook`` for the PDF) are imported lazily; while they are missing, the functions
+raise :class:`Unavailable` with a sentence the app shows instead of a traceback.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""A stage's whole analysis as one JSON-ready dict: the lines of :mod:`.driving.lines`, the length and table time of
-:mod:`.driving.estimate` and the expected time under the dice of :mod:`.dice.expected_time` (the CLI ``rally-designer analyze``
-prints it; the app, the road book and the batch table read it).
+"""A stage's whole analysis as one JSON-ready dict: the lines of :mod:`.driving.lines`, the length and table time
+of :mod:`.driving.estimate` and the expected time under the dice of :mod:`.dice.expected_time` (the CLI
+``rally-designer analyze`` prints it; the app, the road book and the batch table read it).
 
 >>> from designer.systems.dirt.board.stage import load_stage
 >>> from designer.systems.dirt.board.track import load_track

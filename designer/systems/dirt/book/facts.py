@@ -126,8 +126,9 @@ def stage_facts(stage: Stage, near: Path | None = None, players: int | None = No
 
 
 def fastest_line(track: Track, players: int, expected: bool = False) -> tuple[FastestLine | None, str | None]:
-    """The fastest line from :mod:`designer.systems.dirt.driving.lines` with the table time of :mod:`designer.systems.dirt.driving.estimate`,
-    or None and the reason it is missing (the road book prints the rest without it)."""
+    """The fastest line from :mod:`designer.systems.dirt.driving.lines` with the table time of
+    :mod:`designer.systems.dirt.driving.estimate`, or None and the reason it is missing (the road book prints the
+    rest without it)."""
     if not track.has_cells:
         if track.unknown or track.errors:
             return None, "the stage does not assemble (see the problems above)"

@@ -7,8 +7,8 @@ players a 10-tile stage lasts about 25 minutes, 14 tiles 35 minutes, 18 tiles 45
     minutes = setup_minutes + build_minutes_per_tile * road_tiles
               + players * turns * seconds_per_turn / 60
 
-- ``turns``: the turns of the fastest line (:func:`designer.systems.dirt.driving.lines.fastest_line`); every player drives
-  every turn, so the play part grows with the players. The staggered start adds rounds but no turns.
+- ``turns``: the turns of the fastest line (:func:`designer.systems.dirt.driving.lines.fastest_line`); every
+  player drives every turn, so the play part grows with the players. The staggered start adds rounds but no turns.
 - ``build_minutes_per_tile`` (1.0, chosen, not fitted): finding, laying and putting away one tile.
 - ``setup_minutes`` and ``seconds_per_turn``: fitted once (:func:`fit_table_time`) on the 18 rulebook
   stages (``stages/dirt/rally-*/ss*.yaml``) against 2.5 minutes per road tile, minimising the largest

@@ -8,8 +8,8 @@ from typing import Sequence
 import networkx as nx
 
 from designer.core.errors import DesignerError
-from designer.systems.dirt.driving.rules import (_BRAKE, _RZ, Pool, Ruleset, Step, Turn, TurnEngine, _cell_index, _count,  # noqa: F401
-                                                 engine_for)
+from designer.systems.dirt.driving.rules import (_BRAKE, _RZ, Pool, Ruleset, Step, Turn, TurnEngine,  # noqa: F401
+                                                 _cell_index, _count, engine_for)
 
 
 class IllegalMove(DesignerError):

@@ -28,9 +28,9 @@ from typing import Iterator
 import networkx as nx
 
 from designer.core.errors import DesignerError
-from designer.systems.dirt.driving.road import Road, Step, Turn, road_of  # noqa: F401  (part of this module's interface)
-from designer.systems.dirt.driving.ruleset import (DIE_KINDS, RULES_FILE, STATUSES, Options, Pool, Ruleset,  # noqa: F401
-                                                   load_ruleset, rules_path)
+from designer.systems.dirt.driving.road import Road, Step, Turn, road_of  # noqa: F401  (part of this interface)
+from designer.systems.dirt.driving.ruleset import (DIE_KINDS, RULES_FILE, STATUSES, Options, Pool,  # noqa: F401
+                                                   Ruleset, load_ruleset, rules_path)
 
 
 # The dice used so far in a turn, packed in one int: bits 0-5 the gear dice 1-6, then 3-bit counts.

@@ -31,15 +31,18 @@ These are pure relabellings of the same hexagons (no rotation, no mirror), so ev
 a road edge in the other editor meets it here too.
 
 An imported layout becomes a :class:`~designer.systems.dirt.board.stage.Stage` in driving order
-(:func:`designer.systems.dirt.board.track.driving_order`). When the layout is one road from tile to tile, the stage is written in
-the short form (``202a A``, ``210b C``...) with ``start_rotation`` keeping the layout's orientation; tiles that
-do not follow from the previous tile (a stray tile, a second tile on one place, an unknown tile) keep their
-position and rotation so that nothing is lost and validation can point at them.
+(:func:`designer.systems.dirt.board.track.driving_order`). When the layout is one road from tile to tile, the stage
+is written in the short form (``202a A``, ``210b C``...) with ``start_rotation`` keeping the layout's orientation;
+tiles that do not follow from the previous tile (a stray tile, a second tile on one place, an unknown tile) keep
+their position and rotation so that nothing is lost and validation can point at them.
 
 Tokens (chicanes, water, jumps, Climb markers, RX arches) are kept on their tile's placement and written
 back on export (:mod:`designer.systems.dirt.io.tokens`); a token id we do not know is listed in the stage's
 ``notes`` and reported by the import. The author goes into the notes; graphic variants of a tile
 (``106b-2``) are read as their face (``106b``) and listed in the notes (``layout.VARIANTS_NOTE``).
+
+This package reads and writes the board only (:mod:`designer.systems.dirt.board`: stages, tilesets, assembly,
+validation) and :mod:`designer.core`; it never reaches the rules, the dice or the road book.
 """
 from __future__ import annotations
 
