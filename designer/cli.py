@@ -21,6 +21,18 @@ def _fail(exc: Exception) -> None:
     sys.exit(2)
 
 
+def _invalid_values(exc, where: str | None = None, hint: str | None = None,
+                    message: str = "a value is too long or out of range") -> DesignerError:
+    """A pydantic ValidationError (a value refused by a model) as a DesignerError that names each value."""
+    details = []
+    for err in exc.errors()[:10]:
+        loc = ".".join(str(x) for x in err.get("loc", ())) or "value"
+        msg = str(err.get("msg", "")).removeprefix("Value error, ")
+        details.append(f"  {loc}: {msg}")
+    return DesignerError(message, where=where, details=details,
+                         hint=hint or "shorten or correct the value named above")
+
+
 class _Group(click.Group):
     def invoke(self, ctx):
         try:
@@ -37,8 +49,10 @@ class _Group(click.Group):
         except RecursionError:
             click.echo("error: the input is nested too deeply to read", err=True)
             sys.exit(2)
-        except Exception as exc:  # a bug: say so in one line, keep the traceback for RALLY_DEBUG=1
-            if os.environ.get("RALLY_DEBUG"):
+        except Exception as exc:
+            if type(exc).__name__ == "ValidationError" and type(exc).__module__.startswith("pydantic"):
+                _fail(_invalid_values(exc))           # a value a model refused (a name too long): input, not a bug
+            if os.environ.get("RALLY_DEBUG"):         # a bug: say so in one line, keep the traceback for RALLY_DEBUG=1
                 raise
             click.echo(f"error: internal error ({type(exc).__name__}: {exc}); this is a bug in rally-designer, "
                        "please report it with the file that caused it (RALLY_DEBUG=1 shows the details)", err=True)
@@ -272,12 +286,19 @@ def _write_drawing(svg: str, path: str, what: str, protect=()) -> Path:
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="STAGE.yaml to write")
 def import_(file, output):
     """Import a .rgt (Rallyman Track Editor) or rekee .json layout as a stage in driving order."""
+    from pydantic import ValidationError
+
     from designer.core import files
     from designer.systems.dirt.board.stage import dumps_stage
     from designer.systems.dirt.io import import_file
 
     p = Path(file)
-    stage = import_file(p.name, files.read_bytes(p, what="layout file"))
+    try:
+        stage = import_file(p.name, files.read_bytes(p, what="layout file"))
+    except ValidationError as exc:
+        raise _invalid_values(exc, where=str(p), message="this track cannot be imported: a value is too long",
+                              hint="shorten the track's name (at most 120 characters) and author in the editor "
+                                   "that made it, then export it again") from None
     files.write_atomic(output, dumps_stage(stage), suffixes=(".yaml", ".yml"), protect=(file,), what="stage")
     click.echo(f"wrote {output} ({len(stage.tiles)} tiles)")
 

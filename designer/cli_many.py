@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import re
 import sys
 from pathlib import Path
 
@@ -22,8 +24,14 @@ from designer.core.errors import DesignerError
 @click.option("--players", type=click.IntRange(1, 6), default=None)
 @click.option("--no-expected", "no_expected", is_flag=True, help="DIRT: skip the expected time (much quicker).")
 @click.option("--json", "as_json", is_flag=True)
-def batch(paths, csv_out, html_out, jobs, scheduler, players, no_expected, as_json):
-    """Analyse every stage of the given files and folders into one comparison table."""
+@click.option("--strict", is_flag=True,
+              help="Exit 1 when a file could not be read or analysed, or a stage is invalid (default: exit 0, with "
+                   "those rows flagged).")
+def batch(paths, csv_out, html_out, jobs, scheduler, players, no_expected, as_json, strict):
+    """Analyse every stage of the given files and folders into one comparison table.
+
+    A file that cannot be read (broken YAML, wrong types, an unknown box) or analysed is a row of the table with
+    its message, and the batch goes on; the exit code is 0 unless --strict is given."""
     from designer.batch import analyse_all, stage_files
     from designer.batch.table import csv_text, html_text
     from designer.core import files
@@ -31,6 +39,7 @@ def batch(paths, csv_out, html_out, jobs, scheduler, players, no_expected, as_js
     for out, suffix in ((csv_out, ".csv"), (html_out, ".html")):
         if out is not None and Path(out).suffix.lower() != suffix:
             raise DesignerError(f"this output must be a {suffix} file", where=out)
+    _check_parallel(jobs, scheduler)
     total = len(stage_files(paths))
     show = sys.stderr.isatty() and not as_json
     with click.progressbar(length=total, label="analysing", file=sys.stderr) if show else _NoBar() as bar:
@@ -41,8 +50,10 @@ def batch(paths, csv_out, html_out, jobs, scheduler, players, no_expected, as_js
         files.write_atomic(csv_out, csv_text(rows), suffixes=(".csv",), protect=paths, what="table")
     if html_out:
         files.write_atomic(html_out, html_text(rows), suffixes=(".html",), protect=paths, what="page")
+    bad = [r for r in rows if r.get("failed") or r.get("valid") is False]
     if as_json:
         click.echo(json.dumps([{k: v for k, v in r.items() if k != "svg"} for r in rows], indent=2))
+        _batch_exit(strict, bad)
         return
     click.echo(f"{'game':9} {'stage':34} {'ok':3} {'pieces':>6} {'ideal':>6} {'expected':>8} {'LoC':>5} {'table':>6}")
     for r in rows:
@@ -53,7 +64,28 @@ def batch(paths, csv_out, html_out, jobs, scheduler, players, no_expected, as_js
                    f"{num(r['loss_of_control'], '{:.0%}') if r['loss_of_control'] is not None else '-':>5} "
                    f"{num(r['table_minutes']):>6}")
     written = [x for x in (csv_out, html_out) if x]
-    click.echo(f"{len(rows)} stages" + (f"; wrote {', '.join(written)}" if written else ""))
+    failed = sum(1 for r in rows if r.get("failed"))
+    click.echo(f"{len(rows)} stages" + (f", {failed} could not be read or analysed" if failed else "")
+               + (f"; wrote {', '.join(written)}" if written else ""))
+    for r in bad:
+        click.echo(f"  {'FAILED' if r.get('failed') else 'INVALID'} {r['file']}: {r.get('problems') or '-'}")
+    _batch_exit(strict, bad)
+
+
+def _batch_exit(strict: bool, bad: list) -> None:
+    if strict and bad:
+        sys.exit(1)
+
+
+def _check_parallel(jobs: int | None, scheduler: str | None) -> None:
+    """Refuse a malformed scheduler address (option or environment) before any work; note a --jobs cut to the
+    cores."""
+    from designer.core import parallel
+
+    if parallel.scheduler_address(scheduler) is None:
+        note = parallel.jobs_note(jobs)
+        if note:
+            click.echo(note, err=True)
 
 
 class _NoBar:
@@ -68,11 +100,82 @@ class _NoBar:
 
 
 def _range(text: str, what: str) -> tuple[int, int]:
-    try:
-        lo, _, hi = text.partition("-")
-        return int(lo), int(hi or lo)
-    except ValueError:
-        raise DesignerError(f"{what} {text!r} is not a number or a range", hint="e.g. 14 or 12-16") from None
+    """``N`` or ``LOW-HIGH`` (whole numbers) as (low, high); a DesignerError for anything else."""
+    m = re.fullmatch(r"\s*(\d{1,4})\s*(?:-\s*(\d{1,4})\s*)?", text, flags=re.ASCII)
+    if not m:
+        raise DesignerError(f"{what} {text!r} is not a number or a range", hint="e.g. 14 or 12-16")
+    lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+    if lo > hi:
+        raise DesignerError(f"{what} {text!r} is reversed", hint=f"give the low end first: {hi}-{lo}")
+    return lo, hi
+
+
+def _boxes(boxes: tuple[str, ...]) -> list[tuple[str, int]]:
+    """``--box NAME`` or ``--box NAME=COPIES`` as (name, copies); COPIES a whole number from 1 to 9."""
+    out = []
+    for b in boxes:
+        box, eq, n = b.partition("=")
+        box = box.strip()
+        if not box:
+            raise DesignerError(f"--box {b!r} names no box", hint="e.g. --box core --box monte-carlo=2")
+        if not eq:
+            out.append((box, 1))
+            continue
+        if not re.fullmatch(r"\s*\d{1,2}\s*", n, flags=re.ASCII) or not 1 <= int(n) <= 9:
+            raise DesignerError(f"--box {b!r}: the copies of a box are a whole number from 1 to 9",
+                                hint=f"e.g. --box {box}=2, or --box {box} for one copy")
+        out.append((box, int(n)))
+    return out
+
+
+def _targets(targets: tuple[str, ...]) -> list[tuple[str, float | None, float | None]]:
+    """``--target METRIC=LOW:HIGH`` (either end may be left out, not both) as (metric, low, high)."""
+    from designer.systems.dirt.generate import METRICS
+
+    hint = "e.g. --target ideal_seconds=60:90, or loss_of_control=:0.9 for a high end only"
+    out = []
+    for t in targets:
+        metric, eq, rng = t.partition("=")
+        metric = metric.strip()
+        lo_text, colon, hi_text = rng.partition(":")
+        if not eq or not colon:
+            raise DesignerError(f"target {t!r} is not METRIC=LOW:HIGH", hint=hint)
+        if metric not in METRICS:
+            raise DesignerError(f"unknown target {metric!r} in {t!r}", hint=f"targets: {', '.join(METRICS)}")
+        ends = []
+        for text in (lo_text, hi_text):
+            if not text.strip():
+                ends.append(None)
+                continue
+            try:
+                value = float(text)
+            except ValueError:
+                raise DesignerError(f"target {t!r}: {text.strip()!r} is not a number", hint=hint) from None
+            if not math.isfinite(value):
+                raise DesignerError(f"target {t!r}: {text.strip()!r} is not a finite number",
+                                    hint="leave an end out for no bound, e.g. ideal_seconds=60:")
+            ends.append(value)
+        lo, hi = ends
+        if lo is None and hi is None:
+            raise DesignerError(f"target {t!r} gives neither end", hint=hint)
+        if lo is not None and hi is not None and lo > hi:
+            raise DesignerError(f"target {t!r} is reversed (low {lo:g} above high {hi:g})",
+                                hint=f"give the low end first: {metric}={hi:g}:{lo:g}")
+        out.append((metric, lo, hi))
+    return out
+
+
+def _not_over(outputs: list[Path], inputs: tuple[str, ...]) -> None:
+    """Refuse, before any work, to write a generated file over one of the stage files it is asked to read."""
+    for out in outputs:
+        for src in inputs:
+            try:
+                same = out.exists() and os.path.samefile(out, src)
+            except OSError:
+                same = False
+            if same:
+                raise DesignerError("this would write a generated stage over its own --reserve-from input",
+                                    where=str(out), hint="give another output file or folder")
 
 
 @click.command()
@@ -91,7 +194,8 @@ def _range(text: str, what: str) -> tuple[int, int]:
 @click.option("--assistance", is_flag=True, help="End with the assistance tile (201).")
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default=None)
 @click.option("--target", "targets", multiple=True, metavar="METRIC=LOW:HIGH",
-              help="A target range, e.g. ideal_seconds=60:90, loss_of_control=:0.9, tight_corners=3:, expected_seconds=..")
+              help="A target range, either end optional: e.g. ideal_seconds=60:90, loss_of_control=:0.9, tight_corners=3: "
+                   "(also expected_seconds, gap_seconds, tiles).")
 @click.option("--stages", type=click.IntRange(1, 9), default=1, show_default=True, help="Stages of one rally.")
 @click.option("--disjoint", is_flag=True, help="A rally's stages share no tile (all built on one table).")
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -112,14 +216,30 @@ def generate(output, tiles, boxes, reserve, reserve_from, table, tile_cm, terrai
     if system_name != "dirt":
         _generate_other(system_name, output, stages, seed, candidates, difficulty, other_box)
         return
+    _check_parallel(jobs, scheduler)
     from designer.systems.dirt import generate as G
     from designer.systems.dirt.board.stage import dumps_stage, load_stage
     from designer.systems.dirt.board.tileset import get_tileset
 
-    copies = []
-    for b in boxes:
-        box, _, n = b.partition("=")
-        copies.append((box.strip(), int(n) if n.strip().isdigit() else 1))
+    from designer.systems.dirt.board.stage import MAX_NAME
+
+    copies = _boxes(boxes)
+    parsed = _targets(targets)
+    tile_range = _range(tiles, "--tiles")
+    if not name.strip() or len(name) > MAX_NAME:
+        raise DesignerError(f"--name is {len(name)} characters; a stage name has 1 to {MAX_NAME}",
+                            hint=f"give a name of {MAX_NAME} characters at most")
+    if stages == 1:
+        out = Path(output)
+        if out.suffix.lower() not in (".yaml", ".yml"):
+            raise DesignerError("the stage must be a .yaml file", where=output,
+                                hint=f"name it e.g. {out.stem or 'stage'}.yaml")
+        if not (out.parent if str(out.parent) else Path(".")).is_dir():
+            raise DesignerError("the folder does not exist", where=output, hint=f"create {out.parent} first")
+        _not_over([out], reserve_from)
+    else:
+        _not_over([Path(output) / f"ss{k}.yaml" for k in range(1, stages + 1)] + [Path(output) / "rally.yaml"],
+                  reserve_from)
     reserved = {r.strip()[:3] for r in reserve}
     for path in reserve_from:            # their road tiles: start, finish and assistance tiles serve every stage
         other = load_stage(path)
@@ -133,17 +253,9 @@ def generate(output, tiles, boxes, reserve, reserve_from, table, tile_cm, terrai
             size = (w, h)
         except ValueError:
             raise DesignerError(f"table {table!r} is not WIDTHxHEIGHT in cm", hint="e.g. --table 120x80") from None
-    parsed = []
-    for t in targets:
-        metric, _, rng = t.partition("=")
-        lo, _, hi = rng.partition(":")
-        try:
-            parsed.append((metric.strip(), float(lo) if lo.strip() else None, float(hi) if hi.strip() else None))
-        except ValueError:
-            raise DesignerError(f"target {t!r} is not METRIC=LOW:HIGH", hint="e.g. ideal_seconds=60:90") from None
     if not (math.isfinite(tile_cm) and 5 <= tile_cm <= 100):
         raise DesignerError(f"--tile-cm {tile_cm} is not a tile size")
-    spec = G.Spec(tiles=_range(tiles, "--tiles"), copies=tuple(copies), reserved=tuple(sorted(reserved)),
+    spec = G.Spec(tiles=tile_range, copies=tuple(copies), reserved=tuple(sorted(reserved)),
                   terrains=tuple(terrains) or ("gravel", "asphalt", "snow"), table_cm=size, tile_cm=tile_cm,
                   assistance=assistance, difficulty=difficulty, targets=tuple(parsed), seed=seed,
                   candidates=candidates, name=name)
@@ -158,12 +270,13 @@ def generate(output, tiles, boxes, reserve, reserve_from, table, tile_cm, terrai
     rally = G.generate_rally(spec, stages, disjoint=disjoint, jobs=jobs, scheduler=scheduler)
     names = []
     for k, cand in enumerate(rally, start=1):
-        files.write_atomic(folder / f"ss{k}.yaml", dumps_stage(cand.stage), suffixes=(".yaml",), what="stage")
+        files.write_atomic(folder / f"ss{k}.yaml", dumps_stage(cand.stage), suffixes=(".yaml",),
+                           protect=reserve_from, what="stage")
         names.append(f"ss{k}.yaml")
         click.echo(f"wrote {folder / names[-1]}: {_figures_text(cand, size)}")
     import yaml
     files.write_atomic(folder / "rally.yaml", yaml.safe_dump({"rally": name, "stages": names}, sort_keys=False),
-                       suffixes=(".yaml",), what="rally")
+                       suffixes=(".yaml",), protect=reserve_from, what="rally")
     click.echo(f"wrote {folder / 'rally.yaml'}")
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Create .venv and install the project (and, with --test, what the tests need: Chromium, poppler).
+# Create .venv and install the project (and, with --test, what the tests need: Chromium, poppler, strace).
 # The install (which also compiles the expected-time solver's .pyx files) runs again only when pyproject.toml,
 # setup.py or a .pyx/.pxd file has changed since the last one; its output is shown only when it fails.
 set -euo pipefail
@@ -30,6 +30,7 @@ if [ "$mode" = test ]; then
   need=()
   command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need+=(chromium)
   command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
+  command -v strace >/dev/null 2>&1 || need+=(strace)
   if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = "0" ]; then
       echo "installing ${need[*]} (Debian packages) for the browser and PDF tests"

@@ -28,17 +28,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serve_app(log_dir: Path | None, wait_s: float = 60, env: dict | None = None, info: dict | None = None):
+def serve_app(log_dir: Path | None, wait_s: float = 60, env: dict | None = None, info: dict | None = None,
+              wrap: list[str] | None = None):
     """Yield the base URL of the app served on 127.0.0.1 (a generator for a pytest fixture); stop it after.
 
     The server's output goes to ``log_dir/streamlit.log``, or with ``log_dir=None`` to a pipe kept in memory (so
     that the server process itself writes nothing to storage); ``env`` adds to its environment; ``info`` receives
-    its process id under ``"pid"``."""
+    its process id under ``"pid"``; ``wrap`` is a command the server runs under (e.g. ``strace -f -o FILE``)."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), **(env or {}))
+    env.pop("RALLY_APP_RAISE", None)        # the server behaves as a user's does
     command = [sys.executable, "-m", "designer.app.serve", "--server.headless", "true",  # as rally-designer app
                "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
                "--server.fileWatcherType", "none"]
+    command = list(wrap or []) + command
     if log_dir is None:
         proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
         output: list[bytes] = []

@@ -13,6 +13,9 @@ _CACHE = tempfile.mkdtemp(prefix="rally-cache-")
 def pytest_configure(config):
     """The command line's tileset cache goes to a folder of this run (not the user's ~/.cache)."""
     os.environ["RALLY_CACHE_DIR"] = _CACHE
+    # Pages run in this process (AppTest) raise a bug instead of showing the app's message for it, so that a
+    # test sees it; the browser tests' servers do not inherit this (tests/browser.py).
+    os.environ["RALLY_APP_RAISE"] = "1"
 
 
 def pytest_unconfigure(config):

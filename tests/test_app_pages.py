@@ -261,13 +261,18 @@ def test_rename_and_surface(app):
 def test_analysis_tab(app):
     show(app, "Analysis")
     metrics = {m.label: m.value for m in app.metric}
-    assert {"Length", "Game time", "Turns", "Table time"} <= set(metrics)
-    assert metrics["Length"].endswith("cells") and metrics["Game time"].endswith("s")
-    # Two chances of a loss of control, each named for whose it is: the best policy's and the line's.
-    from designer.app.dirt.analysis import LINE_LOSS, POLICY_LOSS
-    assert metrics[POLICY_LOSS].endswith("%") and metrics[LINE_LOSS].endswith("%")
-    assert POLICY_LOSS != LINE_LOSS and "Risk" not in metrics
-    assert len(app.dataframe) == 1 and len(app.dataframe[0].value) == int(metrics["Turns"])
+    # The headline: expected time, spread and table time; everything else once, in the details row.
+    assert list(metrics) == ["Expected time", "Spread", "Table time"]
+    assert ":" in metrics["Expected time"] and metrics["Spread"].startswith("± ")
+    details = next(m.value for m in app.markdown if "Ideal time" in m.value)
+    for label in ("Ideal time", "Turns", "Length", "Loss of control"):
+        assert details.count(label) == 1, details
+    assert "Game time" not in details and "line shown" not in details
+    # The risk budget starts at a budget a driver would plan with, and the line on the map keeps to it.
+    assert app.select_slider(key="max_risk").value == 0.3
+    assert "Line on the map" in details
+    turns = len(app.dataframe[0].value)
+    assert len(app.dataframe) == 1 and turns >= 1
     table_4 = metrics["Table time"]
     app.number_input(key="stage_players_input").set_value(6)
     run(app)
@@ -283,9 +288,13 @@ def test_analysis_tab(app):
 
 
 def test_rally_tab(app):
+    show(app, "Analysis")
+    table = {m.label: m.value for m in app.metric}["Table time"]
     show(app, "Rally")
     assert [m.value for m in app.metric if m.label == "Stages"] == ["3"]
-    assert {"Length", "Game time", "Table time"} <= {m.label for m in app.metric}
+    assert [m.label for m in app.metric] == ["Stages", "Expected time", "Table time", "Length"]
+    # The stage's table time on the Rally tab is the Analysis tab's own figure.
+    assert f"table time: {table}" in texts(app)
     # The stage being edited is already stage 1: adding it again says so and adds nothing.
     click(app, "rally_add")
     assert len(app.session_state["rally_stages"]) == 3 and "already stage 1" in texts(app)

@@ -1,6 +1,7 @@
 """Lines and times: the turn search agrees with an independent brute force; the expected time agrees with a
 Monte Carlo of its own policy and is never below the ideal time."""
 import functools
+import math
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -130,16 +131,24 @@ def test_big_attack_never_slower_and_its_monte_carlo_agrees():
     assert lo - 1.0 <= stats.seconds <= hi + 1.0
 
 
-def test_attack_outcome_uses_unmarked_dice_first():
+def test_attack_loses_control_where_the_limit_comes_in_the_planned_order():
+    # ART.5: the dice rolled together are used in the chaining of the gears up to the die bringing the 3rd mark
     c = assemble(parse_share("X0-4"), find_box("demo-zones"))
     solver = E.Solver(c.graph, RULES, big_attack=True)
-    plan = solver._plans("start", 0)
-    five = next(p for p in plan if len(p) == 5)
-    assert solver.attack_outcome(five, 2, 0) == (False, five[-1])
-    lost, stop = solver.attack_outcome(five, 4, 0)
-    assert lost and stop is five[3]                    # 1 unmarked die + the 3rd mark: the 4th cell
-    dist = solver.marks_distribution(five)
-    assert abs(sum(dist.values()) - 1) < 1e-12
+    five = next(p for p in solver._plans("start", 0) if len(p) == 5)
+    outs = solver.attack_outcomes(five)
+    assert abs(sum(q for q, _, _ in outs) - 1) < 1e-12
+    lost_at = {id(stop) for q, lost, stop in outs if lost}
+    assert lost_at <= {id(s) for s in five[2:]}          # at the 3rd die at the earliest
+    clean = next(q for q, lost, stop in outs if not lost)
+    p = [float(RULES.hazard_chance(M.hazard_die(RULES, c.graph, solver.car, s.die, s.to))) for s in five]
+    from itertools import product
+    brute = sum(math.prod(pi if m else 1 - pi for pi, m in zip(p, marks))
+                for marks in product((0, 1), repeat=5) if sum(marks) < 3)
+    assert abs(clean - brute) < 1e-12
+    # the chance of losing control on the 3rd die is that of three marks on the first three
+    third = sum(q for q, lost, stop in outs if lost and stop is five[2])
+    assert abs(third - p[0] * p[1] * p[2]) < 1e-12
 
 
 def test_damage_after_a_loss_costs_time_for_the_rest_of_the_stage():

@@ -44,11 +44,11 @@ def test_demo_box_is_named_as_demonstration(demo):
 @pytest.mark.parametrize("change, line, words", [
     (("path: A3 B3 C3 D3 E3 F3", "path: A3 B3 D3 E3 F3"), 13, "do not touch"),
     (("0: A3,", "0: B3,"), 10, "not on the border"),
-    (("C3: {crossroads: true}", "C3: {env: lava}"), 9, "unknown environment"),
+    (("C3: {crossroads: true}", "C3: {env: lava}"), 9, "'forest'"),
     (("ends: [2, 1]", "ends: [2, 7]"), 14, "not in this face"),
     (("path: C1 C2 C3 D3 E3 F3", "path: C1 C2 C3 D3 E3"), 15, "must start at road end"),
     (("size: 6", "size: 60"), 3, "size"),
-    (("      asphalt:", "      lava:"), 8, "unknown face"),
+    (("      asphalt:", "      lava:"), 8, "key is not allowed"),
 ])
 def test_box_errors_name_the_line(change, line, words):
     with pytest.raises(DesignerError) as e:

@@ -33,6 +33,10 @@ def box(tmp_path) -> Path:
     return folder
 
 
+def _entries(cache: Path) -> list[Path]:
+    return list((cache / diskcache.SUBFOLDER).glob("tileset-*.pickle"))
+
+
 def _danger_of(out: str, face: str) -> str:
     row = next(line for line in out.splitlines() if line.startswith(face + " "))
     return row.split()[3]
@@ -42,11 +46,11 @@ def test_a_cached_tileset_is_read_again_when_an_included_file_changes(box, tmp_p
     cache = tmp_path / "cache"
     first = _cli("tiles", "--tileset", str(box / "mine.yaml"), cache=cache)
     assert first.returncode == 0, first.stderr
-    entries = sorted(cache.glob("tileset-*.pickle"))
+    entries = sorted(_entries(cache))
     assert len(entries) == 2                                # mine.yaml and the dirt-core.yaml it includes
     again = _cli("tiles", "--tileset", str(box / "mine.yaml"), cache=cache)
     assert again.stdout == first.stdout
-    assert sorted(cache.glob("tileset-*.pickle")) == entries  # found again: nothing new written
+    assert sorted(_entries(cache)) == entries  # found again: nothing new written
 
     core = box / "dirt-core.yaml"
     assert _danger_of(first.stdout, "202a") == "yellow"
@@ -63,7 +67,7 @@ def test_a_cached_tileset_is_read_again_when_an_included_file_changes(box, tmp_p
 def test_a_broken_entry_is_a_miss_and_goes(box, tmp_path):
     cache = tmp_path / "cache"
     first = _cli("tiles", "--tileset", str(box / "dirt-core.yaml"), cache=cache)
-    (entry,) = cache.glob("tileset-*.pickle")
+    (entry,) = _entries(cache)
     entry.write_bytes(b"not a pickle")
     again = _cli("tiles", "--tileset", str(box / "dirt-core.yaml"), cache=cache)
     assert again.returncode == 0 and again.stdout == first.stdout
@@ -97,8 +101,8 @@ def test_at_most_max_entries_are_kept(tmp_path, monkeypatch):
     try:
         for i in range(6):
             diskcache.store("n", str(i).encode(), i, modules=())
-            os.utime(next(iter(sorted(tmp_path.glob("*.pickle"), key=os.path.getmtime))), None)
-        assert len(list(tmp_path.glob("*.pickle"))) == 3
+            os.utime(next(iter(sorted(diskcache.folder().glob("*.pickle"), key=os.path.getmtime))), None)
+        assert len(list(diskcache.folder().glob("*.pickle"))) == 3
     finally:
         diskcache.disable()
 

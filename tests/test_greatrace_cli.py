@@ -88,9 +88,14 @@ def test_schema_errors_name_file_line_and_key():
     with pytest.raises(DesignerError) as exc:
         loads_board(text, "b.yaml")
     msg = str(exc.value)
-    assert "b.yaml:6: cities[0].at" in msg
+    # types and ranges are checked first, every one of them at once
     assert "b.yaml:7: cities[1].cards" in msg
     assert "b.yaml:9: bag[0].count" in msg
+    # then what needs the board's shape: a hex off the board
+    fixed = text.replace("cards: many", "cards: 1").replace("count: -3", "count: 3")
+    with pytest.raises(DesignerError) as exc:
+        loads_board(fixed, "b.yaml")
+    assert "b.yaml:6: cities[0].at" in str(exc.value)
 
 
 def test_a_board_file_opened_alone_is_checked_as_a_race_between_its_purple_cities():

@@ -158,18 +158,16 @@ def test_count_actions_breaks_at_cities_and_laid_stop_tiles():
     assert count_actions(cm, route, 5) == 1
 
 
-@pytest.mark.parametrize("engine", [0, 2])
-def test_analysis_of_a_car_with_engine_zero_plans_a_repair_first(engine):
+def test_a_car_with_a_worn_engine_moves_fewer_spaces_and_engine_zero_is_refused():
+    from designer.core.errors import SchemaError
     from designer.systems.greatrace.analysis import direction
 
     board = _line_board([{"terrain": "plain", "count": 9, "fuel": 1, "mech": 0}], cols=6)
-    d = direction(board, _race(dashboard={"engine": engine}), candidates=4)
-    fast = d["fastest"]
-    if engine == 0:
-        assert fast["engine_limit"] == RULES.gauge_max("engine")
-        assert fast["legs"][0]["repair_city"] >= RULES.gauge_max("engine")
-    else:
-        assert fast["engine_limit"] == 2 and fast["actions"] == 3
+    d = direction(board, _race(dashboard={"engine": 2}), candidates=4)
+    assert d["fastest"]["engine_limit"] == 2 and d["fastest"]["actions"] == 3
+    # a broken-down car (engine 0) is not analysed as if it had a full engine: the file is refused
+    with pytest.raises(SchemaError, match="broken-down"):
+        _race(dashboard={"engine": 0})
 
 
 def test_validation_counts_of_one_are_singular():

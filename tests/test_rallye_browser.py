@@ -38,7 +38,8 @@ def test_open_a_demo_and_see_its_analysis(url, tmp_path):
         labels = " ".join(metrics.all_inner_texts())
         assert "Cautious plan" in labels and "Fastest plan" in labels and "Table time" in labels
         body = page.locator('[data-testid="stMain"]').inner_text()
-        assert "fastest plan: 73.7 s expected solo" in body            # SS2 on the demo deck
+        assert "fastest plan: 77.7 s expected solo" in body            # SS2 on the demo deck, from the fronts
+        assert "if you knew every back: cautious 77.0 s, fastest 73.7 s" in body
         assert "Reconnaissance notes" in body
         page.wait_for_timeout(1500)
         shot = tmp_path / "rallye-analysis.png"

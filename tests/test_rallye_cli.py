@@ -57,7 +57,7 @@ def test_bad_input_exits_2_without_traceback(runner, tmp_path):
     nodeck = tmp_path / "nodeck.yaml"
     nodeck.write_text("system: rallye\nstage: x\ndeck: my-own\ncards: [1]\n", encoding="utf-8")
     result = runner.invoke(main, ["analyze", str(nodeck)])
-    assert result.exit_code == 2 and "no deck called 'my-own'" in result.output and "hint:" in result.output
+    assert result.exit_code == 2 and "no deck named 'my-own'" in result.output and "hint:" in result.output
 
 
 def test_analyze_text_and_json(runner):
@@ -91,7 +91,10 @@ def test_roadbook_of_the_rally(runner, tmp_path):
         assert "Rallye de Démonstration" in text
         for name in ("SS1 demo: Col des Essais", "SS2 demo: Forêt Longue", "SS3 demo: Neige au Tirage"):
             assert name in text
-        assert text.count("DEMONSTRATION DATA") == 3
+        assert text.count("DEMONSTRATION DATA") == 6                  # a drivers' and an organiser's sheet each
+        play = text.split("· organiser's sheet")[0]
+        assert play.count("drivers' sheet (fronts only)") == 3 and "if known" not in play
+        assert "#32" not in play and "#32" in text                         # card numbers are on the backs
         assert "next hard" in text and "Solo challenge" in text
     if shutil.which("pdffonts"):
         fonts = subprocess.run(["pdffonts", str(out)], capture_output=True, text=True).stdout

@@ -78,7 +78,7 @@ def test_broken_yaml_and_wrong_files():
     with pytest.raises(DesignerError, match="for Rallyman: DIRT") as exc:
         loads_deck("system: dirt\ndeck: x\n")
     assert "write `system: rallye`" in str(exc.value)
-    with pytest.raises(DesignerError, match="no deck called 'nope'"):
+    with pytest.raises(DesignerError, match="no deck named 'nope'"):
         get_deck("nope")
     with pytest.raises(DesignerError, match="no such"):
         load_deck("/nonexistent/deck.yaml")
@@ -105,8 +105,8 @@ def test_stage_errors_are_located():
     with pytest.raises(DesignerError) as exc:
         loads(text, "s.yaml")
     msg = str(exc.value)
-    assert "s.yaml:2: stage: give the stage a name" in msg
-    assert "s.yaml:3: cards[2]: a card number" in msg
+    assert "s.yaml:2: stage: the stage's name is 1 to 200 characters" in msg
+    assert "s.yaml:3: cards[2]: a card number is a word or a number" in msg
     assert "s.yaml:4: players: Rallye is for 1 to 4 drivers" in msg
     assert "s.yaml:5: draft.seed" in msg
     with pytest.raises(DesignerError, match="needs its cards"):
@@ -128,7 +128,7 @@ def test_rally_cannot_reach_outside_its_folder(tmp_path):
 
 @pytest.mark.parametrize("name", ["../../etc/passwd", "/etc/hosts", ".hidden", "a\\b"])
 def test_decks_and_rulesets_are_named_not_reached_by_path(name):
-    with pytest.raises(DesignerError, match="is not a deck name"):
+    with pytest.raises(DesignerError, match="named by a path"):
         get_deck(name)
-    with pytest.raises(DesignerError, match="is not a ruleset name"):
+    with pytest.raises(DesignerError, match="named by a path"):
         loads_deck(GOOD_DECK.replace("deck: tiny", f"deck: tiny\nruleset: '{name}'"))

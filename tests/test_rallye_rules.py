@@ -104,5 +104,5 @@ def test_ruleset_file_errors_are_located(tmp_path):
 
 
 def test_unknown_ruleset_name():
-    with pytest.raises(DesignerError, match="no ruleset called 'nope'"):
+    with pytest.raises(DesignerError, match="no ruleset named 'nope'"):
         get_ruleset("nope")

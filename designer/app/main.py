@@ -7,6 +7,8 @@ system's pages module exposes ``sidebar()`` and ``tabs() -> [(label, draw)]``; o
 from __future__ import annotations
 
 import importlib
+import logging
+import os
 import sys
 from pathlib import Path
 
@@ -19,8 +21,10 @@ import streamlit as st
 
 from designer import systems
 from designer.app import memory
+from designer.core.errors import DesignerError
 
 ss = st.session_state
+log = logging.getLogger("designer.app")
 
 
 def available() -> list[str]:
@@ -67,18 +71,40 @@ def _forget_address() -> None:
             del st.query_params[key]
 
 
+def guarded(part: str, draw, *args):
+    """Run one part of the page; a failure there is a message in words, never a traceback in the browser.
+
+    A :class:`DesignerError` says what was wrong with the user's input; anything else is logged with its
+    traceback on the server's console only. The session's work is left as it was before the failing step.
+    Streamlit's own reruns and stops are not exceptions of this kind and pass through. With the environment
+    variable ``RALLY_APP_RAISE`` set (the test suite's in-process page runs), an unexpected error is raised.
+    """
+    try:
+        return draw(*args)
+    except DesignerError as exc:
+        st.error(f"**{part}:** {exc}".replace("\n", "  \n"))
+    except Exception as exc:  # noqa: BLE001 - the page must stay up whatever a part does
+        if os.environ.get("RALLY_APP_RAISE"):       # the test suite's in-process pages: show the bug itself
+            raise
+        log.error("%s failed", part, exc_info=True)
+        st.error(f"**{part} stopped on an unexpected problem** ({type(exc).__name__}). Your work is kept: "
+                 "undo the last change or open another stage; the details are in the server's log.")
+    return None
+
+
 def main() -> None:
     st.set_page_config(page_title="Rally stage designer", page_icon=":material/flag:", layout="wide")
     names = available()
     name = _choose_system(names)
     pages = importlib.import_module(f"designer.app.{name}")
-    pages.sidebar()
-    tabs = pages.tabs()
-    widgets = st.tabs([label for label, _ in tabs], key=f"{name}_view", on_change="rerun")
-    for widget, (_label, draw) in zip(widgets, tabs):
-        if widget.open:
-            with widget:
-                draw()
+    guarded("The sidebar", pages.sidebar)
+    tabs = guarded("This page", pages.tabs) or []
+    if tabs:
+        widgets = st.tabs([label for label, _ in tabs], key=f"{name}_view", on_change="rerun")
+        for widget, (label, draw) in zip(widgets, tabs):
+            if widget.open:
+                with widget:
+                    guarded(f"The {label} tab", draw)
     memory.settle()
 
 

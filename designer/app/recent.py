@@ -27,5 +27,9 @@ class Recent:
                 self._values.popitem(last=False)
         return value
 
+    def __contains__(self, key: Hashable) -> bool:
+        with self._lock:
+            return key in self._values
+
     def __len__(self) -> int:
         return len(self._values)

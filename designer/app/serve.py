@@ -19,7 +19,8 @@ def main(options: list[str]) -> None:
     import cairosvg  # noqa: F401  (the renderer, loaded before any request)
     from streamlit.web import cli as streamlit_cli
 
-    sys.argv = ["streamlit", "run", str(MAIN), *options]
+    # A failure the pages do not catch shows its type only: never a traceback with the server's paths.
+    sys.argv = ["streamlit", "run", str(MAIN), "--client.showErrorDetails", "none", *options]
     sys.exit(streamlit_cli.main())
 
 

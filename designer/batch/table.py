@@ -28,12 +28,33 @@ def _cell(value, digits: int = 3) -> str:
 ONE_DECIMAL = {"ideal_seconds", "expected_seconds", "spread_seconds", "table_minutes"}
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_text(text: str) -> str:
+    r"""A text cell a spreadsheet will not read as a formula: one starting with ``= + - @``, a tab or a carriage
+    return gets a leading single quote (the usual defence against formula injection; the quote shows as text).
+
+    >>> safe_text('=HYPERLINK("http://x")'), safe_text("-5"), safe_text("Rally 1 - SS1")
+    ('\'=HYPERLINK("http://x")', "'-5", 'Rally 1 - SS1')
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def csv_cell(value) -> str:
+    """A value as a CSV cell: numbers as numbers (a negative one stays a number), every text made safe."""
+    if isinstance(value, (bool, int, float)) or value is None:
+        return _cell(value)
+    return safe_text(str(value))
+
+
 def csv_text(rows: list[dict]) -> str:
+    """The rows as CSV, one column per :data:`COLUMNS`; no text cell can start a spreadsheet formula."""
     buf = io.StringIO()
     writer = csv.writer(buf)
     writer.writerow(COLUMNS)
     for row in rows:
-        writer.writerow([_cell(row.get(k)) for k in COLUMNS])
+        writer.writerow([csv_cell(row.get(k)) for k in COLUMNS])
     return buf.getvalue()
 
 

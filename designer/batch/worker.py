@@ -11,14 +11,38 @@ COLUMNS = ("file", "system", "stage", "valid", "pieces", "length", "ideal_second
 
 def _row(path: str, system, stage=None, **values) -> dict:
     row = {k: None for k in COLUMNS}
-    row.update(file=path, system=system.name if system else None,
-               stage=system.stage_name(stage) if (system and stage is not None) else None)
+    name = None
+    if system and stage is not None:
+        try:
+            name = system.stage_name(stage)
+        except Exception:
+            name = None
+    row.update(file=path, system=system.name if system else None, stage=name, failed=False)
     row.update(values)
     return row
 
 
+def message(exc: BaseException) -> str:
+    """One line for a table cell: a DesignerError's message and details (not its hint), else the internal error."""
+    if isinstance(exc, DesignerError):
+        lines = exc.details or str(exc).splitlines()[:1]       # the details when there are (the head counts them)
+        text = "; ".join(line.strip() for line in lines if line.strip())
+    elif isinstance(exc, MemoryError):
+        text = "the file needs more memory than this machine has"
+    elif isinstance(exc, RecursionError):
+        text = "the file is nested too deeply to read"
+    else:
+        text = f"internal error ({type(exc).__name__}: {exc}); this is a bug in rally-designer, please report it"
+    return " ".join(text.split())[:500]
+
+
+def _failed(path: str, system, exc: BaseException, stage=None) -> dict:
+    return _row(path, system, stage, valid=False, failed=True, errors=1, problems=message(exc))
+
+
 def analyse_file(job: dict) -> list[dict]:
-    """Rows for every stage of ``job["path"]``; a file that cannot be read gives one row saying why.
+    """Rows for every stage of ``job["path"]``; a file or a stage that cannot be read or analysed gives a row
+    saying why (``failed`` true), whatever went wrong, so one bad file never stops a batch.
 
     Rally files (a list of stages) and box files are skipped: their stages are analysed from their own files.
     """
@@ -29,35 +53,43 @@ def analyse_file(job: dict) -> list[dict]:
     try:
         system = systems.system_of_file(path)
         doc = system.load(path)
-    except DesignerError as exc:
-        return [_row(path, system, valid=False, errors=1, problems=str(exc).splitlines()[0])]
-    if system.is_rally(doc):
-        return []
+        if system.is_rally(doc):
+            return []
+        stages = list(system.stages_of(doc))
+    except Exception as exc:                           # a DesignerError, or a bug: one row, the batch goes on
+        return [_failed(path, system, exc)]
     rows = []
     near = Path(path).resolve().parent
-    for stage in system.stages_of(doc):
+    for stage in stages:
         try:
-            box = system.box_of(stage, near)
-            problems = system.validate(stage, box)
-        except DesignerError as exc:
-            rows.append(_row(path, system, stage, valid=False, errors=1, problems=str(exc).splitlines()[0]))
-            continue
-        errors = [p for p in problems if p.severity == "error"]
-        warnings = [p for p in problems if p.severity == "warning"]
-        row = _row(path, system, stage, valid=not errors, errors=len(errors), warnings=len(warnings),
-                   problems="; ".join(str(p) for p in errors + warnings)[:500])
-        result = None
-        if not errors:
-            try:
-                options = dict(job.get("options", {}).get(system.name, {}))
-                result = system.analyse(stage, box, players=job.get("players"), **options)
-            except DesignerError as exc:
-                row["problems"] = (row["problems"] + "; " if row["problems"] else "") + str(exc).splitlines()[0]
-        row.update({k: v for k, v in system.facts(stage, box, result).items() if k in row})
-        if job.get("thumbnail"):
-            try:
-                row["svg"] = system.draw(stage, box, None)
-            except DesignerError:
-                row["svg"] = None
-        rows.append(row)
+            rows.append(_stage_row(job, path, system, stage, near))
+        except Exception as exc:
+            rows.append(_failed(path, system, exc, stage))
     return rows
+
+
+def _stage_row(job: dict, path: str, system, stage, near: Path) -> dict:
+    try:
+        box = system.box_of(stage, near)
+        problems = system.validate(stage, box)
+    except DesignerError as exc:
+        return _failed(path, system, exc, stage)
+    errors = [p for p in problems if p.severity == "error"]
+    warnings = [p for p in problems if p.severity == "warning"]
+    row = _row(path, system, stage, valid=not errors, errors=len(errors), warnings=len(warnings),
+               problems="; ".join(str(p) for p in errors + warnings)[:500])
+    result = None
+    if not errors:
+        try:
+            options = dict(job.get("options", {}).get(system.name, {}))
+            result = system.analyse(stage, box, players=job.get("players"), **options)
+        except DesignerError as exc:                   # valid, but its analysis was refused (too large...)
+            row["problems"] = (row["problems"] + "; " if row["problems"] else "") + message(exc)
+            row["failed"] = True
+    row.update({k: v for k, v in system.facts(stage, box, result).items() if k in row})
+    if job.get("thumbnail"):
+        try:
+            row["svg"] = system.draw(stage, box, None)
+        except Exception:                              # no map for this row; its figures stand
+            row["svg"] = None
+    return row

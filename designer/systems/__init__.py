@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import re
 from pathlib import Path
 
 from designer.core.errors import DesignerError
@@ -28,7 +27,6 @@ MODULES = {
 ALIASES = {"rallyman-dirt": "dirt", "rallyman": "classic", "classic-rallyman": "classic",
            "great-race": "greatrace", "the-great-race": "greatrace", "rallye-card-game": "rallye"}
 _LOADED: dict = {}
-_SYSTEM_LINE = re.compile(r"^system\s*:\s*['\"]?([A-Za-z][\w\- ]*?)['\"]?\s*(?:#.*)?$", re.MULTILINE)
 
 
 def canonical(name: str) -> str:
@@ -65,18 +63,35 @@ def all_systems() -> list:
     return [get(n) for n in names()]
 
 
-def system_name_in(text: str) -> str | None:
-    """The value of a top-level ``system:`` line in YAML text, if any (without parsing the whole file)."""
-    m = _SYSTEM_LINE.search(text[:20000])
-    return m.group(1).strip() if m else None
+def system_name_in(text: str, source: str = "<text>") -> str | None:
+    """The value of the top-level ``system:`` key of a YAML document, if any.
+
+    The text is parsed (safely) first, so flow style, quoted keys and long comments are read as YAML reads
+    them, and a ``system:`` line inside a block text or a nested mapping is not taken for the key. Text that
+    is not YAML (a .rgt layout, a share code) has no such key; ``system: null`` counts as absent.
+    """
+    from designer.core import yamlio
+
+    try:
+        data, lines = yamlio.loads(text, source)
+    except DesignerError:
+        return None
+    if not isinstance(data, dict) or data.get("system") is None:
+        return None
+    value = data["system"]
+    if not isinstance(value, str) or not value.strip():
+        line = lines.get(("system",))
+        raise DesignerError(f"`system:` must be the name of a game, not {str(value)[:40]!r}",
+                            where=f"{source}:{line}" if line else source, hint=f"write one of: {', '.join(names())}")
+    return value.strip()
 
 
-def system_of_text(text: str):
-    return get(system_name_in(text) or DEFAULT)
+def system_of_text(text: str, source: str = "<text>"):
+    return get(system_name_in(text, source) or DEFAULT)
 
 
 def system_of_file(path: str | Path):
     """The system a stage, rally or box file belongs to, from its ``system:`` key (DIRT when absent)."""
     from designer.core import files
 
-    return system_of_text(files.read_text(path, what="file"))
+    return system_of_text(files.read_text(path, what="file"), str(path))

@@ -74,7 +74,7 @@ def stage_tab() -> None:
                 r = notation.parse_any(route, "route")
                 data = {**S.stage_to_data(stage), "stage": name, "route": notation.sheet(r), "tyres": tyres,
                         "weather": weather, "assistance": assistance}
-                _replace_stage(S.stage_from_data(data, {}, stage.source))
+                _replace_stage(S.stage_from_data(data, {}, stage.source, near=stage.near))
                 ss.pop(K + "route_text", None)
                 st.rerun()
             except DesignerError as exc:

@@ -19,7 +19,10 @@ from designer.core.errors import DesignerError
 LINE_NAMES = ("fastest", "shortest")
 #: The two chances of a loss of control the summary shows, named for whose chance each is.
 POLICY_LOSS = "Loss of control"                 # the headline row is the best policy's
-LINE_LOSS = "Loss of control, line shown"
+LINE_LOSS = "Loss of control, line shown"       # a figure of the line (``figures["loss_chance"]``), not shown
+LINE_TIME = "Line on the map"                   # its time cards, shown when a risk budget makes it slower
+HEADLINE = ("Expected time", "Spread", "Table time")
+HEADLINE_LINES = ("Game time", "Table time", "Length")     # before (or without) the expected time
 
 
 class AnalysisError(DesignerError):
@@ -230,6 +233,7 @@ def normalise(result: dict[str, Any], track) -> AnalysisView:
             f"; the fastest line drives {fast.get('cells')}" if fast else "")
     if shown_fast:
         figures["game_seconds"] = shown_fast.get("seconds")
+        figures["ideal_seconds"] = (fast or shown_fast).get("seconds")     # the unconstrained fastest line's
         figures["turns"] = shown_fast.get("turns")
         summary["Game time"] = f"{shown_fast.get('seconds')} s"
         helps["Game time"] = (f"Time-card seconds of the fastest line ({shown_fast.get('time')})"
@@ -246,11 +250,8 @@ def normalise(result: dict[str, Any], track) -> AnalysisView:
         guide = est.get("rulebook_guidance_minutes") if isinstance(est, dict) else None
         helps["Table time"] = (f"Minutes at the table for {players} player{'s' if players != 1 else ''}"
                                + (f"; the rulebook's guidance is {guide:.0f} min" if guide else ""))
-    if shown_fast:
+    if shown_fast:                  # the line's own chance is a figure, not a headline (the policy's is)
         figures["loss_chance"] = shown_fast.get("loss_of_control_chance")
-        summary[LINE_LOSS] = f"{100 * (shown_fast.get('loss_of_control_chance') or 0):.0f} %"
-        helps[LINE_LOSS] = ("Chance of at least one loss of control on the line shown when every turn is rolled "
-                            "as planned, never stopping early")
     return AnalysisView(lines=views, summary=summary, helps=helps, figures=figures,
                         speed_limits=dict(result.get("speed_limits") or {}), notes=notes, raw=result)
 
@@ -330,27 +331,13 @@ def expected_result(track, leader: bool = False) -> dict:
 
 
 def with_expected(view: AnalysisView, exp: dict | None, players: int | None = None) -> AnalysisView:
-    """The view with the expected time as its headline, the ideal (shakedown) time beside it, the spread, the
-    expected turns (the table time now uses them) and the chance of a loss of control under the best policy;
-    the figures of the line shown follow."""
+    """The view with the expected time as its headline: the expected time, its spread and the table time (from
+    the expected turns, as the library counts it), then the details once each: the ideal (shakedown) time, the
+    time cards of the line on the map when a risk budget makes it slower, the expected turns, the length and the
+    chance of a loss of control under the best policy."""
     if not exp:
         return view
-    summary: dict[str, Any] = {"Expected time": exp["time"],
-                               "Ideal time": str(exp.get("ideal_time")),
-                               "Spread": f"± {exp['sd']:.0f} s",
-                               "Expected turns": f"{exp['turns']:.1f}",
-                               POLICY_LOSS: f"{100 * exp['loss_of_control_chance']:.0f} %"}
     helps = dict(view.helps)
-    helps["Expected time"] = ("Average stage time of a driver who plays the best policy under the dice: plans of "
-                              "dice rolled one by one or as a Big Attack, securing with seconds tokens, the cost of "
-                              f"losses of control and damage: {exp['seconds']:.0f} s" + (" (leader dice: alone on the stage)"
-                                                               if exp.get("leader") else ""))
-    helps["Ideal time"] = (f"The shakedown ({exp.get('ideal_seconds')} s): time cards of the fastest line with "
-                           "hazards never rolled, no tokens")
-    helps["Spread"] = "Standard deviation of the stage time under the best policy"
-    helps["Expected turns"] = "Expected number of turns under the best policy (the table time uses it)"
-    helps[POLICY_LOSS] = ("Chance of at least one loss of control in a run under the best policy, which stops "
-                          "early or secures dice when that pays")
     figures = dict(view.figures, expected_seconds=exp["seconds"], expected_sd=exp["sd"],
                    expected_turns=exp["turns"], expected_loss_chance=exp["loss_of_control_chance"])
     est = (view.raw or {}).get("estimate") or {}
@@ -361,13 +348,42 @@ def with_expected(view: AnalysisView, exp: dict | None, players: int | None = No
             figures["table_minutes"] = round(table_minutes(exp["turns"], int(players), int(est["road_tiles"])), 1)
         except ImportError:
             pass
-    for k, v in view.summary.items():
-        summary[k] = _minutes(figures["table_minutes"]) if k == "Table time" and "table_minutes" in figures else v
-    if "Table time" in summary:
-        helps["Table time"] = helps.get("Table time", "") + " (from the expected turns)"
+    summary: dict[str, Any] = {"Expected time": exp["time"], "Spread": f"± {exp['sd']:.0f} s"}
+    if "table_minutes" in figures:
+        summary["Table time"] = _minutes(figures["table_minutes"])
+        helps["Table time"] = helps.get("Table time", "Minutes at the table") + (
+            f" ({exp['turns']:.1f} turns a driver, the expected turns under the dice)")
+    summary["Ideal time"] = str(exp.get("ideal_time"))
+    line_seconds = view.figures.get("game_seconds")
+    if line_seconds is not None and exp.get("ideal_seconds") is not None and line_seconds != exp["ideal_seconds"]:
+        summary[LINE_TIME] = f"{_clock(line_seconds)}"
+        helps[LINE_TIME] = ("Time cards of the line on the map, which keeps every turn within the risk budget "
+                            f"(the ideal line takes {exp['ideal_seconds']} s)")
+    summary["Turns"] = f"{exp['turns']:.1f}"
+    if "Length" in view.summary:
+        summary["Length"] = view.summary["Length"]
+    summary[POLICY_LOSS] = f"{100 * exp['loss_of_control_chance']:.0f} %"
+    helps["Expected time"] = ("Average stage time of a driver who plays the best policy under the dice: plans of "
+                              "dice rolled one by one or as a Big Attack, securing with seconds tokens, the cost of "
+                              f"losses of control and damage: {exp['seconds']:.0f} s" + (
+                                  " (leader dice: alone on the stage)" if exp.get("leader") else ""))
+    helps["Ideal time"] = (f"The shakedown ({exp.get('ideal_seconds')} s): time cards of the fastest line with "
+                           "hazards never rolled, no tokens")
+    helps["Spread"] = "Standard deviation of the stage time under the best policy"
+    helps["Turns"] = "Expected number of turns under the best policy (the table time counts them)"
+    helps[POLICY_LOSS] = ("Chance of at least one loss of control in a run under the best policy, which stops "
+                          "early or secures dice when that pays")
     raw = dict(view.raw or {}, expected=exp)
     return AnalysisView(lines=view.lines, summary=summary, helps=helps, figures=figures,
                         speed_limits=view.speed_limits, notes=view.notes, raw=raw)
+
+
+def headline_and_details(view: AnalysisView) -> tuple[list[str], list[str]]:
+    """The summary's labels split in two: the few figures a player reads first (the expected time, its spread
+    and the table time once the dice are solved; the ideal time, table time and length before), and the rest."""
+    lead = HEADLINE if "Expected time" in view.summary else HEADLINE_LINES
+    head = [k for k in lead if k in view.summary]
+    return head, [k for k in view.summary if k not in head]
 
 
 #: The policy table's last column. The solver's value at a turn boundary is the expected seconds of the time cards

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from designer.app import busy
 from designer.app.dirt import analysis, hover_map, mapview, profile_view, state
 from designer.app.dirt.sources import Unavailable
 from designer.app.recent import Recent
@@ -13,10 +14,26 @@ from designer.systems.dirt.board.stage import dumps_stage, loads_stage
 ss = st.session_state
 
 RISKS = (0.05, 0.1, 0.2, 0.3, 0.5, None)     # strictest first; "no limit" at the far end, after 50 %
+#: The line on the map risks a loss of control at most this often in a turn until the player says otherwise: a
+#: line a driver would plan (the ideal line risks 90 % and more over a stage); the expected time does not depend
+#: on it, since the best policy under the dice weighs every risk itself.
+DEFAULT_RISK = 0.3
+RISK_HELP = ("Highest chance of a loss of control accepted in one turn by the line on the map (30 % unless you "
+             "change it); 'no limit' shows the ideal line, which takes any turn the rules allow. The expected "
+             "time and the table time do not change with it: the best policy under the dice weighs each risk "
+             "itself.")
 
 
 def risk_label(r) -> str:
-    return "no limit" if r is None else f"{r:.0%} per turn"
+    return "no limit (ideal line)" if r is None else f"{r:.0%} per turn"
+
+
+def max_risk() -> float | None:
+    """The risk budget chosen on the Analysis tab, or the default before the player has chosen one."""
+    return ss["max_risk"] if "max_risk" in ss else DEFAULT_RISK
+
+
+_SOLVED = Recent(256)               # keys of the analyses already made (no progress box for them)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -41,13 +58,27 @@ def cached_expected(stage_yaml: str, leader: bool) -> dict:
 
 
 def run(stage, track, players: int, max_risk: float | None) -> analysis.AnalysisView:
-    return cached_analysis(dumps_stage(stage), int(players), max_risk)
+    key = (dumps_stage(stage), int(players), max_risk)
+    view = cached_analysis(*key)
+    _SOLVED.get(("lines",) + key, lambda: True)
+    return view
 
 
 def run_expected(stage, view, players: int) -> analysis.AnalysisView:
     """The view with the expected time (a car alone on the stage is the leader, p. 8)."""
-    exp = cached_expected(dumps_stage(stage), int(players) == 1)
+    key = (dumps_stage(stage), int(players) == 1)
+    exp = cached_expected(*key)
+    _SOLVED.get(("expected",) + key, lambda: True)
     return analysis.with_expected(view, exp, players)
+
+
+def lines_known(stage, players: int, risk) -> bool:
+    """Are this stage's lines already computed (so no progress box is needed)?"""
+    return ("lines", dumps_stage(stage), int(players), risk) in _SOLVED
+
+
+def expected_known(stage, players: int) -> bool:
+    return ("expected", dumps_stage(stage), int(players) == 1) in _SOLVED
 
 
 def blocking_reason(track, problems) -> str | None:
@@ -72,10 +103,9 @@ def render(ctx) -> None:
     c1.number_input("Players", min_value=1, max_value=6, step=1, key="stage_players_input",
                     on_change=state.on_players, help="Players at the table, 1 to 6 (the rulebook's table), "
                                                      "for the table time")
-    ss.setdefault("max_risk", None)                  # no limit until the user sets one
+    ss.setdefault("max_risk", DEFAULT_RISK)
     c2.select_slider("Risk budget", options=list(RISKS), format_func=risk_label, key="max_risk", persist_state="page",
-                     help="Highest chance of a loss of control accepted in one turn: the fastest line then "
-                          "uses no riskier turn ('no limit' takes any turn the rules allow)")
+                     help=RISK_HELP)
     c3.pills("Lines on the map", list(analysis.LINE_NAMES), selection_mode="multi", key="show_lines",
              persist_state="page",
              default=list(analysis.LINE_NAMES))
@@ -84,9 +114,15 @@ def render(ctx) -> None:
         st.warning(reason, icon=":material/warning:")
         _plain_map(stage, track)
         return
+    players, risk = players_of(stage), max_risk()
+    slot = st.empty()                     # the progress of the work, at the top of the tab, while it runs
     try:
-        with st.spinner("Computing the fastest and the shortest line..."):
-            view = run(stage, track, players_of(stage), ss.get("max_risk"))
+        if lines_known(stage, players, risk):
+            view = run(stage, track, players, risk)
+        else:
+            with busy.progress(slot, "Analysing the stage", total=2) as p:
+                p.step(0, "the fastest and the shortest line")
+                view = run(stage, track, players, risk)
     except Unavailable as exc:
         st.info(str(exc), icon=":material/info:")
         _plain_map(stage, track)
@@ -97,21 +133,35 @@ def render(ctx) -> None:
         return
     for note in view.notes:
         st.info(note, icon=":material/info:")
-    headline = st.empty()                 # the lines' figures now, the expected time in their place once solved
+    solved = expected_known(stage, players)
+    if solved:
+        view = _with_expected(stage, view, players)
+    else:                                 # the lines' figures below, the dice solved with the box in view
+        progress = busy.Progress(slot, "Analysing the stage", total=2)
+        progress.step(1, "rolling the dice: the best policy under the dice (a few seconds on a long stage)")
+    headline = st.empty()
     with headline.container():
         _summary(view)
     shown = [n for n in (ss.get("show_lines") or []) if n in view.lines]
     _line_map(stage, track, view, shown)
     profile_view.render(view, track)
-    try:
-        with st.spinner("Rolling the dice: the expected time under the best policy (a few seconds on a long stage)..."):
-            view = run_expected(stage, view, players_of(stage))
+    if not solved:
+        try:
+            view = _with_expected(stage, view, players)
+        finally:
+            progress.close()
         with headline.container():
             _summary(view)
-    except (Unavailable, analysis.AnalysisError) as exc:
-        st.info(f"No expected time for this stage: {exc}", icon=":material/info:")
     _expected(view, track)
     _turns(view)
+
+
+def _with_expected(stage, view, players):
+    try:
+        return run_expected(stage, view, players)
+    except (Unavailable, analysis.AnalysisError) as exc:
+        st.info(f"No expected time for this stage: {exc}", icon=":material/info:")
+        return view
 
 
 def _plain_map(stage, track) -> None:
@@ -120,15 +170,15 @@ def _plain_map(stage, track) -> None:
 
 
 def _summary(view) -> None:
-    items = list(view.summary.items())
-    if not items:
-        return
-    for row in (items[:6], items[6:12]):
-        if not row:
-            continue
-        cols = st.columns(len(row))
-        for col, (label, value) in zip(cols, row):
-            col.metric(label, value, help=view.helps.get(label))
+    """The headline (three figures, whole at 1024 px) and a details row with every other figure once."""
+    head, details = analysis.headline_and_details(view)
+    if head:
+        cols = st.columns(len(head))
+        for col, label in zip(cols, head):
+            col.metric(label, view.summary[label], help=view.helps.get(label))
+    if details:
+        st.markdown(" &nbsp;·&nbsp; ".join(f"{label} **{view.summary[label]}**" for label in details),
+                    help=" ".join(f"{label}: {view.helps[label]}." for label in details if view.helps.get(label)))
 
 
 def _expected(view, track) -> None:
@@ -174,7 +224,7 @@ def line_map_html(stage, track, view, shown, max_risk) -> str:
 def _line_map(stage, track, view, shown) -> None:
     """The map with the lines, inline in the page: hovering a cell of a line says its gear and turn."""
     with st.container(key="line_map"):
-        st.markdown(line_map_html(stage, track, view, shown, ss.get("max_risk")), unsafe_allow_html=True)
+        st.markdown(line_map_html(stage, track, view, shown, max_risk()), unsafe_allow_html=True)
     st.caption("The fastest line in blue, the shortest in green; the number in a cell is the car's gear there. "
                "Hover a cell of a line to see its tile, gear and turn.")
 

@@ -5,6 +5,7 @@ import urllib.parse
 
 import streamlit as st
 
+from designer.app import busy
 from designer.app.dirt import analysis_view, links, sources
 from designer.app.dirt.analysis import AnalysisError
 from designer.app.dirt.sources import Unavailable
@@ -62,7 +63,7 @@ def render(ctx) -> None:
                      disabled=bool(errs) or not track.has_cells)
     if want and not errs and track.has_cells:
         try:
-            view = analysis_view.run(stage, track, int(stage.players or 4), ss.get("max_risk"))
+            view = analysis_view.run(stage, track, int(stage.players or 4), analysis_view.max_risk())
             lines = view.drawing_lines()
         except Unavailable as exc:
             st.caption(str(exc))
@@ -107,29 +108,39 @@ def render(ctx) -> None:
                                      "with the ideal time beside it and the expected seconds of each tile (worked "
                                      "out once per stage, as on the Analysis tab; up to several seconds for a long "
                                      "stage). For one stage.")
-    if ss.get("max_risk") is not None and with_lines:
+    if analysis_view.max_risk() is not None and with_lines:
         st.caption("The book prints the ideal line and, when asked, the expected time of the best policy; the "
                    "risk budget of the Analysis tab applies to that tab only.")
     fingerprint = (sources.stage_share_code(stage), what, paper, with_lines, with_expected,
                    tuple(sources.stage_share_code(s) for s in ss.get("rally_stages", []))
                    if what == "the rally" else ())
-    if st.button("Prepare the road book (PDF)", key="make_pdf", icon=":material/picture_as_pdf:"):
+    st.button("Prepare the road book (PDF)", key="make_pdf", icon=":material/picture_as_pdf:",
+              on_click=busy.start, args=("pdf_busy",), disabled=busy.running("pdf_busy"))
+    if busy.running("pdf_busy"):
+        steps = len(ss.rally_stages) if not one_stage else 1 + bool(with_expected and with_lines)
         try:
-            with st.spinner("Writing the road book..."):
+            with busy.working("pdf_busy"), busy.progress(st.empty(), "Writing the road book", total=steps) as p:
                 if not one_stage:
+                    p.step(0, f"the maps, lines and pace notes of {len(ss.rally_stages)} stages")
                     pdf = sources.roadbook_pdf(list(ss.rally_stages), rally_name=ss.rally_name, paper=paper or "A4",
                                                lines=with_lines)
                     ss.pdf = (pdf, f"{sources.slug(ss.rally_name)}-roadbook.pdf", fingerprint)
                 else:
                     result = None
                     if with_lines and with_expected and not errs and track.has_cells:
+                        p.step(0, "rolling the dice: the expected time under the best policy")
                         players = int(stage.players or 4)
                         view = analysis_view.run(stage, track, players, None)
                         result = analysis_view.run_expected(stage, view, players).raw
+                    p.step(steps - 1, "the map, the line and the pace notes")
                     pdf = sources.roadbook_pdf([stage], paper=paper or "A4", lines=with_lines, analysis=result)
                     ss.pdf = (pdf, f"{stem}-roadbook.pdf", fingerprint)
+            ss.pop("pdf_error", None)
         except (DesignerError, Unavailable, AnalysisError) as exc:
-            st.error(f"The road book could not be written: {exc}")
+            ss.pdf_error = (f"The road book could not be written: {exc}", fingerprint)
+        st.rerun()                  # the button enabled again, the download or the message below it
+    if ss.get("pdf_error") and ss.pdf_error[1] == fingerprint:
+        st.error(ss.pdf_error[0])
     if ss.get("pdf") and ss.pdf[2] == fingerprint:
         data, name, _ = ss.pdf
         st.download_button(f"Download {name}", data, file_name=name, mime="application/pdf", key="dl_pdf",

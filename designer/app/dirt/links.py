@@ -23,7 +23,8 @@ import urllib.parse
 import zlib
 
 from designer.core.errors import DesignerError
-from designer.systems.dirt.board.stage import SHARE_PREFIX, Stage, from_share_code, stage_from_data, stage_to_data
+from designer.systems.dirt.board.stage import (MAX_RALLY_STAGES, SHARE_PREFIX, Stage, from_share_code,
+                                               stage_from_data, stage_to_data)
 
 PREFIX = "d1."
 #: Longest link code read (an address this long is already past what browsers keep comfortably).
@@ -31,6 +32,8 @@ MAX_CODE = 32_000
 #: Largest unpacked text accepted: a 150-tile stage with tokens on every tile stays far below it.
 MAX_UNPACKED = 512 * 1024
 HINT = "copy the whole link again (from the Export tab or the address bar)"
+#: Deepest nesting of lists and mappings a link may hold: a stage needs 4 levels (tokens on a tile), a rally 6.
+MAX_DEPTH = 10
 
 
 def pack(data) -> str:
@@ -54,9 +57,36 @@ def unpack(code: str, what: str = "share link"):
             raise DesignerError("this link unpacks to more data than any stage holds", where=what, hint=HINT)
         if not unzip.eof:
             raise zlib.error("cut short")
-        return json.loads(raw.decode("utf-8"))
+        data = json.loads(raw.decode("utf-8"))
     except (binascii.Error, ValueError, zlib.error, UnicodeDecodeError):
         raise DesignerError("this link is damaged or cut short", where=what, hint=HINT) from None
+    except RecursionError:
+        data = None
+        depth = MAX_DEPTH + 1
+    else:
+        depth = _depth(data)
+    if depth > MAX_DEPTH:
+        raise DesignerError(f"this link nests its data more than {MAX_DEPTH} levels deep, which no stage does",
+                            where=what, hint=HINT)
+    return data
+
+
+def _depth(data) -> int:
+    """How deeply lists and mappings nest in ``data`` (0 for a plain value), walked without recursion."""
+    deepest, todo = 0, [(data, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_DEPTH:
+            break
+        todo.extend((child, level + 1) for child in children)
+    return deepest
 
 
 _SHORT = re.compile(r"(\d{3}[a-z](?:-\d+)?) ([A-F])(?: ([A-F]))?")
@@ -140,6 +170,9 @@ def read_rally_code(text: str, what: str = "rally link") -> tuple[str, list[Stag
     data = unpack(text, what)
     if not isinstance(data, dict) or not isinstance(data.get("stages"), list):
         raise DesignerError("this link holds no rally", where=what, hint=HINT)
+    if len(data["stages"]) > MAX_RALLY_STAGES:
+        raise DesignerError(f"this link holds {len(data['stages'])} stages; a rally has at most {MAX_RALLY_STAGES}",
+                            where=what, hint=HINT)
     name = " ".join(str(data.get("rally") or "Rally").split())[:120] or "Rally"
     stages = []
     for i, item in enumerate(data["stages"]):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from designer.app import busy
 from designer.app.dirt import analysis, analysis_view, editing, sources, state
 from designer.app.dirt.sources import Unavailable
 from designer.systems.dirt.board.stage import Stage
@@ -12,8 +13,10 @@ from designer.systems.dirt.board.validate import validate
 ss = st.session_state
 
 
-def stage_row(i: int, stage: Stage, players: int, max_risk, with_times: bool, with_expected: bool = False) -> dict:
-    """One line of the rally table: tiles, validity and, when the lines are available, length and times."""
+def stage_row(i: int, stage: Stage, players: int, max_risk, with_times: bool, with_expected: bool = True) -> dict:
+    """One line of the rally table: tiles, validity and, when the lines are available, the length and times
+    (with ``with_expected``, the expected time and the table time from the expected turns, the same figures as
+    the Analysis tab's)."""
     ts = state.tileset_of(stage)
     track = assemble(stage, ts)
     problems = validate(stage, ts, track)
@@ -25,8 +28,11 @@ def stage_row(i: int, stage: Stage, players: int, max_risk, with_times: bool, wi
         try:
             view = analysis_view.run(stage, track, players, max_risk)
             if with_expected:
-                view = analysis_view.run_expected(stage, view, players)
-            for label in ("Expected time", "Length", "Game time", "Table time"):
+                try:
+                    view = analysis_view.run_expected(stage, view, players)
+                except (Unavailable, analysis.AnalysisError):
+                    pass
+            for label in ("Expected time", "Length", "Ideal time", "Table time"):
                 if label in view.summary:
                     row[label.lower()] = view.summary[label]
             row["_figures"] = view.figures
@@ -35,19 +41,46 @@ def stage_row(i: int, stage: Stage, players: int, max_risk, with_times: bool, wi
     return row
 
 
+def _solved(stage: Stage, players: int) -> bool:
+    try:
+        return analysis_view.expected_known(stage, players)
+    except Exception:  # noqa: BLE001 - a stage that cannot be written out is timed (and reported) by stage_row
+        return False
+
+
+def rows_of(stages: list[Stage], players: int, max_risk, with_times: bool) -> list[dict]:
+    """The rally's rows; the stages not solved yet are solved with a progress box in view at the top of the tab
+    (stage by stage; a click meanwhile stops it, the stages solved so far are kept)."""
+    todo = [i for i, s in enumerate(stages) if with_times and not _solved(s, players)]
+    if not todo:
+        return [stage_row(i, s, players, max_risk, with_times) for i, s in enumerate(stages)]
+    rows: list[dict] = []
+    with busy.progress(st.empty(), "Timing the rally's stages under the dice", total=len(stages)) as p:
+        for i, s in enumerate(stages):
+            p.step(i, f"SS{i + 1} · {s.name}")
+            rows.append(stage_row(i, s, players, max_risk, with_times))
+    return rows
+
+
 def totals(rows: list[dict]) -> dict:
     """Sums over the stages of the numeric figures of their summaries (and of the road tiles)."""
     out = {"stages": len(rows), "road tiles": sum(r["road tiles"] for r in rows),
            "assistance stops": sum(1 for r in rows[:-1] if r["assistance after"])}
     sums: dict[str, float] = {}
     timed = [r["_figures"] for r in rows if r.get("_figures")]
-    for k in ("length_cells", "game_seconds", "turns", "table_minutes", "expected_seconds", "expected_turns"):
+    for k in ("length_cells", "game_seconds", "ideal_seconds", "turns", "table_minutes", "expected_seconds",
+              "expected_turns"):
         vals = [f.get(k) for f in timed]
         if vals and all(isinstance(v, (int, float)) for v in vals):
             sums[k] = sum(vals)
     out["sums"] = sums
     out["timed"] = len(timed)
     return out
+
+
+def clock(seconds: float) -> str:
+    s = int(round(seconds))
+    return f"{s // 60}:{s % 60:02d}"
 
 
 def render(ctx) -> None:
@@ -68,15 +101,10 @@ def render(ctx) -> None:
         return
     players = int(ss.get("stage_players_input") or ctx.stage.players or 4)
     with_times = analysis.available()
-    with_expected = with_times and st.toggle(
-        "Expected times under the dice", key="rally_expected", persist_state="page",
-        help="Solve every stage's best policy under the dice (about half a minute a stage, then remembered)")
-    with st.spinner("Timing the stages..."):
-        rows = [stage_row(i, s, players, ss.get("max_risk"), with_times, with_expected)
-                for i, s in enumerate(stages)]
+    rows = rows_of(stages, players, analysis_view.max_risk(), with_times)
     for i, (stage, row) in enumerate(zip(stages, rows)):
         with st.container(border=True, key=f"rally_stage_{i}"):
-            c = st.columns([4, 3, 2, 3], vertical_alignment="center")
+            c = st.columns([3, 4, 3, 3], vertical_alignment="center")
             editing_now = ss.get("rally_slot") == i
             c[0].markdown(f"**SS{i + 1} · {sources.md_escape(stage.name)}**"
                           + ("  \n:blue[being edited]" if editing_now else ""))
@@ -102,21 +130,24 @@ def render(ctx) -> None:
     tot = totals(rows)
     st.subheader("Rally totals", anchor=False)
     sums = tot["sums"]
-    items = [("Stages", tot["stages"], None), ("Road tiles", tot["road tiles"], None),
-             ("Assistance stops", tot["assistance stops"],
-              "Assistance between stages (after the last one it does not count)")]
+    items = [("Stages", tot["stages"], None)]           # at most four figures: whole at 1024 px
+    if "expected_seconds" in sums:
+        items.append(("Expected time", clock(sums["expected_seconds"]),
+                      "Sum of the stages' expected times under the dice (best policy)"))
+    if "table_minutes" in sums:
+        items.append(("Table time", f"{sums['table_minutes']:.0f} min",
+                      f"At the table for {players} players: each stage's table time as on the Analysis tab"))
     if "length_cells" in sums:
         items.append(("Length", f"{sums['length_cells']:.0f} cells", "Sum of the shortest lines"))
-    if "expected_seconds" in sums:
-        items.append(("Expected time", f"{sums['expected_seconds']:.0f} s",
-                      "Sum of the stages' expected times under the dice (best policy)"))
-    if "game_seconds" in sums:
-        items.append(("Game time", f"{sums['game_seconds']:.0f} s", "Sum of the fastest lines' time cards"))
-    if "table_minutes" in sums:
-        items.append(("Table time", f"{sums['table_minutes']:.0f} min", f"At the table for {players} players"))
     cols = st.columns(len(items))
     for col, (label, value, help_) in zip(cols, items):
         col.metric(label, value, help=help_)
+    details = [f"Road tiles **{tot['road tiles']}**", f"Assistance stops **{tot['assistance stops']}**"]
+    if "ideal_seconds" in sums:
+        details.append(f"Ideal time **{clock(sums['ideal_seconds'])}**")
+    st.markdown(" &nbsp;·&nbsp; ".join(details),
+                help="Assistance stops: between stages (after the last one it does not count). Ideal time: the "
+                     "stages' shakedowns added up (time cards of the fastest lines, hazards never rolled).")
     if tot["timed"] < tot["stages"]:
         st.caption("Length and times count only the valid stages with cell graphs"
                    + ("" if with_times else " (the analysis of lines is not available)") + ".")

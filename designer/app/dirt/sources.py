@@ -15,8 +15,8 @@ import yaml
 
 from designer.core import paths
 from designer.core.errors import DesignerError
-from designer.systems.dirt.board.stage import (Rally, Stage, dumps_stage, from_share_code, loads_stage, share_code,
-                                               stage_from_data, stage_to_data)
+from designer.systems.dirt.board.stage import (MAX_RALLY_STAGES, Rally, Stage, dumps_stage, from_share_code,
+                                               loads_stage, share_code, stage_from_data, stage_to_data)
 
 #: Uploads larger than this are refused with a message (a stage file is a few kilobytes).
 MAX_UPLOAD_BYTES = 1024 * 1024
@@ -121,6 +121,22 @@ def tileset_names() -> list[str]:
     return names
 
 
+def offered_tileset(name) -> "Tileset":
+    """The tileset a stage opened in the app names, if the app offers it (by name, never a path).
+
+    Checked before anything is read: a name that is not one of :func:`tileset_names` is a
+    :class:`DesignerError`, so an upload or a link cannot make the server open a file of its choosing."""
+    from designer.core.offered import plain_name
+    from designer.systems.dirt.board.tileset import get_tileset
+
+    offered = tileset_names()
+    name = plain_name(name, what="tileset", where="tileset", offered=offered)
+    if name not in offered:
+        raise DesignerError(f"this app has no tileset named {name[:60]!r}", where="tileset",
+                            hint=f"write one of: {', '.join(offered)}")
+    return get_tileset(name)
+
+
 # -- reading uploads ----------------------------------------------------------------------
 
 @dataclass
@@ -178,6 +194,9 @@ def read_yaml_text(text: str, source: str = "<upload>") -> Loaded:
     if isinstance(data, dict) and "stages" in data and "tiles" not in data:
         if not isinstance(data["stages"], list):
             raise DesignerError("`stages:` must be a list of stages", where=source)
+        if len(data["stages"]) > MAX_RALLY_STAGES:
+            raise DesignerError(f"this rally lists {len(data['stages'])} stages; a rally has at most "
+                                f"{MAX_RALLY_STAGES}", where=source, hint="split it into several rallies")
         stages = []
         for i, ref in enumerate(data.get("stages") or []):
             if isinstance(ref, dict):

@@ -110,7 +110,7 @@ def tileset_of(stage: Stage) -> Tileset:
                         "dirt-core"))
         return get_tileset("dirt-core")
     try:
-        return get_tileset(stage.tileset)
+        return sources.offered_tileset(stage.tileset)
     except DesignerError as exc:
         ss.setdefault("flash", []).append(("warning", f"{exc} - showing it with dirt-core"))
         return get_tileset("dirt-core")
@@ -174,7 +174,7 @@ def open_stage(stage: Stage, message: str | None = None, rally_slot: int | None 
     """Replace the edited stage by another (undo brings the old one back).
 
     Raises DesignerError, before changing anything, when the stage's tileset is unknown."""
-    ts = get_tileset(stage.tileset)
+    ts = sources.offered_tileset(stage.tileset)
     stage = editing.relative_form(stage, ts)
     ss.rally_slot = rally_slot
     commit(stage, select=None)
@@ -344,7 +344,7 @@ def on_upload(key: str) -> None:
     try:
         loaded = sources.read_upload(up.name, up.getvalue())
         for stage in loaded.stages:
-            get_tileset(stage.tileset)          # an unknown tileset is refused here, before anything changes
+            sources.offered_tileset(stage.tileset)   # a tileset the app does not offer is refused here, unread
     except (DesignerError, sources.Unavailable) as exc:
         flash("error", f"**Could not open {sources.md_escape(up.name)}.** The stage you were editing is unchanged."
                        f"  \n{sources.message_of(exc)}")

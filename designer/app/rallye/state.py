@@ -8,7 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from designer.core import yamlio
+from designer.core import offered, yamlio
 from designer.core.errors import DesignerError
 from designer.systems.rallye.deck import Deck, deck_from_data
 from designer.systems.rallye.stage import Rally, Stage, stage_data, stage_from_data
@@ -38,7 +38,7 @@ def open_example(path: Path) -> None:
 
 def open_text(text: str, source: str) -> None:
     """An uploaded stage, rally (stages inline) or deck."""
-    data, lines = yamlio.loads(text, source)
+    data, lines = yamlio.loads_plain(text, source)
     if isinstance(data, dict) and "sections" in data and "deck" in data:
         deck_from_data(data, lines, source)          # checks it, with lines, before taking it
         ss[K + "deck"] = data
@@ -50,8 +50,10 @@ def open_text(text: str, source: str) -> None:
     doc = SYSTEM.loads(text, source)
     stage = doc.stages[0] if isinstance(doc, Rally) else doc
     try:
-        deck = SYSTEM.box_of(stage)
+        deck = SYSTEM.box_of(stage)           # an upload names a bundled deck by name; a path is refused
     except DesignerError:
+        if not offered.is_plain(stage.deck):
+            raise
         deck = current_deck()
         ss[K + "message"] = f"the deck {stage.deck!r} is not bundled: kept the deck in the editor (upload yours)"
     open_stage(stage, deck, source)

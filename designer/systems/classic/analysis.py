@@ -52,6 +52,23 @@ def split_times(stage, ideal: dict) -> list[dict]:
     return out
 
 
+def cut_and_finish_notes(g, ideal: dict, rules: Rules) -> list[str]:
+    """What the times leave out on the ideal line: its cuts each draw a cut card (ART.9.3: a dirty cut slows
+    the cars behind, a puncture costs a gas die), and a loss of control crossing the finish costs a black die
+    (ART.13), carried to the next stage without an assistance (ART.14)."""
+    out = []
+    cuts = sorted({g.nodes[c].get("corner") for c in ideal["cells"] if g.nodes[c].get("lane") == "cut"})
+    if cuts:
+        card = rules.cut_card
+        out.append(f"the ideal line takes {len(cuts)} cut{'s' if len(cuts) > 1 else ''} (K): each draws a cut card "
+                   f"(good {card['good']:.0%}, dirty {card['dirty']:.0%}, puncture {card['puncture']:.0%}: a gas die "
+                   f"lost); the cut card is not priced in these times")
+    if ideal.get("finish_damage"):
+        out.append("the ideal line jumps a bump two gears over into the finish: a loss of control on the line "
+                   "(ART.11, ART.13), one black die lost for the next stage unless an assistance follows")
+    return out
+
+
 def build_steps(course: Course) -> list[str]:
     """How to lay the boards, in words."""
     steps = []
@@ -104,7 +121,7 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
     car = M.Car(tyres=stage.tyres, leader=stage.leader)
     main = L.main_line(g)
     short = L.shortest(g) or []
-    ideal = L.ideal_line(g, rules, car)
+    ideal = L.ideal_line(g, rules, car, big_attack=stage.big_attack)
     result.update({"boards": [{"zone": p.zone, "side": p.surface, "x": p.x, "y": p.y, "turn": p.rot}
                               for p in course.placements.values()],
                    "build": build_steps(course), "length_cells": len(main), "shortest_cells": len(short),
@@ -148,7 +165,8 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
     result["summary"] = [
         f"route {result['route']}  (share {result['share']})",
         f"length {len(main)} cells on the road, shortest line {len(short)} cells",
-        f"ideal time {ideal['time']} in {ideal['turn_count']} turns (shakedown, ART.17)",
+        f"ideal time {ideal['time']} in {ideal['turn_count']} turns (shakedown, ART.17"
+        + (f"; {ideal['attack_seconds']} s won in Big Attack, ART.5" if stage.big_attack else "") + ")",
         f"expected time {format_time(exp_seconds)} ± {stats.sd:.0f} s with the best policy"
         f"{' (Big Attack allowed)' if stage.big_attack else ''} "
         f"(a loss of control in {stats.loss_chance:.0%} of runs, {turns:.1f} turns)",
@@ -156,6 +174,7 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
         f"variable weather, chance of snow per zone: {zones_snow}" if stage.weather == "variable"
         else "fixed weather",
     ]
+    result["summary"] += cut_and_finish_notes(g, ideal, rules)
     if result.get("weather_table"):
         result["summary"].append("variable weather: " + result["weather_table"]["text"])
     return result

@@ -184,6 +184,22 @@ def _place(course: Course) -> None:
                                            f"route: {label}"))
 
 
+def restart_inside(d: int, n: int, m: int) -> int:
+    """The inside cell (0 to m-1) where a car restarts after losing control on drift cell ``d`` of ``n``
+    beside ``m`` inside cells (ART.7.4: from the inside line; ART.26.3 for long corners: the first drift cell
+    restarts from the first inside cell, the last from the last, one between them from the middle inside cell,
+    or from the last when there are only two).
+
+    >>> [restart_inside(d, 4, 3) for d in range(4)], [restart_inside(d, 3, 2) for d in range(3)]
+    ([0, 1, 1, 2], [0, 1, 1])
+    """
+    if m <= 1 or d == 0:
+        return 0
+    if d == n - 1 or m == 2:
+        return m - 1
+    return (m - 1) // 2
+
+
 def _sectors(n: int) -> list[str]:
     if n == 1:
         return ["S1"]
@@ -271,10 +287,9 @@ def _graph(course: Course) -> nx.DiGraph:
                 dn = [f"{i}:{cell}" for cell in c.drift]
                 m, n = len(c.inside), len(c.drift)
                 for d, cell in enumerate(c.drift):
-                    st = round(d * (m - 1) / (n - 1)) if n > 1 else 0
                     add(dn[d], cell, "drift", corner=key, highest=c.highest, limit=c.gear, exact=c.gear,
                         corner_notes=(c.note, c.gear, c.k),
-                        restart=cid[c.inside[st]], drift=d, drift_last=(d == n - 1))
+                        restart=cid[c.inside[restart_inside(d, n, m)]], drift=d, drift_last=(d == n - 1))
                 for u in before_exits:
                     g.add_edge(u, dn[0], kind="road")
                 for a, b in zip(dn, dn[1:]):
@@ -302,7 +317,9 @@ def _graph(course: Course) -> nx.DiGraph:
                 for v in after_entries + [n + ".2" for n in after_entries if g.has_node(n + ".2")]:
                     g.add_edge(kn[-1], v, kind="road")
         prev_exits = exits[-1]
-    g.add_node("finish", finish=True, lane="finish", limit=None, index=len(course.route) - 1)
+    # the die that crosses the finish line leaves the last board's road: its surface (ART.15.4, ART.24)
+    g.add_node("finish", finish=True, lane="finish", limit=None, index=len(course.route) - 1,
+               surface=course.faces[-1].surface)
     for u in prev_exits:
         g.add_edge(u, "finish", kind="road")
     _ahead(g)

@@ -13,7 +13,7 @@ The driver rolls dice one by one (ART.4) and may stop after any die. A state ins
   finishes (ART.13).
 
 With ``big_attack`` (ART.5), each turn boundary may instead roll a whole safe plan of two dice or more at
-once: one second won per die; too many marks lose control on the cell of die (unmarked + limit).
+once: one second won per die; too many marks lose control on the cell of the die that brings the limit.
 
 A loss of control beside forest or rocks costs black dice for the rest of the stage (ART.8): the car after it
 is solved as its own car with fewer dice (one die at least is kept: decided; no repair within a stage, ART.14).
@@ -67,7 +67,8 @@ class Solver:
         limit = rules.hazard_limit_for(car.tyres, "asphalt", d.get("sector"))
         if hz >= limit:
             return True
-        return car.tyres == "asphalt" and hz_snow >= rules.hazard_limit["asphalt_tyres_on_snow"]
+        on_snow = rules.snow_limit(car.tyres)
+        return on_snow is not None and hz_snow >= on_snow
 
     def _p(self, die: str, to: str) -> float:
         key = (die, to)
@@ -110,38 +111,37 @@ class Solver:
         walk(M.TurnState(node, gear))
         return out
 
-    def marks_distribution(self, steps: list[M.Step]) -> dict:
-        """(marks, marks on snow cells) -> chance, for the dice of a plan rolled together."""
-        dist = {(0, 0): 1.0}
+    def attack_outcomes(self, steps: list[M.Step]) -> list[tuple[float, bool, M.Step]]:
+        """(chance, control lost, the step where the car stops) for the dice of a plan rolled together.
+
+        ART.5 lets the rolled dice be combined freely, but in the usual chaining of the gears, up to the die
+        that brings the turn's limit of marks. Decided: the dice are used in the planned order (always a legal
+        chaining), so control is lost on the cell of the die that brings the limit in that order; a reordering
+        that stops a cell further is not counted (the value is one the player can surely reach). A mark on the
+        die that crosses the finish line still finishes (ART.13).
+        """
+        live = {(0, 0): 1.0}
+        out = []
         for s in steps:
             p = self._p(s.die, s.to)
-            snow = s.to != "finish" and self.g.nodes[s.to].get("surface") == "snow"
+            node = s.to if s.to != "finish" else None
+            snow = node is not None and self.g.nodes[node].get("surface") == "snow"
             new: dict = {}
-            for (m, ms), q in dist.items():
+            for (m, ms), q in live.items():
                 new[(m, ms)] = new.get((m, ms), 0.0) + q * (1 - p)
                 k = (m + 1, ms + snow)
-                new[k] = new.get(k, 0.0) + q * p
-            dist = new
-        return dist
-
-    def attack_outcome(self, steps: list[M.Step], m: int, ms: int) -> tuple[bool, M.Step]:
-        """Whether rolling the plan with ``m`` marks loses control, and the step where the car stops.
-
-        Decided (ART.5 lets the dice be combined freely): the unmarked dice are used first, so control is
-        lost on the cell of die (unmarked + limit), at most the plan's last cell.
-        """
-        last = steps[-1]
-        if not self._lost(last.to if last.to != "finish" else steps[-2].to, m, ms):
-            return False, last
-        limit = self.rules.hazard_limit_for(self.car.tyres, "asphalt", None)
-        at = min(len(steps), len(steps) - m + limit) - 1
-        return True, steps[at]
+                if p and node is not None and self._lost(node, *k):
+                    out.append((q * p, True, s))
+                elif p:
+                    new[k] = new.get(k, 0.0) + q * p
+            live = new
+        out.append((sum(live.values()), False, steps[-1]))
+        return out
 
     def _attack_cost(self, steps: list[M.Step]) -> float:
         k, rules = len(steps), self.rules
         total = 0.0
-        for (m, ms), q in self.marks_distribution(steps).items():
-            lost, stop = self.attack_outcome(steps, m, ms)
+        for q, lost, stop in self.attack_outcomes(steps):
             if stop.event == "finish":
                 total += q * (rules.card(stop.gear) - k)
             elif lost:

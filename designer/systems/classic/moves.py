@@ -55,6 +55,7 @@ class Step(NamedTuple):
     passed: tuple = ()      # cells jumped over
     risk: str | None = None # a hazard on this die: "ford" stops the car there (ART.23); "double" (ART.19) and
                             # "bump" (one gear over, ART.11) are a loss of control
+    damage: int = 0         # black dice lost for sure: a bump jumped two gears over into the finish (ART.11, 13)
 
 
 @dataclass
@@ -180,7 +181,7 @@ def step(g: nx.DiGraph, rules: Rules, car: Car, state: TurnState, die: str, to: 
         if event == "jump" and landing != "finish" and g.nodes[landing].get("ford") and over == 0 \
                 and not (die == "gas" or new == gear):
             risk = risk or "ford"                 # landing in the ford at the note (ART.23)
-        return Step(die, landing, new, event, (to,) + passed, risk)
+        return Step(die, landing, new, event, (to,) + passed, risk, int(event == "finish" and over >= 2))
     risk = "double" if k is not None and gear and k == gear - 2 else None
     if d.get("ford") and not (die == "gas" or new == gear):
         risk = risk or "ford"
@@ -253,7 +254,13 @@ def hazard_die(rules: Rules, g, car: Car, die: str, to: str) -> str:
 
 def turn_ends(g, rules: Rules, car: Car, node: str, gear: int) -> list[tuple[str, int, bool]]:
     """Where a turn from (node, gear) can end with no hazard rolled (a shakedown, ART.17): (cell, gear, finished)."""
-    ends: set = set()
+    return sorted(turn_ends_dice(g, rules, car, node, gear), key=lambda e: (str(e[0]), e[1], e[2]))
+
+
+def turn_ends_dice(g, rules: Rules, car: Car, node: str, gear: int) -> dict[tuple[str, int, bool], int]:
+    """Each end of a turn from (node, gear) with no hazard rolled, with the most dice a turn there can use
+    (each die rolled together in a Big Attack wins a second, ART.5)."""
+    ends: dict = {}
     seen: set = set()
 
     def walk(state: TurnState):
@@ -263,11 +270,10 @@ def turn_ends(g, rules: Rules, car: Car, node: str, gear: int) -> list[tuple[str
         seen.add(key)
         for die, to, s in legal_steps(g, rules, car, state):
             nxt = apply(g, rules, car, state, die, to)
-            if s.event == "finish":
-                ends.add(("finish", nxt.gear, True))
-                continue
-            ends.add((nxt.node, nxt.gear, False))
-            walk(nxt)
+            end = ("finish", nxt.gear, True) if s.event == "finish" else (nxt.node, nxt.gear, False)
+            ends[end] = max(ends.get(end, 0), len(nxt.steps))
+            if s.event != "finish":
+                walk(nxt)
 
     walk(TurnState(node, gear))
-    return sorted(ends, key=lambda e: (str(e[0]), e[1], e[2]))
+    return ends

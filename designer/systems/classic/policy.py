@@ -119,8 +119,7 @@ class ClassicModel:
     def _attack_outcomes(self, S: Solver, plan) -> list[Outcome]:
         rules, k = S.rules, len(plan)
         out = []
-        for (m, ms), q in S.marks_distribution(plan).items():
-            lost, stop = S.attack_outcome(plan, m, ms)
+        for q, lost, stop in S.attack_outcomes(plan):
             if stop.event == "finish":
                 out.append(Outcome(q, rules.card(stop.gear) - k, FINISH, 0))
             elif lost:

@@ -148,6 +148,9 @@ def stage_pages(pdf: Book, index: int, stage, box, res: dict):
             cells = " ".join(c.split(":", 1)[-1] if c != "finish" else "FIN" for c in t["cells"])
             rows.append([str(k), dice, cells, str(t["gear"]), f"{t['card']}\""])
         pdf.form(["Turn", "Dice (G = gas)", "Cells", "Gear", "Card"], rows, [14, 44, 0, 14, 20], size=8.5)
+        for line in res.get("summary", []):
+            if line.startswith("the ideal line"):
+                pdf.para(line[0].upper() + line[1:] + ".", 8)
 
 
 def _analysis_or_problems(stage, box, players):

@@ -15,17 +15,16 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 
-from designer.core import paths, yamlio
+from designer.core import offered, paths, yamlio
 from designer.core.errors import DesignerError
+from designer.systems.classic import schema
 
 RULES_FILE = paths.TILESETS / "classic" / "classic-rules.yaml"
 STATUSES = ("rulebook", "reference", "assumed", "decided")
-TYRES = ("asphalt", "snow", "snow2", "gravel", "soft")
-ROADS = ("asphalt", "snow", "gravel", "gravel-leader")
-ENVIRONMENTS = ("meadow", "earth", "forest", "rocks")
+TYRES, ROADS, ENVIRONMENTS = schema.TYRES, schema.ROADS, schema.ENVIRONMENTS
 REQUIRED = ("gears", "gas_dice", "time_card", "loss_of_control_seconds", "die_faces", "hazard_faces",
             "hazard_limit", "dashboards", "damage_by_environment", "corner_overspeed", "bump", "cut_card",
-            "drop_seconds", "time_control_penalty_step", "seconds_per_turn_at_table")
+            "drop_seconds", "time_control_penalty_step", "seconds_per_turn_at_table", "soft_tyres_on_snow")
 
 
 @dataclass(frozen=True)
@@ -53,6 +52,7 @@ class Rules:
     drop_seconds: tuple[int, ...]
     penalty_step: int
     table_seconds: int
+    soft_snow_limit: int = 2
     sources: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
@@ -74,6 +74,15 @@ class Rules:
             return self.hazard_limit["asphalt_tyres_on_snow"]
         return self.hazard_limit["default"]
 
+    def snow_limit(self, tyres: str) -> int | None:
+        """Marks on snow cells in one turn that make a loss of control with these tyres (ART.7.1, ART.15.4;
+        soft tyres: the ruleset's ``soft_tyres_on_snow``); None: snow cells count like any other."""
+        if tyres == "asphalt":
+            return self.hazard_limit["asphalt_tyres_on_snow"]
+        if tyres == "soft":
+            return self.soft_snow_limit
+        return None
+
     def hazard_chance(self, die: str) -> Fraction:
         """Chance that ``die`` ("gear3", "gas", "orange") shows the hazard mark."""
         return Fraction(self.hazard_faces[die], self.die_faces)
@@ -89,74 +98,72 @@ class Rules:
         return self.sources.get(key, {}).get("status", "?")
 
 
-def _triple(x, where: str) -> Dash:
-    if not (isinstance(x, list) and len(x) == 3 and isinstance(x[0], int) and x[1] in ("white", "orange")
-            and isinstance(x[2], bool)):
-        raise ValueError(f"{where}: write [gas dice, white|orange, double downshift true|false]")
-    return Dash(x[0], x[1], x[2])
-
-
 def rules_from_data(data, lines, source: str) -> Rules:
+    """The ruleset in ``data``: every parameter typed and bounded (schema.RuleValues) before use."""
     def fail(path, msg, hint="see tilesets/classic/README.md for the ruleset format"):
         line = yamlio.line_of(lines, path)
         raise DesignerError(msg, where=f"{source}:{line}" if line else source, hint=hint)
 
     if not isinstance(data, dict):
         fail((), "a ruleset is a mapping of parameters")
+    known = set(REQUIRED) | {"system", "ruleset", "title", "notes"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        fail((unknown[0],), f"unknown parameter {', '.join(unknown)}", f"a classic ruleset has {', '.join(REQUIRED)}")
     sources, v = {}, {}
     for key in REQUIRED:
         item = data.get(key)
         if not isinstance(item, dict) or "value" not in item:
             fail((key,), f"parameter `{key}` is missing or has no `value`",
                  "write it as {value: ..., status: rulebook|reference|assumed|decided, source: '...'}")
-        if item.get("status") not in STATUSES:
-            fail((key, "status"), f"`{key}.status` must be one of {', '.join(STATUSES)}")
-        if not str(item.get("source") or "").strip():
-            fail((key, "source"), f"`{key}` needs a `source` saying where the value comes from")
-        sources[key] = {"status": item["status"], "source": str(item["source"])}
+        param = schema.check(schema.Param, item, lines, source, "ruleset", (key,))
+        sources[key] = {"status": param.status, "source": param.source}
         v[key] = item["value"]
-    try:
-        gears = tuple(int(g) for g in v["gears"])
-        if gears != tuple(range(1, len(gears) + 1)):
-            raise ValueError("gears: write 1, 2, ... in order")
-        card = {int(k): int(s) for k, s in v["time_card"].items()}
-        if set(card) != set(gears):
-            raise ValueError("time_card: give the seconds of every gear")
-        hz = {str(k): int(n) for k, n in v["hazard_faces"].items()}
-        need = {f"gear{g}" for g in gears} | {"gas", "orange"}
-        if set(hz) != need:
-            raise ValueError(f"hazard_faces: give exactly {', '.join(sorted(need))}")
-        faces = int(v["die_faces"])
-        if any(not 0 <= n <= faces for n in hz.values()):
-            raise ValueError(f"hazard_faces: a die has {faces} faces")
-        limits = {str(k): int(n) for k, n in v["hazard_limit"].items()}
-        if "default" not in limits or "asphalt_tyres_on_snow" not in limits:
-            raise ValueError("hazard_limit: give `default` and `asphalt_tyres_on_snow`")
-        dashes = {}
-        for tyre in TYRES:
-            row = (v["dashboards"] or {}).get(tyre)
-            if not isinstance(row, dict):
-                raise ValueError(f"dashboards: no row for {tyre} tyres")
-            dashes[tyre] = {road: _triple(row.get(road), f"dashboards.{tyre}.{road}") for road in ROADS}
-        damage = {str(k): int(n) for k, n in v["damage_by_environment"].items()}
-        if set(damage) != set(ENVIRONMENTS):
-            raise ValueError(f"damage_by_environment: give {', '.join(ENVIRONMENTS)}")
-        cut = {str(k): float(p) for k, p in v["cut_card"].items()}
-        if set(cut) != {"good", "dirty", "puncture"} or abs(sum(cut.values()) - 1) > 1e-3:
-            raise ValueError("cut_card: good, dirty and puncture chances adding up to 1")
-        bump = {str(k): int(n) for k, n in v["bump"].items()}
-        if set(bump) != {"at_note", "one_over", "two_over"}:
-            raise ValueError("bump: give at_note, one_over and two_over")
-        return Rules(gears=gears, gas_dice=int(v["gas_dice"]), time_card=card,
-                     loss_seconds=int(v["loss_of_control_seconds"]), die_faces=faces, hazard_faces=hz,
-                     hazard_limit=limits, dashboards=dashes, damage=damage,
-                     overspeed_loss=int(v["corner_overspeed"]["loss"]), bump=bump, cut_card=cut,
-                     drop_seconds=tuple(int(x) for x in v["drop_seconds"]),
-                     penalty_step=int(v["time_control_penalty_step"]),
-                     table_seconds=int(v["seconds_per_turn_at_table"]), sources=sources)
-    except (ValueError, TypeError, AttributeError, KeyError) as exc:
-        key = str(exc).split(":")[0].strip("'\" ").split(".")[0]
-        fail((key,) if key in REQUIRED else (), f"bad ruleset value: {exc}")
+    vals = schema.check(schema.RuleValues, v, lines, source, "ruleset",
+                        rename={k: (k, "value") for k in REQUIRED})
+
+    def bad(key, msg):
+        fail((key, "value"), f"bad ruleset value: {key}: {msg}")
+
+    gears = tuple(vals.gears)
+    if gears != tuple(range(1, len(gears) + 1)):
+        bad("gears", "write 1, 2, ... in order")
+    card = dict(vals.time_card)
+    if set(card) != set(gears):
+        bad("time_card", "give the seconds of every gear, and only those")
+    hz = dict(vals.hazard_faces)
+    need = {f"gear{g}" for g in gears} | {"gas", "orange"}
+    if set(hz) != need:
+        bad("hazard_faces", f"give exactly {', '.join(sorted(need))}")
+    faces = vals.die_faces
+    if any(n > faces for n in hz.values()):
+        bad("hazard_faces", f"a die has {faces} faces")
+    limits = dict(vals.hazard_limit)
+    if "default" not in limits or "asphalt_tyres_on_snow" not in limits:
+        bad("hazard_limit", "give `default` and `asphalt_tyres_on_snow`")
+    if set(vals.dashboards) != set(TYRES):
+        bad("dashboards", f"give a row for each tyre: {', '.join(TYRES)}")
+    dashes = {}
+    for tyre, row in vals.dashboards.items():
+        if set(row) != set(ROADS):
+            bad("dashboards", f"{tyre}: give a cell for each road: {', '.join(ROADS)}")
+        dashes[tyre] = {road: Dash(*row[road]) for road in ROADS}
+    if any(d.gas > vals.gas_dice for row in dashes.values() for d in row.values()):
+        bad("dashboards", f"a cell allows more gas dice than the box holds ({vals.gas_dice})")
+    damage = dict(vals.damage_by_environment)
+    if set(damage) != set(ENVIRONMENTS):
+        bad("damage_by_environment", f"give {', '.join(ENVIRONMENTS)}")
+    cut = vals.cut_card.model_dump()
+    if abs(sum(cut.values()) - 1) > 1e-3:
+        bad("cut_card", "good, dirty and puncture chances adding up to 1")
+    return Rules(gears=gears, gas_dice=vals.gas_dice, time_card=card,
+                 loss_seconds=vals.loss_of_control_seconds, die_faces=faces, hazard_faces=hz,
+                 hazard_limit=limits, dashboards=dashes, damage=damage,
+                 overspeed_loss=vals.corner_overspeed.loss, bump=vals.bump.model_dump(),
+                 cut_card={k: float(p) for k, p in cut.items()},
+                 drop_seconds=tuple(vals.drop_seconds), penalty_step=vals.time_control_penalty_step,
+                 table_seconds=vals.seconds_per_turn_at_table, soft_snow_limit=vals.soft_tyres_on_snow,
+                 sources=sources)
 
 
 @functools.lru_cache(maxsize=8)
@@ -166,13 +173,14 @@ def _load_cached(path: str, mtime: float) -> Rules:
 
 
 def rules_for(stage) -> Rules:
-    """The ruleset a stage names (``rules:``, beside the stage file) or the bundled one."""
+    """The ruleset a stage names (``rules:``; a file beside a stage read from disk, else a bundled ruleset
+    by name), or the bundled one."""
     if not getattr(stage, "rules", None):
         return load_rules()
-    p = Path(stage.rules)
-    if not p.is_absolute():
-        p = Path(stage.source).parent / p
-    return load_rules(p)
+    found = offered.find(stage.rules, what="ruleset", where=f"{stage.source}: rules",
+                         folders=[paths.TILESETS / "classic"], near=getattr(stage, "near", None),
+                         keep=lambda p: p.stem.endswith("-rules") or p.parent.resolve() != RULES_FILE.parent.resolve())
+    return load_rules(found)
 
 
 def load_rules(path: str | Path | None = None) -> Rules:

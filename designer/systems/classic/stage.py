@@ -10,14 +10,15 @@ from pathlib import Path
 
 import yaml
 
-from designer.core import files, yamlio
+from designer.core import files, offered, paths, yamlio
 from designer.core.errors import DesignerError
-from designer.systems.classic import notation
+from designer.systems.classic import notation, schema
 from designer.systems.classic.rules import TYRES
 
 WEATHERS = ("fixed", "variable")
-STAGE_KEYS = {"system", "stage", "name", "zones", "route", "share", "weather", "tyres", "assistance", "splits",
-              "players", "leader", "rules", "big_attack", "notes", "demo"}
+STAGE_KEYS = set(schema.StageFile.model_fields)
+MAX_STAGES = schema.MAX_STAGES
+OFFERED = paths.TILESETS / "classic"
 
 
 @dataclass
@@ -35,6 +36,7 @@ class Stage:
     big_attack: bool = False
     notes: list[str] = field(default_factory=list)
     source: str = "<stage>"
+    near: Path | None = field(default=None, compare=False)   # folder of the file read from disk; None: upload
 
 
 @dataclass
@@ -51,33 +53,36 @@ def _fail(lines, source, path, msg, hint="see tilesets/classic/README.md for the
     raise DesignerError(msg, where=f"{source}:{line}" if line else source, hint=hint)
 
 
-def stage_from_data(data, lines, source: str, at: tuple = (), defaults: dict | None = None) -> Stage:
+def _offered_name(value, what: str, lines, source: str, path: tuple, near: Path | None) -> str:
+    """A box or ruleset name as written; from an upload or a link only a plain name (never a path)."""
+    line = yamlio.line_of(lines, path)
+    where = f"{source}:{line}" if line else source
+    if near is None:
+        offered.plain_name(value, what=what, where=where, offered=offered.names_in([OFFERED]))
+    return str(value).strip()
+
+
+def stage_from_data(data, lines, source: str, at: tuple = (), defaults: dict | None = None,
+                    near: Path | None = None) -> Stage:
+    """A stage from its mapping; ``near`` is the folder of a file read from disk (None for an upload)."""
     if not isinstance(data, dict):
         _fail(lines, source, at, "a stage is a mapping with `stage` (its name), `zones` and `route`")
-    data = {**(defaults or {}), **data}
-    unknown = set(data) - STAGE_KEYS - {"rally", "date", "drivers", "stages"}
-    if unknown:
-        _fail(lines, source, at + (sorted(unknown)[0],), f"unknown key {', '.join(sorted(unknown))}",
-              f"a stage knows {', '.join(sorted(STAGE_KEYS))}")
-    if data.get("route") is None and data.get("share") is None:
+    if "rally" in data or "stages" in data:
+        _fail(lines, source, at, "a rally cannot be a stage of another rally",
+              "list the stages themselves (their files or mappings), not a rally")
+    fields = schema.check(schema.StageFile, data, lines, source, "stage", at)
+    given = {k: v for k, v in fields.model_dump().items() if v is not None}
+    values = {**{k: v for k, v in (defaults or {}).items() if v is not None}, **given}
+    if fields.route is None and fields.share is None:
         _fail(lines, source, at, "the stage has no `route`",
               "add route: 'L0 | L1-C7 | C6' (course sheet) or share: L0-1/C7-6")
-    key = "route" if data.get("route") is not None else "share"
+    key = "route" if fields.route is not None else "share"
     line = yamlio.line_of(lines, at + (key,))
     where = f"{source}:{line}" if line else source
     route = (notation.parse_any(data["route"], where) if key == "route"
              else notation.parse_share(str(data["share"]), where))
-    weather = str(data.get("weather", "fixed"))
-    if weather not in WEATHERS:
-        _fail(lines, source, at + ("weather",), f"weather {weather!r}: write fixed or variable (ART.15)")
-    tyres = str(data.get("tyres", "asphalt"))
-    if tyres not in TYRES:
-        _fail(lines, source, at + ("tyres",), f"unknown tyres {tyres!r}", f"tyres are {', '.join(TYRES)}")
-    players = data.get("players", 4)
-    if not isinstance(players, int) or not 1 <= players <= 6:
-        _fail(lines, source, at + ("players",), "players is a number from 1 to 6")
     splits = []
-    for i, s in enumerate(data.get("splits") or []):
+    for i, s in enumerate(fields.splits or []):
         text = str(s).strip().upper()
         idx, _, cell = text.rpartition(":")
         try:
@@ -87,26 +92,31 @@ def stage_from_data(data, lines, source: str, at: tuple = (), defaults: dict | N
         if n < 0 or n >= len(route):
             _fail(lines, source, at + ("splits", i), f"split {s!r}: the route has {len(route)} crossings")
         splits.append((n, cell))
-    for flag in ("assistance", "leader", "big_attack"):
-        if flag in data and not isinstance(data[flag], bool):
-            _fail(lines, source, at + (flag,), f"{flag} is true or false")
-    name = str(data.get("stage") or data.get("name") or Path(source).stem)
-    return Stage(name=name, route=route, zones=str(data.get("zones") or "demo-zones"), weather=weather,
-                 tyres=tyres, assistance=bool(data.get("assistance", True)), splits=splits, players=players,
-                 leader=bool(data.get("leader", False)), rules=data.get("rules"),
-                 big_attack=bool(data.get("big_attack", False)), notes=[str(n) for n in data.get("notes") or []],
-                 source=source)
+    zones = values.get("zones", "demo-zones")
+    rules = values.get("rules")
+    zones_at = at + ("zones",) if "zones" in given else ("zones",)
+    _offered_name(zones, "zone box", lines, source, zones_at, near)
+    if rules is not None:
+        _offered_name(rules, "ruleset", lines, source, at + ("rules",) if "rules" in given else ("rules",), near)
+    name = str(values.get("stage") or values.get("name") or Path(source).stem)
+    return Stage(name=name, route=route, zones=zones, weather=values.get("weather", "fixed"),
+                 tyres=values.get("tyres", "asphalt"), assistance=values.get("assistance", True), splits=splits,
+                 players=values.get("players", 4), leader=values.get("leader", False), rules=rules,
+                 big_attack=values.get("big_attack", False), notes=list(values.get("notes") or []),
+                 source=source, near=near)
 
 
-def rally_from_data(data, lines, source: str, base: Path | None) -> Rally:
+def rally_from_data(data, lines, source: str, base: Path | None, seen: tuple[str, ...] = ()) -> Rally:
+    """A rally; ``base`` is the folder of a rally read from disk (None for an upload: its stages are inside)."""
     items = data.get("stages")
-    if not isinstance(items, list) or not items:
-        _fail(lines, source, ("stages",), "a rally lists its `stages` (file names beside it, or stage mappings)")
-    if len(items) > 6:
-        _fail(lines, source, ("stages",), f"a rally of {len(items)} stages; the course sheet holds 3 (at most 6 here)")
-    defaults = {k: data[k] for k in ("zones", "tyres", "weather", "players") if k in data}
+    if isinstance(items, list) and len(items) > MAX_STAGES:
+        _fail(lines, source, ("stages",), f"a rally of {len(items)} stages; the course sheet holds 3, this tool "
+                                          f"at most {MAX_STAGES}", "split it into several rallies")
+    fields = schema.check(schema.RallyFile, data, lines, source, "rally")
+    defaults = {k: getattr(fields, k) for k in ("zones", "tyres", "weather", "players", "rules")
+                if getattr(fields, k) is not None}
     stages = []
-    for i, item in enumerate(items):
+    for i, item in enumerate(data["stages"]):
         if isinstance(item, str):
             if base is None:
                 _fail(lines, source, ("stages", i), "this rally names stage files, which an upload cannot reach",
@@ -115,23 +125,32 @@ def rally_from_data(data, lines, source: str, base: Path | None) -> Rally:
             if not p.is_file():
                 _fail(lines, source, ("stages", i), f"no stage file {item!r} beside the rally",
                       "check the file name")
+            if str(p) in seen:
+                _fail(lines, source, ("stages", i), f"the rally lists {p.name}, which lists this rally again "
+                                                    f"(a loop: {' -> '.join(Path(x).name for x in seen + (str(p),))})",
+                      "a rally lists stages, not itself or another rally")
             text = files.read_text(p, what="stage file")
             sd, sl = yamlio.loads(text, str(p))
-            stages.append(stage_from_data(sd, sl, str(p), defaults=defaults))
+            if isinstance(sd, dict) and "rally" in sd:
+                _fail(lines, source, ("stages", i), f"{item!r} is a rally ({p}), not a stage; rallies do not nest",
+                      "list that rally's stages here instead")
+            stages.append(stage_from_data(sd, sl, str(p), defaults=defaults, near=p.parent))
         else:
-            stages.append(stage_from_data(item, lines, source, ("stages", i), defaults=defaults))
-    drivers = data.get("drivers") or []
-    return Rally(name=str(data.get("rally")), stages=stages, date=str(data.get("date") or ""),
-                 drivers=[str(d) for d in drivers] if isinstance(drivers, list) else [], source=source)
+            stages.append(stage_from_data(item, lines, source, ("stages", i), defaults=defaults, near=base))
+    return Rally(name=fields.rally, stages=stages, date=fields.date or "", drivers=list(fields.drivers or []),
+                 source=source)
 
 
 def loads(text: str, source: str = "<text>", path: Path | None = None):
+    """A stage or rally from text. ``path``: the file it was read from on the user's own disk; without it
+    (an upload, a link) the text may name zone boxes and rulesets only by name, never by path."""
     data, lines = yamlio.loads(text, source)
     if not isinstance(data, dict):
         raise DesignerError("a classic stage or rally file is a YAML mapping", where=source,
                             hint="start with `system: classic` and `stage:` or `rally:`")
+    near = Path(path).resolve().parent if path else None
     if "rally" in data:
-        return rally_from_data(data, lines, source, path.parent if path else None)
+        return rally_from_data(data, lines, source, near, (str(Path(path).resolve()),) if path else ())
     if isinstance(data.get("zones"), dict):
         from designer.systems.classic.zones import box_from_data
 
@@ -139,7 +158,7 @@ def loads(text: str, source: str = "<text>", path: Path | None = None):
         raise DesignerError(f"this is a zone box ({box.name}: zones {', '.join(box.zones)}), not a stage",
                             where=source, hint="give a stage or rally file that uses it with `zones: "
                                                f"{box.name}`; the box itself reads without a problem")
-    return stage_from_data(data, lines, source)
+    return stage_from_data(data, lines, source, near=near)
 
 
 def load(path) -> Stage | Rally:

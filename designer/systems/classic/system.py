@@ -24,6 +24,7 @@ class ClassicSystem(GameSystem):
         return S.load(path)
 
     def loads(self, text: str, source: str = "<text>"):
+        """A stage or rally sent as text (an upload, a link): it may name boxes and rulesets by name only."""
         from designer.systems.classic import stage as S
 
         return S.loads(text, source)
@@ -44,11 +45,11 @@ class ClassicSystem(GameSystem):
         return isinstance(doc, Rally)
 
     def box_of(self, stage, near: Path | None = None):
+        """The zone box a stage names: beside a stage read from disk (``near``, or the folder it was read
+        from), else only a bundled box by name; a stage that came as text never reaches a path it names."""
         from designer.systems.classic.zones import find_box
 
-        if near is None and stage.source and Path(stage.source).is_file():
-            near = Path(stage.source).resolve().parent
-        return find_box(stage.zones, near)
+        return find_box(stage.zones, near if near is not None else getattr(stage, "near", None))
 
     # -- checking and analysing ----------------------------------------------------------------
     def validate(self, stage, box) -> list:

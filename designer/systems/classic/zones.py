@@ -14,8 +14,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from designer.core import files, paths, yamlio
+from designer.core import files, offered, paths, yamlio
 from designer.core.errors import DesignerError
+from designer.systems.classic import schema
 
 SURFACES = ("asphalt", "snow", "gravel")
 ENVIRONMENTS = ("meadow", "earth", "forest", "rocks")
@@ -196,6 +197,7 @@ def box_from_data(data, lines, source: str) -> Box:
         rd.fail((), "a zone box file is a mapping with `box`, `size` and `zones`")
     if str(data.get("system", "classic")).strip().lower() not in ("classic", "rallyman", "classic-rallyman"):
         rd.fail(("system",), "this box is not a classic Rallyman box", "write `system: classic`")
+    schema.check(schema.BoxFile, data, lines, source, "zone box")
     size = data.get("size", 8)
     if not isinstance(size, int) or not 3 <= size <= MAX_SIZE:
         rd.fail(("size",), f"size must be a whole number of cells per board edge, 3 to {MAX_SIZE}")
@@ -380,20 +382,15 @@ def loads_box(text: str, source: str = "<zones>") -> Box:
     return box_from_data(data, lines, source)
 
 
+def is_box_file(p: Path) -> bool:
+    """Any file the user names beside a stage; among the bundled files, the boxes (not the rulesets)."""
+    bundled = paths.TILESETS / "classic"
+    return p.parent.resolve() != bundled.resolve() or not p.stem.endswith("-rules")
+
+
 def find_box(name: str, near: Path | None = None) -> Box:
-    """A box by file path or by name (``demo-zones``), looked up beside the stage, then in the bundled boxes."""
-    candidates = []
-    raw = Path(str(name))
-    if raw.suffix in (".yaml", ".yml"):
-        candidates += [near / raw] if near and not raw.is_absolute() else []
-        candidates.append(raw)
-    else:
-        if near:
-            candidates += [near / f"{name}.yaml"]
-        candidates.append(paths.TILESETS / "classic" / f"{name}.yaml")
-    for c in candidates:
-        if c.is_file():
-            return load_box(c)
-    bundled = sorted(p.stem for p in (paths.TILESETS / "classic").glob("*.yaml") if p.stem != "classic-rules")
-    raise DesignerError(f"no zone box called {name!r}", where="zones",
-                        hint=f"bundled boxes: {', '.join(bundled) or 'none'}; or give the path of your box file")
+    """A box by name (``demo-zones``) among the bundled boxes; with ``near`` (the folder of a stage read from
+    the user's disk) also a file beside it or a path. Without ``near`` a path is refused before anything opens."""
+    found = offered.find(name, what="zone box", where="zones", folders=[paths.TILESETS / "classic"], near=near,
+                         keep=is_box_file)
+    return load_box(found)

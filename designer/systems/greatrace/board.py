@@ -182,15 +182,10 @@ def board_from_data(data: Any, lines: dict, source: str, near: Path | None = Non
     if not isinstance(data, dict):
         raise DesignerError("a board file is a mapping with board, columns, rows, cities and bag", where=source,
                             hint="start from tilesets/greatrace/demo-frontier.yaml")
+    from designer.systems.greatrace import schema
+
+    schema.check(schema.Board, data, lines, source, "board")
     problems: list = []
-    for key in ("board", "columns", "rows", "cities", "bag"):
-        if key not in data:
-            problems.append(((), f"the key {key!r} is missing"))
-    known = {"system", "board", "title", "columns", "rows", "off", "risk", "cities", "transport", "bands", "bag",
-             "rules"}
-    for key in data:
-        if key not in known:
-            problems.append(((key,), f"unknown key {key!r} (known: {', '.join(sorted(known))})"))
     board = Board(name=str(data.get("board", "")), title=str(data.get("title", data.get("board", ""))),
                   columns=_int(data.get("columns", 1), ("columns",), problems, 1, MAX_COLUMNS),
                   rows=_int(data.get("rows", 1), ("rows",), problems, 1, MAX_ROWS), source=source)
@@ -287,27 +282,36 @@ def board_from_data(data: Any, lines: dict, source: str, near: Path | None = Non
     return board
 
 
-def _rules_for(name: Any, near: Path | None, source: str, lines: dict) -> Ruleset:
-    if not name:
-        return load_ruleset()
+def _is_ruleset_file(p: Path) -> bool:
+    """A bundled ruleset ends in ``-rules.yaml`` (boards share the folder); any file beside a board read from
+    disk may be one."""
     from designer.core import paths
 
-    for folder in [near, paths.TILESETS / "greatrace"]:
-        if folder is not None and (Path(folder) / str(name)).is_file():
-            return load_ruleset(Path(folder) / str(name))
+    bundled = (paths.TILESETS / "greatrace").resolve()
+    return p.parent.resolve() != bundled or p.name.endswith(("-rules.yaml", "-rules.yml"))
+
+
+def _rules_for(name: Any, near: Path | None, source: str, lines: dict) -> Ruleset:
+    """The ruleset a board names: by name among the bundled ones, or (a board read from disk, ``near`` its
+    folder) a file beside it. A board that arrived over the network may not name a path."""
+    if name is None:
+        return load_ruleset()
+    from designer.core import offered, paths
+
     line = yamlio.line_of(lines, ("rules",))
-    raise DesignerError(f"the ruleset {name!r} was not found", where=f"{source}:{line}" if line else source,
-                        hint="name a file beside the board or in tilesets/greatrace/, or leave rules out")
+    where = f"{source}:{line}" if line else source
+    return load_ruleset(offered.find(name, what="ruleset", where=where, folders=[paths.TILESETS / "greatrace"],
+                                     near=near, keep=_is_ruleset_file))
 
 
 def load_board(path: str | Path, rules: Ruleset | None = None) -> Board:
     p = Path(path)
-    data, lines = yamlio.load(p)
+    data, lines = yamlio.load_plain(p)
     return board_from_data(data, lines, str(p), near=p.parent, rules=rules)
 
 
 def loads_board(text: str, source: str = "<board>") -> Board:
-    data, lines = yamlio.loads(text, source)
+    data, lines = yamlio.loads_plain(text, source)
     return board_from_data(data, lines, source)
 
 

@@ -68,7 +68,12 @@ def run_once(cm: CostMap, route: Route, rng: random.Random) -> dict:
             funding += 1
             n += 1
 
+    turns = 0
     while pos < len(route.steps):
+        turns += 1
+        if turns > 4 * len(route.steps) + 20:
+            failed = "the car makes no headway on this route"
+            break
         here = hexes[pos]
         in_city = here in cm.cities
         step = route.steps[pos]

@@ -17,7 +17,7 @@ from designer.core.errors import DesignerError
 from designer.systems.greatrace.board import Hex, label, parse_label
 
 CARD_KEYS = ("transport", "escort", "guide")
-KNOWN = {"system", "race", "title", "board", "start", "finish", "median", "players", "dashboard", "money", "cards",
+KNOWN = {"system", "race", "title", "board", "start", "finish", "median", "players", "seat", "dashboard", "money", "cards",
          "laid", "notes"}
 
 
@@ -29,6 +29,7 @@ class Race:
     finish: str
     median: str | None = None
     players: int = 4
+    seat: int | None = None          # the player's place in the first round's order (None: not the last)
     fuel: int | None = None          # None: the gauge maximum (a car at the start of the race)
     engine: int | None = None
     chassis: int | None = None
@@ -64,17 +65,15 @@ def race_from_data(data: Any, lines: dict, source: str) -> Race:
     if not isinstance(data, dict):
         raise DesignerError("a race file is a mapping with race, board, start and finish", where=source,
                             hint="start from stages/greatrace/demo-race-1.yaml")
+    from designer.systems.greatrace import schema
+
+    schema.check(schema.Race, data, lines, source, "race")
     problems: list = []
-    for key in ("race", "board", "start", "finish"):
-        if key not in data:
-            problems.append(((), f"the key {key!r} is missing"))
-    for key in data:
-        if key not in KNOWN:
-            problems.append(((key,), f"unknown key {key!r} (known: {', '.join(sorted(KNOWN))})"))
     race = Race(name=str(data.get("race", "race")), board=str(data.get("board", "")),
                 start=str(data.get("start", "")).strip(), finish=str(data.get("finish", "")).strip(),
                 median=str(data["median"]).strip() if data.get("median") else None,
                 players=_int(data.get("players", 4), ("players",), problems, 1, 5),
+                seat=data.get("seat"),
                 money=_int(data.get("money", 80), ("money",), problems, 0, 100000),
                 notes=str(data.get("notes", "")), source=source, lines=lines)
     dash = data.get("dashboard") or {}
@@ -121,7 +120,7 @@ def load_race(path: str | Path) -> Race:
 
 
 def loads_race(text: str, source: str = "<race>") -> Race:
-    data, lines = yamlio.loads(text, source)
+    data, lines = yamlio.loads_plain(text, source)
     return race_from_data(data, lines, source)
 
 
@@ -131,6 +130,8 @@ def race_to_data(race: Race) -> dict:
     if race.median:
         out["median"] = race.median
     out["players"] = race.players
+    if race.seat is not None:
+        out["seat"] = race.seat
     dash = {k: getattr(race, k) for k in ("fuel", "engine", "chassis") if getattr(race, k) is not None}
     if dash:
         out["dashboard"] = dash
@@ -148,15 +149,29 @@ def dumps_race(race: Race) -> str:
     return yaml.safe_dump(race_to_data(race), sort_keys=False, allow_unicode=True)
 
 
-def board_path(name: str, near: Path | None = None) -> Path:
-    """The board file a race names: a file beside the race, or ``tilesets/greatrace/<name>.yaml``."""
-    candidates = []
-    for folder in [near, paths.TILESETS / "greatrace"]:
-        if folder is None:
-            continue
-        candidates += [Path(folder) / name, Path(folder) / f"{name}.yaml"]
-    for c in candidates:
-        if c.is_file():
-            return c
-    raise DesignerError(f"the board {name!r} was not found", where="board",
-                        hint="name a board file beside the race or one in tilesets/greatrace/ (e.g. demo-frontier)")
+BOARDS = paths.TILESETS / "greatrace"
+
+
+def _is_board_file(p: Path) -> bool:
+    """A bundled file that is a board (rulesets share the folder and end in ``-rules.yaml``); any file beside
+    a race read from disk."""
+    return not (p.parent.resolve() == BOARDS.resolve() and p.name.endswith(("-rules.yaml", "-rules.yml")))
+
+
+def offered_boards() -> list[str]:
+    """The names of the boards the product offers (what an uploaded or linked race may name)."""
+    from designer.core import offered
+
+    return offered.names_in([BOARDS], _is_board_file)
+
+
+def board_path(name: str, near: Path | None = None, where: str = "board") -> Path:
+    """The board file a race names.
+
+    ``near`` is the folder of a race read from disk: its board may then be a file beside it (or any path).
+    A race that arrived over the network (an upload, a link) has ``near=None`` and names a bundled board by
+    its name only; a path is refused before anything is opened.
+    """
+    from designer.core import offered
+
+    return offered.find(name, what="board", where=where, folders=[BOARDS], near=near, keep=_is_board_file)

@@ -73,32 +73,26 @@ class Ruleset:
 
 def load_ruleset(path: str | Path | None = None) -> Ruleset:
     p = Path(path) if path else DEFAULT_RULES
-    data, lines = yamlio.load(p)
+    data, lines = yamlio.load_plain(p)
     return ruleset_from_data(data, lines, str(p))
 
 
 def ruleset_from_data(data: Any, lines: dict, source: str) -> Ruleset:
+    """A ruleset from parsed YAML, typed and ranged by :class:`designer.systems.greatrace.schema.Rules`."""
+    from designer.systems.greatrace import schema
+
     if not isinstance(data, dict):
         raise DesignerError("a ruleset is a mapping of parameters", where=source,
                             hint="start from tilesets/greatrace/greatrace-rules.yaml")
-    problems = []
+    model = schema.check(schema.Rules, data, lines, source, "ruleset",
+                         hint="compare with tilesets/greatrace/greatrace-rules.yaml; each parameter is "
+                              "{value: ..., status: ..., source: ...}")
     params = {}
-    for key, entry in data.items():
-        if key in ("ruleset", "title", "system"):
-            continue
-        if not isinstance(entry, dict) or "value" not in entry:
-            problems.append(((key,), "write it as {value: ..., status: ..., source: ...}"))
-            continue
-        status = str(entry.get("status", ""))
-        if status not in STATUSES:
-            problems.append(((key, "status"), f"status must be one of {', '.join(STATUSES)}"))
-        params[key] = Parameter(key, entry["value"], status, str(entry.get("source", "")))
-    for key in REQUIRED:
-        if key not in params and not any(k == (key,) for k, _ in problems):
-            problems.append(((), f"parameter {key!r} is missing"))
-    if problems:
-        raise yamlio.schema_error(source, lines, problems, "ruleset",
-                                  hint="compare with tilesets/greatrace/greatrace-rules.yaml")
+    for key in type(model).model_fields:
+        entry = getattr(model, key)
+        if isinstance(entry, schema.Param):
+            value = entry.value.model_dump() if hasattr(entry.value, "model_dump") else entry.value
+            params[key] = Parameter(key, value, entry.status, entry.source)
     return Ruleset(str(data.get("ruleset", "greatrace")), str(data.get("title", "")), params, source)
 
 

@@ -11,6 +11,10 @@ from designer.systems.greatrace import race as race_mod
 from designer.systems.greatrace.board import Board, board_from_data, load_board
 
 
+LIMITS = {"runs": (1, 20_000), "candidates": (1, 200), "players": (1, 5), "seed": (0, 2**63)}
+"""The work an analysis may be asked for: Monte Carlo runs, candidate routes, players at the table."""
+
+
 class GreatRace(GameSystem):
     name = "greatrace"
     title = "The Great Race"
@@ -26,7 +30,7 @@ class GreatRace(GameSystem):
         return self.loads(files.read_text(p, what="race file"), str(p), near=p.parent)
 
     def loads(self, text: str, source: str = "<text>", near: Path | None = None):
-        data, lines = yamlio.loads(text, source)
+        data, lines = yamlio.loads_plain(text, source)
         if isinstance(data, dict) and "race" not in data and "bag" in data:
             return self._board_check(board_from_data(data, lines, source, near=near))
         race = race_mod.race_from_data(data, lines, source)
@@ -51,7 +55,7 @@ class GreatRace(GameSystem):
         if stage.board_obj is not None:
             return stage.board_obj
         near = near or stage.near
-        p = race_mod.board_path(stage.board, near)
+        p = race_mod.board_path(stage.board, near, where=stage.line("board"))
         key = (str(p.resolve()), p.stat().st_mtime_ns)
         if key not in self._boards:
             try:
@@ -86,6 +90,12 @@ class GreatRace(GameSystem):
             raise DesignerError("the race has errors, so it cannot be analysed", where=stage.source or stage.name,
                                 details=[str(p) for p in bad], hint="run validate and fix them first")
         allowed = {k: options[k] for k in ("runs", "seed", "transport", "candidates") if k in options}
+        for key, (low, high) in LIMITS.items():
+            value = players if key == "players" else allowed.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or not low <= value <= high):
+                raise DesignerError(f"{key} = {str(value)[:20]} is out of range", where=stage.source or stage.name,
+                                    hint=f"choose {key} from {low} to {high:,}")
         return analyse(box, stage, players=players, **allowed)
 
     def facts(self, stage, box, result: dict | None) -> dict:

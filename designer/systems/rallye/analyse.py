@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from designer.core.errors import DesignerError
 from designer.systems.rallye.deck import Deck, Section
+from designer.systems.rallye.knowledge import front_text
 from designer.systems.rallye.layout import exit_of, lay_out
 from designer.systems.rallye.plan import hardest_braking, limits_profile, solve
 from designer.systems.rallye.simulate import simulate
@@ -48,7 +49,9 @@ def _spin_text(p: float) -> str:
     return "no spin" if p <= 0 else f"{_percent(p)} chance of a spin"
 
 
-def recon_rows(deck: Deck, sections: list[Section], cautious, fastest) -> list[dict]:
+def recon_rows(deck: Deck, sections: list[Section], cautious, fastest, full_cautious=None, full_fastest=None) -> list[dict]:
+    """One row per section: the front (what the drivers see), the aid's ranges and the plans chosen from them;
+    the back (safety, top) and the plans for a driver who knew it, for the organiser."""
     hard = set(deck.ruleset.hard_severities)
     rows = []
     for i, s in enumerate(sections):
@@ -56,14 +59,19 @@ def recon_rows(deck: Deck, sections: list[Section], cautious, fastest) -> list[d
         rows.append({"section": i + 1, "card": s.id, "note": pace_note(s), "pace_note": s.pace_note(),
                      "severity": s.severity, "direction": s.direction, "width": s.width, "surface": s.surface,
                      "safety": s.safety, "top": s.top, "exit": exit_of(s, deck.ruleset.turn_quarters),
+                     "aid": front_text(deck, s),
                      "cautious_speed": cautious.legs[i].speed, "planned_speed": fastest.legs[i].speed,
+                     "full_cautious_speed": (full_cautious or cautious).legs[i].speed,
+                     "full_planned_speed": (full_fastest or fastest).legs[i].speed,
                      "next_hard": None if nxt is None else {"in": nxt - i, "section": nxt + 1,
                                                               "note": pace_note(sections[nxt])}})
     return rows
 
 
 def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 300, seed: int = 1,
-            extra_stress: int = 0) -> dict:
+            extra_stress: int = 0, known: frozenset = frozenset()) -> dict:
+    """The analysis of ``stage``; the plans are chosen from the cards' fronts (``known``: card ids whose backs
+    the drivers remember from an earlier stage), the full-information figures given beside them."""
     ids = card_ids(stage, deck)
     missing = [c for c in ids if c not in deck.sections]
     if missing:
@@ -74,8 +82,10 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
     sections = [deck.sections[c] for c in ids]
     r = deck.ruleset
     players = players or stage.players or (stage.draft.players if stage.draft else None) or 1
-    cautious = solve(deck, sections, cautious=True)
-    fastest = solve(deck, sections, cautious=False)
+    cautious = solve(deck, sections, cautious=True, known=known)
+    fastest = solve(deck, sections, cautious=False, known=known)
+    full_cautious = solve(deck, sections, cautious=True, hidden=False)
+    full_fastest = solve(deck, sections, cautious=False, hidden=False)
     layout = lay_out(sections, r)
     sim = simulate(deck, sections, fastest, runs=runs, seed=seed, extra_stress=extra_stress) if runs else None
     sim_cautious = simulate(deck, sections, cautious, runs=runs, seed=seed, extra_stress=extra_stress) if runs else None
@@ -85,12 +95,16 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
     table = table_minutes(deck, players, len(sections))
     statuses = {k: v for k, v in r.statuses().items() if v in ("assumed", "decided")}
     gain = cautious.expected - fastest.expected
+    prior = r.hidden_backs.get("prior", "ranges")
     summary = [
         f"{len(sections)} sections: {counts['none']} straights, {counts['yellow']} light, {counts['orange']} medium, "
         f"{counts['red']} tight corners; mean safety speed {round(sum(s.safety for s in sections) / len(sections))} km/h",
-        f"cautious plan (never above safety): {cautious.expected:.1f} s solo",
+        f"speeds chosen from the fronts of the cards and the player aid (backs hidden until turned over; "
+        f"back chances: {prior})",
+        f"cautious plan (never above the lowest safety speed the front allows): {cautious.expected:.1f} s solo",
         f"fastest plan: {fastest.expected:.1f} s expected solo with the best hand every section ({gain:.1f} s "
         f"better; {_spin_text(fastest.to_dict()['spin_chance_total'])} with that hand)",
+        f"if you knew every back: cautious {full_cautious.expected:.1f} s, fastest {full_fastest.expected:.1f} s",
         f"bounds: every section at its safety speed {at_safety} s, at its top speed {at_top} s",
     ]
     if sim:
@@ -113,13 +127,18 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
         "cards": ids, "players": players,
         "limits": limits_profile(deck, sections),
         "plans": {"cautious": cautious.to_dict(), "fastest": fastest.to_dict()},
+        "information": {"headline": "fronts", "prior": prior, "known_backs": sorted(known),
+                        "status": r.params["hidden_backs"].status},
+        "full_information": {"cautious": full_cautious.to_dict(), "fastest": full_fastest.to_dict(),
+                             "cautious_solo_seconds": round(full_cautious.expected, 2),
+                             "best_solo_seconds": round(full_fastest.expected, 2)},
         "best_solo_seconds": round(fastest.expected, 2), "cautious_solo_seconds": round(cautious.expected, 2),
         "fastest_gain_seconds": round(gain, 2),
         "bounds": {"all_at_safety": at_safety, "all_at_top": at_top},
         "difficulty": {"corners": counts, "mean_safety": round(sum(s.safety for s in sections) / len(sections), 1),
                        "hardest_braking": hb},
         "simulation": {"fastest": sim, "cautious": sim_cautious} if sim else None,
-        "recon": recon_rows(deck, sections, cautious, fastest),
+        "recon": recon_rows(deck, sections, cautious, fastest, full_cautious, full_fastest),
         "layout": {"ok": layout.ok, "size": list(layout.size()),
                    "cells": [list(p.cell) for p in layout.placements],
                    "headings": [[p.heading_in, p.heading_out] for p in layout.placements],
@@ -131,14 +150,18 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
 
 
 def report(result: dict) -> str:
-    """The analysis as text: the summary, then the reconnaissance notes with both plans."""
+    """The analysis as text: the summary, then the reconnaissance notes: the front and the player aid's ranges
+    with the plans chosen from them, then the back and the plans of a driver who knew it."""
     out = [str(result.get("stage", ""))] + [f"  {s}" for s in result.get("summary", [])]
     out.append("")
-    out.append(f"  {'#':>2} {'card':>5} {'note':8} {'width':7} {'surface':8} {'safety':>6} {'top':>4} "
-               f"{'cautious':>8} {'fastest':>7}  next hard")
+    out.append(f"  {'':>2} {'':>5} {'front':33} {'player aid':28} {'plans':>16}   {'back':>10} {'if known':>16}")
+    out.append(f"  {'#':>2} {'card':>5} {'note':8} {'width':7} {'surface':8} {'aid ranges (km/h)':37} "
+               f"{'cautious':>8} {'fastest':>7}  {'safety':>6} {'top':>4} {'cautious':>8} {'fastest':>7}  next hard")
     for row in result.get("recon", []):
         nh = row["next_hard"]
         nh_text = f"{nh['in']} -> {nh['note']}" if nh else "-"
         out.append(f"  {row['section']:>2} {row['card']:>5} {row['note']:8} {row['width']:7} {row['surface']:8} "
-                   f"{row['safety']:>6} {row['top']:>4} {row['cautious_speed']:>8} {row['planned_speed']:>7}  {nh_text}")
+                   f"{row.get('aid', ''):37} {row['cautious_speed']:>8} {row['planned_speed']:>7}  "
+                   f"{row['safety']:>6} {row['top']:>4} {row.get('full_cautious_speed', ''):>8} "
+                   f"{row.get('full_planned_speed', ''):>7}  {nh_text}")
     return "\n".join(out)

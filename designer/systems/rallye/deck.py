@@ -11,9 +11,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from designer.core import paths, yamlio
+from designer.core import offered, paths, yamlio
 from designer.core.errors import DesignerError
-from designer.systems.rallye.rules import Ruleset, Tables, check_name, check_system, get_ruleset, parse_tables
+from designer.systems.rallye import schema
+from designer.systems.rallye.rules import Ruleset, Tables, check_system, get_ruleset, parse_tables
 
 SEVERITIES = ("none", "yellow", "orange", "red")
 SEVERITY_WORDS = {"none": "straight", "yellow": "light", "orange": "medium", "red": "tight"}
@@ -149,7 +150,9 @@ def deck_from_data(data: Any, lines: dict, source: str, near: Path | None = None
     if "deck" not in data:
         raise DesignerError("this is not a Rallye deck (no `deck:` name)", where=source,
                             hint="a deck file has deck:, sections: and actions:")
-    ruleset = get_ruleset(str(data.get("ruleset") or "rallye-v7"), near)
+    schema.check(schema.DeckFile, data, lines, source, "deck", hint="see tilesets/rallye/README.md for the format")
+    line = yamlio.line_of(lines, ("ruleset",))
+    ruleset = get_ruleset(data.get("ruleset") or None, near, where=f"{source}:{line}" if line else source)
     step, vmax = ruleset.speed_step, ruleset.speed_max
     problems: list[tuple[tuple, str]] = []
     widths = _names(data, "widths", ["narrow", "medium", "wide"], problems)
@@ -284,12 +287,14 @@ def deck_from_data(data: Any, lines: dict, source: str, near: Path | None = None
 
 
 def load_deck(path: str | Path) -> Deck:
-    data, lines = yamlio.load(path)
-    return deck_from_data(data, lines, str(path), Path(path).parent)
+    """A deck file from the user's disk (its ruleset may be a file beside it)."""
+    data, lines = yamlio.load_plain(path)
+    return deck_from_data(data, lines, str(path), Path(path).resolve().parent)
 
 
 def loads_deck(text: str, source: str = "<deck>") -> Deck:
-    data, lines = yamlio.loads(text, source)
+    """A deck sent as text (an upload): it may name only a bundled ruleset."""
+    data, lines = yamlio.loads_plain(text, source)
     return deck_from_data(data, lines, source)
 
 
@@ -298,21 +303,32 @@ def _cached(path: str, mtime: float) -> Deck:
     return load_deck(path)
 
 
-def find_deck(name: str | None, near: Path | None = None) -> Path:
-    name = name or DEFAULT_DECK
-    check_name(name, "deck")
-    candidates = []
-    for folder in ([Path(near)] if near else []) + [paths.TILESETS / "rallye"]:
-        candidates += [folder / name, folder / f"{name}.yaml"]
-    for c in candidates:
-        if c.is_file() and c.suffix in (".yaml", ".yml"):
-            return c
-    bundled = sorted(p.stem for p in (paths.TILESETS / "rallye").glob("*.yaml") if p.stem != "ruleset")
-    raise DesignerError(f"no deck called {name!r}", where="deck",
-                        hint=f"put {name}.yaml beside the stage, or use one of: {', '.join(bundled)}")
+def _is_deck(p: Path) -> bool:
+    return p.stem != "ruleset"
 
 
-def get_deck(name: str | None = None, near: Path | None = None) -> Deck:
-    """The deck called ``name``: a file beside ``near`` first, then the bundled decks."""
-    p = find_deck(name, near)
+def offered_decks() -> list[str]:
+    """The names of the bundled decks (what an upload or a link may name)."""
+    return offered.names_in([paths.TILESETS / "rallye"], _is_deck)
+
+
+def find_deck(name: str | None, near: Path | None = None, where: str = "deck") -> Path:
+    """The file of the deck called ``name``.
+
+    ``near`` is the folder of a stage read from the user's disk: a deck file there (by name, or a path relative
+    to it) is found first. Without it (an upload, a link, the app's editor) only a bundled deck, named by its
+    name, is ever opened: a path is refused before any file is touched.
+    """
+    return offered.find(name or DEFAULT_DECK, what="deck", where=where, folders=[paths.TILESETS / "rallye"],
+                        near=near, keep=_is_deck)
+
+
+def get_deck(name: str | None = None, near: Path | None = None, where: str = "deck") -> Deck:
+    """The deck called ``name``: a file beside ``near`` (a stage on disk) first, then the bundled decks."""
+    p = find_deck(name, near, where)
     return _cached(str(p.resolve()), p.stat().st_mtime)
+
+
+def deck_of(stage: Any, near: Path | None = None) -> Deck:
+    """The deck a stage names: beside the stage when it was read from disk, else a bundled deck by name."""
+    return get_deck(stage.deck, stage.near or near, where=getattr(stage, "deck_where", "") or stage.source)

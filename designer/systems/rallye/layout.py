@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from designer.systems.rallye.deck import Section
 
 MOVES = ((1, 0), (0, 1), (-1, 0), (0, -1))
+SEARCH_BUDGET = 20_000
 
 
 def step(cell: tuple[int, int], heading: int) -> tuple[int, int]:
@@ -86,14 +87,22 @@ def why_not(taken: dict, cell, heading: int, section: Section, rules, last: bool
 def has_future(taken: dict, cell, heading: int, remaining: int, table: dict) -> bool:
     """Can ``remaining`` more cards still be laid from ``cell`` (entered with ``heading``), whatever they are?
 
-    A search for a road that turns where it must, never crossing itself and staying on the table.
+    A search for a road that turns where it must, never crossing itself and staying on the table. The search
+    stops after SEARCH_BUDGET places tried and then answers yes (a draft may still find itself stuck later, and
+    says so): the answer is exact on the tables and stage lengths of the game.
     """
     if remaining <= 0:
         return True
+    if len(taken) + remaining > int(table["columns"]) * int(table["rows"]):
+        return False
     seen = set(taken)
     cells = list(taken)
+    budget = [SEARCH_BUDGET]
 
     def walk(at, head, left) -> bool:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return True               # not settled within the budget: taken as possible (laying will tell)
         if at in seen:
             return False
         cells.append(at)

@@ -8,8 +8,10 @@ crossing is then read from the card's tables with a die. So a stage is a small M
 - the **cautious plan** never goes above a card's safety speed;
 - the **fastest plan** may, where the seconds gained beat the penalties the tables promise (on average).
 
-Both assume the driver holds the best hand of the starting set each time (an ideal; the simulation in
-:mod:`designer.systems.rallye.simulate` deals real hands).
+Each speed is chosen from what the driver can see (the front of the card and the player aid, see
+:mod:`.knowledge`); with ``hidden=False`` the same plans for a driver who knew every back (the organiser's
+figures). Both assume the driver holds the best hand of the starting set each time (an ideal; the simulation
+in :mod:`designer.systems.rallye.simulate` deals real hands).
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from designer.systems.rallye.deck import Deck, Section
+from designer.systems.rallye.knowledge import Back, Belief, beliefs, safe_limit
 from designer.systems.rallye.rules import SPIN, Ruleset
 
 Card = tuple[int, frozenset]          # (acceleration in steps, arrows)
@@ -68,9 +71,15 @@ def outcome_cost(r: Ruleset, speed: int, outcome) -> tuple[float, int]:
 
 
 def section_outcomes(deck: Deck, s: Section, speed: int, wheel_ok: bool) -> dict:
+    """{outcome: chance} of crossing ``s`` at ``speed`` steps, read from its real back."""
     r = deck.ruleset
     step = r.speed_step
     return deck.tables_of(s).outcomes(speed, s.safety // step, s.top // step, wheel_ok or s.wheel is None)
+
+
+def back_outcomes(back: Back, s: Section, speed: int, wheel_ok: bool) -> dict:
+    """{outcome: chance} of crossing a card of front ``s`` and back ``back`` at ``speed`` steps."""
+    return back.tables.outcomes(speed, back.safety, back.top, wheel_ok or s.wheel is None)
 
 
 @dataclass
@@ -96,15 +105,19 @@ class Plan:
     kind: str
     legs: list[Leg]
     expected: float                     # expected solo seconds from the start
-    values: list[list[float]]           # values[i][v]: expected seconds from section i holding speed step v
+    values: list[list[float]]           # values[i][v]: what the plan counts from section i holding speed step v
     q: list[dict]                       # q[i][(v, ok)]: what the plan counts from section i choosing (v, ok)
+    believed: float = 0.0               # expected seconds as the driver sees them (the fronts only when hidden)
+    hidden: bool = True                 # chosen from the fronts (True) or knowing every back (False)
+    choice: list | None = None          # choice[i][v]: (speed step, wheel right) chosen at section i holding v
 
     @property
     def speeds(self) -> list[int]:
         return [leg.speed for leg in self.legs]
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "expected_seconds": round(self.expected, 3),
+        return {"kind": self.kind, "information": "fronts" if self.hidden else "every back",
+                "expected_seconds": round(self.expected, 3), "believed_seconds": round(self.believed, 3),
                 "seconds_without_penalty": sum(leg.base for leg in self.legs),
                 "expected_penalty": round(sum(leg.penalty for leg in self.legs), 3),
                 "spin_chance_total": round(1 - _prod(1 - leg.spin_chance for leg in self.legs), 4),
@@ -119,48 +132,60 @@ def _prod(xs) -> float:
 
 
 FORCED = 1000.0     # what a cautious plan counts for being forced above a safety speed (so it avoids it first)
+TIE = 1e-9          # choices whose values differ by less are equal: the lower speed, then the wheel right, wins
 
 
-def solve(deck: Deck, sections: list[Section], cautious: bool = False) -> Plan:
+def _expect(r: Ruleset, s: Section, belief: Belief, v: int, ok: bool, after_values: list[float]) -> float:
+    total = 0.0
+    for pb, back in belief:
+        for outcome, p in back_outcomes(back, s, v, ok).items():
+            sec, after = outcome_cost(r, v, outcome)
+            total += pb * p * (sec + after_values[after])
+    return total
+
+
+def solve(deck: Deck, sections: list[Section], cautious: bool = False, hidden: bool = True,
+          known: frozenset = frozenset()) -> Plan:
     """The plan with the least expected solo seconds (``cautious``: never above a safety speed).
 
-    A cautious driver who cannot stay under a safety speed (the section before was too fast to brake from)
-    takes the least bad speed; the plan counts that as much worse than any time, so it avoids it when it can.
+    ``hidden`` (the game as played): each speed is chosen knowing the section's front and the player aid, not
+    its back (see :mod:`.knowledge`); ``known`` are the card ids whose backs the driver remembers. With
+    ``hidden=False`` the driver knows every back (the organiser's figure). Either way the plan's ``expected``
+    seconds are those of its choices on the stage's real cards; ``believed`` is what the driver expects.
+
+    A cautious driver never goes above the lowest safety speed the section might have; one who cannot stay
+    under it (the section before was too fast to brake from) takes the least bad speed, counted as much worse
+    than any time, so the plan avoids it when it can. Equal choices: the lower speed, then the wheel right.
     """
     r = deck.ruleset
     top, step = r.top_step, r.speed_step
     n = len(sections)
-    values = [[0.0] * (top + 1) for _ in range(n + 1)]      # what the plan minimises
-    seconds = [[0.0] * (top + 1) for _ in range(n + 1)]     # expected seconds under the plan
+    thought = beliefs(deck, sections, hidden, known)
+    truth = beliefs(deck, sections, False)
+    values = [[0.0] * (top + 1) for _ in range(n + 1)]      # what the plan minimises (believed, with FORCED)
+    believed = [[0.0] * (top + 1) for _ in range(n + 1)]    # seconds the driver expects
+    seconds = [[0.0] * (top + 1) for _ in range(n + 1)]     # seconds on the real cards
     choice: list[list[tuple[int, bool] | None]] = [[None] * (top + 1) for _ in range(n)]
     q_all: list[dict] = [{} for _ in range(n)]
     carries = r.speed_carries_over
     for i in range(n - 1, -1, -1):
         s = sections[i]
-        limit = min(top, s.safety // step) if cautious else top
-        q, q_sec = q_all[i], {}
+        limit = min(top, safe_limit(thought[i])) if cautious else top
+        q = q_all[i]
         for v in range(top + 1):
             for ok in (True, False):
-                total = total_sec = 0.0
-                for outcome, p in section_outcomes(deck, s, v, ok).items():
-                    sec, after = outcome_cost(r, v, outcome)
-                    total += p * (sec + values[i + 1][after])
-                    total_sec += p * (sec + seconds[i + 1][after])
-                if v > limit:
-                    total += FORCED
-                q[(v, ok)] = total
-                q_sec[(v, ok)] = (total, total_sec)
+                q[(v, ok)] = _expect(r, s, thought[i], v, ok, values[i + 1]) + (FORCED if v > limit else 0.0)
         right, anyway = best_hand_options(deck, s.wheel)
         for prev in range(top + 1):
-            best, arg = float("inf"), None
-            for ok, deltas in ((True, right), (False, anyway)):
-                for d in deltas:
-                    v = prev + d if carries else d
-                    if 0 <= v <= top and q_sec[(v, ok)][0] < best - 1e-12:
-                        best, arg = q_sec[(v, ok)][0], (v, ok)
-            values[i][prev] = best
-            seconds[i][prev] = q_sec[arg][1]
-            choice[i][prev] = arg
+            options = {(prev + d if carries else d, ok) for ok, deltas in ((True, right), (False, anyway))
+                       for d in deltas}
+            options = [o for o in options if 0 <= o[0] <= top]
+            best = min(q[o] for o in options)
+            v, ok = min((o for o in options if q[o] <= best + TIE), key=lambda o: (o[0], not o[1]))
+            choice[i][prev] = (v, ok)
+            values[i][prev] = q[(v, ok)]
+            believed[i][prev] = _expect(r, s, thought[i], v, ok, believed[i + 1])
+            seconds[i][prev] = _expect(r, s, truth[i], v, ok, seconds[i + 1])
     legs = []
     speed = r.start_speed // step
     for i, s in enumerate(sections):
@@ -171,7 +196,9 @@ def solve(deck: Deck, sections: list[Section], cautious: bool = False) -> Plan:
         legs.append(Leg(i, s.id, v * step, ok or s.wheel is None, expected_here, base, max(0.0, expected_here - base),
                         outs.get(SPIN, 0.0)))
         speed = v
-    return Plan("cautious" if cautious else "fastest", legs, seconds[0][r.start_speed // step], values, q_all)
+    start = r.start_speed // step
+    return Plan("cautious" if cautious else "fastest", legs, seconds[0][start], values, q_all,
+                believed[0][start], hidden, choice)
 
 
 def limits_profile(deck: Deck, sections: list[Section]) -> list[dict]:

@@ -1,4 +1,5 @@
-"""The printed road book of a Rallye stage or rally: per stage, the reconnaissance sheet a co-driver would
+"""The printed road book of a Rallye stage or rally: per stage a drivers' sheet (fronts only: what the rules let
+a driver see, for play) and an organiser's sheet (every back), each the reconnaissance sheet a co-driver would
 write (number, pace note, width and surface, safety and top speed, the planned speed, the distance to the next
 hard section), the strip drawing with the speed profile, the cards on the table, and the solo targets.
 
@@ -13,7 +14,7 @@ from designer.core.errors import DesignerError
 from designer.core.pdfkit import Column
 from designer.core.words import plural
 from designer.systems.rallye.analyse import analyse
-from designer.systems.rallye.deck import get_deck
+from designer.systems.rallye.deck import deck_of
 from designer.systems.rallye.draw import map_svg, stage_svg
 from designer.systems.rallye.stage import Rally, Stage
 
@@ -39,11 +40,35 @@ def _drawing(pdf: _Book, svg: str, x: float, width: float, height: float | None 
     return pdf.drawing(svg, x, top, width, height, align=align, max_scale=max_scale)[1]
 
 
-def _stage_page(pdf: _Book, result: dict, deck) -> None:
+def fronts_only(result: dict) -> dict:
+    """The analysis as the drivers may see it: no card numbers, safety and top speeds as the player aid's
+    ranges, the plans chosen from the fronts, nothing a driver could only learn from a card's back."""
+    rows = []
+    for row in result["recon"]:
+        aid = row.get("aid", "")
+        ranges = dict(part.strip().split(" ", 1) for part in aid.split(",")) if aid.startswith("safety") else {}
+        rows.append({**{k: v for k, v in row.items() if not k.startswith("full_")}, "card": "",
+                     "safety": ranges.get("safety", "?"), "top": ranges.get("top", "?")})
+    out = {k: v for k, v in result.items() if k not in ("full_information", "bounds", "limits")}
+    out["recon"] = rows
+    return out
+
+
+def _stage_page(pdf: _Book, result: dict, deck, play: bool = False) -> None:
+    """A stage's sheet: for ``play`` the drivers' one (fronts only), else the organiser's (every back)."""
     pdf.add_page()
-    pdf.title_block(result["stage"], 16, rule=False)
+    if play:
+        result = fronts_only(result)
+    pdf.title_block(result["stage"] + (" · drivers' sheet (fronts only)" if play else " · organiser's sheet"), 16,
+                    rule=False)
     notes = [f"Deck {deck.name}: {deck.title}. {len(result['cards'])} sections; "
              f"{plural(result['players'], 'driver')}, about {result['table_time']['minutes']} min at the table."]
+    if play:
+        notes.append("What a driver sees before turning a card over: its front and the player aid's ranges. "
+                     "Speeds planned from those alone; the backs are on the organiser's sheet.")
+    else:
+        notes.append("Every card's back: keep this sheet away from the drivers. Plans as chosen from the fronts, "
+                     "and as they would be if every back were known.")
     if deck.demo:
         notes.append("DEMONSTRATION DATA: the card values are made up, not the game's cards.")
     if deck.tables_status != "rulebook":
@@ -51,31 +76,36 @@ def _stage_page(pdf: _Book, result: dict, deck) -> None:
     for n in notes:
         pdf.para(n, 8.5, h=4.2)
     pdf.ln(1)
-    strip = stage_svg(result, parts=("strip", "profile"), header=False)
+    strip = stage_svg(result, parts=("strip",) if play else ("strip", "profile"), header=False)
     pdf.set_y(pdf.get_y() + _drawing(pdf, strip, pdf.l_margin, pdf.epw) + 2)
-    _recon_table(pdf, result)
+    _recon_table(pdf, result, PLAY_COLS if play else COLS)
     pdf.ln(3)
     pdf.need(46)
     y = pdf.get_y()
-    _targets(pdf, result, pdf.l_margin, y)
+    _targets(pdf, result, pdf.l_margin, y, play)
     below = pdf.get_y()
     pdf.set_y(y)
     used = _drawing(pdf, map_svg(result), pdf.w - pdf.r_margin - MAP_W, MAP_W, pdf.bottom - y, max_scale=0.36)
     pdf.set_y(max(below, y + used))
 
 
-COLS = [("#", 7, "section"), ("card", 11, "card"), ("call", 12, "note"), ("pace note", 0, "pace_note"),
-        ("width", 15, "width"), ("surface", 15, "surface"), ("safe", 12, "safety"), ("top", 12, "top"),
-        ("cautious", 17, "cautious_speed"), ("planned", 17, "planned_speed"), ("next hard", 28, "next_hard")]
+COLS = [("#", 7, "section"), ("card", 10, "card"), ("call", 11, "note"), ("pace note", 0, "pace_note"),
+        ("width", 14, "width"), ("surface", 14, "surface"), ("safe", 10, "safety"), ("top", 10, "top"),
+        ("cautious", 15, "cautious_speed"), ("planned", 15, "planned_speed"),
+        ("if known: caut.", 15, "full_cautious_speed"), ("planned", 15, "full_planned_speed"),
+        ("next hard", 26, "next_hard")]
+PLAY_COLS = [("#", 7, "section"), ("call", 12, "note"), ("pace note", 0, "pace_note"), ("width", 15, "width"),
+             ("surface", 15, "surface"), ("safe (aid)", 19, "safety"), ("top (aid)", 19, "top"),
+             ("cautious", 17, "cautious_speed"), ("planned", 17, "planned_speed"), ("next hard", 28, "next_hard")]
 
 
-def _recon_table(pdf: _Book, result: dict) -> None:
+def _recon_table(pdf: _Book, result: dict, cols=COLS) -> None:
     columns = [Column(head, w, "L" if key in ("pace_note", "next_hard") else "C",
-                      bold=key in ("note", "planned_speed")) for head, w, key in COLS]
+                      bold=key in ("note", "planned_speed")) for head, w, key in cols]
     rows = []
     for row in result["recon"]:
         cells = []
-        for _, _, key in COLS:
+        for _, _, key in cols:
             value = row[key]
             if key == "note":
                 value = ("—" if row["severity"] == "none" else value,
@@ -88,12 +118,14 @@ def _recon_table(pdf: _Book, result: dict) -> None:
             cells.append(value)
         rows.append(cells)
     pdf.grid(columns, rows, size=8.5, min_h=6.2)
-    pdf.para("call: L/R and 1 light (yellow), 2 medium (orange), 3 tight (red). Speeds in km/h. "
-             "planned = the fastest plan (may go above the safety speed where the tables make it worth it); "
-             "cautious = never above it. next hard: sections to the next tight corner.", 7, h=3.6)
+    pdf.para("call: L/R and 1 light (yellow), 2 medium (orange), 3 tight (red). Speeds in km/h, chosen from the "
+             "fronts: planned = the fastest plan (may go above the safety speed where it pays on average); "
+             "cautious = never above the lowest safety speed the front allows"
+             + ("" if cols is PLAY_COLS else "; if known = the same plans for a driver who knew every back")
+             + ". next hard: sections to the next tight corner.", 7, h=3.6)
 
 
-def _targets(pdf: _Book, result: dict, x: float, y: float) -> None:
+def _targets(pdf: _Book, result: dict, x: float, y: float, play: bool = False) -> None:
     pdf.set_xy(x, y)
     pdf.font(11, True)
     pdf.cell(100, 6, "Solo challenge: targets", new_x="LMARGIN", new_y="NEXT")
@@ -102,8 +134,13 @@ def _targets(pdf: _Book, result: dict, x: float, y: float) -> None:
     lines = [f"Cautious plan: {plans['cautious']['expected_seconds']:.1f} s",
              f"Fastest plan: {plans['fastest']['expected_seconds']:.1f} s expected with the best hand "
              f"({result['fastest_gain_seconds']:.1f} s better)",
-             f"Every section at its safety speed: {result['bounds']['all_at_safety']} s",
-             f"Every section at its top speed (unbeatable): {result['bounds']['all_at_top']} s"]
+             ]
+    if not play:
+        full = result["full_information"]
+        lines += [f"If every back were known: cautious {full['cautious_solo_seconds']:.1f} s, "
+                  f"fastest {full['best_solo_seconds']:.1f} s",
+                  f"Every section at its safety speed: {result['bounds']['all_at_safety']} s",
+                  f"Every section at its top speed (unbeatable): {result['bounds']['all_at_top']} s"]
     sim = (result.get("simulation") or {}).get("fastest")
     if sim:
         lines.append(f"With real hands: {sim['mean_seconds']} s on average (1 in 10 runs under {sim['p10']} s); "
@@ -147,11 +184,14 @@ def roadbook(doc: Stage | Rally, *, near: Path | None = None, paper: str = "A4",
     results = []
     decks = []
     for stage in stages:
-        deck = get_deck(stage.deck, stage.near or near)
-        results.append(analyse(stage, deck, players=players, runs=runs))
+        deck = deck_of(stage, near)
+        known = frozenset(stage.seen) if deck.ruleset.hidden_backs.get("remember_backs") else frozenset()
+        results.append(analyse(stage, deck, players=players, runs=runs, known=known))
         decks.append(deck)
     if isinstance(doc, Rally):
         _rally_page(pdf, doc, results)
+    for result, deck in zip(results, decks):
+        _stage_page(pdf, result, deck, play=True)
     for result, deck in zip(results, decks):
         _stage_page(pdf, result, deck)
     return pdfkit.finish(pdf)
@@ -160,5 +200,7 @@ def roadbook(doc: Stage | Rally, *, near: Path | None = None, paper: str = "A4",
 def stage_pdf(stage: Stage, deck, *, paper: str = "A4", players: int | None = None, runs: int = 300) -> bytes:
     """PDF bytes of one stage's road book with a deck given as an object (e.g. one being edited)."""
     pdf = _Book(paper, stage.name)
-    _stage_page(pdf, analyse(stage, deck, players=players, runs=runs), deck)
+    result = analyse(stage, deck, players=players, runs=runs)
+    _stage_page(pdf, result, deck, play=True)
+    _stage_page(pdf, result, deck)
     return pdfkit.finish(pdf)

@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from designer.core import paths, yamlio
+from designer.core import offered, paths, yamlio
 from designer.core.errors import DesignerError
 
 STATUSES = ("rulebook", "reference", "assumed", "decided")
@@ -97,6 +97,9 @@ def parse_tables(data: Any, where: tuple) -> tuple[Tables | None, list[tuple[tup
         rows = data.get(name)
         if not isinstance(rows, dict) or not rows:
             problems.append((where + (name,), "missing: a mapping from steps above the safety speed (0, 1, 2 ...) to six die outcomes"))
+            continue
+        if len(rows) > 60:
+            problems.append((where + (name,), "at most 60 rows (steps of speed above the safety speed)"))
             continue
         try:
             keys = sorted(int(k) for k in rows)
@@ -185,43 +188,55 @@ REQUIRED = {
     "multiplayer_step_seconds": int, "multiplayer_divisor_every": int, "hard_severities": list,
     "turn_quarters": dict, "table_cards": dict, "table_minutes": dict, "resolution": dict,
 }
+# Parameters added after the first rulesets were written: a ruleset without them takes these.
+OPTIONAL = {
+    "hidden_backs": Param({"prior": "ranges", "remember_backs": True}, "decided",
+                          "S4 A) then B): the speeds are set before the section card is turned over; a driver "
+                          "knows its front and the player aid's ranges (default of this product)"),
+    "drivers": Param({"buy_below_cards": 0, "keep_for_corners": True}, "decided",
+                     "how the simulated driver plays its hand (default of this product)"),
+}
+MAX_STEPS = 50          # speed_max / speed_step: the plans work over this many speeds
 
 
 def ruleset_from_data(data: Any, lines: dict, source: str) -> Ruleset:
-    problems: list[tuple[tuple, str]] = []
+    from designer.systems.rallye import schema
+
     if not isinstance(data, dict):
         raise DesignerError("a ruleset file is a mapping of parameters", where=source,
                             hint="start from tilesets/rallye/ruleset.yaml")
+    hint = "compare with tilesets/rallye/ruleset.yaml"
+    model = schema.check(schema.RulesetFile, data, lines, source, "ruleset", hint=hint)
     params = {}
-    for key, kind in REQUIRED.items():
-        entry = data.get(key)
-        if not isinstance(entry, dict) or "value" not in entry:
-            problems.append(((key,), "missing: give it as {value, status, source}"))
+    for key in list(REQUIRED) + list(OPTIONAL):
+        entry = getattr(model, key)
+        if entry is None:
+            params[key] = OPTIONAL[key]
             continue
-        value, status = entry.get("value"), entry.get("status")
-        if status not in STATUSES:
-            problems.append(((key, "status"), f"status is one of {', '.join(STATUSES)}, not {status!r}"))
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            problems.append(((key, "value"), f"expected {kind.__name__}, got {type(value).__name__}"))
-            continue
-        params[key] = Param(value, status, str(entry.get("source", "")))
-    tables = None
-    if "resolution" in params:
-        tables, more = parse_tables(params["resolution"].value, ("resolution", "value"))
-        problems += more
-    if not problems:
-        step = params["speed_step"].value
-        for key in ("speed_max", "spin_timed_speed", "speed_after_spin", "start_speed"):
-            v = params[key].value
-            if step <= 0 or v % step or v < 0 or v > params["speed_max"].value:
-                problems.append(((key, "value"), f"a speed from 0 to speed_max in steps of {step} km/h"))
+        value = data[key]["value"]
+        params[key] = Param(value, entry.status, entry.source)
+    problems: list[tuple[tuple, str]] = []
+    tables, more = parse_tables(params["resolution"].value, ("resolution", "value"))
+    problems += more
+    step, vmax = params["speed_step"].value, params["speed_max"].value
+    if vmax % step:
+        problems.append((("speed_max", "value"), f"a multiple of speed_step ({step} km/h)"))
+    elif vmax // step > MAX_STEPS:
+        problems.append((("speed_max", "value"), f"at most {MAX_STEPS} steps of speed_step ({MAX_STEPS * step} km/h)"))
+    for key in ("spin_timed_speed", "speed_after_spin", "start_speed"):
+        v = params[key].value
+        if v % step or v > vmax:
+            problems.append(((key, "value"), f"a speed from 0 to speed_max in steps of {step} km/h"))
+    if params["solo_seconds_at_zero"].value < vmax // step:
+        problems.append((("solo_seconds_at_zero", "value"), f"at least speed_max / speed_step ({vmax // step}), so "
+                         "that no speed counts negative seconds"))
     if problems:
-        raise yamlio.schema_error(source, lines, problems, "ruleset", hint="compare with tilesets/rallye/ruleset.yaml")
-    return Ruleset(str(data.get("ruleset", Path(source).stem)), str(data.get("title", "")), params, tables, source)
+        raise yamlio.schema_error(source, lines, problems, "ruleset", hint=hint)
+    return Ruleset(str(data.get("ruleset") or Path(source).stem), str(data.get("title") or ""), params, tables, source)
 
 
 def load_ruleset(path: str | Path) -> Ruleset:
-    data, lines = yamlio.load(path)
+    data, lines = yamlio.load_plain(path)
     return ruleset_from_data(data, lines, str(path))
 
 
@@ -231,27 +246,38 @@ def _cached(path: str, mtime: float) -> Ruleset:
 
 
 def check_name(name: str, what: str) -> None:
-    """A deck or ruleset is named, never reached by a path (an uploaded file must not read the server's files)."""
-    if not name or any(ch in name for ch in "/\\") or name.startswith(".") or len(name) > 100:
-        raise DesignerError(f"{name!r} is not a {what} name", where=what,
-                            hint=f"give the {what}'s name (its file name without .yaml), e.g. rallye-demo")
+    """A deck or ruleset named by a document that came over the network: a plain name, never a path."""
+    offered.plain_name(name, what=what, where=what)
 
 
-def get_ruleset(name: str | None = None, near: Path | None = None) -> Ruleset:
-    """The ruleset called ``name``: a file beside ``near``, or the bundled one."""
+def _is_ruleset(p: Path) -> bool:
+    """Any YAML file but the bundled decks (which are offered as decks, not as rulesets)."""
+    bundled = paths.TILESETS / "rallye"
+    return p.stem == "ruleset" or p.parent.resolve() != bundled.resolve()
+
+
+def find_ruleset(name: str | None, near: Path | None = None, where: str = "ruleset") -> Path:
+    """The file of the ruleset called ``name``.
+
+    ``near`` is the folder of a deck read from the user's disk: a file there (by name or path) wins. Without it
+    (a deck uploaded or in the app's editor) only a bundled ruleset, by name, is ever opened.
+    """
     name = name or DEFAULT_RULESET
-    check_name(name, "ruleset")
-    candidates = []
-    if near is not None:
-        candidates += [Path(near) / name, Path(near) / f"{name}.yaml"]
-    candidates += [paths.TILESETS / "rallye" / f"{name}.yaml"]
-    if name == DEFAULT_RULESET:
-        candidates.append(RULESET_FILE)
-    for c in candidates:
-        if c.is_file():
-            return _cached(str(c), c.stat().st_mtime)
-    raise DesignerError(f"no ruleset called {name!r}", where="ruleset",
-                        hint=f"use {DEFAULT_RULESET!r} or put {name}.yaml beside the deck")
+    if name == DEFAULT_RULESET and near is None:
+        return RULESET_FILE
+    try:
+        return offered.find(name, what="ruleset", where=where, folders=[paths.TILESETS / "rallye"], near=near,
+                            keep=_is_ruleset)
+    except DesignerError:
+        if name == DEFAULT_RULESET:
+            return RULESET_FILE
+        raise
+
+
+def get_ruleset(name: str | None = None, near: Path | None = None, where: str = "ruleset") -> Ruleset:
+    """The ruleset called ``name``: a file beside ``near`` (a deck on disk), or the bundled one."""
+    c = find_ruleset(name, near, where)
+    return _cached(str(c), c.stat().st_mtime)
 
 
 def check_system(data: Any, lines: dict, source: str, what: str = "stage") -> None:

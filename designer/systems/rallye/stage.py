@@ -25,6 +25,7 @@ import yaml
 
 from designer.core import files, yamlio
 from designer.core.errors import DesignerError
+from designer.systems.rallye import schema
 from designer.systems.rallye.rules import check_system
 
 POLICIES = ("random", "fast", "slow")
@@ -48,6 +49,8 @@ class Stage:
     note: str = ""
     source: str = "<stage>"
     near: Path | None = None
+    deck_where: str = ""          # file:line of the stage's `deck:` (where a message about the deck points)
+    seen: tuple = ()              # card ids raced in the earlier stages of its rally (their backs were shown)
 
 
 @dataclass
@@ -64,81 +67,82 @@ def _where(source: str, lines: dict, path: tuple) -> str:
 
 def stage_from_data(data: Any, lines: dict, source: str, near: Path | None = None, prefix: tuple = ()) -> Stage:
     if not isinstance(data, dict):
-        raise DesignerError("a stage is a mapping (stage, deck, cards)", where=source,
+        raise DesignerError("a stage is a mapping (stage, deck, cards)", where=_where(source, lines, prefix),
                             hint="see stages/rallye/ for examples")
+    hint = "see stages/rallye/ for examples"
+    model = schema.check(schema.StageFile, data, lines, source, "stage", prefix=prefix, hint=hint)
     problems: list[tuple[tuple, str]] = []
-    name = data.get("stage", data.get("name"))
-    if not isinstance(name, (str, int)) or str(name).strip() == "":
+    name = model.stage if model.stage is not None else model.name
+    if name is None:
         problems.append((prefix + ("stage",), "give the stage a name: stage: \"SS1 ...\""))
-        name = "stage"
-    deck = data.get("deck", "rallye-demo")
-    if not isinstance(deck, str) or not deck.strip():
-        problems.append((prefix + ("deck",), "the name of a deck (a file beside the stage or a bundled deck)"))
-        deck = "rallye-demo"
-    cards_raw = data.get("cards")
-    cards: list[str] = []
-    card_lines: list[int | None] = []
-    if cards_raw is not None:
-        if not isinstance(cards_raw, list):
-            problems.append((prefix + ("cards",), "a list of card numbers in driving order: [12, 5, 33, ...]"))
-        else:
-            for i, c in enumerate(cards_raw):
-                if isinstance(c, bool) or not isinstance(c, (int, str)) or str(c).strip() == "":
-                    problems.append((prefix + ("cards", i), f"a card number, not {c!r}"))
-                    continue
-                cards.append(str(c).strip())
-                card_lines.append(yamlio.line_of(lines, prefix + ("cards", i)))
-    players = data.get("players")
-    if players is not None and (not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4):
-        problems.append((prefix + ("players",), f"Rallye is for 1 to 4 drivers, not {players!r}"))
-        players = None
+    cards = [str(c).strip() for c in model.cards or []]
+    card_lines = [yamlio.line_of(lines, prefix + ("cards", i)) for i in range(len(cards))]
+    players = model.players
     draft = None
-    if data.get("draft") is not None:
-        d = data["draft"]
-        if not isinstance(d, dict):
-            problems.append((prefix + ("draft",), "give the draft as {seed: 7, players: 3, policy: random}"))
-        else:
-            seed, dp, policy = d.get("seed", 1), d.get("players", players or 2), d.get("policy", "random")
-            if not isinstance(seed, int) or isinstance(seed, bool):
-                problems.append((prefix + ("draft", "seed"), f"a whole number, not {seed!r}"))
-            elif not isinstance(dp, int) or isinstance(dp, bool) or not 1 <= dp <= 4:
-                problems.append((prefix + ("draft", "players"), f"1 to 4 drivers, not {dp!r}"))
-            elif policy not in POLICIES:
-                problems.append((prefix + ("draft", "policy"), f"one of {', '.join(POLICIES)}, not {policy!r}"))
-            else:
-                draft = Draft(seed, dp, policy)
-    if cards_raw is None and draft is None:
+    if model.draft is not None:
+        d = model.draft
+        draft = Draft(d.seed, d.players or players or 2, d.policy)
+    if model.cards is None and draft is None:
         problems.append((prefix or ("cards",), "a stage needs its cards (cards: [...]) or a draft (draft: {seed: 1})"))
     if problems:
-        raise yamlio.schema_error(source, lines, problems, "stage", hint="see stages/rallye/ for examples")
-    return Stage(str(name), deck.strip(), cards, card_lines, players, draft, str(data.get("note", "")), source, near)
+        raise yamlio.schema_error(source, lines, problems, "stage", hint=hint)
+    return Stage(str(name).strip(), model.deck.strip(), cards, card_lines, players, draft, str(model.note or ""),
+                 source, near, _where(source, lines, prefix + ("deck",)))
 
 
-def _doc_from_data(data: Any, lines: dict, source: str, near: Path | None):
+def _is_deck_data(data: Any) -> bool:
+    return isinstance(data, dict) and "deck" in data and "sections" in data
+
+
+def _doc_from_data(data: Any, lines: dict, source: str, near: Path | None, chain: tuple = ()):
     check_system(data, lines, source, "stage or rally")
-    if isinstance(data, dict) and "deck" in data and "sections" in data:
+    if _is_deck_data(data):
         raise DesignerError("this is a deck (the box), not a stage", where=source,
                             hint="open a stage or rally file; a deck is named in a stage's `deck:`")
     if isinstance(data, dict) and "rally" in data:
-        raw = data.get("stages")
-        if not isinstance(raw, list) or not raw:
-            raise DesignerError("a rally lists its stages: stages: [ss1.yaml, ...]", where=_where(source, lines, ("stages",)))
+        model = schema.check(schema.RallyFile, data, lines, source, "rally",
+                             hint=f"a rally lists 1 to {schema.MAX_RALLY_STAGES} stages: stages: [ss1.yaml, ...]")
         stages = []
-        for i, item in enumerate(raw):
+        for i, item in enumerate(model.stages):
+            where = _where(source, lines, ("stages", i))
             if isinstance(item, str):
                 if near is None:
-                    raise DesignerError("a rally read from text must hold its stages inline",
-                                        where=_where(source, lines, ("stages", i)),
+                    raise DesignerError("a rally read from text must hold its stages inline", where=where,
                                         hint="paste the stages into the rally, or open the rally from its folder")
                 path = (near / item).resolve()
                 if near.resolve() not in path.parents:
-                    raise DesignerError(f"the stage {item!r} is outside the rally's folder",
-                                        where=_where(source, lines, ("stages", i)), hint="keep a rally's stages beside it")
-                stages.append(load_stage(path))
-            else:
+                    raise DesignerError(f"the stage {item!r} is outside the rally's folder", where=where,
+                                        hint="keep a rally's stages beside it")
+                stages.append(_stage_of_rally(path, where, chain + (source,)))
+            elif isinstance(item, dict):
+                if "rally" in item:
+                    raise DesignerError("a rally's stage cannot be a rally", where=where,
+                                        hint="list the stages themselves")
                 stages.append(stage_from_data(item, lines, source, near, ("stages", i)))
-        return Rally(str(data["rally"]), stages, source)
+            else:
+                raise DesignerError(f"a rally's stage is a file name or a stage, not {type(item).__name__}",
+                                    where=where, hint="stages: [ss1.yaml, {stage: SS2, cards: [...]}]")
+        earlier: list[str] = []
+        for st in stages:
+            st.seen = tuple(earlier)
+            earlier += [c for c in st.cards if c not in earlier]
+        return Rally(str(model.rally), stages, source)
     return stage_from_data(data, lines, source, near)
+
+
+def _stage_of_rally(path: Path, where: str, chain: tuple) -> Stage:
+    """A stage file a rally lists: a single stage (never a rally: a rally that lists itself or another rally
+    is refused at once, naming both files)."""
+    if str(path) in chain or any(Path(c).resolve() == path for c in chain if not c.startswith("<")):
+        raise DesignerError(f"the rally lists itself ({path.name})", where=where,
+                            hint="list the stage files, not the rally file")
+    text = files.read_text(path, what="stage file")
+    data, lines = yamlio.loads_plain(text, str(path))
+    if isinstance(data, dict) and "rally" in data:
+        raise DesignerError(f"{path.name} is a rally, not a stage: a rally lists stages", where=where,
+                            hint="list the stage files of that rally instead")
+    doc = _doc_from_data(data, lines, str(path), path.parent, chain)
+    return doc
 
 
 def load_stage(path: str | Path) -> Stage:
@@ -151,12 +155,12 @@ def load_stage(path: str | Path) -> Stage:
 def load(path: str | Path) -> Stage | Rally:
     p = Path(path)
     text = files.read_text(p, what="stage file")
-    data, lines = yamlio.loads(text, str(p))
+    data, lines = yamlio.loads_plain(text, str(p))
     return _doc_from_data(data, lines, str(p), p.resolve().parent)
 
 
 def loads(text: str, source: str = "<text>", near: Path | None = None) -> Stage | Rally:
-    data, lines = yamlio.loads(text, source)
+    data, lines = yamlio.loads_plain(text, source)
     return _doc_from_data(data, lines, source, near)
 
 

@@ -8,7 +8,10 @@ from designer.core import paths, yamlio
 from designer.core.errors import DesignerError
 from designer.systems.base import Example, GameSystem
 from designer.systems.rallye import stage as stage_mod
-from designer.systems.rallye.deck import Deck, get_deck
+from designer.systems.rallye.deck import Deck, deck_of
+
+
+MAX_RUNS = 100_000
 
 
 class RallyeSystem(GameSystem):
@@ -37,7 +40,7 @@ class RallyeSystem(GameSystem):
         return stage.name
 
     def box_of(self, stage: Any, near: Path | None = None) -> Deck:
-        return get_deck(stage.deck, near or stage.near)
+        return deck_of(stage, near)
 
     # -- checking and analysing ---------------------------------------------------------------------------
     def validate(self, stage: Any, box: Any) -> list:
@@ -48,9 +51,20 @@ class RallyeSystem(GameSystem):
     def analyse(self, stage: Any, box: Any, *, players: int | None = None, **options: Any) -> dict:
         from designer.systems.rallye.analyse import analyse
 
+        if isinstance(box, Deck) and isinstance(stage, Deck):
+            raise DesignerError("this is a deck: there is no stage to analyse", where=stage.source,
+                                hint="`rally-designer validate` checks a deck; analyse a stage that names it")
+        if options.get("max_risk") is not None:
+            raise DesignerError("--max-risk is not a Rallye option", where=stage.source,
+                                hint="the cautious plan is the one without risk; the analysis gives both plans "
+                                     "with their chance of a spin")
         runs = int(options.get("runs", 300))
+        if not 0 <= runs <= MAX_RUNS:
+            raise DesignerError(f"{runs} runs is not a number of simulated runs", where=stage.source,
+                                hint=f"from 0 to {MAX_RUNS}")
+        known = frozenset(stage.seen) if box.ruleset.hidden_backs.get("remember_backs") else frozenset()
         return analyse(stage, box, players=players, runs=runs, seed=int(options.get("seed", 1)),
-                       extra_stress=int(options.get("extra_stress", 0)))
+                       extra_stress=int(options.get("extra_stress", 0)), known=known)
 
     def report(self, result: dict) -> str:
         from designer.systems.rallye.analyse import report

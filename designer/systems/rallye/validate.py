@@ -72,7 +72,7 @@ def validate(stage: Stage, deck: Deck) -> list[Problem]:
                                    f"({t.safety[0]}-{t.safety[1]} / {t.top[0]}-{t.top[1]})",
                                    "check the card against the player aid", f"{deck.source}:{s.line}" if s.line else deck.source))
     if sections and all(p.severity != "error" for p in out):
-        cautious = solve(deck, sections, cautious=True)
+        cautious = solve(deck, sections, cautious=True, hidden=False)
         for leg, s in zip(cautious.legs, sections):
             if leg.speed > s.safety:
                 out.append(Problem("too-fast-in", "warning",

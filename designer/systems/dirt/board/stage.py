@@ -36,6 +36,7 @@ SHARE_PREFIX = "RD1"
 # Caps that no real stage reaches (the rulebook's stages have 9-14 road tiles; the largest circuits and
 # championship stages about 40), so that a hostile file is refused at once instead of tying up a machine.
 MAX_TILES = 150
+MAX_RALLY_STAGES = 50         # a rulebook rally has 3; a season of rallies is several files
 MAX_COORDINATE = 500
 MAX_NAME = 120
 MAX_NOTES = 5000
@@ -192,8 +193,8 @@ def stage_from_data(data, lines, source: str) -> Stage:
         raise DesignerError("a stage file is a YAML mapping with at least `tiles:`", where=f"{source}:1",
                             hint="see stages/dirt/rally-1/ss1.yaml for an example")
     data = dict(data)
-    system = data.pop("system", "dirt")
-    if str(system).strip().lower() not in ("dirt", "rallyman-dirt"):
+    system = data.pop("system", None)
+    if system is not None and str(system).strip().lower() not in ("dirt", "rallyman-dirt"):
         raise DesignerError(f"this is a {system!r} file, not a Rallyman: DIRT stage", where=f"{source}:1",
                             hint="open it with the game system it names")
     if "stage" in data and "name" not in data:
@@ -367,10 +368,19 @@ def rally_from_data(data, lines, p: Path) -> Rally:
     if not isinstance(data["stages"], list):
         raise DesignerError("`stages:` must be a list of stage files in order",
                             where=f"{p}:{yamlio.line_of(lines, ('stages',))}", hint="e.g. stages: [ss1.yaml, ss2.yaml]")
+    if len(data["stages"]) > MAX_RALLY_STAGES:
+        raise DesignerError(f"this rally lists {len(data['stages'])} stages; a rally has at most {MAX_RALLY_STAGES}",
+                            where=f"{p}:{yamlio.line_of(lines, ('stages',))}",
+                            hint="split it into several rallies (a championship of rallies)")
     stages = []
     for i, ref in enumerate(data["stages"]):
         if isinstance(ref, str):
-            stages.append(load_stage(p.parent / ref))
+            target = p.parent / ref
+            if is_rally_file(target):
+                raise DesignerError(f"stage {i + 1} names {ref!r}, which is a rally (a list of stages), not a stage",
+                                    where=f"{p}:{yamlio.line_of(lines, ('stages', i))}",
+                                    hint="list the stage files themselves; a rally cannot hold another rally")
+            stages.append(load_stage(target))
         elif isinstance(ref, dict):
             stages.append(stage_from_data(ref, lines, f"{p} stage {i + 1}"))
         else:

@@ -418,7 +418,7 @@ def _read_through_disk_cache(path: str) -> Tileset:
         key = path.encode() + b"\0" + Path(path).read_bytes()
     except OSError:
         return _read_tileset(path)
-    hit = diskcache.fetch("tileset", key, _CODE)
+    hit = diskcache.fetch("tileset", key, _CODE, expect={"tileset": Tileset, "includes": [tuple]})
     if hit is not None and all(_digest(dep) == digest for dep, digest in hit["includes"]):
         _DEPS[path] = [dep for dep, _ in hit["includes"]]
         return hit["tileset"]

@@ -1,0 +1,82 @@
+"""Long work on a page, said in view: what is being done and how far it is, and the button that started it
+disabled until it ends.
+
+Every game's pages use the same two pieces:
+
+- :class:`Progress`: an ``st.status`` box in a slot the page keeps at the top of its tab, with a bar and a line
+  saying the step (``"Stage 2 of 3: ..."``); it is gone once the work is done. The work runs in the page's own
+  script, so that any click during it (the box's *Cancel* button or any other widget) stops it at its next step:
+  Streamlit ends a run at the next element it draws when a newer run is asked for.
+- :func:`start` / :func:`running` / :func:`finished`: a button that starts long work sets a flag with its
+  ``on_click``; the page draws the button disabled while the flag is set, does the work, and clears the flag
+  (also when the work is stopped or fails), then draws itself again.
+"""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+
+import streamlit as st
+
+ss = st.session_state
+
+
+class Progress:
+    """One piece of long work shown in a slot (``st.empty()``) near the top of a tab.
+
+    ``total`` steps (stages, candidates...); :meth:`step` moves the bar and says what is being done. With
+    ``cancel`` set to a key, a *Cancel* button is drawn in the box: its click stops the work (the page's
+    ``on_cancel`` callback, if given, runs first)."""
+
+    def __init__(self, slot, label: str, total: int = 1, cancel: str | None = None, on_cancel=None):
+        self.slot, self.label, self.total = slot, label, max(1, int(total))
+        self.started = time.monotonic()
+        self._box = slot.status(label, expanded=True, state="running")
+        with self._box:
+            self._bar = st.progress(0.0, text="Starting...")
+            if cancel:
+                st.button("Cancel", key=cancel, icon=":material/stop_circle:", on_click=on_cancel,
+                          help="Stop this work; what was there before stays")
+
+    def step(self, done: int, text: str = "") -> None:
+        """``done`` of ``total`` steps finished; ``text`` says what is being done now."""
+        done = max(0, min(int(done), self.total))
+        elapsed = time.monotonic() - self.started
+        words = f"{done} of {self.total}" + (f" · {text}" if text else "") + f" · {elapsed:.0f} s"
+        self._bar.progress(done / self.total, text=words)
+
+    def close(self) -> None:
+        self.slot.empty()
+
+
+@contextmanager
+def progress(slot, label: str, total: int = 1, cancel: str | None = None, on_cancel=None):
+    """:class:`Progress` for the time of a ``with`` block; the box is taken away after it, whatever happens."""
+    p = Progress(slot, label, total, cancel, on_cancel)
+    try:
+        yield p
+    finally:
+        p.close()
+
+
+def start(flag: str) -> None:
+    """``on_click`` of a button that starts long work: the work is asked for."""
+    ss[flag] = True
+
+
+def running(flag: str) -> bool:
+    """Is the work behind ``flag`` asked for and not ended yet (draw its button disabled)?"""
+    return bool(ss.get(flag))
+
+
+def finished(flag: str) -> None:
+    ss[flag] = False
+
+
+@contextmanager
+def working(flag: str):
+    """The work behind ``flag``: the flag is cleared when it ends, is stopped by another click, or fails."""
+    try:
+        yield
+    finally:
+        finished(flag)

@@ -1,0 +1,301 @@
+"""An independent brute force written from the rulebook (classic Rallyman ART.4-11, 13, 15.4, 17, 26.3),
+compared with the product's line search and expected-time solver on many random tiny stages.
+
+The brute force reads only the cells of the assembled course (lanes, notes, bumps, surfaces, edges); every
+rule of a turn is written again here, from the articles, without the product's move generator:
+
+- ART.4: each gear die once per turn, the first die of a turn within one gear of the gear engaged (die 1 from
+  a standstill), one gear up or down per die; a gas die keeps the gear, two per turn (ART.15.4: one on asphalt
+  cells with snow tyres). The card of the last gear is the turn's time; a stop is allowed after any die.
+- ART.9: an inside cell at most its note; a drift cell exactly at its gear, left back to the inside line one
+  gear lower (ART.26.1: a long corner's inside line leads on to its drift lane); a cut at most K; a corner entered 1-2 gears above its highest note is a loss of control.
+- ART.11: a bump at its note lands on the next cell, one gear over on the second (a mark on that die: a loss
+  there), two over on the third with a loss.
+- ART.8: a loss of control beside forest costs one black die, beside rocks two, for the rest of the stage
+  (one die is always kept here, as the product decides).
+- ART.7: three marks in a turn (two on snow cells with asphalt tyres, ART.15.4) lose control on the cell the die
+  reached: one minute, a restart in gear 1 (gear 0 here) from that cell; from a drift cell from the inside line
+  (ART.7.4, ART.26.3). ART.13: the finish is crossed even with a loss of control.
+- ART.17: the ideal time is a shakedown, no mark rolled.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+
+import networkx as nx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from designer.systems.classic import expected as E
+from designer.systems.classic import lines as L
+from designer.systems.classic import moves as M
+from designer.systems.classic.assembly import assemble
+from designer.systems.classic.notation import parse_share
+from designer.systems.classic.rules import load_rules
+from designer.systems.classic.zones import loads_box
+
+RULES = load_rules()
+GEARS = (1, 2, 3, 4, 5)
+CARD = {1: 50, 2: 40, 3: 30, 4: 20, 5: 10}       # ART.4 and the reference time cards
+LOSS = 60                                        # a loss of control: 1'00" (reference)
+DAMAGE = {"meadow": 0, "earth": 0, "forest": 1, "rocks": 2}   # ART.8, the legend of zone C
+P_MARK = {"gear1": 1 / 6, "gear2": 2 / 6, "gear3": 2 / 6, "gear4": 2 / 6, "gear5": 2 / 6, "gas": 1 / 6}
+
+
+# -- the brute force ---------------------------------------------------------------------------------------------
+
+class Brute:
+    def __init__(self, g: nx.DiGraph, tyres: str):
+        self.g, self.tyres = g, tyres
+        self.order = {n: i for i, n in enumerate(nx.topological_sort(g))}
+
+    # where the road goes on after a cell (for the landing of a jump)
+    def next_on_road(self, n: str) -> str | None:
+        succ = [v for v in self.g.successors(n) if self.g.edges[n, v].get("kind", "road") == "road"
+                and self.g.nodes[v].get("lane") in ("road", "inside", "finish")]
+        return min(succ, key=self.order.get) if succ else None
+
+    def restart(self, n: str) -> str:
+        d = self.g.nodes[n]
+        if d.get("lane") != "drift":
+            return n
+        inside = sorted((v for v, a in self.g.nodes(data=True) if a.get("corner") == d["corner"]
+                         and a.get("lane") == "inside"), key=self.order.get)
+        drifts = [v for v, a in self.g.nodes(data=True) if a.get("corner") == d["corner"] and a.get("lane") == "drift"]
+        first, last = d["drift"] == 0, d["drift"] == len(drifts) - 1
+        if first or len(inside) == 1:
+            return inside[0]
+        if last or len(inside) == 2:
+            return inside[-1]
+        return inside[len(inside) // 2]                  # ART.26.3: the middle inside cell
+
+    def gas_ok(self, frm: str, to: str, gas: tuple[int, int]) -> bool:
+        """gas = (used on asphalt cells, used on snow cells); the die crossing the finish is on the road the
+        car leaves."""
+        if sum(gas) >= 2:
+            return False
+        surface = self.g.nodes[to if to != "finish" else frm].get("surface")
+        if self.tyres == "snow" and surface == "asphalt":
+            return gas[0] < 1
+        return True
+
+    def moves(self, node, gear, used, gas, lost_dice=0):
+        """Every die and cell from here: (die, new gear, where the car is, event, gas after); ``lost_dice``
+        black dice lost to damage (ART.8: any of the gear dice, as many fewer per turn)."""
+        out = []
+        left = len(GEARS) - lost_dice > len(used)
+        dice = [f"gear{k}" for k in GEARS if f"gear{k}" not in used and left] + (["gas"] if gear else [])
+        for die in dice:
+            k = int(die[4:]) if die != "gas" else gear
+            if die != "gas":
+                if gear == 0 and k != 1:
+                    continue
+                if gear and abs(k - gear) > 1:
+                    continue                              # ART.19 is not allowed on these roads: never chosen
+            for to in self.g.successors(node):
+                kind = self.g.edges[node, to].get("kind", "road")
+                if kind == "rejoin" and not (die != "gas" and k == gear - 1):
+                    continue
+                ngas = gas
+                if die == "gas":
+                    if not self.gas_ok(node, to, gas):
+                        continue
+                    snow = self.g.nodes[to if to != "finish" else node].get("surface") == "snow"
+                    ngas = (gas[0] + (not snow), gas[1] + snow)
+                if to == "finish":
+                    out.append((die, k, "finish", "finish", ngas))
+                    continue
+                d = self.g.nodes[to]
+                lane, high = d.get("lane"), d.get("highest")
+                if high is not None and k > high:
+                    if k - high <= 2:
+                        out.append((die, k, to, "loss", ngas))
+                    continue
+                if lane == "inside" and (d.get("limit") is None or k > d["limit"]):
+                    continue
+                if lane == "drift" and k != d.get("exact"):
+                    continue
+                if lane == "cut" and k > d.get("limit"):
+                    continue
+                bump = d.get("bump")
+                if bump and k >= bump:
+                    over = k - bump
+                    land = to
+                    for _ in range(min(over, 2) + 1):
+                        land = self.next_on_road(land) if land != "finish" else "finish"
+                    event = "finish" if land == "finish" else ("loss" if over >= 2 else
+                                                               ("bump" if over == 1 else "jump"))
+                    out.append((die, k, land, event, ngas))
+                    continue
+                out.append((die, k, to, None, ngas))
+        return out
+
+    def snowy(self, n):
+        return n != "finish" and self.g.nodes[n].get("surface") == "snow"
+
+    def lost(self, marks, snow_marks):
+        return marks >= 3 or (self.tyres == "asphalt" and snow_marks >= 2)
+
+    # -- the ideal time: every turn enumerated, no mark ---------------------------------------------------
+    def ideal(self) -> int | None:
+        best = {("start", 0): 0}
+        todo = [("start", 0)]
+        finish = None
+        while todo:
+            todo.sort(key=lambda s: self.order[s[0]])
+            node, gear = todo.pop(0)
+            cost = best[(node, gear)]
+            ends = {}
+
+            def walk(n, gr, used, gas):
+                for die, k, to, event, ngas in self.moves(n, gr, used, gas):
+                    if event == "loss":
+                        continue
+                    if event == "finish":
+                        ends[("finish", k)] = True
+                        continue
+                    ends[(to, k)] = True
+                    walk(to, k, used | {die} if die != "gas" else used, ngas)
+
+            walk(node, gear, frozenset(), (0, 0))
+            for (to, k) in ends:
+                c = cost + CARD[k]
+                if to == "finish":
+                    finish = c if finish is None else min(finish, c)
+                    continue
+                if (to, k) not in best:
+                    todo.append((to, k))
+                    best[(to, k)] = c
+                best[(to, k)] = min(best[(to, k)], c)
+        return finish
+
+    # -- the expected time: the best of stopping or each die, every mark weighed ------------------------------
+    def expected(self) -> float:
+        @functools.lru_cache(maxsize=None)
+        def boundary(node, gear, dmg):
+            return within(node, gear, frozenset(), (0, 0), 0, 0, False, dmg)
+
+        @functools.lru_cache(maxsize=None)
+        def within(node, gear, used, gas, marks, snow_marks, moved, dmg):
+            best = CARD[gear] + boundary(node, gear, dmg) if moved else float("inf")
+            for die, k, to, event, ngas in self.moves(node, gear, used, gas, dmg):
+                if event == "loss":
+                    continue                         # a sure loss is never better than stopping
+                p = P_MARK[die]
+                nused = used | {die} if die != "gas" else used
+                cost = 0.0
+                for marked, q in ((False, 1 - p), (True, p)):
+                    m, ms = marks + marked, snow_marks + (marked and self.snowy(to))
+                    if event == "finish":
+                        v = CARD[k]
+                    elif marked and (self.lost(m, ms) or event == "bump"):
+                        hurt = min(dmg + DAMAGE[self.g.nodes[to].get("env", "meadow")], len(GEARS) - 1)
+                        v = LOSS + boundary(self.restart(to), 0, hurt)
+                    else:
+                        v = within(to, k, nused, ngas, m, ms, True, dmg)
+                    cost += q * v
+                best = min(best, cost)
+            return best
+
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20000))
+        try:
+            return boundary("start", 0, 0)
+        finally:
+            sys.setrecursionlimit(limit)
+
+
+# -- tiny stages -------------------------------------------------------------------------------------------------
+
+def box_text(corner: dict | None, bump: tuple[str, int] | None, env: str = "meadow") -> str:
+    """One board X, 6 cells across, a road from end 0 (A3) to end 1 (F3), the same on its snow side."""
+    cells = f"cells: {{{bump[0]}: {{bump: {bump[1]}}}}}" if bump else ""
+    corners = ""
+    if corner:
+        items = [f"inside: {corner['inside']}"]
+        for key in ("note", "drift", "gear", "cut", "k"):
+            if corner.get(key) is not None:
+                items.append(f"{key}: {corner[key]}")
+        corners = f", corners: [{{{', '.join(items)}}}]"
+    face = (f"{{env: {env}, ends: {{0: A3, 1: F3}}, roads: [{{ends: [0, 1], path: A3 B3 C3 D3 E3 F3{corners}}}]"
+            + (f", {cells}" if cells else "") + "}")
+    return f"system: classic\nbox: tiny\nsize: 6\nzones:\n  X:\n    faces:\n      asphalt: {face}\n      snow: {face}\n"
+
+
+@st.composite
+def tiny_stages(draw):
+    kind = draw(st.sampled_from(["corner", "long", "bump", "plain"]))
+    corner = bump = None
+    if kind == "corner":
+        note = draw(st.one_of(st.none(), st.integers(1, 5)))
+        drift = draw(st.booleans()) or note is None
+        cut = draw(st.booleans())
+        corner = {"inside": "C3", "note": note}
+        if drift:
+            corner.update(drift="B2 C2 D2", gear=draw(st.integers(2, 5)))
+        if cut:
+            corner.update(cut="C4", k=draw(st.integers(1, 5)))
+    elif kind == "long":
+        corner = {"inside": "C3 D3", "note": draw(st.integers(1, 4)), "drift": "B2 C2 D2 E2",
+                  "gear": draw(st.integers(2, 5))}
+    elif kind == "bump":
+        bump = (draw(st.sampled_from(["A3", "B3", "C3"])), draw(st.integers(1, 5)))
+    snow = draw(st.booleans())
+    tyres = draw(st.sampled_from(["asphalt", "snow"]))
+    env = draw(st.sampled_from(["meadow", "forest", "rocks"]))
+    return corner, bump, snow, tyres, env
+
+
+def course(corner, bump, snow, env="meadow"):
+    box = loads_box(box_text(corner, bump, env), "tiny.yaml")
+    c = assemble(parse_share("X0-1*" if snow else "X0-1"), box)
+    assert c.ok, c.problems
+    return c.graph
+
+
+@settings(max_examples=40, deadline=None)
+@given(tiny_stages())
+def test_ideal_time_agrees_with_the_brute_force(case):
+    corner, bump, snow, tyres, env = case
+    g = course(corner, bump, snow, env)
+    product = L.ideal_line(g, RULES, M.Car(tyres=tyres))
+    brute = Brute(g, tyres).ideal()
+    assert (product["time_seconds"] if product else None) == brute
+
+
+@settings(max_examples=30, deadline=None)
+@given(tiny_stages())
+def test_expected_time_agrees_with_the_brute_force(case):
+    corner, bump, snow, tyres, env = case
+    g = course(corner, bump, snow, env)
+    if L.ideal_line(g, RULES, M.Car(tyres=tyres)) is None:
+        return
+    product = E.Solver(g, RULES, M.Car(tyres=tyres)).solve()
+    brute = Brute(g, tyres).expected()
+    assert abs(product - brute) < 1e-6, (product, brute)
+
+
+@settings(max_examples=25, deadline=None)
+@given(tiny_stages(), st.booleans())
+def test_no_policy_beats_the_ideal(case, big_attack):
+    corner, bump, snow, tyres, env = case
+    g = course(corner, bump, snow, env)
+    ideal = L.ideal_line(g, RULES, M.Car(tyres=tyres), big_attack=big_attack)
+    if ideal is None:
+        return
+    exp = E.Solver(g, RULES, M.Car(tyres=tyres), big_attack=big_attack).solve()
+    assert exp >= ideal["time_seconds"] - 1e-9
+
+
+def test_the_rulebook_values_the_brute_force_uses_are_the_rulesets():
+    assert RULES.time_card == CARD and RULES.loss_seconds == LOSS
+    assert {d: float(RULES.hazard_chance(d)) for d in P_MARK} == pytest.approx(P_MARK)
+
+
+def test_restart_after_a_long_corner_drift_art_26_3():
+    g = course({"inside": "C3 D3", "note": 3, "drift": "B2 C2 D2 E2", "gear": 4}, None, False)
+    restart = {g.nodes[n]["cell"]: g.nodes[n]["restart"] for n in g if g.nodes[n].get("lane") == "drift"}
+    # two inside cells: the first drift cell restarts from the first, the others from the last
+    assert restart == {"B2": "0:C3", "C2": "0:D3", "D2": "0:D3", "E2": "0:D3"}
