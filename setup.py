@@ -1,5 +1,5 @@
 """Builds the compiled parts of the DIRT expected-time solve: the roll-outs of the sweep
-(designer/systems/dirt/_kernels.pyx) and the plan search (designer/systems/dirt/_search*.pyx, C++).
+(designer/systems/dirt/dice/_kernels.pyx) and the plan search (designer/systems/dirt/dice/_search*.pyx, C++).
 
 Everything else is in pyproject.toml. Both extensions are optional: where one cannot be built (no C or C++
 compiler), the package installs without it and the same arithmetic runs in Python and numpy, slower.
@@ -8,15 +8,15 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 kernels = Extension(
-    "designer.systems.dirt._kernels",
-    ["designer/systems/dirt/_kernels.pyx"],
+    "designer.systems.dirt.dice._kernels",
+    ["designer/systems/dirt/dice/_kernels.pyx"],
     # no fused multiply-add: every product and sum rounded as numpy rounds it, so both give the same numbers
     extra_compile_args=["-O2", "-ffp-contract=off"],
     optional=True,
 )
 
 # the plan search (_search imports _search_plans: the work on the candidates it finds)
-search = [Extension(f"designer.systems.dirt.{name}", [f"designer/systems/dirt/{name}.pyx"], language="c++",
+search = [Extension(f"designer.systems.dirt.dice.{name}", [f"designer/systems/dirt/dice/{name}.pyx"], language="c++",
                     # the risk is rounded to 13 decimals as numpy rounds it (times 1e13, rint, divided back)
                     extra_compile_args=["-O2", "-ffp-contract=off"], optional=True)
           for name in ("_search", "_search_plans")]

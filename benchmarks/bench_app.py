@@ -32,7 +32,7 @@ def _app(tab: str):
     from streamlit.testing.v1 import AppTest
 
     from designer.app.dirt import editing
-    from designer.systems.dirt.stage import Stage
+    from designer.systems.dirt.board.stage import Stage
 
     at = AppTest.from_file(str(ROOT / "designer" / "app" / "main.py"), default_timeout=120)
     at.run()
@@ -105,7 +105,7 @@ def run(repeat: int, tab: str) -> dict[str, list[float]]:
             at.session_state["stage"] = at.session_state["stage"]
             # The Analysis tab has no tile actions: edit through the session state and the undo button.
             from designer.app.dirt import editing
-            from designer.systems.dirt.tileset import get_tileset
+            from designer.systems.dirt.board.tileset import get_tileset
             stage = at.session_state["stage"]
             new = editing.reverse_tile(stage, get_tileset("dirt-core"), 1)
             at.session_state["history"] = editing.record(at.session_state["history"], stage, new)

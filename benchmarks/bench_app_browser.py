@@ -102,7 +102,7 @@ def start_server(port: int, log_path: Path):
 
 
 def stage_of(n: int):
-    from designer.systems.dirt.stage import Stage
+    from designer.systems.dirt.board.stage import Stage
 
     middle = STAGE_18[1:16]
     tiles = [STAGE_18[0]]
@@ -123,10 +123,10 @@ def map_point(page, stage, index: int) -> tuple[float, float]:
     """Where tile ``index`` sits on the page's map (the same layout as the app, read from the chart's box)."""
     from designer.app.dirt import mapview
     from designer.core import hexgrid
-    from designer.systems.dirt.tileset import get_tileset
-    from designer.systems.dirt.track import assemble
+    from designer.systems.dirt.board.tileset import get_tileset
+    from designer.systems.dirt.board.track import assemble
 
-    from designer.systems.dirt.render import stage_svg
+    from designer.systems.dirt.board.render import stage_svg
 
     track = assemble(stage, get_tileset(stage.tileset))
     x, y = hexgrid.to_pixel(track.tiles[index].hex, mapview.SIZE)

@@ -14,10 +14,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from designer.systems.dirt.expectation import expected_time  # noqa: E402
-from designer.systems.dirt.mishaps import load_mishaps  # noqa: E402
-from designer.systems.dirt.stage import load_stage  # noqa: E402
-from designer.systems.dirt.track import load_track  # noqa: E402
+from designer.systems.dirt.board.stage import load_stage  # noqa: E402
+from designer.systems.dirt.board.track import load_track  # noqa: E402
+from designer.systems.dirt.dice.expected_time import expected_time  # noqa: E402
+from designer.systems.dirt.dice.mishaps import load_mishaps  # noqa: E402
 
 
 def solve_one(path: Path, **bounds):
@@ -52,7 +52,8 @@ def bounds() -> None:
 
 
 def main(quick: bool = False) -> None:
-    from designer.systems.dirt import plan_search, rollout
+    from designer.systems.dirt.dice import plan_search
+    from designer.systems.dirt.dice import rollout
 
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other work slows every figure)")
     print(f"compiled roll-outs: {'yes' if rollout.KERNELS else 'no (numpy)'}; compiled plan search: "

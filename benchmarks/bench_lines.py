@@ -21,10 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from designer.systems.dirt.analysis import analyze
-from designer.systems.dirt.lines import fastest_line, speed_limits  # noqa: E402
-from designer.systems.dirt.stage import Stage, load_stage  # noqa: E402
-from designer.systems.dirt.tileset import Cell, Face, Tileset, get_tileset  # noqa: E402
-from designer.systems.dirt.track import assemble, load_track  # noqa: E402
+from designer.systems.dirt.board.stage import Stage, load_stage  # noqa: E402
+from designer.systems.dirt.board.tileset import Cell, Face, Tileset, get_tileset  # noqa: E402
+from designer.systems.dirt.board.track import assemble, load_track  # noqa: E402
+from designer.systems.dirt.driving.lines import fastest_line, speed_limits  # noqa: E402
 
 PATTERN = ["204a A", "205a A", "227a B", "206a A", "222a B", "207a A", "231a A", "224a B"]
 

@@ -55,9 +55,9 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
-    from designer.systems.dirt import roadbook as rb
-    from designer.systems.dirt.book_rally import rally_cover, rally_sheet
-    from designer.systems.dirt.stage import load_rally
+    from designer.systems.dirt.board.stage import load_rally
+    from designer.systems.dirt.book import roadbook as rb
+    from designer.systems.dirt.book.rally import rally_cover, rally_sheet
     t_import = time.perf_counter() - t0
 
     def build():
@@ -81,7 +81,7 @@ def main(argv=None) -> int:
     cold, warm = runs[0], runs[1:] or runs[:1]
     _, _, _, size, pages, stages = cold
     print(f"road book of {args.rally} ({stages} stages, {pages} pages, {size / 1024:.0f} KiB, {args.paper})")
-    print(f"  import designer.systems.dirt.roadbook: {t_import:.3f} s")
+    print(f"  import designer.systems.dirt.book.roadbook: {t_import:.3f} s")
     print(f"  cold build: {cold[0]:.3f} s (facts {cold[1]:.3f} s + PDF {cold[2]:.3f} s)")
     med = statistics.median(r[0] for r in warm)
     print(f"  warm builds: median {med:.3f} s, min {min(r[0] for r in warm):.3f} s over {len(warm)} "

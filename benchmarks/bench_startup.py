@@ -69,7 +69,7 @@ def _floor() -> None:
     cases = {"python alone": "pass", "import networkx": "import networkx",
              "networkx, yaml, click, pydantic": "import networkx, yaml, click, pydantic",
              "every import of analyze": "import designer.cli, designer.systems.dirt.analysis, "
-                                        "designer.systems.dirt.stage, designer.systems.dirt.tileset"}
+                                        "designer.systems.dirt.board.stage, designer.systems.dirt.board.tileset"}
     print("a process before any work (CPU):")
     for label, code in cases.items():
         cpu = []

@@ -28,9 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SOLVE = """
 import sys, time
 sys.path.insert(0, '.')
-from designer.systems.dirt.expectation import expected_time
-from designer.systems.dirt.stage import load_stage
-from designer.systems.dirt.track import load_track
+from designer.systems.dirt.dice.expected_time import expected_time
+from designer.systems.dirt.board.stage import load_stage
+from designer.systems.dirt.board.track import load_track
 track = load_track(load_stage(sys.argv[1]))
 cpu = time.process_time()
 result = expected_time(track)

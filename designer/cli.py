@@ -61,8 +61,8 @@ class _Group(click.Group):
 
 def _stage_and_tileset(path: str):
     """A DIRT stage and its tileset (for the DIRT-only commands: info, import, export)."""
-    from designer.systems.dirt.stage import load_stage
-    from designer.systems.dirt.tileset import get_tileset
+    from designer.systems.dirt.board.stage import load_stage
+    from designer.systems.dirt.board.tileset import get_tileset
 
     _only_dirt(path)
     stage = load_stage(path)
@@ -123,7 +123,7 @@ def main():
 @click.option("--json", "as_json", is_flag=True)
 def tiles(tileset_name, kind, terrain, danger, limit, feature, sheet, as_json):
     """List the faces of a tileset, with filters; optionally draw them."""
-    from designer.systems.dirt.tileset import get_tileset
+    from designer.systems.dirt.board.tileset import get_tileset
 
     ts = get_tileset(tileset_name)
     faces = []
@@ -143,7 +143,7 @@ def tiles(tileset_name, kind, terrain, danger, limit, feature, sheet, as_json):
             continue
         faces.append(face)
     if sheet:
-        from designer.systems.dirt.render import sheet_svg
+        from designer.systems.dirt.board.render import sheet_svg
 
         out = _write_drawing(sheet_svg(faces, title=f"{ts.title or ts.name}: {len(faces)} faces"), sheet, "sheet")
         click.echo(f"wrote {out} ({len(faces)} faces)")
@@ -215,8 +215,8 @@ def validate(stages, as_json):
 @click.option("--json", "as_json", is_flag=True)
 def info(stage_path, tile_cm, as_json):
     """Tiles, length, footprint on the table and boxes needed."""
-    from designer.systems.dirt.track import assemble
-    from designer.systems.dirt.validate import TILE_FLAT_TO_FLAT_CM, boxes_needed, footprint
+    from designer.systems.dirt.board.track import assemble
+    from designer.systems.dirt.board.validate import TILE_FLAT_TO_FLAT_CM, boxes_needed, footprint
 
     if tile_cm is not None and not (math.isfinite(tile_cm) and 5 <= tile_cm <= 100):
         raise DesignerError(f"--tile-cm {tile_cm} is not a tile size", hint="measure across the flats, e.g. --tile-cm 20")
@@ -289,8 +289,8 @@ def import_(file, output):
     from pydantic import ValidationError
 
     from designer.core import files
+    from designer.systems.dirt.board.stage import dumps_stage
     from designer.systems.dirt.io import import_file
-    from designer.systems.dirt.stage import dumps_stage
 
     p = Path(file)
     try:
@@ -309,7 +309,7 @@ def import_(file, output):
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="File to write (share codes print).")
 def export(stage_path, fmt, output):
     """Export a stage to the Rallyman Track Editor (.rgt), rekee JSON, YAML, or a share code."""
-    from designer.systems.dirt.stage import load_stage, share_code
+    from designer.systems.dirt.board.stage import load_stage, share_code
 
     if fmt == "share":
         click.echo(share_code(load_stage(stage_path)))

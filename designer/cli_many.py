@@ -218,10 +218,10 @@ def generate(output, tiles, boxes, reserve, reserve_from, table, tile_cm, terrai
         return
     _check_parallel(jobs, scheduler)
     from designer.systems.dirt import generate as G
-    from designer.systems.dirt.stage import dumps_stage, load_stage
-    from designer.systems.dirt.tileset import get_tileset
+    from designer.systems.dirt.board.stage import dumps_stage, load_stage
+    from designer.systems.dirt.board.tileset import get_tileset
 
-    from designer.systems.dirt.stage import MAX_NAME
+    from designer.systems.dirt.board.stage import MAX_NAME
 
     copies = _boxes(boxes)
     parsed = _targets(targets)

@@ -2,7 +2,8 @@
 
 Usage: python scripts/catalogue_from_reference.py ../shared/reference/rallyman-facts.md
 
-Writes the tile-level facts to tilesets/*-catalogue.yaml beside the real files, to compare or copy from:
+Writes the tile-level facts to ``*-catalogue.yaml`` files in the tilesets folder, beside the real files, to
+compare or copy from:
 dirt-core (201-232), one file per DIRT expansion box (dirt-monte-carlo: 301-324, 416, 417; dirt-rx:
 401-415; dirt-climb: 325, 326, 418, 419) and official (every other side: GT, copilot-pack fillers). The facts
 come from the table in section 3 of the reference file (source R1, rekee's tile table); this script only

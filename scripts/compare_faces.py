@@ -13,8 +13,8 @@ import base64
 import sys
 from pathlib import Path
 
-from designer.systems.dirt.render import _Canvas, _draw_face, svg_to_png
-from designer.systems.dirt.tileset import get_tileset
+from designer.systems.dirt.board.render import _Canvas, _draw_face, svg_to_png
+from designer.systems.dirt.board.tileset import get_tileset
 
 
 def caption(face) -> str:

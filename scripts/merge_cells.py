@@ -7,7 +7,7 @@ Usage: python scripts/merge_cells.py TILESET [FRAGMENT_DIR]
 Only the faces the tileset already lists (at tile level) are merged; a fragment for another face is
 reported and left alone, so one folder of fragments can be merged into each box's file in turn::
 
-    for box in dirt-monte-carlo dirt-rx dirt-climb; do python scripts/merge_cells.py tilesets/$box.yaml tilesets/readings; done
+    for box in dirt-monte-carlo dirt-rx dirt-climb; do python scripts/merge_cells.py tilesets/$box.yaml READINGS; done
 """
 from __future__ import annotations
 

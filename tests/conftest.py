@@ -24,13 +24,13 @@ def pytest_unconfigure(config):
 
 @pytest.fixture(scope="session")
 def dirt():
-    from designer.systems.dirt.tileset import get_tileset
+    from designer.systems.dirt.board.tileset import get_tileset
 
     return get_tileset("dirt-core")
 
 
 @pytest.fixture(scope="session")
 def official():
-    from designer.systems.dirt.tileset import get_tileset
+    from designer.systems.dirt.board.tileset import get_tileset
 
     return get_tileset("official")

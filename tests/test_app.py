@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from designer.core import hexgrid
 from designer.app.dirt import analysis, editing, mapview, sources
+from designer.core import hexgrid
 from designer.core.errors import DesignerError
-from designer.systems.dirt.stage import Stage, dumps_stage, load_stage, share_code
-from designer.systems.dirt.track import assemble
-from designer.systems.dirt.validate import validate
+from designer.systems.dirt.board.stage import Stage, dumps_stage, load_stage, share_code
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.board.validate import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 MAIN = str(ROOT / "designer" / "app" / "main.py")
@@ -200,7 +200,7 @@ def test_tile_from_event_forms():
 
 
 def test_map_points_layout_and_click_geometry(dirt):
-    from designer.systems.dirt.render import stage_svg
+    from designer.systems.dirt.board.render import stage_svg
 
     stage = load_stage(RALLY1_SS1)
     track = assemble(stage, dirt)
@@ -238,8 +238,8 @@ def test_no_open_end_drawn_over_a_tile_and_both_numbers_of_a_crossing_show():
     tile is laid once and driven twice: both tile numbers are drawn, the second below the first."""
     import re
 
-    from designer.systems.dirt.render import stage_svg
-    from designer.systems.dirt.tileset import get_tileset
+    from designer.systems.dirt.board.render import stage_svg
+    from designer.systems.dirt.board.tileset import get_tileset
 
     stage = load_stage(Path(__file__).resolve().parent.parent / "stages/dirt/expansions/rx-crossing-twice-demo.yaml")
     track = assemble(stage, get_tileset(stage.tileset))

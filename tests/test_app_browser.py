@@ -74,9 +74,9 @@ def _map_click(page, stage, index: int) -> None:
     """Click the centre of tile ``index`` on the map chart, using the same layout as the app."""
     from designer.app.dirt import mapview
     from designer.core import hexgrid
-    from designer.systems.dirt.render import stage_svg
-    from designer.systems.dirt.tileset import get_tileset
-    from designer.systems.dirt.track import assemble
+    from designer.systems.dirt.board.render import stage_svg
+    from designer.systems.dirt.board.tileset import get_tileset
+    from designer.systems.dirt.board.track import assemble
 
     track = assemble(stage, get_tileset(stage.tileset))
     lay = mapview.layout(stage_svg(track, width_px=None), mapview.map_points(track))
@@ -108,7 +108,7 @@ def _open(page, url: str) -> None:
 def test_build_validate_analyse_download(server, browser, tmp_path):
     from playwright.sync_api import expect
 
-    from designer.systems.dirt.stage import Stage, loads_stage
+    from designer.systems.dirt.board.stage import Stage, loads_stage
 
     context = browser.new_context(viewport={"width": 1500, "height": 2000}, accept_downloads=True)
     page = context.new_page()
@@ -171,7 +171,7 @@ def test_reload_keeps_the_stage_and_a_share_link_opens_one(server, browser):
     from playwright.sync_api import expect
 
     from designer.app.dirt import links
-    from designer.systems.dirt.stage import Stage
+    from designer.systems.dirt.board.stage import Stage
 
     written = _written_bytes(SERVER["pid"])
     context = browser.new_context(viewport={"width": 1280, "height": 1000})

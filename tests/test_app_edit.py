@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from designer.app.dirt import checks, links, mapview
-from designer.systems.dirt.stage import Placement, Stage
-from designer.systems.dirt.tileset import get_tileset
-from designer.systems.dirt.tokens import Token
-from designer.systems.dirt.track import assemble
-from designer.systems.dirt.validate import Problem, validate
+from designer.systems.dirt.board.stage import Placement, Stage
+from designer.systems.dirt.board.tileset import get_tileset
+from designer.systems.dirt.board.tokens import Token
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.board.validate import Problem, validate
 
 MAIN = str(Path(__file__).resolve().parent.parent / "designer" / "app" / "main.py")
 DEMO = Stage(name="Demo tokens", tiles=["202a A", "205a D", "206a A", "203a A"])
@@ -95,7 +95,7 @@ def test_notes_and_tokens_of_a_file_are_shown():
 def test_map_spec_is_plain_json_with_one_selection():
     ts = get_tileset("dirt-core")
     track = assemble(DEMO, ts)
-    from designer.systems.dirt.render import stage_svg
+    from designer.systems.dirt.board.render import stage_svg
 
     spec = mapview.map_chart(stage_svg(track, width_px=None), mapview.map_points(track, selected=2), 500, 600)
     text = json.dumps(spec)                                   # nothing but JSON types

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from designer.systems.dirt.tileset import get_tileset
-from designer.systems.dirt.validate import validate
+from designer.systems.dirt.board.tileset import get_tileset
+from designer.systems.dirt.board.validate import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 MAIN = str(ROOT / "designer" / "app" / "main.py")

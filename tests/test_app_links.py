@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from designer.app.dirt import links, sources
 from designer.core.errors import DesignerError
-from designer.systems.dirt.stage import Placement, Stage, share_code
-from designer.systems.dirt.tileset import get_tileset
-from designer.systems.dirt.tokens import Token
+from designer.systems.dirt.board.stage import Placement, Stage, share_code
+from designer.systems.dirt.board.tileset import get_tileset
+from designer.systems.dirt.board.tokens import Token
 
 MAIN = str(Path(__file__).resolve().parent.parent / "designer" / "app" / "main.py")
 FACES = sorted(get_tileset("dirt-core").tiles)

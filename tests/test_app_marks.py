@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from designer.app.dirt import analysis, carried, checks, editing, hover_map, profile_view
-from designer.systems.dirt.render import stage_svg
-from designer.systems.dirt.stage import Stage, load_stage
-from designer.systems.dirt.tileset import get_tileset
-from designer.systems.dirt.track import assemble
-from designer.systems.dirt.validate import validate
+from designer.systems.dirt.board.render import stage_svg
+from designer.systems.dirt.board.stage import Stage, load_stage
+from designer.systems.dirt.board.tileset import get_tileset
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.board.validate import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 JUMP_STAGE = ROOT / "stages" / "dirt" / "rally-5" / "ss1.yaml"

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from designer.app.dirt import checks, design_view, sources
-from designer.systems.dirt.stage import Stage, dumps_stage, load_stage, share_code
-from designer.systems.dirt.validate import validate
+from designer.systems.dirt.board.stage import Stage, dumps_stage, load_stage, share_code
+from designer.systems.dirt.board.validate import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 MAIN = str(ROOT / "designer" / "app" / "main.py")

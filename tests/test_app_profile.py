@@ -48,8 +48,8 @@ def _stage_in_address(page):
 
 def _analysis_of(stage):
     from designer.app.dirt import analysis
-    from designer.systems.dirt.tileset import get_tileset
-    from designer.systems.dirt.track import assemble
+    from designer.systems.dirt.board.tileset import get_tileset
+    from designer.systems.dirt.board.track import assemble
 
     track = assemble(stage, get_tileset(stage.tileset))
     return track, analysis.analyse(track, players=stage.players or 4)
@@ -59,7 +59,7 @@ def test_analysis_map_hover_and_profile_marks(url, browser):
     from playwright.sync_api import expect
 
     from designer.app.dirt import analysis
-    from designer.systems.dirt.stage import load_stage
+    from designer.systems.dirt.board.stage import load_stage
 
     stage = load_stage(JUMP_STAGE)
     track, view = _analysis_of(stage)
@@ -137,7 +137,7 @@ def test_analysis_map_hover_and_profile_marks(url, browser):
 def _loop_stage():
     """Seven tiles turning right all the way: the seventh lands on the start tile's place."""
     from designer.app.dirt import editing
-    from designer.systems.dirt.tileset import get_tileset
+    from designer.systems.dirt.board.tileset import get_tileset
 
     ts = get_tileset("dirt-core")
     stage = editing.add_tile(editing.new_stage("Overlap demo"), ts, "202a")
@@ -184,7 +184,7 @@ def test_overlapping_tiles_are_marked_on_the_map(url, browser):
 def test_a_tile_after_the_finish_is_refused(url, browser):
     from playwright.sync_api import expect
 
-    from designer.systems.dirt.stage import Stage
+    from designer.systems.dirt.board.stage import Stage
 
     stage = Stage(name="Short demo", tiles=["202a A", "205a D", "203a A"])
     page = browser.new_page(viewport={"width": 1280, "height": 1000})

@@ -2,9 +2,9 @@
 import networkx as nx
 import pytest
 
-from designer.systems.dirt.stage import load_stage
-from designer.systems.dirt.tileset import EPS
-from designer.systems.dirt.track import PlacedTile, assemble, build_graph
+from designer.systems.dirt.board.stage import load_stage
+from designer.systems.dirt.board.tileset import EPS
+from designer.systems.dirt.board.track import PlacedTile, assemble, build_graph
 from tests.conftest import STAGE_FILES
 
 CORE = [f"{n}{s}" for n in range(201, 233) for s in "ab"]

@@ -4,8 +4,8 @@ agree with the catalogue."""
 import networkx as nx
 import pytest
 
-from designer.systems.dirt.tileset import EPS, get_tileset
-from designer.systems.dirt.track import PlacedTile, build_graph
+from designer.systems.dirt.board.tileset import EPS, get_tileset
+from designer.systems.dirt.board.track import PlacedTile, build_graph
 
 OFFICIAL = get_tileset("official")
 DIRT_FACES = sorted(f for f in OFFICIAL.tiles if f[0] in "234" and f[:3] != "201")
@@ -125,8 +125,8 @@ def test_shared_spaces_of_a_junction_agree():
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from designer.systems.dirt.stage import Placement, Stage  # noqa: E402
-from designer.systems.dirt.track import assemble  # noqa: E402
+from designer.systems.dirt.board.stage import Placement, Stage  # noqa: E402
+from designer.systems.dirt.board.track import assemble  # noqa: E402
 
 ROAD_CHOICES = [(f, road.ends[k], road.ends[1 - k]) for f in WITH_CELLS if OFFICIAL.face(f).role is None
                 for road in OFFICIAL.face(f).road_faces() for k in (0, 1)]

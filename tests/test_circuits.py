@@ -5,16 +5,16 @@ import json
 import networkx as nx
 import pytest
 
+from designer.systems.dirt.analysis import analyze
+from designer.systems.dirt.board.render import stage_svg
+from designer.systems.dirt.board.stage import load_stage
+from designer.systems.dirt.board.tileset import get_tileset
+from designer.systems.dirt.board.tokens import add_token
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.board.validate import validate
+from designer.systems.dirt.driving.lines import fastest_line
 from designer.systems.dirt.io.rekee import export_rekee, import_rekee
 from designer.systems.dirt.io.rgt import export_rgt, import_rgt
-from designer.systems.dirt.analysis import analyze
-from designer.systems.dirt.lines import fastest_line
-from designer.systems.dirt.render import stage_svg
-from designer.systems.dirt.stage import load_stage
-from designer.systems.dirt.tileset import get_tileset
-from designer.systems.dirt.tokens import add_token
-from designer.systems.dirt.track import assemble
-from designer.systems.dirt.validate import validate
 from tests.conftest import ROOT
 
 RX = ROOT / "stages" / "dirt" / "expansions" / "rx-circuit-demo.yaml"
@@ -102,7 +102,7 @@ def test_circuit_with_rx_tokens_survives_both_formats(rx):
 
 def test_tiles_after_the_lap_are_placed_but_not_driven(rx):
     from designer.core import hexgrid
-    from designer.systems.dirt.stage import Placement
+    from designer.systems.dirt.board.stage import Placement
 
     stage, ts = rx
     track = assemble(stage, ts)

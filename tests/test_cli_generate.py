@@ -7,9 +7,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from designer.cli import main
-from designer.systems.dirt.stage import load_rally, load_stage
-from designer.systems.dirt.tileset import get_tileset
-from designer.systems.dirt.validate import validate
+from designer.systems.dirt.board.stage import load_rally, load_stage
+from designer.systems.dirt.board.tileset import get_tileset
+from designer.systems.dirt.board.validate import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -110,7 +110,7 @@ def test_at_most_max_entries_are_kept(tmp_path, monkeypatch):
 def test_the_app_does_not_switch_the_cache_on():
     """The app's process imports the shell and the systems' pages; none of them may enable the disk cache."""
     code = ("import designer.app.main, designer.core.diskcache as d; "
-            "import designer.systems.dirt.tileset as t; t.get_tileset('dirt-core'); print(d.enabled())")
+            "import designer.systems.dirt.board.tileset as t; t.get_tileset('dirt-core'); print(d.enabled())")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120,
                          env=dict(os.environ, RALLY_CACHE_DIR="/nonexistent"))
     assert out.stdout.strip().splitlines()[-1] == "False", out.stderr

@@ -7,11 +7,11 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from designer.systems.dirt.estimate import (GUIDANCE_MINUTES_PER_TILE, TABLE_TIME, TableTime, estimate, fit_table_time,
-                               guidance_minutes, table_minutes)
-from designer.systems.dirt.lines import fastest_line, shortest_line
-from designer.systems.dirt.stage import load_stage
-from designer.systems.dirt.track import load_track
+from designer.systems.dirt.board.stage import load_stage
+from designer.systems.dirt.board.track import load_track
+from designer.systems.dirt.driving.estimate import (GUIDANCE_MINUTES_PER_TILE, TABLE_TIME, TableTime, estimate,
+                                                    fit_table_time, guidance_minutes, table_minutes)
+from designer.systems.dirt.driving.lines import fastest_line, shortest_line
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGES = sorted(ROOT.glob("stages/dirt/rally-*/ss*.yaml"))

@@ -4,13 +4,13 @@ import json
 
 import pytest
 
-from designer.systems.dirt.io import export_stage, import_file
 from designer.systems.dirt.analysis import analyze
-from designer.systems.dirt.lines import fastest_line
-from designer.systems.dirt.stage import Placement, Stage, load_stage
-from designer.systems.dirt.tileset import get_tileset
-from designer.systems.dirt.track import assemble
-from designer.systems.dirt.validate import validate
+from designer.systems.dirt.board.stage import Placement, Stage, load_stage
+from designer.systems.dirt.board.tileset import get_tileset
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.board.validate import validate
+from designer.systems.dirt.driving.lines import fastest_line
+from designer.systems.dirt.io import export_stage, import_file
 from tests.conftest import ROOT
 
 EXPANSION_STAGES = sorted((ROOT / "stages" / "dirt" / "expansions").glob("*.yaml"))
@@ -127,7 +127,7 @@ def test_a_road_running_into_an_earlier_tile_is_an_error(official):
 
 
 def test_a_stage_that_changes_surface_uses_each_terrains_column():
-    from designer.systems.dirt.rules import load_ruleset
+    from designer.systems.dirt.driving.rules import load_ruleset
 
     stage = load_stage(ROOT / "stages" / "dirt" / "expansions" / "climb-demo.yaml")
     track = assemble(stage, get_tileset(stage.tileset))

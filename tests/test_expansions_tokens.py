@@ -6,15 +6,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from designer.core.errors import DesignerError
+from designer.systems.dirt.board.stage import Stage, dumps_stage, loads_stage
+from designer.systems.dirt.board.tokens import KINDS, Token, add_token, cells_for_tokens, remove_token, token_kinds
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.board.validate import validate
+from designer.systems.dirt.driving.lines import fastest_line
 from designer.systems.dirt.io import export_stage, import_file
 from designer.systems.dirt.io import tokens as T
 from designer.systems.dirt.io.rekee import export_rekee, import_rekee
 from designer.systems.dirt.io.rgt import export_rgt, import_rgt
-from designer.systems.dirt.lines import fastest_line
-from designer.systems.dirt.stage import Stage, dumps_stage, loads_stage
-from designer.systems.dirt.tokens import KINDS, Token, add_token, cells_for_tokens, remove_token, token_kinds
-from designer.systems.dirt.track import assemble
-from designer.systems.dirt.validate import validate
 
 # A hand-made layout in the official editor's format: the start tile and a straight carrying one token of
 # each terrain-printed kind, and a Climb marker and an RX arch on the finish.
@@ -149,7 +149,7 @@ def test_token_editing_errors_are_clear():
 
 
 def test_share_code_keeps_tokens():
-    from designer.systems.dirt.stage import from_share_code, share_code
+    from designer.systems.dirt.board.stage import from_share_code, share_code
 
     stage = add_token(Stage(tiles=["202a A", "205a D", "203a A"]), 1, "water", cell="a2", terrain="gravel")
     stage = add_token(stage, 1, "chicane-limit", at=(0.1, -0.2), value=2, dir=1.5)
@@ -160,7 +160,7 @@ def test_share_code_keeps_tokens():
 
 
 def test_a_token_on_a_tile_driven_twice_acts_once_and_is_not_off_road(official):
-    from designer.systems.dirt.stage import load_stage
+    from designer.systems.dirt.board.stage import load_stage
     from tests.conftest import ROOT
 
     stage = load_stage(ROOT / "stages" / "dirt" / "expansions" / "rx-crossing-twice-demo.yaml")

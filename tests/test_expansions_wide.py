@@ -2,10 +2,10 @@
 stage's fastest line takes it."""
 import networkx as nx
 
-from designer.systems.dirt.lines import fastest_line
-from designer.systems.dirt.stage import Stage, load_stage
-from designer.systems.dirt.tileset import get_tileset
-from designer.systems.dirt.track import assemble
+from designer.systems.dirt.board.stage import Stage, load_stage
+from designer.systems.dirt.board.tileset import get_tileset
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.driving.lines import fastest_line
 from tests.conftest import ROOT
 
 DEMO = ROOT / "stages" / "dirt" / "demo" / "215b-cut-middle-cut.yaml"

@@ -1,4 +1,4 @@
-"""The compiled roll-outs of the expected-time sweep (designer/systems/dirt/_kernels.pyx) against the numpy
+"""The compiled roll-outs of the expected-time sweep (designer/systems/dirt/dice/_kernels.pyx) against the numpy
 ones they replace: every state's values equal to the last bit and the same decisions, under the default rules
 and with the optional rules that change what a step does (canon start, red zone, leader dice)."""
 from __future__ import annotations
@@ -6,15 +6,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from designer.systems.dirt import rollout
-from designer.systems.dirt import sweep as sweep_module
-from designer.systems.dirt.expected import DirtModel
-from designer.systems.dirt.mishaps import load_mishaps
-from designer.systems.dirt.rules import road_of
-from designer.systems.dirt.plans import X
-from designer.systems.dirt.ruleset import Pool, load_ruleset
-from designer.systems.dirt.stage import load_stage
-from designer.systems.dirt.track import load_track
+from designer.systems.dirt.board.stage import load_stage
+from designer.systems.dirt.board.track import load_track
+from designer.systems.dirt.dice import rollout
+from designer.systems.dirt.dice import sweep as sweep_module
+from designer.systems.dirt.dice.mishaps import load_mishaps
+from designer.systems.dirt.dice.plans import X
+from designer.systems.dirt.dice.turn_model import DirtModel
+from designer.systems.dirt.driving.rules import road_of
+from designer.systems.dirt.driving.ruleset import Pool, load_ruleset
 from tests.test_expected_dirt import demo_track
 
 pytestmark = pytest.mark.skipif(rollout.KERNELS is None,
@@ -64,7 +64,7 @@ def test_kernels_decline_sizes_they_do_not_hold():
 
 def test_first_loss_same_numbers():
     """The chances of where a Big Attack first fails, compiled and numpy, on every plan of some boundaries."""
-    from designer.systems.dirt.expected import DirtModel
+    from designer.systems.dirt.dice.turn_model import DirtModel
     model = DirtModel(road_of(load_track(load_stage("stages/dirt/rally-1/ss1.yaml")).graph), load_ruleset(),
                       load_mishaps())
     checked = 0

@@ -11,14 +11,14 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from designer.systems.dirt.expectation import expected_time
-from designer.systems.dirt.dice_player import DicePlayer
-from designer.systems.dirt.expected import Decision, cheapest_from
-from designer.systems.dirt.mishaps import load_mishaps
-from designer.systems.dirt.ruleset import load_ruleset
-from designer.systems.dirt.stage import loads_stage
-from designer.systems.dirt.track import assemble
-from designer.systems.dirt.tileset import get_tileset
+from designer.systems.dirt.board.stage import loads_stage
+from designer.systems.dirt.board.tileset import get_tileset
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.dice.expected_time import expected_time
+from designer.systems.dirt.dice.mishaps import load_mishaps
+from designer.systems.dirt.dice.player import DicePlayer
+from designer.systems.dirt.dice.turn_model import Decision, cheapest_from
+from designer.systems.dirt.driving.ruleset import load_ruleset
 
 DEMO = """\
 # Demonstration stage designed for these tests (not from the rulebook): start, a hairpin, a bend, finish.
@@ -84,7 +84,7 @@ def _no_hazard_reference(track, rules):
     """Without hazard faces every Big Attack succeeds: the best run is the cheapest chain of turns, each
     costing its card minus the tokens it earns. An independent recursion over EVERY legal turn of the engine
     (not the plan search of the solver), so that it also checks that the plans searched miss no better one."""
-    from designer.systems.dirt.rules import TurnEngine, road_of
+    from designer.systems.dirt.driving.rules import TurnEngine, road_of
 
     road = road_of(track.graph)
     engine = TurnEngine(road, rules, rules.pool("gravel", False), None)

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from designer.racing.expected import Outcome, solve
-from designer.systems.dirt.plans import BIG, X, PlanSet, _features, secure_cost
-from designer.systems.dirt.rollout import attack_values, roll_values
+from designer.racing.mdp import Outcome, solve
+from designer.systems.dirt.dice.plans import BIG, X, PlanSet, _features, secure_cost
+from designer.systems.dirt.dice.rollout import attack_values, roll_values
 
 
 class Coin:

@@ -6,13 +6,13 @@ import functools
 
 import pytest
 
-from designer.racing.expected import solve
-from designer.systems.dirt.expected import DirtModel
-from designer.systems.dirt.mishaps import load_mishaps
-from designer.systems.dirt.plans import StepTable, pareto_plans, plan_set, search_plans
-from designer.systems.dirt.rules import TurnEngine, road_of
-from designer.systems.dirt.ruleset import Pool, load_ruleset
-from designer.systems.dirt.sweep import closure, sweep
+from designer.racing.mdp import solve
+from designer.systems.dirt.dice.mishaps import load_mishaps
+from designer.systems.dirt.dice.plans import StepTable, pareto_plans, plan_set, search_plans
+from designer.systems.dirt.dice.sweep import closure, sweep
+from designer.systems.dirt.dice.turn_model import DirtModel
+from designer.systems.dirt.driving.rules import TurnEngine, road_of
+from designer.systems.dirt.driving.ruleset import Pool, load_ruleset
 from tests.test_expected_dirt import demo_track   # the demonstration stage of the expected-time tests
 
 @functools.lru_cache(maxsize=None)
@@ -93,7 +93,7 @@ def test_pareto_plans_keep_more_tokens_only_for_more_risk():
 def test_changing_the_spare_wheel_goes_forward():
     """The spare wheel keeps the car on its cell in gear 0: the model's order of states still grows, so that
     following the policy (statistics, distribution) never meets a state twice."""
-    from designer.systems.dirt.expected import Decision
+    from designer.systems.dirt.dice.turn_model import Decision
 
     model = _model()
     state = (3, 1, (0, 1, 0, 0, 0))
@@ -110,8 +110,8 @@ def test_a_spent_spare_wheel_that_never_counts_again_changes_no_value(max_damage
     decides each on its own, finds the same values."""
     import numpy as np
 
-    from designer.systems.dirt.expected import FIN
-    from designer.systems.dirt.sweep import _twins
+    from designer.systems.dirt.dice.sweep import _twins
+    from designer.systems.dirt.dice.turn_model import FIN
 
     model = _model(max_damage=max_damage)
     starts = [(s, 0, model.start_damage) for s in model.road.starts()]

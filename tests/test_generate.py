@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 
 from designer.core.errors import DesignerError
 from designer.systems.dirt import generate as G
-from designer.systems.dirt.tileset import get_tileset
-from designer.systems.dirt.track import assemble
-from designer.systems.dirt.validate import footprint, validate
+from designer.systems.dirt.board.tileset import get_tileset
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.board.validate import footprint, validate
 
 
 def _numbers(stage) -> list[str]:

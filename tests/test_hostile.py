@@ -251,7 +251,7 @@ def test_unknown_pieces_and_impossible_stages(tmp):
 
 def test_share_codes_have_a_length_limit():
     from designer.core.errors import DesignerError
-    from designer.systems.dirt.stage import from_share_code
+    from designer.systems.dirt.board.stage import from_share_code
 
     with pytest.raises(DesignerError, match="long"):
         from_share_code("RD1/dirt-core/" + "205aA." * 5000)

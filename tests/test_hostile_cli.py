@@ -136,7 +136,7 @@ def test_an_entry_of_the_wrong_type_is_a_miss(tmp_path, reference):
     cache = tmp_path / "mine"
     assert _tiles(cache).returncode == 0
     code = ("import sys; from pathlib import Path; from designer.core import diskcache; "
-            "import designer.systems.dirt.tileset as T; diskcache.enable(sys.argv[1]); "
+            "import designer.systems.dirt.board.tileset as T; diskcache.enable(sys.argv[1]); "
             "p = str(Path(sys.argv[2]).resolve()); key = p.encode() + b'\\0' + Path(p).read_bytes(); "
             "diskcache.store('tileset', key, [1, 2, 3], T._CODE); "
             "print(diskcache.fetch('tileset', key, T._CODE))")

@@ -35,7 +35,7 @@ def test_a_system_that_is_not_a_name_is_a_message():
 
 
 def test_a_dirt_stage_says_system_null():
-    from designer.systems.dirt.stage import loads_stage
+    from designer.systems.dirt.board.stage import loads_stage
 
     assert loads_stage("system: null\nstage: x\ntiles: [202a A, 203a A]\n").name == "x"
 
@@ -116,7 +116,7 @@ def test_a_dirt_upload_naming_a_tileset_path_reads_nothing(tmp_path, monkeypatch
 
 
 def test_dirt_rallies_that_list_themselves_or_thousands_of_stages(tmp_path):
-    from designer.systems.dirt.stage import MAX_RALLY_STAGES, load_rally
+    from designer.systems.dirt.board.stage import MAX_RALLY_STAGES, load_rally
 
     (tmp_path / "self.yaml").write_text("rally: R\nstages: [self.yaml]\n")
     with pytest.raises(DesignerError, match="self.yaml:2: stage 1 names 'self.yaml', which is a rally"):
@@ -128,7 +128,7 @@ def test_dirt_rallies_that_list_themselves_or_thousands_of_stages(tmp_path):
 
 def test_rally_uploads_and_links_are_capped():
     from designer.app.dirt import links, sources
-    from designer.systems.dirt.stage import MAX_RALLY_STAGES, Stage
+    from designer.systems.dirt.board.stage import MAX_RALLY_STAGES, Stage
 
     many = "rally: R\nstages:\n" + "  - {stage: s, tiles: [202a A, 203a A]}\n" * (MAX_RALLY_STAGES + 1)
     with pytest.raises(DesignerError, match="at most"):

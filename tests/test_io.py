@@ -13,13 +13,13 @@ import designer.systems.dirt.io.rekee
 import designer.systems.dirt.io.rgt
 from designer.core import hexgrid
 from designer.core.errors import DesignerError
+from designer.systems.dirt.board.stage import Stage, dumps_stage, load_stage
+from designer.systems.dirt.board.tileset import get_tileset
+from designer.systems.dirt.board.track import assemble, driving_order
+from designer.systems.dirt.board.validate import validate
 from designer.systems.dirt.io import export_stage, import_file
 from designer.systems.dirt.io.rekee import export_rekee, from_rekee, import_rekee, to_rekee
 from designer.systems.dirt.io.rgt import export_rgt, from_offset, import_rgt, rgt_tile_id, to_offset
-from designer.systems.dirt.stage import Stage, dumps_stage, load_stage
-from designer.systems.dirt.tileset import get_tileset
-from designer.systems.dirt.track import assemble, driving_order
-from designer.systems.dirt.validate import validate
 from tests.conftest import STAGE_FILES
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -219,7 +219,7 @@ def test_stray_tile_keeps_its_position():
     assert [p.short() for p in stage.tiles[:2]] == ["202a A", "205a A"]
     assert stage.tiles[2].at == (from_offset(40, 40)[0] - 0, from_offset(40, 40)[1] - 0)
     # Saved and read again as YAML, the stage is the same.
-    from designer.systems.dirt.stage import loads_stage
+    from designer.systems.dirt.board.stage import loads_stage
     assert loads_stage(dumps_stage(stage)).tiles == stage.tiles
 
 

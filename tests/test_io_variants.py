@@ -5,9 +5,9 @@ import json
 from click.testing import CliRunner
 
 from designer.cli import main
+from designer.systems.dirt.board.stage import load_stage
 from designer.systems.dirt.io import import_file
 from designer.systems.dirt.io.layout import notes_list_variants
-from designer.systems.dirt.stage import load_stage
 from tests.conftest import STAGE_FILES
 
 

@@ -9,12 +9,12 @@ checked here.
 """
 import pytest
 
-from designer.systems.dirt.book_line import cell_words, line_sides
+from designer.systems.dirt.board.stage import loads_stage
+from designer.systems.dirt.board.tileset import get_tileset
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.book.line import cell_words, line_sides
+from designer.systems.dirt.driving.lines import fastest_line
 from designer.systems.dirt.generate import _tight_corners
-from designer.systems.dirt.lines import fastest_line
-from designer.systems.dirt.stage import loads_stage
-from designer.systems.dirt.tileset import get_tileset
-from designer.systems.dirt.track import assemble
 
 
 @pytest.fixture(scope="module")
@@ -253,7 +253,7 @@ tiles:
 
 
 def _demo_face(tmp_path, apart: str):
-    from designer.systems.dirt.tileset import load_tileset
+    from designer.systems.dirt.board.tileset import load_tileset
 
     path = tmp_path / "demo-apart.yaml"
     path.write_text(_FACE.replace("APART", apart))
@@ -262,7 +262,7 @@ def _demo_face(tmp_path, apart: str):
 
 @pytest.mark.parametrize("reverse", [False, True])
 def test_apart_removes_the_move_both_ways(tmp_path, reverse):
-    from designer.systems.dirt.track import PlacedTile, build_graph
+    from designer.systems.dirt.board.track import PlacedTile, build_graph
 
     face = _demo_face(tmp_path, "[[a1, b2]]")
     entry, exit_ = ("D", "A") if reverse else ("A", "D")
@@ -285,7 +285,7 @@ def test_a_face_with_apart_still_checks_its_lanes(tmp_path):
 
     path = tmp_path / "demo-apart.yaml"
     path.write_text(_FACE.replace("APART", "[[a2, b2]]").replace("{id: a1, lane: 0,", "{id: a1, lane: 3,"))
-    from designer.systems.dirt.tileset import load_tileset
+    from designer.systems.dirt.board.tileset import load_tileset
 
     with pytest.raises(DesignerError) as err:
         load_tileset(path)

@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 
 from designer.core.errors import DesignerError
 from designer.systems.dirt.analysis import analyze
-from designer.systems.dirt.lines import fastest_line, shortest_line, speed_limits, turn_graph
-from designer.systems.dirt.referee import play_turn
-from designer.systems.dirt.rules import load_ruleset, turn_outcomes
-from designer.systems.dirt.stage import Stage, load_stage
-from designer.systems.dirt.tileset import Face, get_tileset
-from designer.systems.dirt.track import assemble, load_track
+from designer.systems.dirt.board.stage import Stage, load_stage
+from designer.systems.dirt.board.tileset import Face, get_tileset
+from designer.systems.dirt.board.track import assemble, load_track
+from designer.systems.dirt.driving.lines import fastest_line, shortest_line, speed_limits, turn_graph
+from designer.systems.dirt.driving.referee import play_turn
+from designer.systems.dirt.driving.rules import load_ruleset, turn_outcomes
 
 RULES = load_ruleset()
 ROOT = Path(__file__).resolve().parent.parent

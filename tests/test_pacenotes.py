@@ -2,9 +2,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from designer.systems.dirt.pacenotes import PaceNote, distances, format_notes, notes_by_tile, pace_notes, stage_length
-from designer.systems.dirt.stage import Stage, load_stage
-from designer.systems.dirt.track import assemble
+from designer.systems.dirt.board.stage import Stage, load_stage
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.driving.bends import distances, stage_length
+from designer.systems.dirt.driving.pacenotes import PaceNote, format_notes, notes_by_tile, pace_notes
 from tests.conftest import ROOT, STAGE_FILES
 
 
@@ -124,7 +125,7 @@ def test_invariants_on_rulebook_stages(path, dirt):
 
 
 def test_length_matches_the_shortest_line(dirt):
-    L = pytest.importorskip("designer.systems.dirt.lines")
+    L = pytest.importorskip("designer.systems.dirt.driving.lines")
     for path in STAGE_FILES:
         track = track_of(path, dirt)
         assert stage_length(track) == L.shortest_line(track).length, path
@@ -180,9 +181,9 @@ def test_any_chain_of_tiles_gives_ordered_notes(dirt, data):
 
 def test_chicane_tokens_are_called_not_flat():
     """A chicane token on a straight tile is a call of its own (with its limit, or the lane it closes)."""
-    from designer.systems.dirt.pacenotes import pace_notes
-    from designer.systems.dirt.stage import load_stage
-    from designer.systems.dirt.track import load_track
+    from designer.systems.dirt.board.stage import load_stage
+    from designer.systems.dirt.board.track import load_track
+    from designer.systems.dirt.driving.pacenotes import pace_notes
 
     track = load_track(load_stage("stages/dirt/expansions/tokens-demo.yaml"))
     notes = pace_notes(track)

@@ -9,10 +9,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from designer.core import hexgrid
-from designer.systems.dirt.pacenotes import bend_side, pace_notes
-from designer.systems.dirt.stage import Stage, loads_stage
-from designer.systems.dirt.tileset import get_tileset
-from designer.systems.dirt.track import assemble
+from designer.systems.dirt.board.stage import Stage, loads_stage
+from designer.systems.dirt.board.tileset import get_tileset
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.driving.bends import bend_side
+from designer.systems.dirt.driving.pacenotes import pace_notes
 
 TILESETS = ("dirt-rx", "dirt-monte-carlo", "dirt-climb", "dirt-core")
 MIRROR = {"left": "right", "right": "left"}

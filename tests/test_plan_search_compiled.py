@@ -1,4 +1,4 @@
-"""The compiled plan search (designer/systems/dirt/_search.pyx) against the Python and numpy reference of
+"""The compiled plan search (designer/systems/dirt/dice/_search.pyx) against the Python and numpy reference of
 plan_search.py and PointNumbers: the same candidates in the same order, the same Pareto choices, step rows,
 gains, point numbers and plan sets, to the last bit, on every search of a rulebook stage and with the optional
 rules that change the die options (canon start, red zone, leader dice)."""
@@ -11,15 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from designer.systems.dirt import plan_search
-from designer.systems.dirt.expected import DirtModel
-from designer.systems.dirt.mishaps import load_mishaps
-from designer.systems.dirt.plans import PointNumbers, StepTable, plan_set
-from designer.systems.dirt.rules import TurnEngine, road_of
-from designer.systems.dirt.ruleset import Pool, load_ruleset
-from designer.systems.dirt.stage import load_stage
-from designer.systems.dirt.sweep import closure, sweep
-from designer.systems.dirt.track import load_track
+from designer.systems.dirt.board.stage import load_stage
+from designer.systems.dirt.board.track import load_track
+from designer.systems.dirt.dice import plan_search
+from designer.systems.dirt.dice.mishaps import load_mishaps
+from designer.systems.dirt.dice.plans import PointNumbers, StepTable, plan_set
+from designer.systems.dirt.dice.sweep import closure, sweep
+from designer.systems.dirt.dice.turn_model import DirtModel
+from designer.systems.dirt.driving.rules import TurnEngine, road_of
+from designer.systems.dirt.driving.ruleset import Pool, load_ruleset
 from tests.test_expected_dirt import demo_track
 
 pytestmark = pytest.mark.skipif(plan_search.COMPILED is None,

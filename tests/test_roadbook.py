@@ -15,13 +15,13 @@ import pytest
 from click.testing import CliRunner
 
 from designer.core.errors import DesignerError
-from designer.systems.dirt.book_build import build_rows, either_way, pick_list, swaps, turned_round
-from designer.systems.dirt.book_draw import CORNER_WORDS, corner_words, number_corner
-from designer.systems.dirt.pacenotes import pace_notes
-from designer.systems.dirt.roadbook import (FONT_DIR, player_notes, rally_roadbook, roadbook, stage_facts,
-                                            stage_roadbook)
-from designer.systems.dirt.stage import Stage, load_rally, load_stage
-from designer.systems.dirt.track import assemble
+from designer.systems.dirt.board.stage import Stage, load_rally, load_stage
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.book.build import build_rows, either_way, pick_list, swaps, turned_round
+from designer.systems.dirt.book.draw import CORNER_WORDS, corner_words, number_corner
+from designer.systems.dirt.book.roadbook import (FONT_DIR, player_notes, rally_roadbook, roadbook, stage_facts,
+                                                 stage_roadbook)
+from designer.systems.dirt.driving.pacenotes import pace_notes
 from tests.conftest import ROOT, STAGE_FILES
 
 SS1 = ROOT / "stages/dirt/rally-1/ss1.yaml"

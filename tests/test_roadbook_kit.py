@@ -156,7 +156,7 @@ def test_plain_cells_tables_and_page_count(tmp_path):
 # -- DIRT print drawings -----------------------------------------------------------------------------
 
 def test_number_corner_turns_with_the_tile():
-    from designer.systems.dirt.book_draw import CORNER_WORDS, number_corner
+    from designer.systems.dirt.book.draw import CORNER_WORDS, number_corner
 
     assert CORNER_WORDS[number_corner(0)] == "upper left"          # upright: the F/A corner
     assert [number_corner(k) for k in range(6)] == [4, 5, 0, 1, 2, 3]
@@ -168,10 +168,10 @@ def test_number_corner_turns_with_the_tile():
 def test_turning_a_straight_tile_round_is_symmetric(data):
     """For any face whose road runs straight across: turned round twice is the tile itself, the number moves to
     the opposite corner, and 'either way round' holds for both or neither."""
-    from designer.systems.dirt.book_build import either_way, turned_round
-    from designer.systems.dirt.stage import Stage
-    from designer.systems.dirt.tileset import get_tileset
-    from designer.systems.dirt.track import assemble
+    from designer.systems.dirt.board.stage import Stage
+    from designer.systems.dirt.board.tileset import get_tileset
+    from designer.systems.dirt.board.track import assemble
+    from designer.systems.dirt.book.build import either_way, turned_round
 
     ts = get_tileset("dirt-core")
     faces = sorted(f.id for f in ts.tiles.values() if f.has_cells and f.role is None and f.ends
@@ -187,10 +187,10 @@ def test_turning_a_straight_tile_round_is_symmetric(data):
 
 
 def test_map_marks_turn_ends(dirt):
-    from designer.systems.dirt.book_draw import map_svg
-    from designer.systems.dirt.lines import fastest_line
-    from designer.systems.dirt.stage import load_stage
-    from designer.systems.dirt.track import assemble
+    from designer.systems.dirt.board.stage import load_stage
+    from designer.systems.dirt.board.track import assemble
+    from designer.systems.dirt.book.draw import map_svg
+    from designer.systems.dirt.driving.lines import fastest_line
     from tests.conftest import ROOT
 
     track = assemble(load_stage(ROOT / "stages/dirt/rally-1/ss1.yaml"), dirt)
@@ -203,7 +203,7 @@ def test_map_marks_turn_ends(dirt):
     plain, limits = map_svg(track, 186, 180)
     assert limits and "T1" not in plain
     # The turn labels and the gears print at LABEL_PT or more once the map is placed in its box.
-    from designer.systems.dirt.book_draw import LABEL_PT
+    from designer.systems.dirt.book.draw import LABEL_PT
 
     scale = pdfsvg.fit(svg, 186, 180, 0.25)[0]
     ours = re.findall(r'font-size="([\d.]+)"[^>]*>(T\d+|[1-6])</text>', svg)
@@ -216,7 +216,7 @@ def test_the_kit_writes_books_without_fpdf2():
     fontTools) stays out of the process."""
     import sys
 
-    code = ("import sys; from designer.systems.dirt.roadbook import roadbook; "
+    code = ("import sys; from designer.systems.dirt.book.roadbook import roadbook; "
             "roadbook('stages/dirt/rally-1/ss1.yaml', None); "
             "print(sorted(m for m in ('fpdf', 'fontTools', 'numpy') if m in sys.modules))")
     from tests.conftest import ROOT

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from designer.systems.dirt.book_build import build_rows, pick_list, road_shape, several_roads, swaps, tile_kind
-from designer.systems.dirt.roadbook import roadbook, stage_facts
-from designer.systems.dirt.stage import Stage, load_stage
-from designer.systems.dirt.track import assemble
+from designer.systems.dirt.board.stage import Stage, load_stage
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.book.build import build_rows, pick_list, road_shape, several_roads, swaps, tile_kind
+from designer.systems.dirt.book.roadbook import roadbook, stage_facts
 from tests.conftest import ROOT
 
 TWICE = ROOT / "stages/dirt/expansions/rx-crossing-twice-demo.yaml"
@@ -132,8 +132,8 @@ def test_the_book_of_a_tile_driven_twice(tmp_path):
 # -- where the time goes, tile by tile ------------------------------------------------------------------
 
 def test_ideal_seconds_by_tile_add_up_to_the_ideal_time(dirt):
-    from designer.systems.dirt.book_notes import ideal_by_tile
-    from designer.systems.dirt.stage import load_rally
+    from designer.systems.dirt.board.stage import load_rally
+    from designer.systems.dirt.book.notes import ideal_by_tile
 
     for stage in load_rally(ROOT / "stages/dirt/rally-1/rally.yaml").stages:
         facts = stage_facts(stage, near=ROOT / "stages/dirt/rally-1")
@@ -149,7 +149,7 @@ def test_expected_seconds_by_tile_beside_the_ideal(tmp_path, dirt):
     """A short stage solved under the dice: the pace notes print each tile's expected seconds (the solver's own
     split of the expected time) beside its ideal seconds."""
     from designer.systems.dirt.analysis import analyze
-    from designer.systems.dirt.roadbook import stage_roadbook
+    from designer.systems.dirt.book.roadbook import stage_roadbook
 
     stage = Stage(name="Demo short stage", tiles=["202a A", "227a B", "205a A", "203a A"])
     result = analyze(assemble(stage, dirt), players=4, expected=True)
@@ -170,8 +170,8 @@ def test_expected_seconds_by_tile_beside_the_ideal(tmp_path, dirt):
 
 
 def test_the_rally_needs_each_physical_tile_once_whatever_face_is_up():
-    from designer.systems.dirt.book_rally import rally_tiles
-    from designer.systems.dirt.stage import load_rally
+    from designer.systems.dirt.board.stage import load_rally
+    from designer.systems.dirt.book.rally import rally_tiles
 
     folder = ROOT / "stages/dirt/rally-1"
     facts = [stage_facts(s, near=folder, lines=False) for s in load_rally(folder / "rally.yaml").stages]
@@ -188,7 +188,7 @@ def test_the_rally_needs_each_physical_tile_once_whatever_face_is_up():
 # -- tokens on the build sheet --------------------------------------------------------------------------
 
 def test_every_token_is_on_its_tiles_card_with_its_place():
-    from designer.systems.dirt.book_build import token_count, token_lines
+    from designer.systems.dirt.book.build import token_count, token_lines
 
     path = ROOT / "stages/dirt/expansions/tokens-demo.yaml"
     stage = load_stage(path)
@@ -207,8 +207,8 @@ def test_every_token_is_on_its_tiles_card_with_its_place():
 
 def test_space_words_agree_with_the_line_table(dirt):
     """The build sheet's place of a space (read from the face) is the line table's (read from the graph)."""
-    from designer.systems.dirt.book_build import _space_words
-    from designer.systems.dirt.book_line import cell_words
+    from designer.systems.dirt.book.build import _space_words
+    from designer.systems.dirt.book.line import cell_words
     from tests.conftest import STAGE_FILES
 
     checked = 0

@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from designer.core.errors import DesignerError, SchemaError
-from designer.systems.dirt.referee import IllegalMove, play_turn
-from designer.systems.dirt.rules import Pool, engine_for, legal_turns, load_ruleset, road_of, turn_outcomes
-from designer.systems.dirt.stage import Stage
-from designer.systems.dirt.tileset import Cell, Face, Slide, Tileset
-from designer.systems.dirt.track import assemble
+from designer.systems.dirt.board.stage import Stage
+from designer.systems.dirt.board.tileset import Cell, Face, Slide, Tileset
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.driving.referee import IllegalMove, play_turn
+from designer.systems.dirt.driving.rules import Pool, engine_for, legal_turns, load_ruleset, road_of, turn_outcomes
 
 RULES = load_ruleset()
 
@@ -536,10 +536,10 @@ def test_turn_outcomes_least_risk():
 def test_a_box_with_every_die_a_ruleset_allows_is_searched(monkeypatch, compiled):
     """A ruleset may give a dashboard 6 gear and 7 gas, brake and leader dice: a turn of more than 16 dice
     (the search's old limit) is searched, for the line and for the expected time's plans, compiled or not."""
-    from designer.systems.dirt import plan_search
-    from designer.systems.dirt.lines import fastest_line
-    from designer.systems.dirt.stage import load_stage
-    from designer.systems.dirt.track import load_track
+    from designer.systems.dirt.board.stage import load_stage
+    from designer.systems.dirt.board.track import load_track
+    from designer.systems.dirt.dice import plan_search
+    from designer.systems.dirt.driving.lines import fastest_line
 
     rules = load_ruleset()
     full = Pool(gear=6, gas=7, brake=7, leader=7)

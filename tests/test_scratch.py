@@ -8,11 +8,11 @@ import pickle
 import weakref
 
 import designer.core.scratch
-from designer.systems.dirt.expectation import expected_time
-from designer.systems.dirt.lines import fastest_line
-from designer.systems.dirt.stage import loads_stage
-from designer.systems.dirt.tileset import get_tileset
-from designer.systems.dirt.track import assemble
+from designer.systems.dirt.board.stage import loads_stage
+from designer.systems.dirt.board.tileset import get_tileset
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.dice.expected_time import expected_time
+from designer.systems.dirt.driving.lines import fastest_line
 from tests.test_expected_dirt import DEMO
 
 

@@ -3,8 +3,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from designer.core.errors import DesignerError, SchemaError
-from designer.systems.dirt.stage import (Stage, dumps_stage, from_share_code, load_rally, load_stage, loads_stage,
-                            share_code)
+from designer.systems.dirt.board.stage import (Stage, dumps_stage, from_share_code, load_rally, load_stage, loads_stage,
+                                               share_code)
 from tests.conftest import ROOT, STAGE_FILES
 
 faces = st.from_regex(r"2[0-3][0-9][ab]", fullmatch=True)

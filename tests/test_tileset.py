@@ -1,7 +1,7 @@
 import pytest
 
 from designer.core.errors import DesignerError, SchemaError
-from designer.systems.dirt.tileset import get_tileset, load_tileset, normalise_tile_id
+from designer.systems.dirt.board.tileset import get_tileset, load_tileset, normalise_tile_id
 
 
 def test_catalogues(dirt, official):

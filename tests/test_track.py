@@ -2,8 +2,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from designer.core import hexgrid
-from designer.systems.dirt.stage import Stage, load_stage
-from designer.systems.dirt.track import assemble, driving_order
+from designer.systems.dirt.board.stage import Stage, load_stage
+from designer.systems.dirt.board.track import assemble, driving_order
 from tests.conftest import STAGE_FILES
 
 ROAD_NUMBERS = [n for n in range(204, 233)]

@@ -1,8 +1,8 @@
 import pytest
 
-from designer.systems.dirt.stage import Stage, load_stage
-from designer.systems.dirt.track import assemble
-from designer.systems.dirt.validate import boxes_needed, explain, footprint, is_valid, validate
+from designer.systems.dirt.board.stage import Stage, load_stage
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.board.validate import boxes_needed, explain, footprint, is_valid, validate
 from tests.conftest import STAGE_FILES
 
 

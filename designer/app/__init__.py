@@ -1,12 +1,11 @@
 """The stage designer in the browser (Streamlit): ``streamlit run designer/app/main.py`` or ``rally-designer app``.
 
-- :mod:`designer.app.editing`: pure edits of a stage (add at the open end, insert, replace, remove, drive the
-  other way, move), the box and the palette filters, undo and redo stacks. No Streamlit.
-- :mod:`designer.app.mapview`: the clickable map (an Altair chart over the stage drawing) and the plain
-  functions that turn a chart selection into a tile. :mod:`designer.app.sources`: bundled stages, uploads,
-  share codes and exports. :mod:`designer.app.analysis`: the library's analysis reshaped into rows.
-- :mod:`designer.app.state` (session state and callbacks) and the ``*_view`` modules (one per tab) are the
-  Streamlit side; :mod:`designer.app.main` is the script.
+- :mod:`designer.app.main`: the shell every game shares (page set-up, the game chooser, the chosen game's sidebar
+  and tabs); :mod:`designer.app.serve` starts its server; :mod:`designer.app.memory` keeps Streamlit's collection after
+  each run cheap and :mod:`designer.app.recent` keeps a few values by key for every session.
+- One package of pages per game: :mod:`designer.app.dirt`, :mod:`designer.app.classic`,
+  :mod:`designer.app.greatrace`, :mod:`designer.app.rallye`. Each talks to its game through the contract of
+  :mod:`designer.systems` and the game's own library modules; none imports another game's pages.
 
 Only this package imports Streamlit; it holds no game logic of its own.
 """

@@ -2,7 +2,7 @@
 cluster) into one comparison table, written as CSV and as an HTML page with sortable columns and small maps.
 
 :func:`designer.batch.worker.analyse_file` is the job (importable, plain data in and out);
-:func:`designer.batch.table.write_csv` / :func:`write_html` write the results.
+:func:`designer.batch.table.csv_text` / :func:`~designer.batch.table.html_text` give the results as text.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Monte Carlo check of an expected-time policy: play it on the course with dice, many times, seeded.
 
 The turn model's player (``player.play(state, bank, decision, rng, value)``) rolls the dice of one turn and
-returns the :class:`~designer.racing.expected.Outcome` that happened; :func:`simulate` repeats whole runs from
+returns the :class:`~designer.racing.mdp.Outcome` that happened; :func:`simulate` repeats whole runs from
 the best start and reports the distribution of stage times and turns.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Iterable
 
 import numpy as np
 
-from designer.racing.expected import Solution
+from designer.racing.mdp import Solution
 
 
 @dataclass

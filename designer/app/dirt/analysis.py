@@ -1,11 +1,12 @@
-"""The analysis shown by the app, gathered from :mod:`designer.systems.dirt.lines` into plain rows: the lines to
+"""The analysis shown by the app, gathered from :mod:`designer.systems.dirt.driving.lines` into plain rows: the lines to
 draw with the gear in each cell, the turn-by-turn table, the speed profile along the distance and
 the headline figures.
 
 No game logic here: lines, turns, speed limits and times come from the library (``lines.analyze``);
-this module only reshapes its JSON-ready result. While :mod:`designer.systems.dirt.lines` is missing,
-:func:`analyse` raises :class:`~designer.app.dirt.sources.Unavailable`; while :mod:`designer.systems.dirt.estimate` is
-missing, the lines are still shown and the times that need it are left out.
+this module only reshapes its JSON-ready result. While :mod:`designer.systems.dirt.driving.lines` is
+missing, :func:`analyse` raises :class:`~designer.app.dirt.sources.Unavailable`; while
+:mod:`designer.systems.dirt.driving.estimate` is missing, the lines are still shown and the times that need it
+are left out.
 """
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ class AnalysisView:
 
 def lines_module():
     try:
-        from designer.systems.dirt import lines as L
+        from designer.systems.dirt.driving import lines as L
     except ImportError as exc:
         if (getattr(exc, "name", "") or "").startswith("designer"):
             raise Unavailable("The analysis of racing lines is not available in this version "
@@ -65,7 +66,7 @@ def lines_module():
         raise
     if not hasattr(L, "fastest_line"):
         raise Unavailable("The analysis of racing lines is not available in this version "
-                          "(designer.systems.dirt.lines has no fastest_line()).")
+                          "(designer.systems.dirt.driving.lines has no fastest_line()).")
     return L
 
 
@@ -91,14 +92,15 @@ def analyse(track, players: int = 4, max_risk: float | None = None, expected: bo
                 raise
             result = _without_estimate(L, track, players, max_risk)
             result.setdefault("notes", []).append(
-                "Game and table times need designer.systems.dirt.estimate, which is not available in this version.")
+                "Game and table times need designer.systems.dirt.driving.estimate, "
+                "which is not available in this version.")
     except DesignerError as exc:
         raise AnalysisError(exc.message, where=exc.where, hint=exc.hint) from None
     return with_expected(normalise(result, track), result.get("expected"))
 
 
 def _without_estimate(L, track, players, max_risk) -> dict:
-    """The lines alone, from the library's own functions, while ``designer.systems.dirt.estimate`` is missing."""
+    """The lines alone, from the library's own functions, while ``designer.systems.dirt.driving.estimate`` is missing."""
     fast = L.fastest_line(track)
     if fast is None:
         raise DesignerError("no legal line from the start to the finish")
@@ -256,7 +258,7 @@ def normalise(result: dict[str, Any], track) -> AnalysisView:
 
 def _table_minutes(turns, players, road_tiles, fallback):
     try:
-        from designer.systems.dirt.estimate import table_minutes
+        from designer.systems.dirt.driving.estimate import table_minutes
     except ImportError:
         return fallback
     try:
@@ -315,9 +317,9 @@ def turn_rows(view: AnalysisView, name: str = "fastest") -> list[dict[str, Any]]
 # -- the expected time under the dice ---------------------------------------------------------------
 
 def expected_result(track, leader: bool = False) -> dict:
-    """The expected time under the dice of a track (``designer.systems.dirt.expectation``), JSON-ready."""
+    """The expected time under the dice of a track (``designer.systems.dirt.dice.expected_time``), JSON-ready."""
     try:
-        from designer.systems.dirt.expectation import expected_time
+        from designer.systems.dirt.dice.expected_time import expected_time
     except ImportError as exc:
         if (getattr(exc, "name", "") or "").startswith("designer"):
             raise Unavailable("The expected time under the dice is not available in this version.") from None
@@ -342,7 +344,7 @@ def with_expected(view: AnalysisView, exp: dict | None, players: int | None = No
     players = players or (view.raw or {}).get("players")
     if est.get("road_tiles") is not None and players:
         try:
-            from designer.systems.dirt.estimate import table_minutes
+            from designer.systems.dirt.driving.estimate import table_minutes
             figures["table_minutes"] = round(table_minutes(exp["turns"], int(players), int(est["road_tiles"])), 1)
         except ImportError:
             pass

@@ -6,10 +6,10 @@ import streamlit as st
 
 from designer.app import busy, layout
 from designer.app.dirt import analysis, hover_map, mapview, profile_view, state
-from designer.app.recent import Recent
 from designer.app.dirt.sources import Unavailable
-from designer.systems.dirt.render import stage_svg
-from designer.systems.dirt.stage import dumps_stage, loads_stage
+from designer.app.recent import Recent
+from designer.systems.dirt.board.render import stage_svg
+from designer.systems.dirt.board.stage import dumps_stage, loads_stage
 
 ss = st.session_state
 
@@ -39,7 +39,7 @@ _SOLVED = Recent(256)               # keys of the analyses already made (no prog
 @st.cache_data(show_spinner=False, max_entries=64)
 def cached_analysis(stage_yaml: str, players: int, max_risk: float | None):
     """The analysis of a stage, cached on its YAML text, the players and the risk budget."""
-    from designer.systems.dirt.track import assemble
+    from designer.systems.dirt.board.track import assemble
 
     stage = loads_stage(stage_yaml, "<app>")
     track = assemble(stage, state.tileset_of(stage))
@@ -50,7 +50,7 @@ def cached_analysis(stage_yaml: str, players: int, max_risk: float | None):
 def cached_expected(stage_yaml: str, leader: bool) -> dict:
     """The expected time under the dice of a stage, cached on its YAML text and the leader flag only (the
     risk slider and the number of players of a following car do not change it)."""
-    from designer.systems.dirt.track import assemble
+    from designer.systems.dirt.board.track import assemble
 
     stage = loads_stage(stage_yaml, "<app>")
     track = assemble(stage, state.tileset_of(stage))

@@ -5,7 +5,7 @@ stage's notes (the author, token ids they do not know, the graphic variants read
 the tiles. The Design tab shows both under the map ("Carried by the stage file") and every download keeps them;
 :func:`upload_summary` says it once, when the file opens. Both name them with :func:`carried_words`.
 
->>> from designer.systems.dirt.stage import Stage
+>>> from designer.systems.dirt.board.stage import Stage
 >>> carried_words(Stage(tiles=["202a A"], notes="Author: Jo"))
 'notes'
 >>> carried_words(Stage(tiles=["202a A"]))

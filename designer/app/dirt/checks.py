@@ -1,7 +1,7 @@
 """Validation as the app shows it: a stage being built reads "incomplete" rather than wrong, the tile just
 placed is named first, and hints speak of the page rather than the command line. Plain functions.
 
->>> from designer.systems.dirt.validate import Problem
+>>> from designer.systems.dirt.board.validate import Problem
 >>> building = [Problem("open-road", "error", "the road leaves by edge D and no tile follows", "", 2, "208a"),
 ...             Problem("no-finish", "error", "the stage ends with 208a, not a finish tile", "", 2, "208a")]
 >>> status(building, 3)

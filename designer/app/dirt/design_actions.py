@@ -11,7 +11,7 @@ import streamlit as st
 from designer.app.dirt import editing
 from designer.app.dirt.state import (PALETTE_MODES, commit, flash, guard, redraw_after_edit, set_selected,
                                      tileset_of)
-from designer.systems.dirt.tileset import Tileset
+from designer.systems.dirt.board.tileset import Tileset
 
 ss = st.session_state
 VALUED = ("chicane-limit", "jump", "oxygen")      # token kinds that carry a number (limit, jump value, oxygen)
@@ -95,7 +95,7 @@ def on_flip() -> None:
 @_design_edit
 @guard
 def on_token_add() -> None:
-    from designer.systems.dirt import tokens as T
+    from designer.systems.dirt.board import tokens as T
 
     sel = _selected()
     kind, cell = ss.get("token_kind"), ss.get("token_cell")
@@ -108,7 +108,7 @@ def on_token_add() -> None:
 @_design_edit
 @guard
 def on_token_remove(k: int) -> None:
-    from designer.systems.dirt import tokens as T
+    from designer.systems.dirt.board import tokens as T
 
     sel = _selected()
     if sel is None:

@@ -9,8 +9,8 @@ import streamlit as st
 from designer.app.dirt import carried, checks, design_actions, editing, mapview, state, token_view
 from designer.app.recent import Recent
 from designer.core.words import plural
-from designer.systems.dirt.render import face_svg, stage_svg, svg_to_png
-from designer.systems.dirt.validate import boxes_needed, footprint
+from designer.systems.dirt.board.render import face_svg, stage_svg, svg_to_png
+from designer.systems.dirt.board.validate import boxes_needed, footprint
 
 ss = st.session_state
 
@@ -21,7 +21,7 @@ SEVERITY_ICON = {"error": ":red[:material/error:]", "warning": ":orange[:materia
 @st.cache_data(show_spinner=False, max_entries=512)
 def face_png(tileset_name: str, face_id: str) -> bytes:
     """A small drawing of one face for the palette (rendered once per face and server)."""
-    from designer.systems.dirt.tileset import get_tileset
+    from designer.systems.dirt.board.tileset import get_tileset
 
     face = get_tileset(tileset_name).face(face_id)
     return svg_to_png(face_svg(face, size=100.0, width_px=150))

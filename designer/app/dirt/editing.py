@@ -1,4 +1,4 @@
-"""Editing a stage: pure functions over :class:`~designer.systems.dirt.stage.Stage` objects.
+"""Editing a stage: pure functions over :class:`~designer.systems.dirt.board.stage.Stage` objects.
 
 Every operation returns a new stage and leaves its argument untouched, so the app can keep the
 old one on an undo stack. Placements are written in the relative form (``tile`` + ``entry``): the
@@ -6,7 +6,7 @@ assembler attaches each tile to the exit of the one before, so adding, inserting
 never needs a position. Imported layouts that carry positions are turned into that form first when
 their road is one clean chain (:func:`relative_form`).
 
->>> from designer.systems.dirt.tileset import get_tileset
+>>> from designer.systems.dirt.board.tileset import get_tileset
 >>> ts = get_tileset("dirt-core")
 >>> s = new_stage("Demo")
 >>> s = add_tile(s, ts, "202a")
@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from designer.core import hexgrid
-from designer.systems.dirt.stage import Placement, RallyInfo, Stage
-from designer.systems.dirt.tileset import Face, Tileset
+from designer.systems.dirt.board.stage import Placement, RallyInfo, Stage
+from designer.systems.dirt.board.tileset import Face, Tileset
 
 # -- turns --------------------------------------------------------------------------------
 
@@ -286,7 +286,7 @@ def relative_form(stage: Stage, tileset: Tileset) -> Stage:
     """
     if not stage.tiles or all(p.at is None for p in stage.tiles):
         return stage
-    from designer.systems.dirt.track import place_tiles
+    from designer.systems.dirt.board.track import place_tiles
 
     placed, unknown, errors = place_tiles(stage, tileset)
     if unknown or errors or len(placed) != len(stage.tiles):

@@ -10,7 +10,7 @@ from designer.app.dirt import analysis_view, links, sources
 from designer.app.dirt.analysis import AnalysisError
 from designer.app.dirt.sources import Unavailable
 from designer.core.errors import DesignerError
-from designer.systems.dirt.render import stage_svg, svg_to_png
+from designer.systems.dirt.board.render import stage_svg, svg_to_png
 
 ss = st.session_state
 
@@ -90,7 +90,8 @@ def render(ctx) -> None:
 
     st.subheader("Road book", anchor=False)
     if not sources.roadbook_available():
-        st.info("The PDF road book is not available in this version yet (designer.systems.dirt.roadbook is missing).",
+        st.info("The PDF road book is not available in this version yet "
+                "(designer.systems.dirt.book.roadbook is missing).",
                 icon=":material/info:")
         return
     paper = st.segmented_control("Paper", ["A4", "Letter"], key="paper", default="A4", required=True,

@@ -12,9 +12,9 @@ from designer.app import busy, layout
 from designer.app.dirt import state
 from designer.core.errors import DesignerError
 from designer.systems.dirt import generate as G
-from designer.systems.dirt.render import stage_svg
-from designer.systems.dirt.tileset import get_tileset
-from designer.systems.dirt.track import assemble
+from designer.systems.dirt.board.render import stage_svg
+from designer.systems.dirt.board.tileset import get_tileset
+from designer.systems.dirt.board.track import assemble
 
 ss = st.session_state
 MAX_APP_CANDIDATES = 300

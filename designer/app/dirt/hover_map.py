@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from xml.sax.saxutils import escape
 
-from designer.systems.dirt.render import LINE_OFFSETS, TILE_SIZE, node_point
+from designer.systems.dirt.board.render import LINE_OFFSETS, TILE_SIZE, node_point
 
 
 def cell_title(name: str, graph, node: str, gear, turn, flown: bool) -> str:

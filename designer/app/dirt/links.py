@@ -6,7 +6,7 @@ file carries (tokens, notes, options).
 The older one-line share code (``RD1/dirt-core/202aA.210bC/name=...``) is still read, and so is a whole
 link pasted from the address bar (``...?system=dirt&stage=d1.eJ...``). Plain functions, no Streamlit.
 
->>> from designer.systems.dirt.stage import Stage
+>>> from designer.systems.dirt.board.stage import Stage
 >>> s = Stage(name="Demo", tiles=["202a A", "205a D", "203a A"])
 >>> code = stage_code(s)
 >>> code.startswith("d1.") and len(code) < 70
@@ -21,8 +21,8 @@ import urllib.parse
 
 from designer.app.address import MAX_CODE, MAX_DEPTH, MAX_UNPACKED, PREFIX, pack, unpack  # noqa: F401 (re-exported)
 from designer.core.errors import DesignerError
-from designer.systems.dirt.stage import (MAX_RALLY_STAGES, SHARE_PREFIX, Stage, from_share_code, stage_from_data,
-                                         stage_to_data)
+from designer.systems.dirt.board.stage import (MAX_RALLY_STAGES, SHARE_PREFIX, Stage, from_share_code,
+                                               stage_from_data, stage_to_data)
 
 HINT = "copy the whole link again (from the Export tab or the address bar)"
 

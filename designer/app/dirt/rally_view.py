@@ -6,9 +6,9 @@ import streamlit as st
 from designer.app import busy, layout
 from designer.app.dirt import analysis, analysis_view, editing, sources, state
 from designer.app.dirt.sources import Unavailable
-from designer.systems.dirt.stage import Stage
-from designer.systems.dirt.track import assemble
-from designer.systems.dirt.validate import validate
+from designer.systems.dirt.board.stage import Stage
+from designer.systems.dirt.board.track import assemble
+from designer.systems.dirt.board.validate import validate
 
 ss = st.session_state
 

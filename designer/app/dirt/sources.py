@@ -1,9 +1,9 @@
 """Where stages come from and go to in the app: bundled stages and tilesets, uploads, share codes,
 exports. Plain functions (no Streamlit) so tests call them directly.
 
-Optional modules written elsewhere (``designer.systems.dirt.io`` for .rgt / rekee JSON, ``designer.systems.dirt.roadbook`` for the
-PDF) are imported lazily; while they are missing, the functions raise :class:`Unavailable` with a
-sentence the app shows instead of a traceback.
+Optional modules written elsewhere (``designer.systems.dirt.io`` for .rgt / rekee JSON,
+``designer.systems.dirt.book.roadbook`` for the PDF) are imported lazily; while they are missing, the functions
+raise :class:`Unavailable` with a sentence the app shows instead of a traceback.
 """
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import yaml
 
 from designer.core import paths
 from designer.core.errors import DesignerError
-from designer.systems.dirt.stage import (MAX_RALLY_STAGES, Rally, Stage, dumps_stage, from_share_code, loads_stage,
-                                         share_code, stage_from_data, stage_to_data)
+from designer.systems.dirt.board.stage import (MAX_RALLY_STAGES, Rally, Stage, dumps_stage, from_share_code,
+                                               loads_stage, share_code, stage_from_data, stage_to_data)
 
 #: Uploads larger than this are refused with a message (a stage file is a few kilobytes).
 MAX_UPLOAD_BYTES = 1024 * 1024
@@ -101,7 +101,7 @@ def bundled_rallies() -> dict[str, list[BundledStage]]:
 
 
 def load_bundled(key: str) -> Stage:
-    from designer.systems.dirt.stage import load_stage
+    from designer.systems.dirt.board.stage import load_stage
 
     for b in bundled_stages():
         if b.key == key:
@@ -110,7 +110,7 @@ def load_bundled(key: str) -> Stage:
 
 
 def tileset_names() -> list[str]:
-    from designer.systems.dirt.tileset import tileset_dirs
+    from designer.systems.dirt.board.tileset import tileset_dirs
 
     names = []
     for d in tileset_dirs():
@@ -127,7 +127,7 @@ def offered_tileset(name) -> "Tileset":
     Checked before anything is read: a name that is not one of :func:`tileset_names` is a
     :class:`DesignerError`, so an upload or a link cannot make the server open a file of its choosing."""
     from designer.core.offered import plain_name
-    from designer.systems.dirt.tileset import get_tileset
+    from designer.systems.dirt.board.tileset import get_tileset
 
     offered = tileset_names()
     name = plain_name(name, what="tileset", where="tileset", offered=offered)
@@ -272,12 +272,12 @@ def rally_yaml(name: str, stages: list[Stage]) -> bytes:
 
 def _roadbook():
     try:
-        from designer.systems.dirt import roadbook as rb
+        from designer.systems.dirt.book import roadbook as rb
         getattr(rb, "stage_roadbook")
         getattr(rb, "rally_roadbook")
     except (ImportError, AttributeError):
         raise Unavailable("The PDF road book is not available in this version "
-                          "(the designer.systems.dirt.roadbook module is missing).") from None
+                          "(the designer.systems.dirt.book.roadbook module is missing).") from None
     return rb
 
 
@@ -302,6 +302,6 @@ def roadbook_pdf(stages: list[Stage], rally_name: str | None = None, paper: str 
 def rally_from_bundle(rally_name: str) -> Rally:
     stages = []
     for b in bundled_rallies().get(rally_name, []):
-        from designer.systems.dirt.stage import load_stage
+        from designer.systems.dirt.board.stage import load_stage
         stages.append(load_stage(b.file))
     return Rally(name=rally_name, stages=stages)

@@ -25,8 +25,8 @@ _CHECKED = Recent(24)                 # (stage text, tileset) -> (track, problem
 
 def checked(stage, tileset) -> tuple[object, list]:
     """The stage assembled with its tileset and validated, from the last stages seen when it is one of them."""
-    from designer.systems.dirt.track import assemble
-    from designer.systems.dirt.validate import validate
+    from designer.systems.dirt.board.track import assemble
+    from designer.systems.dirt.board.validate import validate
 
     def make():
         track = assemble(stage, tileset)

@@ -13,8 +13,8 @@ import streamlit as st
 
 from designer.app.dirt import editing, links, mapview, sources
 from designer.core.errors import DesignerError
-from designer.systems.dirt.stage import RallyInfo, Stage
-from designer.systems.dirt.tileset import Tileset, get_tileset
+from designer.systems.dirt.board.stage import RallyInfo, Stage
+from designer.systems.dirt.board.tileset import Tileset, get_tileset
 
 ss = st.session_state
 _md = sources.md_escape

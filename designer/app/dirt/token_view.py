@@ -1,5 +1,5 @@
 """Tokens on the selected tile (chicanes, water, jumps...): the ones laid there, and a small form to lay one
-more. The stage changes only through :mod:`designer.systems.dirt.tokens` (each call returns a new stage)."""
+more. The stage changes only through :mod:`designer.systems.dirt.board.tokens` (each call returns a new stage)."""
 from __future__ import annotations
 
 import streamlit as st
@@ -12,7 +12,7 @@ VALUED = design_actions.VALUED
 
 
 def render(stage, ts, sel: int) -> None:
-    from designer.systems.dirt import tokens as T
+    from designer.systems.dirt.board import tokens as T
 
     placed = stage.tiles[sel]
     with st.expander(f"Tokens on tile {sel + 1} ({len(placed.tokens)})", expanded=bool(placed.tokens)):

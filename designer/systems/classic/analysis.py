@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from designer.core.errors import DesignerError
 from designer.racing.course import format_time
-from designer.racing.expected import quantile
+from designer.racing.mdp import quantile
 from designer.systems.classic import policy
 from designer.systems.classic import rally as R
 from designer.systems.classic import lines as L

@@ -1,4 +1,4 @@
-"""Classic Rallyman as a turn model of the shared expected-time solver (:mod:`designer.racing.expected`).
+"""Classic Rallyman as a turn model of the shared expected-time solver (:mod:`designer.racing.mdp`).
 
 States are turn boundaries ``(cell, gear, black dice lost)`` (gear 0: standing, after the start or a loss of
 control); ``("finish", 0, 0)`` ends the stage. The values and the policy inside a turn come from
@@ -11,7 +11,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from designer.racing.expected import Outcome, solve
+from designer.racing.mdp import Outcome, solve
 from designer.racing.simulate import simulate as mc
 from designer.systems.classic import moves as M
 from designer.systems.classic.expected import Solver

@@ -1,9 +1,9 @@
-"""A stage's whole analysis as one JSON-ready dict: the lines of :mod:`.lines`, the length and table time of
-:mod:`.estimate` and the expected time under the dice of :mod:`.expectation` (the CLI ``rally-designer analyze``
-prints it; the app, the road book and the batch table read it).
+"""A stage's whole analysis as one JSON-ready dict: the lines of :mod:`.driving.lines`, the length and table time
+of :mod:`.driving.estimate` and the expected time under the dice of :mod:`.dice.expected_time` (the CLI
+``rally-designer analyze`` prints it; the app, the road book and the batch table read it).
 
->>> from designer.systems.dirt.stage import load_stage
->>> from designer.systems.dirt.track import load_track
+>>> from designer.systems.dirt.board.stage import load_stage
+>>> from designer.systems.dirt.board.track import load_track
 >>> result = analyze(load_track(load_stage("stages/dirt/rally-1/ss1.yaml")), expected=False)
 >>> result["fastest_line"]["time"], result["expected"]
 ('1:05', None)
@@ -11,10 +11,10 @@ prints it; the app, the road book and the batch table read it).
 from __future__ import annotations
 
 from designer.core.errors import DesignerError
-from designer.systems.dirt.estimate import estimate
-from designer.systems.dirt.lines import (_rules_for, _stage_surface, check_track, fastest_line, graph_to_dict,
-                                         shortest_line, speed_limits)
-from designer.systems.dirt.ruleset import Ruleset
+from designer.systems.dirt.driving.estimate import estimate
+from designer.systems.dirt.driving.lines import (_rules_for, _stage_surface, check_track, fastest_line, graph_to_dict,
+                                                 shortest_line, speed_limits)
+from designer.systems.dirt.driving.ruleset import Ruleset
 
 __all__ = ["analyze"]
 
@@ -26,7 +26,7 @@ def analyze(track, players: int = 4, max_risk: float | None = None, rules: Rules
     Keys: ``stage``, ``rules`` (every parameter used, with sources), ``graph`` (cells and move links),
     ``fastest_line`` (turn by turn, die by die: cell, dice, gear), ``safe_line`` (under ``max_risk``, or
     None), ``shortest_line``, ``speed_limits``, ``estimate`` (lengths, game time, table time) and ``expected``
-    (the expected time under the dice and its policy, see :mod:`designer.systems.dirt.expectation`; None when
+    (the expected time under the dice and its policy, see :mod:`designer.systems.dirt.dice.expected_time`; None when
     ``expected`` is False). With ``players == 1`` the car is the leader (leader dice).
     Raises DesignerError for a stage that cannot be analysed (tiles without cells, no start, no line).
     """
@@ -46,8 +46,8 @@ def analyze(track, players: int = 4, max_risk: float | None = None, rules: Rules
     short = shortest_line(track)
     limits = speed_limits(track, rules, leader=leader)
     exp = None
-    if expected:            # the expected time under the dice (designer.systems.dirt.expectation: its keys)
-        from designer.systems.dirt.expectation import expected_time    # numpy and the solver: only when asked
+    if expected:            # the expected time under the dice (designer.systems.dirt.dice.expected_time: its keys)
+        from designer.systems.dirt.dice.expected_time import expected_time    # numpy and the solver: only when asked
 
         exp = expected_time(track, rules, leader=leader, ideal_seconds=fast.seconds)
     est = estimate(track, players=players, rules=rules, fastest=fast, shortest=short,
@@ -74,7 +74,7 @@ def analyze(track, players: int = 4, max_risk: float | None = None, rules: Rules
     if max_risk is not None and safe is None:
         out["notes"] = [f"no line keeps every turn's chance of a loss of control at or below {max_risk:g}"]
     if hasattr(track, "circuit"):           # circuits (one lap or `laps`), tokens and climb marks
-        from designer.systems.dirt.track import analysis_notes
+        from designer.systems.dirt.board.track import analysis_notes
         out["stage"]["circuit"] = track.circuit
         out["stage"]["laps"] = stage.laps if track.circuit else None
         extra = analysis_notes(track)

@@ -89,7 +89,7 @@ class Candidate:
     figures: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        from designer.systems.dirt.stage import stage_to_data
+        from designer.systems.dirt.board.stage import stage_to_data
 
         return {"seed": self.seed, "index": self.index, "score": round(self.score, 4), "figures": self.figures,
                 "stage": stage_to_data(self.stage)}
@@ -99,7 +99,7 @@ class Candidate:
 
 def _inventory(spec: Spec, tileset) -> dict[str, int]:
     """Tile number -> copies available."""
-    from designer.systems.dirt.validate import EDITIONS
+    from designer.systems.dirt.board.validate import EDITIONS
 
     owned = {BOXES[b][0]: n for b, n in spec.copies}
     out: dict[str, int] = {}
@@ -135,7 +135,7 @@ def _pools(spec: Spec, tileset, inventory: dict[str, int]) -> dict[str, list]:
 
 def _build(spec: Spec, tileset, pools, inventory, rng: random.Random, n_road: int):
     """One stage, or None when the random walk boxes itself in."""
-    from designer.systems.dirt.stage import Stage
+    from designer.systems.dirt.board.stage import Stage
 
     used: dict[str, int] = {}
     occupied: set = set()
@@ -195,16 +195,16 @@ def _tight_corners(track) -> int:
     """Bends whose inside line is limited under gear 3, read as the pace notes read them: from the road driven. The
     inside marks of the cells would miscount junctions, where a cell two roads share keeps one mark (409a's ``hi``
     is the inside of E-D and the outside of F-E) and a hairpin branch prints its limit on cells without a mark."""
-    from designer.systems.dirt.pacenotes import pace_notes
+    from designer.systems.dirt.driving.pacenotes import pace_notes
 
     return sum(1 for n in pace_notes(track) if n.kind == "corner" and n.limit is not None and n.limit < 3)
 
 
 def measure(stage, tileset, spec: Spec) -> dict | None:
     """The figures a target can ask for, or None when the stage is not valid or does not fit the table."""
-    from designer.systems.dirt import lines as L
-    from designer.systems.dirt.track import assemble
-    from designer.systems.dirt.validate import footprint, validate
+    from designer.systems.dirt.board.track import assemble
+    from designer.systems.dirt.board.validate import footprint, validate
+    from designer.systems.dirt.driving import lines as L
 
     track = assemble(stage, tileset)
     if any(p.severity == "error" for p in validate(stage, tileset, track)):
@@ -255,7 +255,7 @@ def score(figures: dict, spec: Spec) -> float:
 
 def work(job: dict) -> list[dict]:
     """A batch of candidates (the unit sent to a process or a cluster worker): plain data in and out."""
-    from designer.systems.dirt.tileset import get_tileset
+    from designer.systems.dirt.board.tileset import get_tileset
 
     spec = Spec(**{k: (tuple(tuple(x) if isinstance(x, list) else x for x in v) if isinstance(v, list) else v)
                    for k, v in job["spec"].items()})
@@ -283,8 +283,8 @@ def work(job: dict) -> list[dict]:
 def search(spec: Spec, *, jobs: int | None = 1, scheduler: str | None = None, keep: int = 5,
            progress=None) -> list[Candidate]:
     """The ``keep`` best candidates (lowest score, then fewest turns of difference, then index)."""
-    from designer.systems.dirt.stage import Stage
-    from designer.systems.dirt.tileset import get_tileset
+    from designer.systems.dirt.board.stage import Stage
+    from designer.systems.dirt.board.tileset import get_tileset
 
     spec.check()
     tileset = get_tileset(spec.tileset_name)

@@ -30,7 +30,7 @@ class DirtSystem(GameSystem):
         return self._from_text(text, source, None)
 
     def _from_text(self, text: str, source: str, path: Path | None):
-        from designer.systems.dirt import stage as S
+        from designer.systems.dirt.board import stage as S
 
         data, lines = yamlio.loads(text, source)
         if isinstance(data, dict) and "stages" in data and "tiles" not in data:
@@ -41,7 +41,7 @@ class DirtSystem(GameSystem):
         return S.stage_from_data(data, lines, source)
 
     def dumps(self, doc) -> str:
-        from designer.systems.dirt import stage as S
+        from designer.systems.dirt.board import stage as S
 
         if isinstance(doc, S.Rally):
             import yaml
@@ -50,30 +50,30 @@ class DirtSystem(GameSystem):
         return S.dumps_stage(doc)
 
     def stages_of(self, doc) -> list:
-        from designer.systems.dirt.stage import Rally
+        from designer.systems.dirt.board.stage import Rally
 
         return list(doc.stages) if isinstance(doc, Rally) else [doc]
 
     def is_rally(self, doc) -> bool:
-        from designer.systems.dirt.stage import Rally
+        from designer.systems.dirt.board.stage import Rally
 
         return isinstance(doc, Rally)
 
     def box_of(self, stage, near: Path | None = None):
-        from designer.systems.dirt.tileset import get_tileset
+        from designer.systems.dirt.board.tileset import get_tileset
 
         return get_tileset(stage.tileset, near)
 
     # -- checking and analysing ------------------------------------------------------------
     def validate(self, stage, box) -> list:
-        from designer.systems.dirt.validate import validate
+        from designer.systems.dirt.board.validate import validate
 
         return validate(stage, box)
 
     def analyse(self, stage, box, *, players: int | None = None, max_risk: float | None = None,
                 **options: Any) -> dict:
         from designer.systems.dirt.analysis import analyze
-        from designer.systems.dirt.track import assemble
+        from designer.systems.dirt.board.track import assemble
 
         expected = bool(options.pop("expected", True))
         if options:
@@ -97,7 +97,7 @@ class DirtSystem(GameSystem):
         return result
 
     def facts(self, stage, box, result: dict | None) -> dict:
-        from designer.systems.dirt.validate import boxes_needed
+        from designer.systems.dirt.board.validate import boxes_needed
 
         result = result or {}
         fl, sl, est = result.get("fastest_line") or {}, result.get("shortest_line") or {}, result.get("estimate") or {}
@@ -118,8 +118,8 @@ class DirtSystem(GameSystem):
 
     # -- drawing and printing --------------------------------------------------------------
     def draw(self, stage, box, result: dict | None = None, *, line: str = "none") -> str:
-        from designer.systems.dirt.render import stage_svg
-        from designer.systems.dirt.track import assemble
+        from designer.systems.dirt.board.render import stage_svg
+        from designer.systems.dirt.board.track import assemble
 
         track = assemble(stage, box)
         lines = self.drawing_lines(track, line) if line != "none" else None
@@ -128,7 +128,7 @@ class DirtSystem(GameSystem):
     @staticmethod
     def drawing_lines(track, which: str) -> dict:
         """The fastest and/or shortest line as (cell, gear) lists for :func:`stage_svg`."""
-        from designer.systems.dirt import lines as L
+        from designer.systems.dirt.driving import lines as L
 
         if not track.has_cells:
             raise DesignerError("this stage has faces without cells, so no line can be drawn",
@@ -146,7 +146,7 @@ class DirtSystem(GameSystem):
 
     def roadbook(self, doc, *, near: Path | None = None, paper: str = "A4", players: int | None = None,
                  **options: Any) -> bytes:
-        from designer.systems.dirt import roadbook as rb
+        from designer.systems.dirt.book import roadbook as rb
 
         unknown = set(options) - {"lines", "expected", "analysis"}
         if unknown:

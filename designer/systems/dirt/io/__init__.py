@@ -3,7 +3,7 @@
 Formats
 -------
 ``yaml``
-    Our own stage file (:mod:`designer.systems.dirt.stage`).
+    Our own stage file (:mod:`designer.systems.dirt.board.stage`).
 ``rgt``
     The file of the official Windows "Rallyman Track Editor" (Holy Grail Games): JSON
     ``{Path, Name, Author, Orientation, Tuiles: [{X, Y, Orientation, TuileId, Tokens}], lowResWidth, lowResHeight}``
@@ -30,16 +30,19 @@ rekee (q, r)  ``(r, -q - r)``
 These are pure relabellings of the same hexagons (no rotation, no mirror), so every road edge that meets
 a road edge in the other editor meets it here too.
 
-An imported layout becomes a :class:`~designer.systems.dirt.stage.Stage` in driving order
-(:func:`designer.systems.dirt.track.driving_order`). When the layout is one road from tile to tile, the stage is written in
-the short form (``202a A``, ``210b C``...) with ``start_rotation`` keeping the layout's orientation; tiles that
-do not follow from the previous tile (a stray tile, a second tile on one place, an unknown tile) keep their
-position and rotation so that nothing is lost and validation can point at them.
+An imported layout becomes a :class:`~designer.systems.dirt.board.stage.Stage` in driving order
+(:func:`designer.systems.dirt.board.track.driving_order`). When the layout is one road from tile to tile, the stage
+is written in the short form (``202a A``, ``210b C``...) with ``start_rotation`` keeping the layout's orientation;
+tiles that do not follow from the previous tile (a stray tile, a second tile on one place, an unknown tile) keep
+their position and rotation so that nothing is lost and validation can point at them.
 
 Tokens (chicanes, water, jumps, Climb markers, RX arches) are kept on their tile's placement and written
 back on export (:mod:`designer.systems.dirt.io.tokens`); a token id we do not know is listed in the stage's
 ``notes`` and reported by the import. The author goes into the notes; graphic variants of a tile
 (``106b-2``) are read as their face (``106b``) and listed in the notes (``layout.VARIANTS_NOTE``).
+
+This package reads and writes the board only (:mod:`designer.systems.dirt.board`: stages, tilesets, assembly,
+validation) and :mod:`designer.core`; it never reaches the rules, the dice or the road book.
 """
 from __future__ import annotations
 
@@ -47,12 +50,12 @@ from pathlib import PurePath
 from typing import Any
 
 from designer.core.errors import DesignerError
+from designer.systems.dirt.board.stage import Stage, dumps_stage, loads_stage
+from designer.systems.dirt.board.tileset import Tileset
 from designer.systems.dirt.io.layout import (FORMAT_ALIASES, FORMAT_INFO, default_tileset, file_stem, parse_json,
                                              read_text)
 from designer.systems.dirt.io.rekee import export_rekee, import_rekee  # noqa: F401  (part of the package's API)
 from designer.systems.dirt.io.rgt import export_rgt, import_rgt  # noqa: F401
-from designer.systems.dirt.stage import Stage, dumps_stage, loads_stage
-from designer.systems.dirt.tileset import Tileset
 
 
 def _json_format(data: Any) -> str | None:

@@ -11,10 +11,10 @@ from typing import Any
 from designer.core import hexgrid
 from designer.core.errors import DesignerError
 from designer.core.words import plural
-from designer.systems.dirt.stage import Placement, Stage
-from designer.systems.dirt.tileset import ALIASES, Tileset, get_tileset
-from designer.systems.dirt.track import driving_order, place_tiles
-from designer.systems.dirt.validate import UNREAD_TOKENS
+from designer.systems.dirt.board.stage import Placement, Stage
+from designer.systems.dirt.board.tileset import ALIASES, Tileset, get_tileset
+from designer.systems.dirt.board.track import driving_order, place_tiles
+from designer.systems.dirt.board.validate import UNREAD_TOKENS
 
 MAX_BYTES = 5 * 1024 * 1024          # the largest file accepted
 MAX_TILES = 1000                     # the largest layout accepted (all Rallyman boxes hold ~300 tiles)
@@ -319,7 +319,7 @@ def layout_rows(stage: Stage, tileset: Tileset) -> list[tuple[str, tuple[int, in
 
     A tile driven on two of its roads is one tile on the table: it is written once, with the tokens of both.
     """
-    from designer.systems.dirt.io.tokens import token_position
+    from designer.systems.dirt.board.tokens import token_position
 
     placed, unknown, _errors = place_tiles(stage, tileset)
     rows: dict[int, tuple[str, tuple[int, int], int, list]] = {}

@@ -39,11 +39,11 @@ import json
 from typing import Any
 
 from designer.core.errors import DesignerError
-from designer.systems.dirt.io.layout import (LayoutTile, as_int, author_of, default_tileset, field_of, foreign_tile,
-                         layout_rows, parse_json, read_text, imported_stage, tileset_for)
+from designer.systems.dirt.board.stage import Stage
+from designer.systems.dirt.board.tileset import Tileset
 from designer.systems.dirt.io import tokens as T
-from designer.systems.dirt.stage import Stage
-from designer.systems.dirt.tileset import Tileset
+from designer.systems.dirt.io.layout import (LayoutTile, as_int, author_of, default_tileset, field_of, foreign_tile,
+                                             layout_rows, parse_json, read_text, imported_stage, tileset_for)
 
 HINT = ('a rekee file looks like {"title": "My Track", "tiles": [{"q": 0, "r": 0, "id": "202a", "dir": 0}, ...]}; '
         "save the track again from rekee (Export)")

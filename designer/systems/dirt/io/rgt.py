@@ -45,12 +45,13 @@ import json
 from typing import Any
 
 from designer.core.errors import DesignerError
-from designer.systems.dirt.io.layout import (RGT_ALIASES, LayoutTile, as_int, author_of, default_tileset, field_of,
-                         foreign_tile, layout_rows, parse_json, read_text, imported_stage, tileset_for)
+from designer.systems.dirt.board.stage import Stage
+from designer.systems.dirt.board.tileset import Tileset, normalise_tile_id
 from designer.systems.dirt.io import tokens as T
+from designer.systems.dirt.io.layout import (RGT_ALIASES, LayoutTile, as_int, author_of, default_tileset, field_of,
+                                             foreign_tile, imported_stage, layout_rows, parse_json, read_text,
+                                             tileset_for)
 from designer.systems.dirt.io.rekee import from_rekee, to_rekee
-from designer.systems.dirt.stage import Stage
-from designer.systems.dirt.tileset import Tileset, normalise_tile_id
 
 IMPORT_OFFSET = (-81, 52)    # rekee src/import.rs: the editor's (X=55, Y=52) is rekee's (0, 0)
 DEFAULT_PATH = "C:\\Applications\\RallymanGT Track Editor\\My Tracks"   # as rekee writes it

@@ -1,4 +1,4 @@
-"""Tokens in the files of other editors, to and from our :class:`~designer.systems.dirt.tokens.Token`.
+"""Tokens in the files of other editors, to and from our :class:`~designer.systems.dirt.board.tokens.Token`.
 
 Ids [reference facts, section 4, from rekee ``src/import.rs`` and ``src/token.rs``]:
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from designer.systems.dirt.tokens import Token
+from designer.systems.dirt.board.tokens import Token
 
 SQRT3 = math.sqrt(3.0)
 RGT_TERRAIN = {"asphalt": "asphalt", "dirt": "gravel", "ice": "snow"}
@@ -117,18 +117,3 @@ def to_rekee(tok: Token, at: tuple[float, float]) -> dict:
     if tok.kind == "oxygen" and tok.value:
         tid += f"-{tok.value}"
     return {"id": tid, "q": round(q, 4), "r": round(r, 4), "dir": round(tok.dir, 4)}
-
-
-def token_position(tile, tok: Token) -> tuple[float, float]:
-    """Where a token lies on its upright tile: its own ``at``, else the middle of its cell, else the centre."""
-    if tok.at is not None:
-        return tok.at
-    if tok.cell is not None and tile is not None:
-        from designer.systems.dirt import geometry
-
-        face = tile.driven
-        cell = next((c for c in face.cells or [] if c.id == tok.cell), None)
-        if cell is not None:
-            x, y = geometry.cell_anchor(face, cell)
-            return (round(x, 4), round(y, 4))
-    return (0.0, 0.0)

@@ -1,0 +1,154 @@
+"""The pace-notes page of a DIRT road book: one compact row per call, in driving order, grouped by tile."""
+from __future__ import annotations
+
+from designer.core.pdfkit import GREY, INK, Book, Column
+from designer.systems.dirt.board.render import DANGER_COLOUR
+from designer.systems.dirt.book.build import tile_kind
+
+LEGEND = ("Distances in cells along the shortest line: from the start, and (+) from the previous call, corner to "
+          "corner. Left/Right n: the way the road driven turns at the bend (a junction's printed limits make a "
+          "bend too) and the speed limit of its inside line; out n: the outside line's limit; slide in/out: the dashed half-cell rows before/after the corner. 'into': the "
+          "next hazard follows within two cells. Cut n: a 'Corde' taken at gear n or less (draws a damage token). "
+          "Jump n: the die for it. Ford: enter with a gas die or gear 1. Flat: no hazard on the tile. The dot and "
+          "word give the tile's danger colour.")
+ROW_H = 4.4
+
+
+def gears_by_tile(track, cell_gears) -> dict[int, list[int]]:
+    """The gears of the fastest line on each tile, in driving order, repeats removed."""
+    out: dict[int, list[int]] = {}
+    for node, gear in cell_gears:
+        if gear is None or node not in track.graph:
+            continue
+        seq = out.setdefault(track.graph.nodes[node]["index"], [])
+        if not seq or seq[-1] != gear:
+            seq.append(gear)
+    return out
+
+
+def ideal_by_tile(track, line) -> dict[int, float]:
+    """Seconds of the ideal line's turns by the tile each turn starts on (where the expected time puts them)."""
+    out: dict[int, float] = {}
+    nodes = track.graph.nodes
+    at = line.cell_gears[0][0] if line.cell_gears and line.cell_gears[0][1] is None else None
+    for t in line.turns:
+        start = at if at is not None else (t.cells[0] if t.cells else None)
+        if start in nodes and t.seconds is not None:
+            index = nodes[start]["index"]
+            out[index] = out.get(index, 0.0) + t.seconds
+        if t.cells:
+            at = t.cells[-1]
+    return out
+
+
+def _seconds(v: float | None) -> str:
+    if v is None:
+        return ""
+    return f"{v:.0f}" if abs(v - round(v)) < 0.05 else f"{v:.1f}"
+
+
+def pace_notes_page(pdf: Book, f) -> None:
+    pdf.add_page()
+    pdf.heading(f"Pace notes · {f.stage.name}")
+    if not f.notes:
+        reason = ("the stage does not assemble" if (f.track.unknown or f.track.errors)
+                  else "some faces have no cell graph")
+        pdf.para(f"No pace notes: {reason}.", 9)
+        return
+    line = f.fastest
+    gears = gears_by_tile(f.track, line.cell_gears) if line else {}
+    ideal = ideal_by_tile(f.track, line) if line and line.turns else {}
+    expected = line.expected.tiles if line and line.expected else {}
+    legend = LEGEND
+    order = [n.tile for k, n in enumerate(f.notes) if k == 0 or n.tile != f.notes[k - 1].tile]
+    again = len(order) > len(set(order))          # a circuit comes back to its first tile
+    if any(n.kind == "chicane" for n in f.notes):
+        legend += (" Chicane n: a chicane token limits its row to gear n; 'one lane closed': a chicane closes the "
+                   "space beside it.")
+    if any(n.kind == "corner" and n.direction is None for n in f.notes):
+        legend += " Bend n: a bend whose side the tile does not tell."
+    if gears:
+        legend += " Line gears: the gears of the ideal line on the tile."
+    if (gears or ideal) and again:
+        legend += " A tile driven again has its figures on its first row, for every time it is driven."
+    if ideal:
+        legend += " Ideal s: the time cards of the ideal line's turns that start on the tile (no hazard rolled)."
+    if expected:
+        legend += (" Exp. s: the expected seconds of the turns started on the tile, playing the best way under "
+                   "the dice (added up, less the seconds tokens kept to the finish: the expected time).")
+    pdf.para(legend, 7, GREY, 3.2)
+    pdf.ln(1.5)
+    cols = [Column("From start", 15, "R"), Column("+", 8, "R"), Column("", 2.5), Column("Tile", 45),
+            Column("Call", 0), Column("Danger", 16 if ideal else 19)]
+    if gears:
+        cols.append(Column("Line gears", 24 if ideal else 27))
+    if ideal:
+        cols.append(Column("Ideal s", 11, "R"))
+    if expected:
+        cols.append(Column("Exp. s", 11, "R"))
+    widths = pdf.widths(cols)
+    at = {c.name: k for k, c in enumerate(cols)}
+    kinds = {t.index: tile_kind(t) for t in f.track.tiles}
+    ids = {t.index: t.tile for t in f.track.tiles}
+
+    def header():
+        pdf.table_header(cols, widths, 7)
+
+    pdf.need(ROW_H * 4 + 6)
+    header()
+    last_tile = None
+    shown: set[int] = set()          # tiles whose line figures are printed (a circuit's first tile comes back)
+    for n in f.notes:
+        if not pdf.room(ROW_H):
+            pdf.add_page()
+            header()
+        new_tile = n.tile != last_tile
+        figures = new_tile and n.tile not in shown
+        if figures:
+            shown.add(n.tile)
+        y = pdf.get_y()
+        if new_tile and last_tile is not None:
+            pdf.rule(y, width=0.15)
+        pdf.set_x(pdf.l_margin)
+        pdf.font(9, True)
+        pdf.cell(widths[0], ROW_H, str(n.distance_from_start), align="R")
+        pdf.font(7.5, False, GREY)
+        pdf.cell(widths[1], ROW_H, f"+{n.distance_from_previous}", align="R")
+        pdf.cell(widths[2], ROW_H, "")
+        if new_tile:
+            pdf.font(7.5, True, INK)
+            pdf.cell(7, ROW_H, str(n.tile + 1))
+            pdf.cell(11, ROW_H, ids.get(n.tile, n.tile_id))
+            kind = pdf.fit_font(kinds.get(n.tile, ""), widths[3] - 18, 6.5, colour=GREY)
+            pdf.cell(widths[3] - 18, ROW_H, kind)
+        else:
+            pdf.cell(widths[3], ROW_H, "")
+        quiet = n.kind in ("flat", "assistance", "slide")
+        call = pdf.fit_font(n.text, widths[4], 9 if n.kind == "corner" else 8.5,
+                            n.kind in ("corner", "chicane", "jump", "ford", "start", "finish", "cut"), GREY if quiet else INK)
+        pdf.cell(widths[4], ROW_H, call)
+        if n.danger:
+            x = pdf.get_x()
+            pdf.dot(x + 1.6, y + ROW_H / 2, DANGER_COLOUR.get(n.danger, "#999999"), r=1.2)
+            pdf.set_x(x + 4)
+            pdf.font(7.5, False, GREY)
+            pdf.cell(widths[5] - 4, ROW_H, n.danger)
+        else:
+            pdf.cell(widths[5], ROW_H, "")
+        if gears:
+            text = "→".join(str(g) for g in gears.get(n.tile, [])) if figures else ""
+            width = widths[at["Line gears"]]
+            pdf.cell(width, ROW_H, pdf.fit_font(text, width, 7.5, colour=GREY))
+        if ideal:
+            pdf.font(7.5, False, INK)
+            pdf.cell(widths[at["Ideal s"]], ROW_H, _seconds(ideal.get(n.tile)) if figures else "", align="R")
+        if expected:
+            pdf.font(7.5, True, INK)
+            exp = expected.get(n.tile)
+            pdf.cell(widths[at["Exp. s"]], ROW_H, _seconds(exp[0]) if figures and exp else "", align="R")
+        pdf.set_xy(pdf.l_margin, y + ROW_H)
+        last_tile = n.tile
+    pdf.set_text_color(*INK)
+
+
+__all__ = ["pace_notes_page", "gears_by_tile", "ideal_by_tile", "LEGEND"]

@@ -1,0 +1,230 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# distutils: language = c++
+"""The work on the candidates of a plan search, compiled (C++; part of the compiled plan search of
+:mod:`._search`): their order, the Pareto choice of a pool's plans, their step rows and gains, the numbers of
+their points. The same choices and numbers as the numpy code of :mod:`designer.systems.dirt.dice.plan_search` and
+:class:`designer.systems.dirt.dice.plans.PointNumbers`, which stays the reference.
+"""
+import numpy as np
+
+from libc.math cimport INFINITY, rint
+from libc.stdint cimport int64_t
+from libcpp.vector cimport vector
+
+from designer.systems.dirt.dice._dice cimport BRAKE, GAS, LEADER, RZ, _pop6
+
+
+cdef extern from *:
+    """
+    #include <algorithm>
+    #include <cstdint>
+    #include <vector>
+    struct SortKey { int64_t group; double rr; int64_t dice; int64_t idx; };
+    struct SortKeyLess {
+        bool operator()(const SortKey& a, const SortKey& b) const {
+            if (a.group != b.group) return a.group < b.group;
+            if (a.rr != b.rr) return a.rr < b.rr;
+            if (a.dice != b.dice) return a.dice < b.dice;
+            return a.idx < b.idx;
+        }
+    };
+    static void sort_keys(std::vector<SortKey>& v) { std::sort(v.begin(), v.end(), SortKeyLess()); }
+    static void sort_unique(std::vector<int64_t>& v) {
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+    }
+    """
+    cdef struct SortKey:
+        int64_t group
+        double rr
+        int64_t dice
+        int64_t idx
+    void sort_keys(vector[SortKey]& v)
+    void sort_unique(vector[int64_t]& v)
+
+
+
+
+def order(const int64_t[:] end, const double[:] risk, const int64_t[:] dice, const int64_t[:] used):
+    """(dice needed [candidate, gear/gas/brake/leader], end codes sorted, the sorting order): by end code,
+    risk rounded to 13 decimals as numpy rounds (times 1e13, to the nearest even, divided back), dice, then
+    number (plan_search.arrays)."""
+    cdef Py_ssize_t n = end.shape[0], i
+    cdef vector[SortKey] keys
+    keys.resize(n)
+    for i in range(n):
+        keys[i].group, keys[i].rr, keys[i].dice, keys[i].idx = end[i], rint(risk[i] * 1e13) / 1e13, dice[i], i
+    sort_keys(keys)
+    need = np.empty((n, 4), dtype=np.int64)
+    srt = np.empty(n, dtype=np.int64)
+    grp = np.empty(n, dtype=np.int64)
+    cdef int64_t[:, :] nd = need
+    cdef int64_t[:] so = srt, sg = grp
+    cdef int64_t u
+    for i in range(n):
+        so[i], sg[i] = keys[i].idx, keys[i].group
+        u = used[i]
+        nd[i, 0] = _pop6(u) + ((u >> RZ) & 7)
+        nd[i, 1], nd[i, 2], nd[i, 3] = (u >> GAS) & 7, (u >> BRAKE) & 7, (u >> LEADER) & 7
+    return need, grp, srt
+
+
+cdef vector[int64_t] _pareto(const int64_t[:] order, const int64_t[:] group, const double[:] risk,
+                             const int64_t[:, :] need, pool) except *:
+    cdef Py_ssize_t n = order.shape[0], i, a, b, k
+    cdef int64_t lim[4]
+    cdef bint fit = pool is not None
+    if fit:
+        for i in range(4):
+            lim[i] = pool[i]
+    cdef vector[int64_t] win, ends, out
+    cdef int64_t o, prev = 0
+    cdef bint any_ = False
+    for i in range(n):
+        o = order[i]
+        if fit and (need[o, 0] > lim[0] or need[o, 1] > lim[1] or need[o, 2] > lim[2] or need[o, 3] > lim[3]):
+            continue
+        if not any_ or group[i] != prev:
+            win.push_back(o)
+            ends.push_back(group[i] >> 6)
+        prev, any_ = group[i], True
+    cdef double low, r
+    a = 0
+    while a < <Py_ssize_t>win.size():
+        b = a
+        while b + 1 < <Py_ssize_t>win.size() and ends[b + 1] == ends[a]:
+            b += 1
+        low = INFINITY
+        for k in range(b, a - 1, -1):
+            r = risk[win[k]]
+            if r < low - 1e-15:
+                out.push_back(win[k])
+            if r < low:
+                low = r
+        a = b + 1
+    return out
+
+
+def pareto(const int64_t[:] order, const int64_t[:] group, const double[:] risk, const int64_t[:, :] need, pool):
+    """The candidates kept (plan_search.pareto_index): the first of each end-and-gain group in ``order`` (of
+    those fitting ``pool``, a (gear, gas, brake, leader) tuple or None); at each end, from the top gain down,
+    one only when less risky than every one above it by more than 1e-15; by end, then gain from the top."""
+    cdef vector[int64_t] out = _pareto(order, group, risk, need, pool)
+    res = np.empty(out.size(), dtype=np.int64)
+    cdef int64_t[:] rv = res
+    cdef Py_ssize_t i
+    for i in range(<Py_ssize_t>out.size()):
+        rv[i] = out[i]
+    return res
+
+
+def plans(const int64_t[:] order, const int64_t[:] group, const double[:] risk, const int64_t[:, :] need, pool,
+          const int64_t[:, :] store, const int64_t[:] depth, const int64_t[:] gains):
+    """The plans of a pool (plan_search.chosen): the candidates :func:`pareto` keeps, their step rows
+    ``store[cand, :longest + 1]`` (2 columns at most when there is none), lengths, gains and dice needed."""
+    cdef vector[int64_t] cand = _pareto(order, group, risk, need, pool)
+    cdef Py_ssize_t n = cand.size(), i, col, w
+    cdef int64_t top = 1
+    if n:
+        top = 0
+        for i in range(n):
+            if depth[cand[i]] > top:
+                top = depth[cand[i]]
+    w = min(top + 1, store.shape[1])
+    chosen, ids = np.empty(n, dtype=np.int64), np.empty((n, w), dtype=np.int64)
+    length, gain, needed = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty((n, 4), dtype=np.int64)
+    cdef int64_t[:] cv = chosen, lv = length, gv = gain
+    cdef int64_t[:, :] iv = ids, nv = needed
+    cdef int64_t c
+    for i in range(n):
+        c = cand[i]
+        cv[i], lv[i], gv[i] = c, depth[c], gains[c]
+        for col in range(w):
+            iv[i, col] = store[c, col]
+        for col in range(4):
+            nv[i, col] = need[c, col]
+    return chosen, ids, length, gain, needed
+
+
+def take(const int64_t[:, :] a, const int64_t[:] rows, Py_ssize_t width):
+    """``a[rows, :width]``."""
+    cdef Py_ssize_t n = rows.shape[0], i, col
+    out = np.empty((n, width), dtype=np.int64)
+    cdef int64_t[:, :] o = out
+    for i in range(n):
+        for col in range(width):
+            o[i, col] = a[rows[i], col]
+    return out
+
+
+def step_store(const int64_t[:] parent, const int64_t[:] depth, const int64_t[:] sid, const int64_t[:, :] ints):
+    """The StepTable rows of every candidate's steps [candidate, 1 + step] (each its parent's and its own
+    step) and the Big Attack gain of each (the sum of its steps' gains, column 5 of ``ints``)."""
+    cdef Py_ssize_t n = parent.shape[0], i, col
+    cdef int64_t top = 0, p, g
+    for i in range(n):
+        if depth[i] > top:
+            top = depth[i]
+    store = np.zeros((n, top + 1), dtype=np.int64)
+    gains = np.empty(n, dtype=np.int64)
+    cdef int64_t[:, :] st = store
+    cdef int64_t[:] gv = gains
+    for i in range(n):
+        p = parent[i]
+        g = 0
+        if p >= 0:
+            for col in range(depth[p] + 1):
+                st[i, col] = st[p, col]
+            g = gv[p]
+        st[i, depth[i]] = sid[i]
+        gv[i] = g + ints[sid[i], 5]
+    return store, gains
+
+
+def number_points(const int64_t[:, :] store, const int64_t[:] depth, const int64_t[:, :] ints, int64_t[:] lut,
+                  fresh):
+    """The number of the point where each step of every candidate ends (PointNumbers: cell, gear, finished,
+    cuts so far up to 15; 0 off the plan), [candidate, 1 + step]. Codes not numbered yet are handed to
+    ``fresh(code)`` in increasing order (it numbers them and writes ``lut``)."""
+    cdef Py_ssize_t n = store.shape[0], w = store.shape[1], i, col
+    every = np.empty((n, w), dtype=np.int64)
+    cdef int64_t[:, :] ev = every
+    cdef int64_t row, cuts, code
+    cdef vector[int64_t] new
+    for i in range(n):
+        cuts = 0
+        for col in range(w):
+            row = store[i, col]
+            cuts += ints[row, 4]
+            code = 0
+            if 1 <= col <= depth[i]:
+                code = ((ints[row, 0] * 8 + ints[row, 1]) * 2 + ints[row, 2]) * 16 + (cuts if cuts < 15 else 15) + 1
+                if lut[code] == 0:
+                    new.push_back(code)
+            ev[i, col] = code
+    if new.size():
+        sort_unique(new)
+        for i in range(<Py_ssize_t>new.size()):
+            fresh(new[i])
+    for i in range(n):
+        for col in range(w):
+            ev[i, col] = lut[ev[i, col]]
+    return every
+
+
+def distinct(const int64_t[:, :] every, const int64_t[:] cand, Py_ssize_t width, Py_ssize_t count):
+    """The distinct nonzero numbers of ``every[cand, :width]`` (all below ``count``), in increasing order, as a
+    list."""
+    cdef vector[char] mark
+    mark.resize(count)
+    cdef vector[int64_t] found
+    cdef Py_ssize_t i, col
+    cdef int64_t x
+    for i in range(cand.shape[0]):
+        for col in range(width):
+            x = every[cand[i], col]
+            if x > 0 and not mark[x]:
+                mark[x] = 1
+                found.push_back(x)
+    sort_unique(found)
+    return found

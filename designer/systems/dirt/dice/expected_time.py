@@ -1,0 +1,250 @@
+"""The expected stage time of a DIRT stage as a result: solve, follow the policy, say what it rests on.
+
+:func:`expected_time` returns an :class:`ExpectedTime`; its :meth:`~ExpectedTime.to_dict` is the ``expected``
+key of the analysis JSON. Keys (all times in game seconds):
+
+- ``seconds`` (also ``expected_seconds``), ``time``: expected stage time of the best policy (cards minus seconds
+  tokens left); ``sd``: its standard deviation; ``p10_seconds``, ``p50_seconds``, ``p90_seconds``: quantiles of its
+  exact distribution; ``turns``: expected number of turns (for the table time);
+- ``loss_of_control_chance``: chance of at least one loss of control; ``expected_losses``: their mean number;
+- ``ideal_seconds``, ``ideal_time``: the shakedown line (hazards not rolled, no tokens), for comparison;
+- ``leader``: planned with the leader dice (a car alone on the stage is always the leader);
+- ``bounds``: what the solver tracks (tokens, dice secured per turn, damage of each kind);
+- ``assumed``: every parameter the figure rests on, with its value, status and source;
+- ``policy``: the turns of the most likely run, each with its boundary (cell, gear, tokens, damage), the mode
+  (``roll`` one by one, ``attack``, ``spare``), the plan die by die and, for one by one, what to do before
+  each die by hazards already shown (``roll``, ``secure`` or ``stop``);
+- ``decisions``: the decision at every turn boundary the policy reaches with a chance of 0.1 % or more (to
+  replay it): ``cell``, ``gear``, ``tokens``, ``damage``, ``sisu_token``, ``chance``, ``mode``, ``dice``,
+  ``cells`` and, one by one, ``before_each_die`` (as in ``policy``) and ``before_each_die_after_securing``
+  (keys ``"hazards/k"`` once k dice are secured, the tokens then held being the boundary's minus 1 + ... + k);
+- ``tiles``: per road tile (in driving order) the expected seconds of the turns started on it and the chance
+  of a loss of control there, most expensive first in ``costliest_tiles``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from designer.core.errors import DesignerError
+from designer.core.scratch import scratch
+from designer.racing.course import format_time
+from designer.racing.mdp import PolicyStats, Solution, quantile, solve
+from designer.systems.dirt.dice.mishaps import Mishaps, load_mishaps
+from designer.systems.dirt.dice.player import DicePlayer
+from designer.systems.dirt.dice.sweep import sweep
+from designer.systems.dirt.dice.turn_model import FIN, DirtModel
+from designer.systems.dirt.driving.ruleset import Ruleset
+
+RULE_KEYS = ("time_card", "loss_of_control_seconds", "dashboards", "hazard_faces", "hazard_limit")
+
+
+@dataclass
+class ExpectedTime:
+    """The expected time of a stage under the dice and the policy that achieves it."""
+    model: DirtModel
+    solution: Solution
+    starts: list
+    stats: PolicyStats
+    ideal: object                 # the shakedown line's seconds (int or None), or a function that works it out
+    leader: bool
+    rules: Ruleset
+    mishaps: Mishaps
+    extra: dict = field(default_factory=dict)
+    extra_cache: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def seconds(self) -> float:
+        return self.stats.seconds
+
+    @property
+    def ideal_seconds(self) -> int | None:
+        """The shakedown line's time (hazards not rolled, no tokens), worked out when first asked for when the
+        caller did not give it (the analysis has its line already)."""
+        if callable(self.ideal):
+            self.ideal = self.ideal()
+        return self.ideal
+
+    @property
+    def start(self):
+        return min(self.starts, key=lambda s: self.solution.value(s, 0))
+
+    def simulate(self, runs: int = 1000, seed: int | None = 0):
+        """Play the policy ``runs`` times with dice (:func:`designer.racing.simulate.simulate`)."""
+        from designer.racing.simulate import simulate
+
+        return simulate(self.solution, DicePlayer(self.model), self.starts, runs=runs, seed=seed)
+
+    # -- the policy as data ----------------------------------------------------------------------
+    def _boundary(self, state, bank) -> dict:
+        names = self.model.road.nodes
+        cell, gear, damage = state
+        return {"cell": names[cell], "gear": gear, "tokens": bank,
+                "damage": {"gear": damage[0], "gas": damage[1], "brake": damage[2], "spare_used": bool(damage[3])},
+                "sisu_token": bool(damage[4])}
+
+    def _plan(self, state, decision) -> list[dict]:
+        if decision.mode not in ("roll", "attack"):
+            return []
+        ps = self.model.plans(state[0], state[1], state[2])
+        names = self.model.road.nodes
+        return [{"dice": list(dice), "cells": [names[c] for c in path], "gear": g, "events": list(events)}
+                for dice, path, g, events in ps.steps[decision.plan]]
+
+    def _rules(self, state, bank, decision) -> list[dict]:
+        """For one by one: before each die, what to do with 0, 1, ... hazards shown (nothing secured yet)."""
+        model = self.model
+        replay = model.single(state, decision, self.solution._vector)[3]
+        out = []
+        for i in range(replay.length):
+            out.append({str(h): replay.choice(i, h, 0, bank) for h in range(model.limit)})
+        return out
+
+    def _secured_rules(self, state, bank, decision) -> list[dict]:
+        """The same once k >= 1 dice are secured (tokens then held: bank - (1 + ... + k)); keys "hazards/k"."""
+        model = self.model
+        replay = model.single(state, decision, self.solution._vector)[3]
+        out = []
+        for i in range(replay.length):
+            row = {}
+            for k in range(1, min(i, model.K) + 1):
+                t = bank - k * (k + 1) // 2
+                if t < 0:
+                    break
+                for h in range(model.limit):
+                    row[f"{h}/{k}"] = replay.choice(i, h, k, t)
+            out.append(row)
+        return out
+
+    def policy(self, max_turns: int = 200) -> list[dict]:
+        """The turns of the most likely run: at each boundary the decision, then its most likely outcome."""
+        sol, model = self.solution, self.model
+        s, b = self.start, 0
+        out = []
+        for n in range(1, max_turns + 1):
+            if model.terminal(s) is not None:
+                break
+            d = sol.decision(s, b)
+            outs = sol.outcomes(s, b)
+            entry = {"turn": n, **self._boundary(s, b), "mode": d.mode, "plan": self._plan(s, d),
+                     "expected_seconds_to_finish": round(sol.value(s, b), 3),
+                     "loss_of_control_chance": round(sum(o.p for o in outs if o.loss), 6)}
+            if d.mode == "roll":
+                entry["before_each_die"] = self._rules(s, b, d)
+            out.append(entry)
+            best = max(outs, key=lambda o: o.p)
+            s, b = best.state, best.bank
+        return out
+
+    def decisions(self, min_chance: float = 1e-3) -> list[dict]:
+        out = []
+        for (s, b), p in sorted(self.stats.occupancy.items(), key=lambda kv: -kv[1]):
+            if p < min_chance or self.model.terminal(s) is not None:
+                continue
+            d = self.solution.decision(s, b)
+            plan = self._plan(s, d)
+            entry = {**self._boundary(s, b), "chance": round(p, 6), "mode": d.mode,
+                     "dice": [st["dice"] for st in plan], "cells": [st["cells"][-1] for st in plan]}
+            if d.mode == "roll":
+                entry["before_each_die"] = self._rules(s, b, d)
+                entry["before_each_die_after_securing"] = self._secured_rules(s, b, d)
+            out.append(entry)
+        return out
+
+    def tiles(self) -> list[dict]:
+        g = self.model.road.graph
+        names = self.model.road.nodes
+        per: dict = {}
+        for (s, b), p in self.stats.occupancy.items():
+            if s == FIN or (s, b) not in self.stats.turn_seconds:
+                continue
+            node = g.nodes[names[s[0]]]
+            key = (node.get("index"), node.get("tile"))
+            row = per.setdefault(key, [0.0, 0.0])
+            row[0] += p * self.stats.turn_seconds[(s, b)]
+            row[1] += p * self.stats.turn_loss[(s, b)]
+        return [{"index": i, "tile": t, "expected_seconds": round(float(v[0]), 3),
+                 "loss_of_control_chance": round(float(v[1]), 4)}
+                for (i, t), v in sorted(per.items(), key=lambda kv: (kv[0][0] is None, kv[0][0] or 0))]
+
+    def distribution(self) -> dict[float, float]:
+        """The exact distribution of the stage time under the policy, {seconds: chance} (cached)."""
+        if "distribution" not in self.extra_cache:
+            self.extra_cache["distribution"] = self.solution.distribution(self.starts)
+        return self.extra_cache["distribution"]
+
+    def assumed(self) -> dict:
+        out = {k: {"value": self.rules.to_dict().get(k), **self.rules.sources.get(k, {})} for k in RULE_KEYS}
+        out.update(self.mishaps.assumed())
+        return out
+
+    def to_dict(self, details: bool = True) -> dict:
+        st = self.stats
+        tiles = self.tiles()
+        dist = self.distribution()
+        out = {
+            "seconds": round(float(st.seconds), 3), "expected_seconds": round(float(st.seconds), 3),
+            "time": format_time(st.seconds), "sd": round(float(st.sd), 3),
+            "p10_seconds": quantile(dist, 0.10), "p50_seconds": quantile(dist, 0.50),
+            "p90_seconds": quantile(dist, 0.90),
+            "turns": round(st.turns, 3), "loss_of_control_chance": round(st.loss_chance, 6),
+            "expected_losses": round(st.expected_losses, 6),
+            "ideal_seconds": self.ideal_seconds,
+            "ideal_time": format_time(self.ideal_seconds) if self.ideal_seconds is not None else None,
+            "leader": self.leader,
+            "bounds": {"max_tokens": self.mishaps.max_tokens, "max_secured": self.mishaps.max_secured,
+                       "max_damage": self.mishaps.max_damage},
+            "tiles": tiles,
+            "costliest_tiles": sorted(tiles, key=lambda r: -r["expected_seconds"])[:5],
+            "assumed": self.assumed(),
+            **self.extra,
+        }
+        if details:
+            out["policy"] = self.policy()
+            out["decisions"] = self.decisions()
+        return out
+
+
+def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | None = None, leader: bool = False,
+                  ideal_seconds: int | None = None, sisu: bool = False) -> ExpectedTime:
+    """Solve a stage's expected time under the dice (the optimal policy), exactly within the model's bounds.
+    ``sisu``: each driver holds a SISU token for the stage (optional rule, p. 24).
+
+    The result is kept on the cell graph per settings, while the graph lives, so that an analysis, a road book and
+    a drawing of the same stage in one process solve it once."""
+    from designer.systems.dirt.driving import lines as L
+
+    graph = L.check_track(track)
+    rules = L._rules_for(track, rules)
+    if mishaps is None:
+        mishaps = load_mishaps(rules.path) if rules.path else load_mishaps()
+    key = (graph.number_of_nodes(), graph.number_of_edges(), rules.key, mishaps.key, leader,
+           L._stage_surface(track), ideal_seconds, sisu)
+    per_graph = scratch(graph, "expected")            # kept on the graph, gone with it
+    hit = per_graph.get(key)
+    if hit is None:
+        if len(per_graph) >= 4:
+            per_graph.pop(next(iter(per_graph)))
+        hit = per_graph[key] = _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu)
+    return hit
+
+
+def _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu) -> ExpectedTime:
+    from designer.systems.dirt.driving import lines as L
+    from designer.systems.dirt.driving.rules import road_of
+
+    model = DirtModel(road_of(graph), rules, mishaps, leader=leader, surface=L._stage_surface(track), sisu=sisu)
+    starts = [(s, 0, model.start_damage) for s in model.road.starts()]
+    with L._gc_paused():
+        solution = solve(model, starts, sweep(model, starts))
+        start = min(starts, key=lambda s: solution.value(s, 0))
+        if solution.value(start, 0) >= 1e8:
+            raise DesignerError("no way to drive this stage to the finish under the dice",
+                                hint="a cell limited to 0 or a dead end blocks the road; check the speed limits")
+        stats = solution.stats(starts)
+    ideal = ideal_seconds
+    if ideal is None:
+        def ideal():
+            line = L.fastest_line(track, rules, leader=leader)
+            return line.seconds if line is not None else None
+    return ExpectedTime(model=model, solution=solution, starts=starts, stats=stats, ideal=ideal,
+                        leader=leader, rules=rules, mishaps=mishaps, extra={"sisu_token": sisu})

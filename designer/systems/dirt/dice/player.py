@@ -1,0 +1,108 @@
+"""Playing the DIRT expected-time policy with dice, for the Monte Carlo check (:mod:`designer.racing.simulate`):
+every die rolled on its own, the card's back, damage and cut tokens drawn at random; the stopping, securing
+and SISU rules are the solver's (:mod:`.turn_model`)."""
+from __future__ import annotations
+
+from designer.racing.mdp import Outcome
+from designer.systems.dirt.dice.plans import secure_cost
+from designer.systems.dirt.dice.turn_model import Decision, DirtModel
+
+
+def _pick(rng, outs):
+    r = rng.random()
+    acc = 0.0
+    for o in outs:
+        acc += o[0]
+        if r < acc:
+            return o
+    return outs[-1]
+
+
+class DicePlayer:
+    """Plays a :class:`DirtModel` decision with dice: every die rolled on its own, the card's back, the damage
+    and cut tokens drawn at random; the stopping and securing rule is the solver's."""
+
+    def __init__(self, model: DirtModel):
+        self.model = model
+        self._single: dict = {}
+        self._choices: dict = {}
+        faces = model.rules.die_faces
+        self.faces = faces
+        self.hazard_faces = dict(model.rules.hazard_faces)
+
+    def _hazards(self, rng, dice) -> int:
+        """Roll each die: a hazard with chance hazard faces / faces (one uniform draw per die)."""
+        hf, faces = self.hazard_faces, self.faces
+        return sum(1 for d in dice if rng.random() * faces < hf[d])
+
+    def _choice(self, key, hit, i, h, k, tok) -> str:
+        ck = (key, i, h, k, tok)
+        act = self._choices.get(ck)
+        if act is None:
+            act = self._choices[ck] = hit[3].choice(i, h, k, tok)
+        return act
+
+    def play(self, state, t, decision: Decision, rng, value) -> Outcome:
+        model = self.model
+        cell, gear, damage = state
+        if decision.mode == "spare":
+            return model.outcomes(state, t, decision, value)[0]
+        key = (state, decision)
+        hit = self._single.get(key)
+        if hit is None:
+            hit = self._single[key] = model.single(state, decision, value)
+        ps1, stop, loss, _replay = hit
+        steps = ps1.steps[0]
+        n = int(ps1.length[0])
+
+        def done(outs, bank, credit=0.0, info=None):
+            q, sec, nxt, lost = _pick(rng, outs)
+            return Outcome(1.0, sec - credit, nxt, bank, lost, info)
+
+        if decision.mode == "attack":
+            total = t + int(ps1.gain[0])
+            bank, credit = min(total, model.T1 - 1), max(0, total - (model.T1 - 1))
+            first = None
+            h = 0
+            for j, (dice, _path, _g, events) in enumerate(steps, start=1):
+                counted = list(dice)
+                if "canon" in events:
+                    if self._hazards(rng, counted[:1]):        # p. 23: the turn ends one cell on, gear 2
+                        return done(model.stop_outcomes(*model._point(ps1, 1), damage), bank, credit, "canon")
+                    counted = counted[1:]
+                elif "long-jump" in events:
+                    if self._hazards(rng, counted[:1]) and first is None:
+                        first = j
+                    counted = counted[1:]
+                h += self._hazards(rng, counted)
+                if h >= model.limit and first is None:
+                    first = j
+            if first is None:
+                return done(model.stop_outcomes(*model._point(ps1, n), damage), bank, credit, "attack")
+            return done(model.attack_failure(ps1, first, bank, loss, damage), bank, credit, "attack-failed")
+        h = k = 0
+        tok = t
+        for i in range(0, n + 1):
+            act = self._choice(key, hit, i, h, k, tok)
+            if act == "stop":
+                return done(model.stop_outcomes(*model._point(ps1, i), damage), tok, 0.0, "stop")
+            j = i + 1
+            dice, _path, _g, events = steps[j - 1]
+            if act == "secure":
+                m = int(ps1.m[0, j])
+                tok -= secure_cost(k, m)
+                k += m
+                continue
+            counted = list(dice)
+            if "canon" in events:
+                if self._hazards(rng, counted[:1]):
+                    return done(model.stop_outcomes(*model._point(ps1, j), damage), tok, 0.0, "canon")
+                counted = counted[1:]
+            elif "long-jump" in events:
+                if self._hazards(rng, counted[:1]):
+                    return done(model.loss_or_rescue(ps1, j, tok, damage), tok, 0.0, "loss")
+                counted = counted[1:]
+            h += self._hazards(rng, counted)
+            if h >= model.limit:
+                return done(model.loss_or_rescue(ps1, j, tok, damage), tok, 0.0, "loss")
+        raise AssertionError("a plan rolled one by one always ends")

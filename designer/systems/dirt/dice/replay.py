@@ -1,0 +1,54 @@
+"""A plan rolled one by one, replayed die by die: its stopping and securing rule read from the roll-out's table.
+
+:func:`designer.systems.dirt.dice.rollout.roll_values` keeps, for every point of a plan, the value of going on with
+h hazards shown, k dice secured and t tokens held. Following the policy (its statistics, the simulator, the
+rules printed for the driver) asks what to do at each of those many times; a :class:`Replay` holds the plan's
+numbers as Python lists so that each answer is a few list reads rather than many numpy scalar reads.
+"""
+from __future__ import annotations
+
+from designer.systems.dirt.dice.plans import BIG, PlanSet, secure_cost
+
+
+class Replay:
+    """One plan (a set of one) rolled one by one: ``stop``/``loss`` ``[point][tokens]`` as the model values
+    them, ``table`` the roll-out's kept table, ``limit`` the hazard limit and ``K`` the dice secured at most."""
+
+    __slots__ = ("length", "limit", "K", "q", "pj", "pc", "m", "stop", "loss", "U", "points")
+
+    def __init__(self, ps1: PlanSet, stop, loss, table, limit: int, K: int):
+        self.length = int(ps1.length[0])
+        self.limit, self.K = limit, K
+        self.q, self.pj, self.pc = ps1.q[0].tolist(), ps1.pj[0].tolist(), ps1.pc[0].tolist()
+        self.m = ps1.m[0].tolist()
+        self.stop, self.loss = stop[0].tolist(), loss[0].tolist()
+        self.U = [None if u is None else u[0].tolist() for u in table]       # [point][h][k][t]
+        self.points = list(zip(ps1.cell[0].tolist(), ps1.gear[0].tolist(), ps1.fin[0].tolist(),
+                               ps1.cuts[0].tolist()))
+
+    def choice(self, i: int, h: int, k: int, t: int) -> str:
+        """'stop', 'roll' or 'secure' at point i (h hazards shown, k dice secured, t tokens held)."""
+        cont_roll, cont_sec = self.continue_values(i, h, k, t)
+        cont = min(cont_roll, cont_sec)
+        if i >= 1 and (i >= self.length or self.stop[i][t] <= cont + 1e-9):
+            return "stop"
+        return "roll" if cont_roll <= cont_sec + 1e-9 else "secure"
+
+    def continue_values(self, i: int, h: int, k: int, t: int) -> tuple[float, float]:
+        """The value of rolling the next die and of securing it first (BIG where it cannot be done)."""
+        j = i + 1
+        if j > self.length:
+            return BIG, BIG
+        U = self.U[j]
+        lv = self.loss[j][t]
+        roll = 0.0
+        for x, qx in enumerate(self.q[j]):
+            if qx:
+                roll += qx * (U[h + x][k][t] if h + x < self.limit else lv)
+        pj, pc = self.pj[j], self.pc[j]
+        roll = pj * lv + (1 - pj) * roll
+        roll = pc * self.stop[j][t] + (1 - pc) * roll
+        m = self.m[j]
+        c = secure_cost(k, m)
+        sec = U[h][k + m][t - c] if (k + m <= self.K and t >= c) else BIG
+        return roll, sec

@@ -1,0 +1,304 @@
+"""The DIRT expected-time optimum by a backward sweep: many turn boundaries decided per numpy call.
+
+:func:`designer.racing.mdp.solve` decides one boundary at a time by memoised recursion; every boundary
+then costs a few hundred small numpy calls, and their overhead is most of the time. The sweep gives the same
+values (the same plans and the same 1e-9 tolerance of its branch and bound; where two plans tie it may pick the
+other one) in bigger steps:
+
+1. :func:`closure`: every state the recursion would meet, forward from the starts: from each boundary, every
+   point of every plan, where ending the turn there or a loss of control there leads (and the spare wheel,
+   and with the SISU token where cancelling a loss of control leads);
+2. the states grouped by cell and the groups decided from the last cell back (the spare wheel, from gear 1 to
+   gear 0 on the same cell, is weighed once the cell is decided): a turn always ends further along the road
+   (the road's cells are ordered so that every link goes forward; when one does not, :func:`sweep` declines
+   and the recursion runs);
+3. :func:`decide_many`: the plan sets of a group stacked into one, its branch and bound run for every state
+   of the group at once (each state keeps its own best value per token count and its own candidates).
+
+States holding the SISU token (optional rule) are decided one by one with :meth:`DirtModel.decide`; a state
+whose spent spare wheel can never count again takes the values of the same state with the wheel (:func:`_twins`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from designer.systems.dirt.dice import rollout
+from designer.systems.dirt.dice.plans import BIG, PlanSet
+from designer.systems.dirt.dice.rollout import attack_values, roll_values
+from designer.systems.dirt.dice.turn_model import Decision, DirtModel
+
+FIRST = 8          # plans rolled out first per state (the most promising by their lower bound)
+MODES = (None, "roll", "attack")
+
+
+def closure(model: DirtModel, starts) -> set:
+    """Every state whose value the optimum needs, from ``starts``. What ending a turn or losing control at a
+    point leads to depends only on the point and the damage, so each (damage, point) is followed once: the
+    first state whose plans reach it brings its states in."""
+    seen = set(starts)
+    stack = list(starts)
+    followed: dict = {}                # damage -> the points whose outcomes are in ``seen`` already
+    while stack:
+        st = stack.pop()
+        if model.terminal(st) is not None:
+            continue
+        cell, gear, damage = st
+        done = followed.setdefault(damage, set())
+        new = set()
+        for num in model.points(model.plans(cell, gear, damage)):
+            if num in done:
+                continue
+            done.add(num)
+            pt = model._point_list[num]
+            new.update(o[2] for o in model.stop_outcomes(*pt, damage))
+            new.update(o[2] for o in model.loss_outcomes(*pt, damage))
+            if damage[4]:                          # the values with the token spent are asked for too
+                spent = tuple(damage[:4]) + (0,)
+                new.update(o[2] for o in model.stop_outcomes(*pt, spent))
+                new.update(o[2] for o in model.loss_outcomes(*pt, spent))
+        g, s, b, spare, su = damage
+        if gear == 1 and s > 0 and not spare:
+            new.add((cell, 0, (g, s - 1, b, 1, su)))
+        new -= seen
+        seen |= new
+        stack += new
+    return seen
+
+
+def sweep(model: DirtModel, starts) -> tuple[dict, dict] | None:
+    """Values and decisions of every state met from ``starts`` (None when the road has a backward link)."""
+    if model.road.margin:
+        return None
+    values: dict = {}
+    decisions: dict = {}
+
+    def value(st):
+        v = values.get(st)
+        if v is None:                      # not met by the closure (never expected): decide it on its own
+            v = model.terminal(st)
+            if v is None:
+                v, decisions[st] = model.decide(st, value)
+            values[st] = v
+        return v
+
+    groups: dict = {}
+    for st in closure(model, starts):
+        term = model.terminal(st)
+        if term is not None:
+            values[st] = term
+        else:
+            groups.setdefault(st[0], []).append(st)
+    for cell in sorted(groups, reverse=True):
+        plain = []
+        for st in sorted(groups[cell], key=lambda s: (s[1], repr(s))):
+            if st[2][4]:                                   # the SISU token held: one by one, gear 0 first
+                values[st], decisions[st] = model.decide(st, value)
+            else:
+                plain.append(st)
+        if plain:
+            twins = _twins(model, plain)
+            own = [st for st in plain if st not in twins]
+            for st, (v, d) in zip(own, decide_many(model, own, value)):
+                values[st], decisions[st] = v, d
+            for st in own:                                 # gear 0 is known now: the spare wheel from gear 1
+                values[st], decisions[st] = _spare(model, st, values[st], decisions[st], value)
+            for st, twin in twins.items():
+                values[st], decisions[st] = values[twin], decisions[twin]
+    return values, decisions
+
+
+def _twins(model: DirtModel, states: list) -> dict:
+    """States whose spare wheel is spent but could never be used again (no gas damage, and no more damage is
+    tracked: ``max_damage`` reached), mapped to the same state with the spare wheel still there when it is
+    among ``states``. Every turn from either leads to the same states but for that flag, which then never
+    counts again: the two have the same values and decisions (the same numbers, worked out once)."""
+    room = model.mishaps.max_damage
+    there = set(states)
+    out = {}
+    for cell, gear, (g, s, b, spare, su) in states:
+        if spare and s == 0 and g + s + b >= room:
+            twin = (cell, gear, (g, s, b, 0, su))
+            if twin in there:
+                out[(cell, gear, (g, s, b, spare, su))] = twin
+    return out
+
+
+def _spare(model: DirtModel, state, best: np.ndarray, choice: list, value):
+    """Changing a flat tyre (p. 20 'La roue de secours') when it beats the plans, as in DirtModel.decide."""
+    cell, gear, (g, s, b, spare, su) = state
+    if gear == 1 and s > 0 and not spare:
+        v = model.mishaps.spare_wheel_seconds + value((cell, 0, (g, s - 1, b, 1, su)))
+        better = v < best - 1e-9
+        if better.any():
+            best = np.where(better, v, best)
+            choice = [Decision("spare") if better[t] else c for t, c in enumerate(choice)]
+    return best, choice
+
+
+def gather(model: DirtModel, damages: list, sets: list[PlanSet], width: int, value):
+    """The plan sets of many states stacked as one (their step numbers padded to ``width`` with "no step": no
+    hazard, one die; with their lengths and gains), with the values of their points: ``table[u]`` (u: a point
+    under one damage, [stop/loss, tokens]) and ``index[row, point]``, where each point of each plan is in
+    ``table``. Only the points the group meets are copied, one gather per damage from the model's tables of point
+    values."""
+    def padded(arrs):
+        out = np.zeros((sum(len(a) for a in arrs), width), dtype=np.int64)
+        r = 0
+        for a in arrs:
+            out[r:r + len(a), :a.shape[1]] = a
+            r += len(a)
+        return out
+
+    sid = padded([ps.sid for ps in sets])
+    gidx = padded([model.point_index(ps) for ps in sets])
+    kinds: dict = {}
+    for d in damages:
+        kinds.setdefault(d, len(kinds))
+    row_kind = np.repeat(np.array([kinds[d] for d in damages], dtype=np.int64), [ps.n for ps in sets])
+    index = np.empty_like(gidx)
+    parts = []
+    size = 0
+    for d, k in kinds.items():
+        rows = np.nonzero(row_kind == k)[0] if len(kinds) > 1 else slice(None)
+        g = gidx[rows]
+        seen = np.zeros(len(model._point_list), dtype=bool)
+        seen[g] = True
+        uniq = np.nonzero(seen)[0]
+        remap = np.zeros(len(seen), dtype=np.int64)
+        remap[uniq] = np.arange(size, size + len(uniq))
+        index[rows] = remap[g]
+        parts.append(model.fill(d, uniq, value)[uniq])
+        size += len(uniq)
+    big = PlanSet(length=np.concatenate([ps.length for ps in sets]), cell=None, gear=None, fin=None, q=None,
+                  pj=None, pc=None, m=None, cuts=None, gain=np.concatenate([ps.gain for ps in sets]), steps=[],
+                  sid=sid)
+    return big, np.concatenate(parts), index
+
+
+def _rows(model: DirtModel, ps: PlanSet, rows: np.ndarray) -> tuple[PlanSet, int]:
+    """Some plans of a stacked set, cut to the longest of them, with what their steps do under the dice read
+    from the step table (the cells, gears and cuts stay behind: their values are worked out already)."""
+    w = int(ps.length[rows].max()) + 1
+    ids = ps.sid[rows, :w]
+    ints, floats = model.steps.ints[ids], model.steps.floats[ids]
+    return PlanSet(length=ps.length[rows], cell=None, gear=None, fin=None, q=floats[:, :, 2:], pj=floats[:, :, 1],
+                   pc=floats[:, :, 0], m=ints[:, :, 3], cuts=None, gain=ps.gain[rows], steps=[]), w
+
+
+def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray, list]]:
+    """:meth:`DirtModel.decide` for many states (none holding the SISU token) at once, without the spare
+    wheel (:func:`_spare`, once the states in gear 0 are known)."""
+    T1, n = model.T1, len(states)
+    best = np.full((n, T1), BIG)
+    mode = np.zeros((n, T1), dtype=np.int64)
+    pick = np.full((n, T1), -1, dtype=np.int64)
+    sets, owners = [], []
+    for i, (cell, gear, damage) in enumerate(states):
+        ps = model.plans(cell, gear, damage)
+        if ps.n:
+            sets.append(ps)
+            owners.append(i)
+    if sets:
+        width = max(ps.sid.shape[1] for ps in sets)
+        big, table, index = gather(model, [states[i][2] for i in owners], sets, width, value)
+        owner = np.repeat(np.array(owners, dtype=np.int64), [ps.n for ps in sets])
+        local = np.concatenate([np.arange(ps.n) for ps in sets])
+        R = len(owner)
+        shape = (n, int(max(ps.n for ps in sets)))
+        steps = model.steps
+        kernels = rollout.KERNELS
+        if kernels is not None and kernels.fits(model.limit, model.K, T1, int(big.length.max()), FIRST):
+            # the same branch and bound, in the same order, compiled (the same numbers and choices)
+            best, mode, pick = kernels.decide_group(big.sid, big.length, big.gain, index, table, steps.ints,
+                                                    steps.floats, owner, local, n, model.limit, model.K, FIRST)
+            return _decisions(best, mode, pick)
+        # Branch and bound over (plan, mode), exact to the same 1e-9 as DirtModel.decide. Every outcome of a
+        # plan ends at one of its points, ended or lost. A Big Attack earns its gain first, so it is worth at
+        # least its cheapest point with the tokens after the gain; one by one spends tokens and never earns
+        # any, so it is worth at least its cheapest point with the tokens held (values never grow with tokens).
+        cheapest = _cheapest(table.min(axis=1), index)
+        low = {"roll": cheapest, "attack": model._shift(big, cheapest[:, None, :])[:, 0]}
+        done = {"roll": np.zeros(R, dtype=bool), "attack": np.zeros(R, dtype=bool)}
+
+        def run(kind, sel):
+            nonlocal best, pick, mode
+            done[kind] |= sel
+            rows = np.nonzero(sel)[0]
+            vals = _roll_out(model, kind, big, rows, table, index)
+            best, pick, better = _best_of(vals, owner[rows], local[rows], shape, best, pick)
+            mode = np.where(better, 1 if kind == "roll" else 2, mode)
+
+        run("attack", first_of(low["attack"], owner))     # the most promising plans of each state first
+        run("roll", first_of(low["roll"], owner))
+        for kind in ("attack", "roll", "roll", "roll"):
+            sel = ~done[kind] & (low[kind] < best[owner] - 1e-9).any(axis=1)
+            if kind == "roll":
+                sel &= first_of(low[kind], owner, sel)
+            if sel.any():
+                run(kind, sel)
+        for kind in ("attack", "roll"):              # whatever is left, until no bound can beat the best
+            while True:
+                sel = ~done[kind] & (low[kind] < best[owner] - 1e-9).any(axis=1)
+                if not sel.any():
+                    break
+                run(kind, sel)
+    return _decisions(best, mode, pick)
+
+
+def _decisions(best: np.ndarray, mode: np.ndarray, pick: np.ndarray) -> list[tuple[np.ndarray, list]]:
+    """Each state's best values and its decision per tokens held (one Decision object per distinct choice)."""
+    made: dict = {}
+    out = []
+    for i, (modes, picks) in enumerate(zip(mode.tolist(), pick.tolist())):
+        row = []
+        for m, p in zip(modes, picks):
+            d = made.get((m, p))
+            if d is None:
+                d = made[(m, p)] = Decision("none") if m == 0 else Decision(MODES[m], p)
+            row.append(d)
+        out.append((best[i], row))
+    return out
+
+
+def _roll_out(model: DirtModel, kind: str, big: PlanSet, rows: np.ndarray, table: np.ndarray,
+              index: np.ndarray) -> np.ndarray:
+    """The values of some plans of a stacked set, one by one or as a Big Attack, per tokens held (numpy)."""
+    sub, w = _rows(model, big, rows)
+    both = table[index[rows, :w]]
+    st, lo = both[:, :, 0], both[:, :, 1]
+    if kind == "roll":
+        return roll_values(sub, st, lo, model.limit, model.K)[0]
+    where = model.shift_index(sub, st.shape)
+    return attack_values(sub, model._shift(sub, st, where), model._shift(sub, lo, where), model.limit)
+
+
+def _cheapest(point_min: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``point_min[index].min(axis=1)`` a column of points at a time: the same numbers without the
+    (plans, points, tokens) array in between."""
+    cols = np.ascontiguousarray(index.T)
+    out = point_min.take(cols[0], axis=0)
+    for col in cols[1:]:
+        np.minimum(out, point_min.take(col, axis=0), out=out)
+    return out
+
+
+def _best_of(vals, owner, local, shape, best, pick):
+    """Fold values of some plans (rows of ``vals``, owned by states ``owner``, plan ``local`` of each) into the
+    best value and plan of every state and token count; a plan replaces the best only when better by 1e-9."""
+    n, width = shape
+    dense = np.full((n, width, vals.shape[1]), BIG)
+    dense[owner, local] = vals
+    p = dense.argmin(axis=1)
+    v = np.take_along_axis(dense, p[:, None, :], axis=1)[:, 0]
+    better = v < best - 1e-9
+    return np.where(better, v, best), np.where(better, p, pick), better
+
+
+def first_of(low: np.ndarray, owner: np.ndarray, sel: np.ndarray | None = None) -> np.ndarray:
+    """Among the rows (the selected ones when ``sel`` is given), the FIRST of each owner with the lowest bound."""
+    key = low[:, 0] if sel is None else np.where(sel, low[:, 0], np.inf)
+    order = np.lexsort((key, owner))
+    so = owner[order]
+    rank = np.empty(len(owner), dtype=np.int64)
+    rank[order] = np.arange(len(owner)) - np.searchsorted(so, so)
+    return rank < FIRST

@@ -1,0 +1,496 @@
+"""Expected stage time of Rallyman: DIRT under the dice: the best policy, exactly, by backward induction.
+
+A turn boundary is ``(cell, gear, damage)`` with the seconds tokens held as the solver's bank (0..max_tokens);
+``damage`` is ``(gear, gas, brake, spare used, SISU left)``: damage tokens of each kind (``max_damage`` in all),
+whether the spare wheel is spent and whether the SISU token (optional rule, p. 24) is still held. From a
+boundary the driver picks a plan (:mod:`.plans`: the Pareto set over risk and Big Attack gain per turn end)
+and rolls it one by one (stopping, securing) or makes a Big Attack. :meth:`DirtModel.decide` decides one
+boundary; :mod:`.sweep` decides many at once with the same plans and bounds (what the stage solve uses). One
+plan search per (cell, gear) serves every damaged dashboard. What follows is the rulebook (seed 002, pages of
+its own index):
+
+- hazards: reaching ``hazard_limit`` in a turn, or a hazard on a long-jump die, is a loss of control on that
+  die's cell (p. 16, p. 12); a loss of control on the die that crosses the finish line still finishes (p. 20);
+- a loss of control takes the 0 side of the card (``loss_of_control_seconds``); its back is a spin (the car
+  stays, gear 0), a crash (gear 0 and damage tokens by the tile's danger colour and the gear) or SISU (a few
+  seconds, the next turn in the card's gear) (p. 19) -- all chances and marks are parameters (``card_backs``,
+  ``crash_damage_marks``, ``sisu_card``);
+- a damage token is green (nothing), gear, brake or gas/leader: one die fewer of that kind from the next turn
+  (p. 20); a cut draws the other side of a token: OK, flat tyre (one gas/leader die fewer) or -1 for those
+  behind (p. 11); the spare wheel, at the end of a turn in gear 1, mends one flat for the card's 0 side (p. 20);
+  no gear die left is an abandon (p. 20);
+- seconds tokens left at the finish come off the time (p. 20); tokens beyond ``max_tokens`` are kept only
+  for that.
+
+The stage-level entry point is :func:`designer.systems.dirt.dice.expected_time.expected_time`.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from designer.racing.mdp import Outcome
+from designer.systems.dirt.dice.mishaps import Mishaps
+from designer.systems.dirt.dice.plans import (BIG, PlanSet, PointNumbers, StepTable, fits_all, plan_set, search_plans,
+                                              secure_cost, subset, subset_many)
+from designer.systems.dirt.dice.replay import Replay
+from designer.systems.dirt.dice.rollout import attack_values, first_loss, roll_values
+from designer.systems.dirt.driving.ruleset import Pool, Ruleset
+
+FIN = ("finished",)
+NO_DAMAGE = (0, 0, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the driver does at a turn boundary: ``mode`` "roll" (one by one) or "attack" (Big Attack) with
+    plan number ``plan`` of that boundary's plan set, or ``mode`` "spare" (change a flat tyre)."""
+    mode: str
+    plan: int = -1
+
+    @property
+    def turn(self) -> bool:
+        return self.mode != "spare"
+
+
+class DirtModel:
+    """The DIRT turn model under the dice, for :func:`designer.racing.mdp.solve`."""
+
+    def __init__(self, road, rules: Ruleset, mishaps: Mishaps, *, leader: bool = False, surface: str | None = None,
+                 sisu: bool = False):
+        self.road = road
+        self.sisu = sisu
+        self.start_damage = NO_DAMAGE[:4] + (int(sisu),)
+        self.rules = rules
+        self.mishaps = mishaps
+        self.leader = leader
+        self.surface = surface
+        self.bank = mishaps.max_tokens
+        self.T1 = mishaps.max_tokens + 1
+        self.K = mishaps.max_secured
+        self.limit = rules.hazard_limit
+        self.fin_value = -np.arange(self.T1, dtype=float)
+        self._tokens = np.arange(self.T1)
+        g = road.graph
+        self.cut = [g.nodes[n].get("cut") is not None for n in road.nodes]
+        self.danger = [g.nodes[n].get("danger") for n in road.nodes]
+        self._engines: dict = {}
+        self._pools: dict = {}                    # (cell, gear, gas, brake damage) -> the dice left
+        self._plans: dict = {}
+        self._searches: dict = {}
+        self._state_plans: dict = {}
+        self._single: dict = {}
+        self._after: dict = {}
+        self._damage: dict = {}
+        self._losses: dict = {}                   # a point and damage -> its loss_outcomes
+        self._stops: dict = {}                    # a point and damage -> its stop_outcomes
+        self.numbers = PointNumbers(len(road.nodes))
+        self._point_list = self.numbers.list      # number -> point (cell, gear, finished, cuts); 0: no point
+        self._point_values: dict = {}             # damage -> (values [number, stop/loss, tokens], known [number])
+        self.steps = StepTable(rules, self.cut)
+        self._flat_cache: dict = {}
+        self.flat_chance = mishaps.flat_chance
+        backs = mishaps.card_backs
+        self.p_spin, self.p_crash, self.p_sisu = backs.get("spin", 0.0), backs.get("crash", 0.0), backs.get("sisu", 0.0)
+
+    # -- the state space ---------------------------------------------------------------------
+    def progress(self, state) -> float:
+        """Grows along every transition: a turn ends at least one cell on; changing the spare wheel stays on the
+        cell, drops to gear 0 and spends the spare for good (so it counts above every gear)."""
+        return math.inf if state == FIN else state[0] + 0.5 * state[2][3] + state[1] / 100.0
+
+    def pool(self, cell: int, damage: tuple) -> Pool:
+        key = (cell,) + tuple(damage[:3])
+        hit = self._pools.get(key)
+        if hit is None:
+            base = self.rules.pool(self.road.surface[cell] if self.surface is None else self.surface, self.leader)
+            g, s, b = damage[:3]
+            hit = self._pools[key] = Pool(gear=max(0, base.gear - g), gas=max(0, base.gas - s),
+                                          brake=max(0, base.brake - b), leader=max(0, base.leader - s))
+        return hit
+
+    def terminal(self, state):
+        if state == FIN:
+            return self.fin_value
+        if self.pool(state[0], state[2]).gear == 0:          # no gear die left: abandon (p. 20)
+            return np.full(self.T1, float(self.mishaps.abandon_seconds))
+        return None
+
+    def engine(self, pool: Pool):
+        from designer.systems.dirt.driving.rules import TurnEngine
+
+        eng = self._engines.get(pool)
+        if eng is None:
+            eng = self._engines[pool] = TurnEngine(self.road, self.rules, pool, None)
+        return eng
+
+    def plans(self, cell: int, gear: int, damage: tuple) -> PlanSet:
+        hit = self._state_plans.get((cell, gear, damage))
+        if hit is not None:
+            return hit
+        pool = self.pool(cell, damage)
+        key = (cell, gear, pool)
+        ps = self._plans.get(key)
+        if ps is None:
+            base = self.pool(cell, NO_DAMAGE)
+            if self.rules.options.red_zone and pool != base:
+                # a red-zone brake counts as a gear die only when played before one: that pool on its own
+                ps = plan_set(self.engine(pool), cell, gear, self.steps)
+            else:                                   # one search of the full pool serves every damaged pool
+                full = self.plans(cell, gear, NO_DAMAGE) if pool != base else None
+                if full is not None and fits_all(full, pool):
+                    ps = full                       # no plan of the full pool needs the dice damage took
+                else:
+                    search = self._searches.get((cell, gear, base))
+                    if search is None:
+                        search = self._searches[(cell, gear, base)] = search_plans(self.engine(base), cell, gear)
+                    ps = plan_set(None, cell, gear, self.steps, None if pool == base else pool, search)
+            self._plans[key] = ps
+        self._state_plans[(cell, gear, damage)] = ps
+        return ps
+
+    # -- what a point of a plan leads to --------------------------------------------------------
+    def _add(self, damage: tuple, gear=0, gas=0, brake=0) -> tuple:
+        """Damage after new tokens; tokens beyond ``max_damage`` in total are not tracked (the bound)."""
+        g, s, b = damage[:3]
+        room = self.mishaps.max_damage - (g + s + b)
+        for kind in ("gear",) * gear + ("gas",) * gas + ("brake",) * brake:
+            if room <= 0:
+                break
+            room -= 1
+            g, s, b = g + (kind == "gear"), s + (kind == "gas"), b + (kind == "brake")
+        return (g, s, b) + tuple(damage[3:])
+
+    def damage_draws(self, n: int, room: int) -> list[tuple[float, tuple[int, int, int]]]:
+        """Chances of (gear, gas, brake) damage among ``n`` tokens drawn from the bag (with replacement), of
+        which the first ``room`` damage tokens are kept (the bound on damage tracked)."""
+        key = (n, max(0, room))
+        hit = self._damage.get(key)
+        if hit is None:
+            ch = self.mishaps.damage_chances()
+            dist: dict = {(0, 0, 0): 1.0}
+            for _ in range(n):
+                new: dict = {}
+                for (g, s, b), p in dist.items():
+                    for kind, pk in ch.items():
+                        if pk <= 0:
+                            continue
+                        if kind == "green" or g + s + b >= room:
+                            k2 = (g, s, b)
+                        else:
+                            k2 = (g + (kind == "gear"), s + (kind == "gas"), b + (kind == "brake"))
+                        new[k2] = new.get(k2, 0.0) + p * pk
+                dist = new
+            hit = self._damage[key] = [(p, k) for k, p in dist.items()]
+        return hit
+
+    def _flats(self, n_cuts: int, damage: tuple) -> list[tuple[float, tuple]]:
+        q = self.flat_chance
+        if n_cuts == 0 or q == 0:
+            return [(1.0, damage)]
+        key = (n_cuts, damage)
+        hit = self._flat_cache.get(key)
+        if hit is None:
+            hit = self._flat_cache[key] = [(math.comb(n_cuts, f) * q ** f * (1 - q) ** (n_cuts - f),
+                                            self._add(damage, gas=f)) for f in range(n_cuts + 1)]
+        return hit
+
+    def stop_outcomes(self, cell, gear, fin, n_cuts, damage) -> list[tuple[float, float, object, bool]]:
+        """(chance, seconds, next state, loss) of ending the turn at a point (kept, as loss_outcomes)."""
+        key = (cell, gear, fin, n_cuts, damage)
+        hit = self._stops.get(key)
+        if hit is None:
+            sec = float(self.rules.seconds(gear))
+            hit = self._stops[key] = [(1.0, sec, FIN, False)] if fin else \
+                [(p, sec, (cell, gear, d), False) for p, d in self._flats(n_cuts, damage)]
+        return hit
+
+    def loss_outcomes(self, cell, gear, fin, n_cuts, damage) -> list[tuple[float, float, object, bool]]:
+        """(chance, seconds, next state, loss) of a loss of control on a point of the plan (p. 19-20). Kept:
+        the closure, the values of points and the statistics all ask for the same ones."""
+        key = (cell, gear, fin, n_cuts, damage)
+        hit = self._losses.get(key)
+        if hit is None:
+            hit = self._losses[key] = self._loss_outcomes(cell, gear, fin, n_cuts, damage)
+        return hit
+
+    def _loss_outcomes(self, cell, gear, fin, n_cuts, damage) -> list[tuple[float, float, object, bool]]:
+        if fin:                       # past the finish line: finished, only the card's front counts (p. 20)
+            return self.stop_outcomes(cell, gear, fin, n_cuts, damage)
+        m = self.mishaps
+        lose = float(self.rules.loss_of_control_seconds)
+        sisu_gear = gear if m.sisu_gear == "same" else int(m.sisu_gear)
+        out = []
+        for pf, d in self._flats(n_cuts, damage):
+            if self.p_spin:
+                out.append((pf * self.p_spin, lose, (cell, 0, d), True))
+            if self.p_crash:
+                room = m.max_damage - sum(d[:3])
+                for pd, (g, s, b) in self.damage_draws(m.crash_marks(self.danger[cell], gear), room):
+                    out.append((pf * self.p_crash * pd, lose, (cell, 0, self._add(d, g, s, b)), True))
+            if self.p_sisu:
+                out.append((pf * self.p_sisu, float(m.sisu_seconds), (cell, sisu_gear, d), True))
+        return out
+
+    def point_index(self, ps: PlanSet) -> np.ndarray:
+        """The number of every [plan, point] of a plan set in the model's table of points (0: no point)."""
+        return self.numbers.index(ps, self.steps)
+
+    def points(self, ps: PlanSet) -> list:
+        """The numbers of the distinct points of a plan set; ``_point_list[n]`` is the point."""
+        return self.numbers.distinct(ps, self.steps)
+
+    def fill(self, damage: tuple, gids: np.ndarray, value) -> np.ndarray:
+        """Work out the values of the points numbered ``gids`` under one damage (those not known yet) and
+        return that damage's table of point values [number, stop/loss, tokens]."""
+        arr, done = self._table(damage)
+        todo = np.unique(gids[~done[gids]]).tolist()
+        if not todo:
+            return arr
+        lists = []
+        for g in todo:
+            full = self._point_list[g] + (damage,)
+            lists += (self.stop_outcomes(*full), self.loss_outcomes(*full))
+        # the expected value of each list of outcomes (chance, seconds, next state), all at once: each list's
+        # terms chance * (seconds + value of the next state) added in order from 0
+        flat = [o for outs in lists for o in outs]
+        ahead = np.array([value(o[2]) for o in flat]).reshape(len(flat), self.T1)   # may solve other states
+        terms = np.array([o[0] for o in flat])[:, None] * (np.array([o[1] for o in flat])[:, None] + ahead)
+        sizes = np.array([len(outs) for outs in lists])
+        first = np.cumsum(sizes) - sizes
+        mixed = np.zeros((len(lists), self.T1))
+        for r in range(int(sizes.max())):
+            has = np.nonzero(sizes > r)[0]
+            mixed[has] += terms[first[has] + r]
+        arr, done = self._table(damage)          # fetched again: the values above may have grown it
+        rows = np.array(todo)
+        arr[rows, 0], arr[rows, 1], done[rows] = mixed[0::2], mixed[1::2], True
+        return arr
+
+    def point_values(self, ps: PlanSet, damage: tuple, value) -> tuple[np.ndarray, np.ndarray]:
+        """``stop[p, i, t]`` and ``loss[p, i, t]`` for every point of every plan. The values of each point are
+        worked out once per damage and kept in a table (row = the point's number)."""
+        gidx = self.point_index(ps)
+        both = self.fill(damage, gidx.reshape(-1), value)[gidx]
+        return both[:, :, 0], both[:, :, 1]
+
+    def _table(self, damage: tuple) -> tuple[np.ndarray, np.ndarray]:
+        """The table of point values of one damage, grown to every point numbered so far."""
+        table = self._point_values.get(damage)
+        n = len(self._point_list)
+        if table is None or len(table[1]) < n:
+            size = max(64, 2 * n)
+            arr, done = np.empty((size, 2, self.T1)), np.zeros(size, dtype=bool)
+            if table is None:
+                arr[0], done[0] = BIG, True                  # point number 0: "no point"
+            else:
+                arr[:len(table[1])], done[:len(table[1])] = table
+            table = self._point_values[damage] = (arr, done)
+        return table
+
+    # -- the decision at a boundary ---------------------------------------------------------------
+    def _shift(self, ps: PlanSet, arr: np.ndarray, where: np.ndarray | None = None) -> np.ndarray:
+        """``arr`` seen by a Big Attack: tokens t + gain (the excess over max_tokens kept as seconds off).
+        ``where``: :meth:`shift_index` of the same plans and shape, when shifting several arrays."""
+        flat, credit = self.shift_index(ps, arr.shape) if where is None else where
+        return np.where(arr >= BIG, BIG, arr.reshape(-1)[flat].reshape(arr.shape) - credit)
+
+    def shift_index(self, ps: PlanSet, shape: tuple) -> tuple[np.ndarray, np.ndarray]:
+        """Where each entry of a (plans, points, tokens) array is read from after a Big Attack, and the credit."""
+        P, L1, T1 = shape
+        total = self._tokens[None, :] + ps.gain[:, None]
+        idx = np.minimum(total, T1 - 1)
+        base = (np.arange(P)[:, None, None] * L1 + np.arange(L1)[None, :, None]) * T1
+        return (base + idx[:, None, :]).reshape(-1), (total - idx)[:, None, :]
+
+    def decide(self, state, value):
+        cell, gear, damage = state
+        ps = self.plans(cell, gear, damage)
+        best = np.full(self.T1, BIG)
+        choice = [Decision("none")] * self.T1
+        if ps.n:
+            stop, loss = self.point_values(ps, damage, value)
+            # Branch and bound, exact: every outcome of a plan ends at one of its points, stopped or lost, with
+            # no more tokens than a Big Attack could give, and values never grow with tokens: so a plan is worth
+            # at least the least of its points' values after its Big Attack gain. Plans whose bound cannot
+            # beat the best plan found are not rolled out.
+            low = self._shift(ps, np.minimum(stop, loss)[:, :, None, :].min(axis=1).reshape(ps.n, 1, self.T1))[:, 0]
+            order = np.argsort(low[:, 0], kind="stable")
+            done = np.zeros(ps.n, dtype=bool)
+            batch = order[:8]
+            while len(batch):
+                done[batch] = True
+                sub = subset_many(ps, batch)
+                st, lo = stop[batch], loss[batch]
+                lo_roll, rescue = self.sisu_rescue(sub, lo, damage, value)
+                rolled, _ = roll_values(sub, st, lo_roll, self.limit, self.K)
+                attack = attack_values(sub, self._shift(sub, st), self._shift(sub, lo), self.limit,
+                                       None if rescue is None else self._shift(sub, rescue[:, None, :])[:, 0])
+                for mode, vals in (("roll", rolled), ("attack", attack)):
+                    p = np.argmin(vals, axis=0)
+                    v = vals[p, np.arange(self.T1)]
+                    better = v < best - 1e-9
+                    best = np.where(better, v, best)
+                    for t in np.nonzero(better)[0]:
+                        choice[t] = Decision(mode, int(batch[p[t]]))
+                batch = np.nonzero(~done & (low < best[None, :] - 1e-9).any(axis=1))[0]
+        m = self.mishaps
+        g, s, b, spare, su = damage
+        if gear == 1 and s > 0 and not spare:               # change the flat tyre (p. 20 'La roue de secours')
+            v = m.spare_wheel_seconds + value((cell, 0, (g, s - 1, b, 1, su)))
+            better = v < best - 1e-9
+            best = np.where(better, v, best)
+            for t in np.nonzero(better)[0]:
+                choice[t] = Decision("spare")
+        return best, choice
+
+    def sisu_rescue(self, ps: PlanSet, loss: np.ndarray, damage: tuple, value):
+        """With the SISU token held (optional rule, p. 24: once per stage, ignore every hazard of a turn, even
+        after rolling): a loss of control by hazards may be cancelled. One by one, the driver then drives on
+        to the cheapest later point of the plan; in a Big Attack the attack succeeds (``rescue``: its end).
+        Returns the loss values one by one and the rescue of a Big Attack (None without the token)."""
+        if not damage[4]:
+            return loss, None
+        spent = tuple(damage[:4]) + (0,)
+        stop_su, _ = self.point_values(ps, spent, value)
+        P, L1, _ = stop_su.shape
+        later = stop_su.copy()
+        for j in range(L1 - 2, 0, -1):
+            later[:, j] = np.where((j + 1 <= ps.length)[:, None], np.minimum(stop_su[:, j], later[:, j + 1]),
+                                   stop_su[:, j])
+        ps.rescue = (stop_su, later, loss)
+        return np.minimum(loss, later), stop_su[np.arange(P), ps.length]
+
+    # -- replaying a decision --------------------------------------------------------------------
+    def single(self, state, decision: Decision, value):
+        """The chosen plan alone with its point values and (for one by one) its :class:`.Replay`; with the
+        SISU token held, ``ps1.rescue`` keeps what cancelling a loss of control leads to."""
+        key = (state, decision)
+        hit = self._single.get(key)
+        if hit is not None:
+            return hit
+        cell, gear, damage = state
+        ps1 = subset(self.plans(cell, gear, damage), decision.plan)
+        stop, loss = self.point_values(ps1, damage, value)
+        if decision.mode == "roll":
+            loss, _ = self.sisu_rescue(ps1, loss, damage, value)
+        else:
+            self.sisu_rescue(ps1, loss, damage, value)
+        replay = None
+        if decision.mode == "roll":
+            _, table = roll_values(ps1, stop, loss, self.limit, self.K, keep=True)
+            replay = Replay(ps1, stop, loss, table, self.limit, self.K)
+        hit = self._single[key] = (ps1, stop, loss, replay)
+        return hit
+
+    def loss_or_rescue(self, ps1, j: int, tok: int, damage: tuple) -> list:
+        """What a loss of control by hazards on step j of a plan rolled one by one leads to: cancelled by the
+        SISU token when that is cheaper (to the cheapest later point), else the loss of control."""
+        if ps1.rescue is not None:
+            stop_su, later, raw = ps1.rescue
+            if later[0, j, tok] < raw[0, j, tok] - 1e-9:
+                i = min(range(j, int(ps1.length[0]) + 1), key=lambda x: stop_su[0, x, tok])
+                return self.stop_outcomes(*self._point(ps1, i), tuple(damage[:4]) + (0,))
+        return self.loss_outcomes(*self._point(ps1, j), damage)
+
+    def attack_failure(self, ps1, j: int, bank: int, loss: np.ndarray, damage: tuple,
+                       cheapest: list | None = None) -> list:
+        """What a failed Big Attack (first failing step j) leads to: the cheapest loss of control at or after j,
+        or the SISU token spent and the attack's end reached. ``cheapest``: :func:`cheapest_from` of the
+        plan's loss values with these tokens, when already worked out."""
+        n = int(ps1.length[0])
+        jj = (cheapest_from(loss[0, :n + 1, bank].tolist()) if cheapest is None else cheapest)[j]
+        if ps1.rescue is not None:
+            stop_su, _, raw = ps1.rescue
+            if stop_su[0, n, bank] < raw[0, jj, bank] - 1e-9:
+                return self.stop_outcomes(*self._point(ps1, n), tuple(damage[:4]) + (0,))
+        return self.loss_outcomes(*self._point(ps1, jj), damage)
+
+    def _point(self, ps1, i):
+        return (int(ps1.cell[0, i]), int(ps1.gear[0, i]), bool(ps1.fin[0, i]), int(ps1.cuts[0, i]))
+
+    def outcomes(self, state, t, decision: Decision, value) -> list[Outcome]:
+        cell, gear, damage = state
+        if decision.mode == "spare":
+            g, s, b, _, su = damage
+            return [Outcome(1.0, float(self.mishaps.spare_wheel_seconds), (cell, 0, (g, s - 1, b, 1, su)), t)]
+        ps1, stop, loss, replay = self.single(state, decision, value)
+        out: list[Outcome] = []
+
+        def emit(p, outs, bank, credit=0.0, info=None):
+            for q, sec, nxt, lost in outs:
+                out.append(Outcome(p * q, sec - credit, nxt, bank, lost, info))
+
+        if decision.mode == "attack":
+            total = t + int(ps1.gain[0])
+            bank, credit = min(total, self.T1 - 1), max(0, total - (self.T1 - 1))
+            if ps1.first is None:
+                ps1.first = first_loss(ps1, self.limit)
+            fail, ok = ps1.first
+            n = int(ps1.length[0])
+            cheapest = cheapest_from(loss[0, :n + 1, bank].tolist())
+            pc = ps1.pc[0, 1]
+            if pc:
+                emit(pc, self.stop_outcomes(*self._point(ps1, 1), damage), bank, credit, "canon")
+            emit((1 - pc) * ok[0], self.stop_outcomes(*self._point(ps1, n), damage), bank, credit, "attack")
+            for j in range(1, n + 1):
+                if fail[0, j] > 0:
+                    emit((1 - pc) * fail[0, j], self.attack_failure(ps1, j, bank, loss, damage, cheapest), bank, credit,
+                         "attack-failed")
+            return _merge(out)
+        mass = {(0, 0, t): 1.0}
+        points = replay.points
+        for i in range(0, replay.length + 1):
+            nxt: dict = {}
+            for (h, k, tok), p in mass.items():
+                act = replay.choice(i, h, k, tok)
+                if act == "stop":
+                    emit(p, self.stop_outcomes(*points[i], damage), tok, 0.0, "stop")
+                    continue
+                j = i + 1
+                if act == "secure":
+                    m = replay.m[j]
+                    key = (h, k + m, tok - secure_cost(k, m))
+                    nxt[key] = nxt.get(key, 0.0) + p
+                    continue
+                pj, pc = replay.pj[j], replay.pc[j]
+                if pc:
+                    emit(p * pc, self.stop_outcomes(*points[j], damage), tok, 0.0, "canon")
+                if pj:
+                    emit(p * (1 - pc) * pj, self.loss_or_rescue(ps1, j, tok, damage), tok, 0.0, "loss")
+                rest = p * (1 - pc) * (1 - pj)
+                for x, qx in enumerate(replay.q[j]):
+                    if not qx:
+                        continue
+                    if h + x >= self.limit:
+                        emit(rest * qx, self.loss_or_rescue(ps1, j, tok, damage), tok, 0.0, "loss")
+                    else:
+                        key = (h + x, k, tok)
+                        nxt[key] = nxt.get(key, 0.0) + rest * qx
+            mass = nxt
+        return _merge(out)
+
+
+def cheapest_from(values: list) -> list:
+    """For every point j, the point at or after j with the least value (the first of equal ones)."""
+    out = list(range(len(values)))
+    for j in range(len(values) - 2, -1, -1):
+        if values[out[j + 1]] < values[j]:
+            out[j] = out[j + 1]
+    return out
+
+
+def _merge(outs: list[Outcome]) -> list[Outcome]:
+    """Outcomes with the same seconds, state, tokens and loss as one (their chances added in order)."""
+    first: dict = {}
+    total: dict = {}
+    for o in outs:
+        key = (o.seconds, o.state, o.bank, o.loss)
+        if key in total:
+            total[key] += o.p
+        else:
+            first[key], total[key] = o, o.p
+    return [o if p == o.p else Outcome(p, o.seconds, o.state, o.bank, o.loss, o.info)
+            for o, p in zip(first.values(), total.values()) if p > 0]
