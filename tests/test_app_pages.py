@@ -86,7 +86,7 @@ def test_app_opens_on_the_rulebook_stage_and_palette(app):
     app.text_input(key="flt_text").set_value("hairpin")
     run(app)
     from designer.app.dirt import editing
-    from designer.systems.dirt.tileset import get_tileset
+    from designer.systems.dirt.board.tileset import get_tileset
     hairpins = editing.palette(get_tileset("dirt-core"), editing.PaletteFilter(shapes=("hairpin",)))
     assert len(app.image) == len(hairpins) and app.button(key="pal_210a_CD")
 

@@ -42,7 +42,7 @@ def search(spec: G.Spec, keep: int = 3, progress=None, step: int = STEP) -> list
     """The library's search (:func:`designer.systems.dirt.generate.search`, the same candidates in the same order)
     run ``step`` candidates at a time through its work unit :func:`~designer.systems.dirt.generate.work`, calling
     ``progress(done, total)`` after each step."""
-    from designer.systems.dirt.stage import Stage
+    from designer.systems.dirt.board.stage import Stage
 
     spec.check()
     try:                        # the library's own checks of the boxes (no start or finish left...), on one candidate
