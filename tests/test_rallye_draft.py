@@ -1,6 +1,8 @@
 """Drafting a Rallye stage, laying it on the table, and the located validation messages."""
 from __future__ import annotations
 
+import os
+
 import statistics
 from pathlib import Path
 
@@ -23,15 +25,37 @@ def codes(problems, severity="error"):
     return [p.code for p in problems if p.severity == severity]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30, deadline=None, derandomize=bool(os.environ.get("CI")))
 @given(st.integers(0, 10 ** 6), st.integers(1, 4), st.sampled_from(["random", "fast", "slow"]))
 def test_a_draft_is_a_legal_stage(seed, players, policy):
+    """Every draft of the demo deck lays a stage: when the piles run out the discards are reshuffled."""
     result = draft(DECK, players, seed, policy)
     assert len(result.cards) == 12 and len(set(result.cards)) == 12
     assert lay_out([DECK.sections[c] for c in result.cards], RULES).ok
     assert draft(DECK, players, seed, policy).cards == result.cards          # the same seed, the same stage
     stage = loads(f"system: rallye\nstage: drafted\ncards: {result.cards}\n", "drafted")
     assert codes(validate(stage, DECK)) == []
+
+
+@pytest.mark.parametrize("seed", [4448, 4451, 8025, 77, 123456])
+def test_a_slow_draft_that_once_ran_out_now_lays_a_stage(seed):
+    result = draft(DECK, 1, seed, "slow")
+    assert len(result.cards) == 12 and lay_out([DECK.sections[c] for c in result.cards], RULES).ok
+
+
+def test_the_piles_are_reshuffled_when_they_run_out():
+    few = {k: v for k, v in list(DECK.sections.items())[::3]}           # 14 cards, straights and corners
+    deck = type(DECK)(**{**DECK.__dict__, "sections": few})
+    found, refused = [], []
+    for seed in range(40):
+        try:
+            found.append(draft(deck, 1, seed, "slow"))
+        except DesignerError as exc:
+            refused.append(str(exc))
+    assert any("reshuffled" in " ".join(r.log) for r in found)
+    assert all(len(r.cards) == 12 and lay_out([deck.sections[c] for c in r.cards], RULES).ok for r in found)
+    # with 14 cards some orders leave no way to finish: said so, naming the reshuffles
+    assert len(refused) < 5 and all("reshuffled 20 times" in m for m in refused)
 
 
 def test_fast_drafters_lay_faster_stages_than_slow_ones():

@@ -1,11 +1,13 @@
 """Drafting a stage as the rules do: the section cards shuffled into six face-up piles; in turn, clockwise, each
 driver takes a visible top card that can be laid and extends the road; when no top card can be laid, the top card
-of every pile is discarded; the stage is done at 12 cards.
+of every pile is discarded; the stage is done at 12 cards. When every pile is empty before that (the rules do
+not say what then), the discarded cards are shuffled into new piles, at most ``draft_reshuffles`` times (a
+ruleset parameter, status decided), so a draft lays a stage whenever the deck and the table allow one.
 
 How a simulated driver chooses among the cards that can be laid is the ``policy``: ``random``, ``fast`` (the
 highest safety speed: a driver who wants a quick stage) or ``slow`` (the lowest: a driver who wants a hard one).
 Whatever the policy, a simulated driver does not lay the road into a dead end (a place from which the rest of the
-stage could not be laid with any cards) while another card fits.
+stage could not be laid with any cards): it lets such a card be discarded while other cards may still come up.
 """
 from __future__ import annotations
 
@@ -36,17 +38,29 @@ def draft(deck: Deck, players: int = 2, seed: int = 1, policy: str = "random", l
     road = Road(rules, length)
     result = DraftResult([])
     player = 0
+    discarded: list[str] = []
+    reshuffles = 0
+    most = int(rules.draft_reshuffles)
     while len(result.cards) < length:
         tops = [(i, p[-1]) for i, p in enumerate(piles) if p]
+        if not tops and discarded and reshuffles < most:
+            rng.shuffle(discarded)                # the piles are empty: the discarded cards make new piles
+            piles = [discarded[i::n_piles] for i in range(n_piles)]
+            discarded = []
+            reshuffles += 1
+            result.log.append(f"the piles ran out: the discarded cards reshuffled into {n_piles} piles")
+            continue
         if not tops:
-            raise DesignerError(f"the deck ran out after {len(result.cards)} cards: no stage of {length} could be laid",
+            raise DesignerError(f"the deck ran out after {len(result.cards)} cards: no stage of {length} could be laid"
+                                + (f" (the discards reshuffled {reshuffles} times)" if reshuffles else ""),
                                 where="draft", hint="try another seed, or a bigger deck or table")
         fits = [(i, cid) for i, cid in tops if road.why_not(deck.sections[cid]) is None]
         wise = [(i, cid) for i, cid in fits if road.keeps_a_future(deck.sections[cid])]
-        fits = wise or fits           # a driver avoids laying the road into a dead end when another card fits
+        # a driver never lays the road into a dead end while another card may still come up
+        fits = wise or (fits if reshuffles >= most else [])
         if not fits:
             for i, _ in tops:
-                piles[i].pop()
+                discarded.append(piles[i].pop())
             result.discarded += len(tops)
             result.log.append(f"no top card can be laid: {len(tops)} cards discarded")
             continue

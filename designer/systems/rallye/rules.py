@@ -195,6 +195,8 @@ OPTIONAL = {
                           "knows its front and the player aid's ranges (default of this product)"),
     "drivers": Param({"buy_below_cards": 0, "keep_for_corners": True}, "decided",
                      "how the simulated driver plays its hand (default of this product)"),
+    "draft_reshuffles": Param(20, "decided", "the rules do not say what happens when the six piles run out; "
+                              "the discards are reshuffled into new piles (default of this product)"),
 }
 MAX_STEPS = 50          # speed_max / speed_step: the plans work over this many speeds
 

@@ -130,6 +130,7 @@ class RulesetFile(_Model):
     # added later; a ruleset without them takes the bundled defaults
     hidden_backs: Optional[_param(_HiddenBacks)] = None
     drivers: Optional[_param(_Drivers)] = None
+    draft_reshuffles: Optional[_param(Annotated[int, Field(ge=0, le=100)])] = None
 
 
 # -- the deck --------------------------------------------------------------------------------------------
