@@ -41,11 +41,15 @@ def deck_tab() -> None:
 
     st.markdown("**Section cards** (a card's number may be a word, such as 12b; a type added above can be "
                 "chosen here once the deck is applied)")
+    st.caption("Rows copied from a spreadsheet paste into these tables: click a cell and paste (Ctrl+V / Cmd+V), "
+               "the columns in the order shown (" + ", ".join(deckedit.SECTION_COLUMNS) + "); rows pasted below "
+               "the last one are added. Many cards of one type: copy the type below, several at once.")
     with st.form(f"{K}add_card_{version}", border=False):
-        a1, a2, a3 = st.columns([2, 1, 1])
-        pick = a1.selectbox("Copy a type into a new card", new_types or ["(no type yet)"], key=K + "copy_type")
+        a1, a2, a3, a4 = st.columns([2, 1, 1, 1])
+        pick = a1.selectbox("Copy a type into new cards", new_types or ["(no type yet)"], key=K + "copy_type")
         direction = a2.selectbox("Direction", list(DIRECTIONS), key=K + "copy_dir")
-        add = a3.form_submit_button("Add card", key=K + "add_card")
+        how_many = a3.number_input("How many", 1, 40, 1, key=K + "copy_count")
+        add = a4.form_submit_button("Add cards", key=K + "add_card")
     sections = editable(
         f"{K}sections", version, data.get("sections"), deckedit.SECTION_COLUMNS, text=("id", "note"),
         to_rows=lambda part: deckedit.sections_table({"sections": part}),
@@ -67,12 +71,16 @@ def deck_tab() -> None:
                        "count": st.column_config.NumberColumn(step=1, min_value=1)})
 
     edited = deckedit.tables_to_data({**data, "deck": name, "title": title}, types, sections, actions, int(stress))
+    for label, rows in (("section cards", sections), ("action cards", actions)):
+        lost = deckedit.rows_without_id(rows)
+        if lost:
+            st.warning(f"{lost} row(s) of the {label} have no id and are left out of the deck: give each row an id")
+    edited = _crossing_tables(edited, version)
     if add and pick in new_types:
         edited = {**edited, "demo": False}
-        edited["sections"] = edited["sections"] + [
-            {k: v for k, v in deckedit.card_from_type(edited, pick, deckedit.next_card_id(edited), direction).items()
-             if v is not None}]
-        _take(edited, f"card {edited['sections'][-1]['id']} added from the type {pick}")
+        new = deckedit.cards_from_type(edited, pick, int(how_many), direction)
+        edited["sections"] = edited["sections"] + new
+        _take(edited, f"{len(new)} card(s) added from the type {pick}: {', '.join(str(c['id']) for c in new)}")
         st.rerun()
     b1, b2 = st.columns(2)
     if b1.button("Apply to the session", key=K + "apply_deck", type="primary"):
@@ -88,6 +96,43 @@ def deck_tab() -> None:
                        file_name=f"{name or 'deck'}.yaml", mime="text/yaml", key=K + "dl_deck")
     if ss.get(K + "deck_message"):
         st.caption(ss[K + "deck_message"])
+
+
+def _crossing_tables(edited: dict, version: int) -> dict:
+    """The crossing tables of the card backs: the deck's own (every card without tables of its own), or one
+    card's. Edited here, checked with the rest of the deck when applied."""
+    st.markdown("**Crossing tables** (the two tables on the back of the cards: die faces 1 to 6, for each step of "
+                "20 km/h over the safety speed; seconds of penalty or `spin`)")
+    ids = [str(c.get("id")) for c in edited.get("sections") or []]
+    which = st.selectbox("Tables of", ["the whole deck"] + [f"card {i}" for i in ids], key=f"{K}tables_of_{version}")
+    if which == "the whole deck":
+        res = edited.get("resolution") or {}
+        current = res.get("value") if isinstance(res, dict) else None
+        if current is None:
+            from designer.systems.rallye.rules import get_ruleset
+
+            current = get_ruleset(None).tables.to_data()
+    else:
+        card = next(c for c in edited["sections"] if str(c.get("id")) == which[len("card "):])
+        current = card.get("tables")
+        st.caption("A card without tables of its own uses the deck's; leave the table empty to keep it that way.")
+    tables = editable(f"{K}crossing_{which}", version, current, deckedit.TABLE_COLUMNS, text=("wheel",),
+                      to_rows=deckedit.crossing_rows, from_rows=deckedit.rows_to_crossing,
+                      column_config={"wheel": st.column_config.SelectboxColumn(options=["right", "wrong"])})
+    if tables == deckedit.rows_to_crossing(deckedit.crossing_rows(current)):
+        return edited                                             # nothing changed here
+    out = {**edited, "sections": [dict(c) for c in edited["sections"]]}
+    if which == "the whole deck":
+        status = (edited.get("resolution") or {}).get("status", "assumed")
+        out["resolution"] = {"value": tables, "status": status,
+                             "source": (edited.get("resolution") or {}).get("source", "entered in the deck editor")}
+    else:
+        card = next(c for c in out["sections"] if str(c.get("id")) == which[len("card "):])
+        if tables["wheel_right"] or tables["wheel_wrong"]:
+            card["tables"] = tables
+        else:
+            card.pop("tables", None)
+    return out
 
 
 def _take(data: dict, message: str) -> None:

@@ -49,6 +49,43 @@ def sections_table(data: dict) -> list[dict]:
     return [{c: s.get(c) for c in SECTION_COLUMNS} for s in data.get("sections") or []]
 
 
+def rows_without_id(rows: list[dict], key: str = "id") -> int:
+    """How many rows hold something but no id (they are left out of the deck: the page says so)."""
+    return sum(1 for r in rows if _blank(r.get(key)) and any(not _blank(v) for k, v in r.items() if k != key))
+
+
+FACES = [str(k) for k in range(1, 7)]
+TABLE_COLUMNS = ["wheel", "over safety"] + FACES
+
+
+def crossing_rows(tables: dict | None) -> list[dict]:
+    """A card back's two crossing tables as rows: wheel (right / wrong), steps over the safety speed, six faces."""
+    rows = []
+    for wheel in ("right", "wrong"):
+        table = (tables or {}).get(f"wheel_{wheel}") or {}
+        for k in sorted(table, key=lambda x: int(x) if str(x).lstrip("-").isdigit() else 10 ** 6):
+            faces = list(table[k]) + [None] * 6
+            rows.append({"wheel": wheel, "over safety": _num(k), **{f: faces[i] for i, f in enumerate(FACES)}})
+    return rows
+
+
+def _outcome(v: Any):
+    if isinstance(v, str) and v.strip().lower() == "spin":
+        return "spin"
+    return _num(v)
+
+
+def rows_to_crossing(rows: list[dict]) -> dict:
+    """The rows back as ``{wheel_right: {0: [...]}, wheel_wrong: {...}}`` (the loader checks the values)."""
+    out: dict = {"wheel_right": {}, "wheel_wrong": {}}
+    for r in rows:
+        wheel = str(r.get("wheel") or "").strip().lower()
+        if wheel not in ("right", "wrong") or _blank(r.get("over safety")):
+            continue
+        out[f"wheel_{wheel}"][_num(r["over safety"])] = [_outcome(r.get(f)) for f in FACES]
+    return out
+
+
 def actions_table(data: dict) -> list[dict]:
     return [{"id": a.get("id"), "acceleration": a.get("acceleration"),
              "steering": ", ".join(a.get("steering") or []), "owner": a.get("owner", "start"),
@@ -108,6 +145,15 @@ def card_from_type(data: dict, type_name: str, card_id: Any, direction: str | No
     if t.get("severity") != "none":
         row["direction"] = direction or "left"
     return row
+
+
+def cards_from_type(data: dict, type_name: str, count: int, direction: str | None = None) -> list[dict]:
+    """``count`` new cards of one type, numbered on from the highest number (many cards entered at once)."""
+    out, ids = [], next_card_id(data)
+    for k in range(count):
+        row = card_from_type(data, type_name, ids + k, direction)
+        out.append({c: v for c, v in row.items() if v is not None})
+    return out
 
 
 def next_card_id(data: dict) -> int:
