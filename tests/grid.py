@@ -65,7 +65,14 @@ def type_cell(page, table, col: int, row: int, text: str) -> None:
     page.wait_for_timeout(250)
 
 
+def shown(table) -> None:
+    """Scroll the table into view: the editor draws (and describes) its cells only once they are on screen."""
+    table.scroll_into_view_if_needed()
+    table.locator("thead th").first.wait_for(state="attached", timeout=10_000)
+
+
 def cell(table, col: int, row: int) -> str:
+    shown(table)
     return table.locator(f'td[id="glide-cell-{col}-{row}"]').inner_text().strip()
 
 
@@ -79,10 +86,12 @@ def add_row(page, table) -> None:
 
 def rows(table) -> int:
     """How many rows the table holds (its accessible table counts the header and the trailing "add" row too)."""
+    shown(table)
     return int(table.locator("table").first.get_attribute("aria-rowcount")) - 2
 
 
 def column(table, name: str) -> int:
     """The number (from 1) of the column headed ``name``."""
+    shown(table)
     heads = table.locator("thead th").all_inner_texts()
     return heads.index(name) + 1

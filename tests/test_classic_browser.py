@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import BROWSER_MARKS, ROOT, chromium, serve_app
+from tests import grid
+from tests.browser import BROWSER_MARKS, ROOT, chromium, serve_app, settle
 
 SHOTS = ROOT / "screenshots"
 
@@ -36,3 +37,74 @@ def test_open_a_demo_and_see_its_analysis(url):
         page.get_by_text("ideal time 1:00 in 3 turns (shakedown, ART.17)").wait_for(timeout=30_000)
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / "classic-analysis.png"), full_page=True)
+
+
+# -- the zone tables keep every typed value; another document shows its own; a reload keeps the work ----------
+
+WAIT_MS = 90_000
+
+
+def _fresh(browser, address: str):
+    page = browser.new_page()
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.set_default_timeout(WAIT_MS)
+    page.goto(address)
+    page.get_by_text("Classic Rallyman", exact=True).wait_for()
+    settle(page, WAIT_MS)
+    return page
+
+
+def _corners(page):
+    page.get_by_role("tab", name="Zone editor").click()
+    page.get_by_text("Corners", exact=True).wait_for()
+    settle(page, WAIT_MS)
+    return grid.grid(page, near="Corners")
+
+
+def test_typed_corner_values_stay_and_a_reload_keeps_the_zone_editor(url):
+    with chromium() as browser:
+        page = _fresh(browser, f"{url}/?system=classic")
+        corners = _corners(page)
+        typed = {"note": "2", "gear": "3", "k": "5"}
+        for name, text in typed.items():                       # one cell of the first corner after another
+            grid.type_cell(page, corners, grid.column(corners, name), 0, text)
+            settle(page, WAIT_MS)
+        corners = grid.grid(page, near="Corners")
+        assert {n: grid.cell(corners, grid.column(corners, n), 0) for n in typed} == typed
+        assert grid.cell(corners, grid.column(corners, "inside"), 0) == "E2"
+        assert "editor=d1." in page.url
+        SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SHOTS / "classic-zone-tables-typed.png"), full_page=True)
+        again = _fresh(browser.new_context(), page.url)          # the address pasted in another browser
+        corners = _corners(again)
+        assert {n: grid.cell(corners, grid.column(corners, n), 0) for n in typed} == typed
+        side = again.locator('[data-testid="stSelectbox"]').filter(has_text="Side")
+        side.scroll_into_view_if_needed()                        # the other side of the zone: its own corners
+        side.click()
+        again.get_by_role("option", name="snow", exact=True).click()
+        settle(again, WAIT_MS)
+        corners = grid.grid(again, near="Corners")
+        assert grid.cell(corners, grid.column(corners, "note"), 0) != "2" or grid.rows(corners) == 0
+
+
+def test_another_stage_shows_its_own_values_and_a_reload_keeps_the_edited_stage(url):
+    with chromium() as browser:
+        page = _fresh(browser, f"{url}/?system=classic")
+        sidebar = page.locator("[data-testid='stSidebar']")
+        sidebar.locator("[data-testid='stSelectbox']").filter(has_text="Example").click()
+        page.get_by_role("option", name="Demo ES3 - Night on the snow (stage)").click()
+        sidebar.get_by_role("button", name="Open example").click()
+        page.get_by_text("opened Demo ES3 - Night on the snow").wait_for()
+        settle(page, WAIT_MS)
+        assert page.get_by_label("Stage name").input_value() == "Demo ES3 - Night on the snow"
+        page.get_by_label("Stage name").fill("Demo ES3 - Night on the ice")
+        page.get_by_role("button", name="Apply").click()
+        settle(page, WAIT_MS)
+        assert page.get_by_label("Stage name").input_value() == "Demo ES3 - Night on the ice"
+        page.reload()
+        page.get_by_text("Classic Rallyman", exact=True).wait_for()
+        settle(page, WAIT_MS)
+        assert page.get_by_label("Stage name").input_value() == "Demo ES3 - Night on the ice"
+        again = _fresh(browser.new_context(), page.url)
+        assert again.get_by_label("Stage name").input_value() == "Demo ES3 - Night on the ice"
+        assert "stage=d1." in again.url
