@@ -124,19 +124,6 @@ def test_zone_editor_draws_a_new_side_while_it_is_entered(at):
     assert any("data:image/svg+xml" in m.value for m in at.markdown)             # and drawn all the same
 
 
-def test_upload_is_at_most_one_megabyte():
-    from designer.app.classic import MAX_UPLOAD_BYTES, uploaded_text
-    from designer.core.errors import DesignerError
-
-    assert MAX_UPLOAD_BYTES == 1024 * 1024
-    assert uploaded_text("es.yaml", b"system: classic\n") == "system: classic\n"
-    with pytest.raises(DesignerError) as big:
-        uploaded_text("huge.yaml", b"#" * (MAX_UPLOAD_BYTES + 1))
-    assert big.value.where == "huge.yaml" and "limit is 1 MB" in big.value.message and big.value.hint
-    with pytest.raises(DesignerError, match="empty"):
-        uploaded_text("empty.yaml", b"")
-
-
 def test_zone_editor_buttons_name_their_cell_and_what_is_on_it(at):
     from designer.app.classic.editor import cell_button
 

@@ -134,22 +134,6 @@ def test_a_race_uploaded_after_its_board_is_raced_on_that_board():
     assert "Tiny race" in text and "Oak -> Elm on tiny" in text
 
 
-def test_the_upload_takes_one_megabyte_and_says_so():
-    import inspect
-
-    import pytest
-
-    from designer.app import greatrace
-    from designer.core.errors import DesignerError
-
-    assert greatrace.UPLOAD_MB == 1
-    assert "max_upload_size=UPLOAD_MB" in inspect.getsource(greatrace.sidebar)
-    assert "Oak" in greatrace.upload_text(b"race: x\nstart: Oak\n", "race.yaml")
-    with pytest.raises(DesignerError) as info:
-        greatrace.upload_text(b"#" * (1024 * 1024 + 1), "huge.yaml")
-    assert "1 MB" in str(info.value) and info.value.hint
-
-
 def test_titles_follow_a_changed_finish(at):
     at.selectbox(key=_form(at, "finish")).select("Nordhavn").run()
     assert not at.exception, at.exception

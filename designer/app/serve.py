@@ -15,12 +15,23 @@ from pathlib import Path
 MAIN = Path(__file__).resolve().parent / "main.py"
 
 
+def command(options: list[str]) -> list[str]:
+    """The ``streamlit run`` command line of the app with ``options`` after the app's own settings.
+
+    A failure the pages do not catch shows its type only, never a traceback with the server's paths; the
+    server takes no upload larger than the largest file a page accepts (the browser refuses larger files
+    before sending them, and the server refuses what another client might send)."""
+    from designer.app.uploads import LARGEST_MB
+
+    return ["streamlit", "run", str(MAIN), "--client.showErrorDetails", "none",
+            "--server.maxUploadSize", str(LARGEST_MB), *options]
+
+
 def main(options: list[str]) -> None:
     import cairosvg  # noqa: F401  (the renderer, loaded before any request)
     from streamlit.web import cli as streamlit_cli
 
-    # A failure the pages do not catch shows its type only: never a traceback with the server's paths.
-    sys.argv = ["streamlit", "run", str(MAIN), "--client.showErrorDetails", "none", *options]
+    sys.argv = command(options)
     sys.exit(streamlit_cli.main())
 
 

@@ -11,24 +11,10 @@ from typing import Callable
 
 import streamlit as st
 
+from designer.app import uploads
 from designer.app.classic.state import K, ensure, open_path, open_text, ss
 from designer.app.classic.work import ADDRESS_PARAMS, address_work, open_address  # noqa: F401 (the shell's)
-from designer.core.errors import DesignerError
 from designer.systems.classic.system import SYSTEM
-
-MAX_UPLOAD_BYTES = 1024 * 1024          # the uploader's limit (max_upload_size is in MB), checked again here
-
-
-def uploaded_text(name: str, data: bytes) -> str:
-    """The text of an uploaded stage, rally or zone box, or a message saying why it cannot be read."""
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise DesignerError(f"the file is {len(data) / (1024 * 1024):.1f} MB; the limit is "
-                            f"{MAX_UPLOAD_BYTES // (1024 * 1024)} MB", where=name,
-                            hint="a stage, rally or zone box is a few kilobytes; check that this is the right file")
-    if not data:
-        raise DesignerError("the file is empty", where=name, hint="upload a stage, rally or zone box YAML file")
-    return data.decode("utf-8", errors="replace")
-
 
 def sidebar() -> None:
     ensure()
@@ -40,16 +26,8 @@ def sidebar() -> None:
     if sb.button("Open example", key=K + "open"):
         open_path(next(e.path for e in examples if e.key == key))
         ss[K + "message"] = f"opened {labels[key]}"
-    up = sb.file_uploader("Upload a stage, rally or zone box (YAML)", type=["yaml", "yml"], key=K + "upload",
-                          max_upload_size=MAX_UPLOAD_BYTES // (1024 * 1024),
-                          help=f"at most {MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
-    if up is not None and ss.get(K + "uploaded") != (up.name, up.size):
-        ss[K + "uploaded"] = (up.name, up.size)
-        try:
-            open_text(uploaded_text(up.name, up.getvalue()), up.name)
-            ss.setdefault(K + "message", f"opened {up.name}")
-        except DesignerError as exc:
-            ss[K + "message"] = f"error: {exc}"
+    uploads.sidebar_upload(K, "Upload a stage, rally or zone box (YAML)", open_text, what="a stage, rally or zone box",
+                           hint="a stage, rally or zone box is a few kilobytes; check that this is the right file")
     if sb.button("New stage", key=K + "new"):
         open_text("system: classic\nstage: My stage\nzones: demo-zones\nroute: 'X0 | - | X4'\n", "new stage")
         ss[K + "message"] = "a new stage on the demo zones: change its route in the Stage tab"
@@ -58,9 +36,7 @@ def sidebar() -> None:
         if sb.button("Back to the bundled zones", key=K + "bundled"):
             ss.pop(K + "box_text")
             ss[K + "analysis"] = {}
-    msg = ss.get(K + "message")
-    if msg:
-        (sb.error if msg.startswith("error") else sb.info)(msg)
+    uploads.show_message(K)
 
 
 def tabs() -> list[tuple[str, Callable[[], None]]]:

@@ -13,6 +13,7 @@ import streamlit as st
 
 from designer.app.classic.state import K, ss
 from designer.app.tables import editable
+from designer.app.uploads import LARGEST_MB
 from designer.core import paths, yamlio
 from designer.core.errors import DesignerError
 from designer.core.words import plural
@@ -96,7 +97,7 @@ def _grid(size: int) -> None:
             cols[c].button(label, key=f"{K}g_{name}", on_click=_click, args=(name,), width="stretch", help=tip)
 
 
-PHOTO_MAX_MB = 5      # the backdrop photo travels to the browser inside the drawing, so it stays small
+PHOTO_MAX_MB = LARGEST_MB      # the backdrop photo travels to the browser inside the drawing, so it stays small
 
 
 def cell_button(name: str, step: int | None, end, road: int = 0) -> tuple[str, str]:

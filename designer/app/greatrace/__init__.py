@@ -10,25 +10,13 @@ from typing import Callable
 
 import streamlit as st
 
+from designer.app import uploads
 from designer.app.greatrace import editor, views
 from designer.app.greatrace.state import K, SYSTEM, ensure, forget_race_widgets, open_example, open_text, ss
 from designer.app.greatrace.work import ADDRESS_PARAMS, address_work, open_address  # noqa: F401 (the shell's)
-from designer.core import files
-from designer.core.errors import DesignerError
 from designer.systems.greatrace import edit
 
 __all__ = ["sidebar", "tabs", "ADDRESS_PARAMS", "address_work", "open_address"]
-
-UPLOAD_MB = 1
-"""The largest race or board file the sidebar accepts, in MB (the uploader says so, and the size is checked)."""
-
-
-def upload_text(data: bytes, name: str) -> str:
-    """An uploaded race or board as text, refused with a message when it is larger than ``UPLOAD_MB``."""
-    return files.upload_text(data, name, UPLOAD_MB, "a race or board file",
-                             "a race or board file is a few kB: remove what is not the race or board, "
-                             "or open the file from the command line")
-
 
 def sidebar() -> None:
     ensure()
@@ -37,14 +25,9 @@ def sidebar() -> None:
     choice = st.sidebar.selectbox("Demo race", [e.label for e in examples], key=K + "demo_choice")
     if st.sidebar.button("Open demo", key=K + "open_demo"):
         open_example(next(e.path for e in examples if e.label == choice))
-    up = st.sidebar.file_uploader("Open a race or board (YAML)", type=["yaml", "yml"], key=K + "upload",
-                                  max_upload_size=UPLOAD_MB)
-    if up is not None and ss.get(K + "uploaded") != (up.name, up.size):
-        ss[K + "uploaded"] = (up.name, up.size)
-        try:
-            open_text(upload_text(up.getvalue(), up.name), up.name)
-        except DesignerError as exc:
-            ss[K + "message"] = f"error: {exc}"
+    uploads.sidebar_upload(K, "Open a race or board (YAML)", open_text, what="a race or board file",
+                           hint="a race or board file is a few kB: remove what is not the race or board, "
+                                "or open the file from the command line")
     with st.sidebar.expander("New board"):
         cols = st.number_input("Columns", 4, 26, 12, key=K + "new_cols")
         rows = st.number_input("Rows", 3, 40, 8, key=K + "new_rows")
@@ -59,9 +42,7 @@ def sidebar() -> None:
             ss[K + "result"] = None
             ss[K + "message"] = "a blank board: paint cities and risk zones in the map editor"
             forget_race_widgets()
-    msg = ss.get(K + "message")
-    if msg:
-        (st.sidebar.error if msg.startswith("error") else st.sidebar.caption)(msg)
+    uploads.show_message(K)
 
 
 def tabs() -> list[tuple[str, Callable[[], None]]]:

@@ -11,23 +11,12 @@ from typing import Callable
 
 import streamlit as st
 
+from designer.app import uploads
 from designer.app.rallye import deck_page, stage_page
 from designer.app.rallye.state import K, ensure, open_example, open_text, stage_examples
 from designer.app.rallye.work import ADDRESS_PARAMS, address_work, open_address  # noqa: F401 (the shell's)
-from designer.core import files
-from designer.core.errors import DesignerError
 
 ss = st.session_state
-
-
-MAX_UPLOAD_MB = 1          # a stage, rally or deck is a few kilobytes
-
-
-def upload_text(name: str, data: bytes) -> str:
-    """An uploaded file's text, refused when it is larger than a stage or deck file can be."""
-    return files.upload_text(data, name, MAX_UPLOAD_MB, "a stage or deck file",
-                             "upload the YAML file of one stage, rally or deck (a few kilobytes); "
-                             "split a large rally into stage files")
 
 
 def sidebar() -> None:
@@ -37,14 +26,9 @@ def sidebar() -> None:
     choice = st.sidebar.selectbox("Demo stage", [e.label for e in examples], key=K + "demo_choice")
     if st.sidebar.button("Open demo", key=K + "open_demo"):
         open_example(next(e.path for e in examples if e.label == choice))
-    up = st.sidebar.file_uploader("Open a stage or deck (YAML)", type=["yaml", "yml"], key=K + "upload",
-                                  max_upload_size=MAX_UPLOAD_MB)
-    if up is not None and ss.get(K + "uploaded") != (up.name, up.size):
-        ss[K + "uploaded"] = (up.name, up.size)
-        try:
-            open_text(upload_text(up.name, up.getvalue()), up.name)
-        except DesignerError as exc:
-            ss[K + "message"] = f"error: {exc}"
+    uploads.sidebar_upload(K, "Open a stage or deck (YAML)", open_text, what="a stage or deck file",
+                           hint="upload the YAML file of one stage, rally or deck (a few kilobytes); "
+                                "split a large rally into stage files")
     with st.sidebar.expander("New stage"):
         name = st.text_input("Name", "SS new", key=K + "new_name")
         if st.button("Start an empty stage", key=K + "new_stage"):
@@ -53,9 +37,7 @@ def sidebar() -> None:
             ss[K + "result"] = None
             ss[K + "editor_version"] = ss.get(K + "editor_version", 0) + 1
             ss[K + "message"] = "new stage: choose 12 cards or draft them"
-    msg = ss.get(K + "message")
-    if msg:
-        (st.sidebar.error if msg.startswith("error") else st.sidebar.caption)(msg)
+    uploads.show_message(K)
 
 
 def tabs() -> list[tuple[str, Callable[[], None]]]:
