@@ -199,7 +199,11 @@ def _not_over(outputs: list[Path], inputs: tuple[str, ...]) -> None:
 @click.option("--stages", type=click.IntRange(1, 9), default=1, show_default=True, help="Stages of one rally.")
 @click.option("--disjoint", is_flag=True, help="A rally's stages share no tile (all built on one table).")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--candidates", type=int, default=300, show_default=True, help="Candidates examined per stage.")
+@click.option("--candidates", type=int, default=300, show_default=True,
+              help="Candidates per stage: the search stops at the first that meets every target.")
+@click.option("--best", is_flag=True,
+              help="Examine every candidate and keep, among those meeting every target, the nearest the middle of "
+                   "the ranges asked (slower).")
 @click.option("--jobs", "-j", type=int, default=None, help="Processes on this machine (default: every core).")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler (or RALLY_DASK_SCHEDULER).")
 @click.option("--name", default="Generated stage", show_default=True)
@@ -208,7 +212,7 @@ def _not_over(outputs: list[Path], inputs: tuple[str, ...]) -> None:
                    "balance); the DIRT options above are for dirt.")
 @click.option("--deck", "other_box", default=None, help="rallye / greatrace: the deck or board to use (default: the demo).")
 def generate(output, tiles, boxes, reserve, reserve_from, table, tile_cm, terrains, assistance, difficulty, targets,
-             stages, disjoint, seed, candidates, jobs, scheduler, name, system_name, other_box):
+             stages, disjoint, seed, candidates, best, jobs, scheduler, name, system_name, other_box):
     """Generate stages: for Rallyman: DIRT valid by construction for your boxes, table and difficulty; for the other
     games the way the game makes them."""
     from designer.core import files
@@ -261,13 +265,13 @@ def generate(output, tiles, boxes, reserve, reserve_from, table, tile_cm, terrai
                   candidates=candidates, name=name)
     spec.check()
     if stages == 1:
-        best = G.search(spec, jobs=jobs, scheduler=scheduler, keep=1)
-        files.write_atomic(output, dumps_stage(best[0].stage), suffixes=(".yaml", ".yml"),
+        chosen = G.search(spec, jobs=jobs, scheduler=scheduler, keep=1, best=best)
+        files.write_atomic(output, dumps_stage(chosen[0].stage), suffixes=(".yaml", ".yml"),
                            protect=reserve_from, what="stage")
-        click.echo(f"wrote {output}: {_figures_text(best[0], size)}")
+        click.echo(f"wrote {output}: {_figures_text(chosen[0], size)}")
         return
     folder = _output_folder(output, "a rally is written into a folder")
-    rally = G.generate_rally(spec, stages, disjoint=disjoint, jobs=jobs, scheduler=scheduler)
+    rally = G.generate_rally(spec, stages, disjoint=disjoint, jobs=jobs, scheduler=scheduler, best=best)
     names = []
     for k, cand in enumerate(rally, start=1):
         files.write_atomic(folder / f"ss{k}.yaml", dumps_stage(cand.stage), suffixes=(".yaml",),

@@ -89,3 +89,13 @@ def test_great_race_pairs_are_ranked_by_balance(tmp_path):
     assert r.exit_code == 0, r.output
     made = race.load(tmp_path / "race.yaml")
     assert not [p for p in race.validate(made, race.box_of(made)) if p.severity == "error"]
+
+
+def test_generate_best_examines_every_candidate(tmp_path):
+    first, best = tmp_path / "first.yaml", tmp_path / "best.yaml"
+    common = ("--tiles", "8-10", "--seed", "4", "--candidates", "10", "--jobs", "1", "--target", "tight_corners=1:5")
+    assert run("generate", "-o", first, *common).exit_code == 0
+    r = run("generate", "-o", best, "--best", *common)
+    assert r.exit_code == 0, r.output
+    assert "every target met" in r.output
+    assert load_stage(best).tiles and load_stage(first).tiles

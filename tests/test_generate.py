@@ -1,6 +1,8 @@
 """The stage generator: valid by construction, constraints honoured, reproducible from its seed."""
 from __future__ import annotations
 
+from dataclasses import asdict
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -92,3 +94,43 @@ def test_a_disjoint_rally_shares_no_tile():
 def test_impossible_asks_are_messages(spec, message):
     with pytest.raises(DesignerError, match=message):
         G.search(spec, jobs=1)
+
+
+def _exhaustive(spec: G.Spec, keep: int) -> list[tuple]:
+    """Every candidate fully measured and ranked (score, index): what the search stands for."""
+    records = G.work({"spec": asdict(spec), "indices": list(range(spec.candidates))})
+    return [(r["index"], tuple(r["tiles"])) for r in sorted(records, key=lambda r: (r["score"], r["index"]))[:keep]]
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), keep=st.integers(1, 3),
+       ask=st.sampled_from([(), (("tight_corners", 4, None),), (("tight_corners", None, 0),),
+                            (("ideal_seconds", 40, 60), ("tight_corners", 1, 3))]),
+       difficulty=st.sampled_from([None, "easy", "hard"]))
+def test_stopping_early_and_bounding_give_the_stages_an_exhaustive_search_ranks_first(seed, keep, ask, difficulty):
+    spec = G.Spec(tiles=(6, 8), seed=seed, candidates=8, targets=ask, difficulty=difficulty)
+    want = _exhaustive(spec, keep)
+    if not want:
+        return
+    got = G.search(spec, jobs=1, keep=keep)
+    assert [(c.index, tuple(p.short() for p in c.stage.tiles)) for c in got] == want
+    assert [c.score for c in got] == sorted(c.score for c in got)
+
+
+def test_the_score_bound_never_exceeds_the_score():
+    spec = G.Spec(targets=(("tight_corners", 3, 5), ("ideal_seconds", 50, 70)), difficulty="medium")
+    for figures in ({"tight_corners": 8, "ideal_seconds": 90, "tight_per_tile": 0.7, "loss_of_control": 0.99},
+                    {"tight_corners": 4, "ideal_seconds": 60, "tight_per_tile": 0.3, "loss_of_control": 0.5}):
+        cheap = {k: v for k, v in figures.items() if k in G.CHEAP}
+        assert G.score(cheap, spec, bound=True) <= G.score(figures, spec)
+    assert G.score({}, spec, bound=True) == 0 and G.score({}, spec) == 4
+
+
+def test_best_examines_every_candidate_and_prefers_the_middle_of_the_ranges():
+    spec = G.Spec(tiles=(8, 10), seed=4, candidates=10, targets=(("tight_corners", 1, 5),))
+    first = G.search(spec, jobs=1, keep=1)[0]
+    best = G.search(spec, jobs=1, keep=1, best=True)[0]
+    assert first.score == best.score == 0
+    everyone = G.work({"spec": asdict(spec), "indices": list(range(spec.candidates))})
+    nearest = min(G.off_centre(r["figures"], spec) for r in everyone if r["score"] == 0)
+    assert G.off_centre(best.figures, spec) == nearest <= G.off_centre(first.figures, spec)

@@ -9,6 +9,11 @@ it), measured (footprint on the table; fastest line, tight corners, optionally t
 its distance to the targets; the best are kept. A seed makes a run reproducible, whatever the number of
 processes: candidate ``k`` always uses the random stream ``(seed, k)``.
 
+The search stops at the first candidates that meet every target (they score 0, the best score there is, so an
+exhaustive search would rank them first too), and measures the fastest line only of the candidates whose cheap
+figures (tile and corner counts) could still rank; ``best`` examines every candidate and prefers, among those
+meeting every target, the one nearest the middle of the ranges asked.
+
 >>> spec = Spec(tiles=(8, 8), seed=3, candidates=4)
 >>> best = search(spec, jobs=1)[0]
 >>> len(best.stage.tiles), best.stage.tiles[0].tile[:3], best.stage.tiles[-1].tile[:3]
@@ -200,11 +205,16 @@ def _tight_corners(track) -> int:
     return sum(1 for n in pace_notes(track) if n.kind == "corner" and n.limit is not None and n.limit < 3)
 
 
-def measure(stage, tileset, spec: Spec) -> dict | None:
-    """The figures a target can ask for, or None when the stage is not valid or does not fit the table."""
+# The figures measured without a line search (a few milliseconds a candidate): a target on them bounds the score
+# before the fastest line (and the expected time) is searched.
+CHEAP = ("tiles", "tight_corners", "tight_per_tile")
+
+
+def _cheap_figures(stage, tileset, spec: Spec):
+    """``(track, figures)`` with the figures of :data:`CHEAP` and the footprint, or None when the stage is not
+    valid or does not fit the table."""
     from designer.systems.dirt.board.track import assemble
     from designer.systems.dirt.board.validate import footprint, validate
-    from designer.systems.dirt.driving import lines as L
 
     track = assemble(stage, tileset)
     if any(p.severity == "error" for p in validate(stage, tileset, track)):
@@ -214,14 +224,21 @@ def measure(stage, tileset, spec: Spec) -> dict | None:
         w, h = spec.table_cm
         if not ((fp.width_cm <= w and fp.height_cm <= h) or (fp.width_cm <= h and fp.height_cm <= w)):
             return None
+    road = len(track.road_tiles)
+    tight = _tight_corners(track)
+    return track, {"tiles": road, "tight_corners": tight, "tight_per_tile": round(tight / max(1, road), 3),
+                   "width_cm": fp.width_cm, "height_cm": fp.height_cm}
+
+
+def _line_figures(track, spec: Spec, figures: dict) -> dict | None:
+    """``figures`` with the fastest line's (and, when asked, the expected time's) added; None when no line."""
+    from designer.systems.dirt.driving import lines as L
+
     fast = L.fastest_line(track)
     if fast is None:
         return None
-    road = len(track.road_tiles)
-    tight = _tight_corners(track)
-    figures = {"tiles": road, "ideal_seconds": fast.seconds, "loss_of_control": round(fast.loss_of_control_chance, 4),
-               "tight_corners": tight, "tight_per_tile": round(tight / max(1, road), 3),
-               "width_cm": fp.width_cm, "height_cm": fp.height_cm}
+    figures = {"tiles": figures["tiles"], "ideal_seconds": fast.seconds,
+               "loss_of_control": round(fast.loss_of_control_chance, 4), **figures}
     if spec.expected or any(m in ("expected_seconds", "gap_seconds") for m, _a, _b in spec.targets):
         from designer.systems.dirt.analysis import analyze
 
@@ -232,16 +249,31 @@ def measure(stage, tileset, spec: Spec) -> dict | None:
     return figures
 
 
-def score(figures: dict, spec: Spec) -> float:
-    """0 when every target is met; otherwise the sum of relative distances outside the asked ranges."""
+def measure(stage, tileset, spec: Spec) -> dict | None:
+    """The figures a target can ask for, or None when the stage is not valid or does not fit the table."""
+    cheap = _cheap_figures(stage, tileset, spec)
+    return None if cheap is None else _line_figures(cheap[0], spec, cheap[1])
+
+
+def _wanted(spec: Spec) -> list:
     wanted = list(spec.targets)
     if spec.difficulty:
         wanted += [(m, lo, hi) for m, (lo, hi) in PRESETS[spec.difficulty].items()]
+    return wanted
+
+
+def score(figures: dict, spec: Spec, *, bound: bool = False) -> float:
+    """0 when every target is met; otherwise the sum of relative distances outside the asked ranges.
+
+    With ``bound`` a metric missing from ``figures`` adds nothing (instead of 1): a lower bound of the score the
+    full figures will have, since every term is non-negative and the terms are added in the same order.
+    """
     total = 0.0
-    for metric, lo, hi in wanted:
+    for metric, lo, hi in _wanted(spec):
         v = figures.get(metric)
         if v is None:
-            total += 1.0
+            if not bound:
+                total += 1.0
             continue
         scale = max(abs(lo or 0), abs(hi or 0), 1e-6)
         if lo is not None and v < lo:
@@ -251,38 +283,93 @@ def score(figures: dict, spec: Spec) -> float:
     return total
 
 
+def off_centre(figures: dict, spec: Spec) -> float:
+    """How far a stage lies from the middle of the ranges asked with both ends (relative to each range's half
+    width): what ``best`` ranks by among the stages that meet every target."""
+    total = 0.0
+    for metric, lo, hi in _wanted(spec):
+        v = figures.get(metric)
+        if v is not None and lo is not None and hi is not None and hi > lo:
+            total += abs(v - (lo + hi) / 2) / ((hi - lo) / 2)
+    return round(total, 6)
+
+
 # -- the search ---------------------------------------------------------------------------------------------------------
 
+def _spec_of(data: dict) -> Spec:
+    return Spec(**{k: (tuple(tuple(x) if isinstance(x, list) else x for x in v) if isinstance(v, list) else v)
+                   for k, v in data.items()})
+
+
+def _candidate(spec: Spec, tileset, pools, inventory, k: int):
+    """Candidate ``k``'s stage (from its own random stream), or None when every walk boxed itself in."""
+    rng = random.Random(f"{spec.seed}:{k}")
+    n_road = rng.randint(*spec.tiles)
+    for _attempt in range(30):
+        stage = _build(spec, tileset, pools, inventory, rng, n_road)
+        if stage is not None:
+            return stage
+    return None
+
+
 def work(job: dict) -> list[dict]:
-    """A batch of candidates (the unit sent to a process or a cluster worker): plain data in and out."""
+    """A batch of candidates (the unit sent to a process or a cluster worker): plain data in and out.
+
+    ``job``: ``spec`` (a :class:`Spec` as a dict) and ``indices``; every candidate fully measured, unless ``lazy``:
+    then one whose targets on :data:`CHEAP` figures already miss is only bounded (a record with ``bound`` and
+    ``exact`` false, measured later only if it could still rank), and with ``stop`` N the batch ends after the
+    N-th candidate meeting every target (the indices are examined in order).
+    """
     from designer.systems.dirt.board.tileset import get_tileset
 
-    spec = Spec(**{k: (tuple(tuple(x) if isinstance(x, list) else x for x in v) if isinstance(v, list) else v)
-                   for k, v in job["spec"].items()})
+    spec = _spec_of(job["spec"])
+    lazy, stop = job.get("lazy", False), job.get("stop")
     tileset = get_tileset(spec.tileset_name)
     inventory = _inventory(spec, tileset)
     pools = _pools(spec, tileset, inventory)
-    out = []
+    out, met = [], 0
     for k in job["indices"]:
-        rng = random.Random(f"{spec.seed}:{k}")
-        n_road = rng.randint(*spec.tiles)
-        stage = None
-        for _attempt in range(30):
-            stage = _build(spec, tileset, pools, inventory, rng, n_road)
-            if stage is not None:
-                break
+        stage = _candidate(spec, tileset, pools, inventory, k)
         if stage is None:
             continue
-        figures = measure(stage, tileset, spec)
+        cheap = _cheap_figures(stage, tileset, spec)
+        if cheap is None:
+            continue
+        tiles = [p.short() for p in stage.tiles]
+        low = score(cheap[1], spec, bound=True)
+        if lazy and low > 0:
+            out.append({"index": k, "bound": low, "exact": False, "figures": cheap[1], "tiles": tiles})
+            continue
+        figures = _line_figures(cheap[0], spec, cheap[1])
         if figures is None:
             continue
-        out.append({"index": k, "score": score(figures, spec), "figures": figures, "tiles": [p.short() for p in stage.tiles]})
+        s = score(figures, spec)
+        out.append({"index": k, "score": s, "exact": True, "figures": figures, "tiles": tiles})
+        met += s == 0
+        if stop and met >= stop:
+            break
     return out
 
 
-def search(spec: Spec, *, jobs: int | None = 1, scheduler: str | None = None, keep: int = 5,
-           progress=None) -> list[Candidate]:
-    """The ``keep`` best candidates (lowest score, then fewest turns of difference, then index)."""
+def _key(record: dict, best: bool) -> tuple:
+    """Rank of an examined candidate (a bounded one's is never above the rank its full figures will give)."""
+    low = record["score"] if record["exact"] else record["bound"]
+    if best:
+        return (low, record.get("centre", 0.0) if record["exact"] else 0.0, record["index"])
+    return (low, record["index"])
+
+
+def search(spec: Spec, *, jobs: int | None = 1, scheduler: str | None = None, keep: int = 5, progress=None,
+           best: bool = False) -> list[Candidate]:
+    """The ``keep`` best candidates: lowest score, then lowest index; with ``best`` lowest score, then nearest the
+    middle of the ranges asked (:func:`off_centre`), then lowest index.
+
+    Candidates are examined in index order, in waves, and only as far as needed: the search stops once ``keep``
+    candidates meet every target with every lower index examined (not with ``best``, which examines them all);
+    a candidate whose cheap figures already miss a target is bounded, not measured, and measured later only if its
+    bound could still rank it among the ``keep`` (branch and bound). The stages returned are exactly those an
+    exhaustive search ranks first: a stage meeting every target scores 0, the least score there is.
+    """
     from designer.systems.dirt.board.stage import Stage
     from designer.systems.dirt.board.tileset import get_tileset
 
@@ -294,22 +381,52 @@ def search(spec: Spec, *, jobs: int | None = 1, scheduler: str | None = None, ke
         raise DesignerError("the boxes owned have no start or no finish tile left", hint="do not reserve them all")
     if spec.assistance and not pools["assistance"]:
         raise DesignerError("the assistance tile (201) is reserved or not owned", hint="free tile 201 or drop assistance")
-    batch = max(1, min(50, spec.candidates // (4 * parallel.default_jobs(jobs)) or 1))
-    groups = parallel.chunks(range(spec.candidates), batch)
     payload = asdict(spec)
-    results = parallel.run(work, [{"spec": payload, "indices": g} for g in groups], jobs=jobs, scheduler=scheduler,
-                           progress=progress)
-    found = sorted((r for group in results for r in group), key=lambda r: (r["score"], r["index"]))
-    if not found:
+    local = parallel.scheduler_address(scheduler) is None and parallel.default_jobs(jobs) == 1
+    workers = 1 if local else parallel.default_jobs(jobs)
+    stop = None if best else keep
+
+    def run(indices: list[int], lazy: bool, here: bool = False) -> list[dict]:
+        if here or local or len(indices) <= 2:         # in this process: no pool to start for a few candidates
+            return work({"spec": payload, "indices": indices, "lazy": lazy, "stop": stop if lazy else None})
+        size = max(1, min(50, len(indices) // (2 * workers) or 1))
+        jobs_in = [{"spec": payload, "indices": g, "lazy": lazy, "stop": stop if lazy else None}
+                   for g in parallel.chunks(indices, size)]
+        return [r for group in parallel.run(work, jobs_in, jobs=jobs, scheduler=scheduler) for r in group]
+
+    records: list[dict] = []
+    done, wave = 0, spec.candidates if local else min(spec.candidates, 4)
+    while done < spec.candidates:
+        if stop and sum(1 for r in records if r["exact"] and r["score"] == 0) >= stop:
+            break
+        indices = list(range(done, min(spec.candidates, done + wave)))
+        records += run(indices, True, here=done == 0)   # the first few here: one often meets every target
+        done += len(indices)
+        wave *= 4
+        if progress:
+            progress(done, spec.candidates)
+    while True:                                        # measure the bounded ones that could still rank
+        for r in records:
+            if r["exact"] and best and "centre" not in r:
+                r["centre"] = off_centre(r["figures"], spec)
+        exact = sorted((r for r in records if r["exact"]), key=lambda r: _key(r, best))
+        cut = _key(exact[keep - 1], best) if len(exact) >= keep else None
+        todo = sorted((r for r in records if not r["exact"] and (cut is None or _key(r, best) < cut)),
+                      key=lambda r: _key(r, best))[:max(4, 4 * workers)]
+        if not todo:
+            break
+        again = {r["index"] for r in todo}
+        records = [r for r in records if r["index"] not in again] + run(sorted(again), False)
+    if not exact:
         raise DesignerError(f"none of {spec.candidates} candidates met the constraints",
                             hint="allow more tiles or a larger table, reserve fewer tiles, or ask for more candidates")
     copies = max(n for _b, n in spec.copies)
     return [Candidate(Stage(name=spec.name, tileset=tileset.name, tiles=r["tiles"], copies=copies), spec.seed,
-                      r["index"], r["score"], r["figures"]) for r in found[:keep]]
+                      r["index"], r["score"], r["figures"]) for r in exact[:keep]]
 
 
 def generate_rally(spec: Spec, stages: int = 3, *, disjoint: bool = False, jobs: int | None = 1,
-                   scheduler: str | None = None) -> list[Candidate]:
+                   scheduler: str | None = None, best: bool = False) -> list[Candidate]:
     """Stages of one rally from the same boxes: each the best of its own search (seed + k); with ``disjoint`` a
     stage never uses a tile of the stages before it (for building them all on one table)."""
     from dataclasses import replace
@@ -319,7 +436,7 @@ def generate_rally(spec: Spec, stages: int = 3, *, disjoint: bool = False, jobs:
     for k in range(stages):
         s = replace(spec, seed=spec.seed * 1000 + k, taken=tuple(sorted(taken.items())), name=f"{spec.name} - SS{k + 1}")
         seen = {tuple(p.short() for p in c.stage.tiles) for c in out}
-        fresh = [c for c in search(s, jobs=jobs, scheduler=scheduler, keep=10)
+        fresh = [c for c in search(s, jobs=jobs, scheduler=scheduler, keep=10, best=best)
                  if tuple(p.short() for p in c.stage.tiles) not in seen]
         if not fresh:
             raise DesignerError(f"stage {k + 1} of the rally repeats an earlier one", hint="ask for more candidates")
