@@ -36,6 +36,10 @@ def analyze(track, players: int = 4, max_risk: float | None = None, rules: Rules
         raise DesignerError(f"max risk must be a chance between 0 and 1, not {max_risk}",
                             hint="e.g. --max-risk 0.1 for at most 10 % per turn")
     graph = check_track(track)
+    if expected:            # a road too long for the expected time is refused before any work
+        from designer.systems.dirt.dice.expected_time import check_size
+
+        check_size(track, graph)
     rules = _rules_for(track, rules)
     leader = leader or players == 1             # a car alone on the stage is always the leader (p. 8)
     fast = fastest_line(track, rules, leader=leader)

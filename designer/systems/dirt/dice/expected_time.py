@@ -35,6 +35,10 @@ from designer.systems.dirt.dice.sweep import sweep
 from designer.systems.dirt.dice.turn_model import FIN, DirtModel
 from designer.systems.dirt.driving.ruleset import Ruleset
 
+# The largest road (in cells) whose expected time is solved: memory grows about 1.7 MB a cell (a 100-tile stage
+# of 972 cells: 9 s CPU and 1.6 GB; an RX circuit of 10 laps, 882 cells: 10 s and 1.5 GB; measured with
+# benchmarks/bench_expected_size.py), so beyond this the work would pass 1.5 GB; refused before any is done.
+MAX_CELLS = 800
 RULE_KEYS = ("time_card", "loss_of_control_seconds", "dashboards", "hazard_faces", "hazard_limit")
 
 
@@ -214,6 +218,7 @@ def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | Non
     from designer.systems.dirt.driving import lines as L
 
     graph = L.check_track(track)
+    check_size(track, graph)
     rules = L._rules_for(track, rules)
     if mishaps is None:
         mishaps = load_mishaps(rules.path) if rules.path else load_mishaps()
@@ -226,6 +231,19 @@ def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | Non
             per_graph.pop(next(iter(per_graph)))
         hit = per_graph[key] = _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu)
     return hit
+
+
+def check_size(track, graph) -> None:
+    """Refuse, before any work, a road too long for the expected time's bounds on time and memory."""
+    n = graph.number_of_nodes()
+    if n > MAX_CELLS:
+        stage = getattr(track, "stage", None)
+        raise DesignerError(
+            f"the expected time under the dice is solved for roads of at most {MAX_CELLS} cells; this stage has "
+            f"{n} (laps of a circuit included), which would take more than 1.5 GB of memory",
+            where=f"stage {stage.name!r}: tiles" if getattr(stage, "name", None) else None,
+            hint="analyse it without the expected time (analyze --no-expected; the road book leaves it out unless "
+                 "--expected is given), or shorten the stage or lower its laps")
 
 
 def _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu) -> ExpectedTime:

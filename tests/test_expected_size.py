@@ -1,0 +1,53 @@
+"""The expected time's bounded work: a road too long for its time and memory bounds is refused before any work,
+with a message and a hint, through the library, ``analyze`` and the road book."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from designer.cli import main
+from designer.core.errors import DesignerError
+from designer.systems.dirt.analysis import analyze
+from designer.systems.dirt.board.stage import loads_stage
+from designer.systems.dirt.board.track import load_track
+from designer.systems.dirt.dice import expected_time as E
+
+RX = Path(__file__).resolve().parents[1] / "stages/dirt/expansions/rx-circuit-demo.yaml"
+
+
+def rx_text(laps: int) -> str:
+    data = yaml.safe_load(RX.read_text())
+    data["laps"] = laps
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+def test_a_circuit_of_twenty_laps_is_refused_at_once():
+    track = load_track(loads_stage(rx_text(20), "rx.yaml"))
+    assert track.graph.number_of_nodes() > E.MAX_CELLS
+    t0 = time.process_time()
+    with pytest.raises(DesignerError) as err:
+        E.expected_time(track)
+    assert time.process_time() - t0 < 1.0
+    assert "at most" in str(err.value) and "--no-expected" in (err.value.hint or "")
+    with pytest.raises(DesignerError):
+        analyze(track)
+
+
+def test_the_command_line_says_why_and_how(tmp_path):
+    path = tmp_path / "rx20.yaml"
+    path.write_text(rx_text(20))
+    run = CliRunner().invoke(main, ["analyze", str(path)])
+    assert run.exit_code == 2, run.output
+    assert "at most" in run.output and "--no-expected" in run.output and "Traceback" not in run.output
+    book = CliRunner().invoke(main, ["roadbook", str(path), "--expected", "-o", str(tmp_path / "b.pdf")])
+    assert book.exit_code == 0, book.output         # the road book prints, without the lines, saying why
+
+
+def test_a_short_circuit_is_still_solved():
+    track = load_track(loads_stage(rx_text(1), "rx.yaml"))
+    assert track.graph.number_of_nodes() <= E.MAX_CELLS
+    E.check_size(track, track.graph)
