@@ -164,7 +164,11 @@ def test_a_car_with_a_worn_engine_moves_fewer_spaces_and_engine_zero_is_refused(
 
     board = _line_board([{"terrain": "plain", "count": 9, "fuel": 1, "mech": 0}], cols=6)
     d = direction(board, _race(dashboard={"engine": 2}), candidates=4)
-    assert d["fastest"]["engine_limit"] == 2 and d["fastest"]["actions"] == 3
+    # 5 spaces with an engine of 2: 3 pilot actions, or a repair in West (3 levels, 60 F) and one pilot action
+    fast = d["fastest"]
+    assert fast["engine_limit"] == 2 and fast["actions_without_repairs"] == 3
+    assert (fast["actions"], fast["pilot_actions"], fast["repairs"]) == (2, 1, 1)
+    assert fast["legs"][0]["repair_city"] == 3 and fast["francs"] == 3 * RULES.repair_price(True)
     # a broken-down car (engine 0) is not analysed as if it had a full engine: the file is refused
     with pytest.raises(SchemaError, match="broken-down"):
         _race(dashboard={"engine": 0})

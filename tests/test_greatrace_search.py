@@ -243,3 +243,17 @@ def test_the_search_agrees_with_the_brute_force_on_small_boards(cols, rows, kind
         hand[key] -= 1
     board, race = _case(cols, rows, kinds, risk, middle, fare, gauges, dash, hand)
     _compare(board, race)
+
+
+def test_the_plan_and_the_monte_carlo_drive_the_hill_strip_in_the_same_actions():
+    from designer.systems.greatrace import montecarlo
+    from designer.systems.greatrace.analysis import direction
+
+    board, race = _case(7, 1, ["hills"], [False], False, None, (5, 5, 5), {"fuel": 5}, {})
+    race.money = 500
+    d = direction(board, race)
+    plan = d["_plans"]["fastest"]
+    assert (plan.actions, plan.pilot_actions, plan.francs) == (3, 3, 120)
+    assert [(p["actions"], p["francs"]) for p in d["pareto"]] == [(3, 120)]
+    mc = montecarlo.simulate(d["_cm"], plan.route, runs=10)
+    assert mc["actions"]["mean"] == plan.pilot_actions and mc["francs"]["mean"] == plan.francs

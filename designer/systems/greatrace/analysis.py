@@ -13,18 +13,31 @@ from designer.systems.greatrace.race import Race
 CANDIDATES = 16
 
 
+PARETO_SLACK = 1
+"""The trade-off set holds every way with at most this many actions more than the fastest (complete there)."""
+
+
 def pareto(plans: list[Plan]) -> list[Plan]:
-    """Plans no other plan beats on both pilot actions and francs (one per distinct pair), fewest actions first."""
+    """Plans no other plan beats on actions, francs, fuel and mechanic (one per distinct figure), fewest
+    actions first."""
     out: list[Plan] = []
-    for p in sorted(plans, key=lambda p: (p.actions, p.francs, p.spaces)):
-        if any(q.actions <= p.actions and q.francs <= p.francs for q in out):
+    for p in sorted(plans, key=lambda p: (p.actions, p.francs, p.mech_lost, p.fuel_burnt, p.spaces)):
+        key = (p.actions, p.francs, p.fuel_burnt, p.mech_lost)
+        if any(all(a <= b for a, b in zip((q.actions, q.francs, q.fuel_burnt, q.mech_lost), key)) for q in out):
             continue
         out.append(p)
     return out
 
 
-def direction(board: Board, race: Race, *, transport: bool = True, candidates: int = CANDIDATES) -> dict:
-    """The three routes of one direction, planned, with their Pareto set; Plans under ``_plans``."""
+def _route(found) -> routes.Route:
+    return routes.Route(found.path[0], [routes.Step(h, via, fare) for via, h, fare in found.steps])
+
+
+def direction(board: Board, race: Race, *, transport: bool = True, candidates: int = CANDIDATES,
+              slack: int = PARETO_SLACK) -> dict:
+    """The three routes of one direction, planned, with their trade-off set; Plans under ``_plans``."""
+    from designer.systems.greatrace import search
+
     cm = CostMap(board, race)
     start, finish = cm.hex_of_city(race.start), cm.hex_of_city(race.finish)
     if start is None or finish is None:
@@ -36,25 +49,43 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
     shortest = routes.shortest_route(cm, start, finish, transport)
     if shortest is None:
         return {"reachable": False, "start": race.start, "finish": race.finish, "_plans": {}}
-    fastest = routes.fastest_route(cm, start, finish, limit, transport)
-    pool = [shortest, fastest] + routes.candidate_routes(cm, start, finish, candidates, cards, transport)
+    try:
+        front = search.search(cm, start, finish, transport=transport, slack=slack)
+    except search.SearchTooLarge:
+        raise DesignerError("the route search needs more work than it is allowed on this board",
+                            where=race.source or race.name,
+                            hint="use a smaller board or smaller gauges, or lay tiles on the open spaces") from None
+    if not front:
+        return {"reachable": False, "start": race.start, "finish": race.finish, "_plans": {},
+                "why": "the car cannot pay its way to the finish with these gauges"}
+    plans, seen = [], set()
+    for f in front:
+        r = _route(f)
+        if r.key() not in seen:
+            seen.add(r.key())
+            plan = plan_route(cm, r, f)
+            plans.append(plan)
+    p_fast = plans[0]
+    pool = [shortest] + routes.candidate_routes(cm, start, finish, candidates, cards, transport)
     if transport:
-        pool.append(routes.fastest_route(cm, start, finish, limit, transport=False))
         pool.append(routes.shortest_route(cm, start, finish, transport=False))
-    seen, plans = set(), []
+    by_key = {p.route.key(): p for p in plans}
     for r in pool:
         if r is not None and r.key() not in seen:
             seen.add(r.key())
-            plans.append(plan_route(cm, r))
-    by_key = {p.route.key(): p for p in plans}
-    p_short, p_fast = by_key[shortest.key()], by_key[fastest.key()]
+            plan = plan_route(cm, r)
+            if plan is not None:
+                plans.append(plan)
+                by_key[r.key()] = plan
+    p_short = by_key.get(shortest.key()) or min(plans, key=lambda p: (p.spaces, p.actions, p.francs))
     p_cheap = min(plans, key=lambda p: (p.francs, p.actions, p.spaces))
-    front = pareto(plans)
+    front_plans = pareto(plans)
     return {"reachable": True, "start": race.start, "finish": race.finish, "engine_limit": limit,
             "shortest": p_short.to_dict(), "fastest": p_fast.to_dict(), "cheapest": p_cheap.to_dict(),
-            "pareto": [{"actions": p.actions, "francs": p.francs, "spaces": p.spaces,
-                        "rounds": rounds(p, board.rules, race.players)["rounds"], "path": p.path} for p in front],
-            "candidates": len(plans),
+            "pareto": [{"actions": p.actions, "francs": p.francs, "fuel": p.fuel_burnt, "mech": p.mech_lost,
+                        "spaces": p.spaces, "rounds": rounds(p, board.rules, race.players)["rounds"],
+                        "path": p.path} for p in front_plans],
+            "pareto_slack": slack, "candidates": len(plans),
             "_plans": {"shortest": p_short, "fastest": p_fast, "cheapest": p_cheap}, "_cm": cm}
 
 
@@ -73,6 +104,7 @@ def analyse(board: Board, race: Race, *, players: int | None = None, runs: int =
     for name in ("shortest", "fastest", "cheapest"):
         result[name] = fwd[name]
     result["pareto"] = fwd["pareto"]
+    result["pareto_slack"] = fwd["pareto_slack"]
     result["engine_limit"] = fwd["engine_limit"]
     cm = fwd["_cm"]
     mc: dict = {}
@@ -112,7 +144,8 @@ def _summary(r: dict) -> list[str]:
            f"fastest:  {act(f['actions'])} ({f['expected_actions']} expected with STOPs drawn), "
            f"{spc(f['spaces'])}, price {f['francs']} F  [{' - '.join(f['path'])}]",
            f"cheapest: price {c['francs']} F, {act(c['actions'])}, {spc(c['spaces'])}  [{' - '.join(c['path'])}]",
-           "trade-off (pilot actions / price): " + ", ".join(f"{p['actions']} / {p['francs']} F" for p in r["pareto"])]
+           "trade-off (actions / price / fuel / mechanic): "
+           + ", ".join(f"{p['actions']} / {p['francs']} F / {p['fuel']} / {p['mech']}" for p in r["pareto"])]
     mc = r["montecarlo"]["fastest"]
     if mc.get("fuel"):
         out.append(f"Monte Carlo ({mc['runs']} runs, fastest route, 10-90%): fuel {mc['fuel']['p10']}-"

@@ -1,17 +1,17 @@
-"""A route priced and planned: legs between cities, fuel bought and repairs made where they are cheapest,
-fares, pilot actions, rounds.
+"""A route priced and planned: legs between cities, fuel bought and repairs made where the rules price them
+cheapest, fares, actions, funding, rounds.
 
-The plan works on expected costs (an open space at the bag's expectation), rounded up to whole gauge
-levels. Its policy, stated so a reader can check it:
+The route is driven by :mod:`designer.systems.greatrace.search` restricted to its hexes: the cheapest of the
+fewest actions under the fuel gauge (fuel bought only at an action's start, 10 F a level in a city and 20 F
+elsewhere), the engine read at each action's start, repairs (20 F a level in a city, 40 F elsewhere), the
+TRANSPORT, ESCORTE and GUIDE cards, ESCORTE assistants. An open space counts at its planning cost (the bag's
+expectation rounded up to whole levels). The plan then says, leg by leg, where fuel is bought and repairs
+are made.
 
-- fuel is bought in each city for the leg ahead (10 F a level), as far as the gauge holds; what a leg needs
-  beyond a full gauge is bought on the way (20 F a level);
-- damage is taken on the chassis first (down to the ruleset's ``chassis_floor``), then on the engine; in each
-  city the engine and chassis are repaired back to where they started (20 F a level); where a leg would
-  drop the engine below its limit, a repair on the way (40 F a level) keeps it up;
-- escorts cancel the laid DANGER tiles first, in route order;
-- ``francs`` is what is spent plus the mechanic levels still owed at the finish, priced at a city repair;
-  what the purse cannot pay is the ``shortfall``, covered by funding actions that cost assistants (rounds).
+- ``francs`` is what is paid during the race (fuel, fares, parts); no repair is made after the arrival, so
+  mechanic levels lost and not repaired are not priced: they are ``owed_mech``, prestige points lost;
+- what the purse cannot pay is the ``shortfall``, raised on the funding space the way that takes the fewest
+  assistants (:func:`funding_plan`: 5 assistants pay 110 F in one action, 3 only 40 F).
 """
 from __future__ import annotations
 
@@ -86,6 +86,12 @@ class Plan:
     scouting_actions: int
     bands: list[str]
     path: list[str]
+    pilot_actions: int = 0
+    escort_assistants: int = 0
+    funding_assistants: int = 0
+    fuel_burnt: int = 0
+    mech_lost: int = 0
+    end: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         d = {k: v for k, v in self.__dict__.items() if k not in ("route", "legs")}
@@ -152,21 +158,48 @@ def actions_without_repairs(cm: CostMap, route: Route) -> int | None:
     return actions
 
 
-def plan_route(cm: CostMap, route: Route) -> Plan:
+def funding_plan(shortfall: int, rules) -> tuple[int, int, int]:
+    """How a player raises ``shortfall`` francs on the funding space with the fewest assistants (then the
+    fewest funding actions): (funding actions, assistants, francs raised). Each funding action puts 1 to
+    ``assistants_per_round`` assistants on the space, all played at once (FINANCEMENT)."""
+    if shortfall <= 0:
+        return 0, 0, 0
+    scale = {int(k): int(v) for k, v in rules["funding_scale"].items()}
+    per_round = int(rules["assistants_per_round"])
+    options = [(k, v) for k, v in scale.items() if k <= per_round and v > 0]
+    if not options:
+        return 0, 0, 0
+    # best[x] = (assistants, actions, raised) for raising at least x francs
+    best = {0: (0, 0, 0)}
+    for x in range(1, shortfall + 1):
+        best[x] = min((best[max(0, x - v)][0] + k, best[max(0, x - v)][1] + 1, best[max(0, x - v)][2] + v)
+                      for k, v in options)
+    assistants, actions, raised = best[shortfall]
+    return actions, assistants, raised
+
+
+def drive(cm: CostMap, route: Route):
+    """The cheapest of the fastest ways to drive ``route`` as the rules price it (fuel gauge, prices,
+    repairs, cards): a :class:`designer.systems.greatrace.search.Found`, or None when the car cannot."""
+    from designer.systems.greatrace import search
+
+    found = search.search(cm, route.start, route.hexes()[-1], only=route.hexes(), pareto=False)
+    return found[0] if found else None
+
+
+def plan_route(cm: CostMap, route: Route, driven=None) -> Plan | None:
+    """A route priced leg by leg as the search drives it (None when the car cannot drive it)."""
     rules, race = cm.rules, cm.race
-    cap = rules.gauge_max("fuel")
-    floor = int(rules["chassis_floor"])
-    danger = int(rules["danger_mechanic"])
+    driven = driven or drive(cm, route)
+    if driven is None:
+        return None
     limit = engine_limit(cm)
-    fuel = race.fuel if race.fuel is not None else cap
     engine0 = race.engine if race.engine is not None else rules.gauge_max("engine")
     chassis0 = race.chassis if race.chassis is not None else rules.gauge_max("chassis")
-    engine, chassis = engine0, chassis0
-    escorts = race.cards.get("escort", 0)
-    cards = race.cards.get("transport", 0)
+    hexes = route.hexes()
+    position = {h: i for i, h in enumerate(hexes)}
     legs: list[Leg] = []
-    spent = fares = repairs = 0
-    here = route.start
+    here, first = route.start, 0
     for idx in split_legs(cm, route):
         steps = [route.steps[i] for i in idx]
         spaces = [cm.spaces[s.to] for s in steps]
@@ -180,74 +213,57 @@ def plan_route(cm: CostMap, route: Route) -> Plan:
                   stop_chance=sum(sp.p_stop for sp in land if sp.kind == "open"),
                   fuel=sum(sp.fuel for sp in spaces), mech=sum(sp.mech for sp in spaces),
                   worst_fuel=sum(sp.worst_fuel for sp in spaces), worst_mech=sum(sp.worst_mech for sp in spaces))
-        in_city = here in cm.cities
-        # Repairs in the city the leg starts from: back to the engine limit and the starting chassis.
-        if in_city:
-            levels = max(0, limit - engine) + max(0, chassis0 - chassis)
-            if levels:
-                leg.repair_city = levels
-                engine, chassis = max(engine, limit), max(chassis, chassis0)
-                leg.francs += levels * rules.repair_price(True)
-                repairs += 1
-        elif engine < limit:
-            leg.repair_on_way += limit - engine
-            leg.francs += (limit - engine) * rules.repair_price(False)
-            engine = limit
-            repairs += 1
-        if steps[-1].via != "land":
-            use = min(cards, _up(steps[-1].fare / max(1, int(rules["transport_card_discount"]))))
-            cards -= use
-            leg.fare = rules.fare(steps[-1].fare, use)
-            leg.francs += leg.fare
-            fares += leg.fare
-        need = _up(leg.fuel)
-        buy = max(0, min(cap, need) - fuel)
-        if in_city:
-            leg.fuel_bought_city = buy
-            leg.francs += buy * rules.fuel_price(True)
-        else:
-            leg.fuel_bought_on_way += buy
-        extra = max(0, need - max(fuel + buy, cap))
-        leg.fuel_bought_on_way += extra
-        leg.francs += (leg.fuel_bought_on_way) * rules.fuel_price(False)
-        fuel = max(0, fuel + buy + extra - need)
-        saved = 0
-        for sp in land:
-            if escorts and sp.kind == "tile" and sp.p_danger >= 1:
-                escorts -= 1
-                saved += danger
-        damage = max(0, _up(leg.mech - saved))
-        on_chassis = min(damage, max(0, chassis - floor))
-        chassis -= on_chassis
-        drop = damage - on_chassis
-        if drop and steps[-1].to != route.hexes()[-1]:
-            leg.repair_on_way += drop          # keep the engine limit for the next leg
-            leg.francs += drop * rules.repair_price(False)
-            repairs += 1
-        else:
-            engine -= drop
+        last = idx[-1] + 1                     # positions first .. last-1 belong to this leg
+        for h, (levels, francs) in driven.fuel_bought.items():
+            if first <= position.get(h, -1) < last:
+                if h == here and here in cm.cities:
+                    leg.fuel_bought_city += levels
+                else:
+                    leg.fuel_bought_on_way += levels
+                leg.francs += francs
+        for item in driven.schedule:
+            at = item.get("at", item.get("from"))
+            if not first <= position.get(at, -1) < last:
+                continue
+            if item["action"] == "repair":
+                if at == here and here in cm.cities:
+                    leg.repair_city += item["engine"] + item["chassis"]
+                else:
+                    leg.repair_on_way += item["engine"] + item["chassis"]
+                leg.francs += item["francs"]
+            elif item["action"] in ("sea", "air"):
+                leg.fare += item["fare"]
+                leg.francs += item["fare"]
         leg.bands = _bands(cm, [here] + [s.to for s in steps])
-        leg.alternatives = _alternatives(cm, here, steps[-1].to, route.hexes()[-1])
-        spent += leg.francs
+        leg.alternatives = _alternatives(cm, here, steps[-1].to, hexes[-1])
         legs.append(leg)
-        here = steps[-1].to
-    owed = max(0, limit - engine) + max(0, chassis0 - chassis)
+        here, first = steps[-1].to, last
+    spent = driven.francs
+    fares = sum(item.get("fare", 0) for item in driven.schedule)
+    owed = max(0, engine0 + chassis0 - driven.end[1] - driven.end[2])
     all_spaces = [cm.spaces[s.to] for s in route.steps]
     land_spaces = [cm.spaces[s.to] for s in route.steps if s.via == "land" and cm.spaces[s.to].kind != "city"]
     open_n = sum(1 for sp in land_spaces if sp.kind == "open")
-    actions = count_actions(cm, route, limit)
-    return Plan(route=route, legs=legs, spaces=route.spaces, risk_spaces=sum(1 for sp in land_spaces if sp.risk),
-                open_spaces=open_n, actions=actions, expected_actions=expected_actions(cm, route, limit),
+    shortfall = max(0, spent - race.money)
+    funding_actions, funding_assistants, _raised = funding_plan(shortfall, rules)
+    stop_extra = expected_actions(cm, route, limit) - count_actions(cm, route, limit)
+    plan = Plan(route=route, legs=legs, spaces=route.spaces, risk_spaces=sum(1 for sp in land_spaces if sp.risk),
+                open_spaces=open_n, actions=driven.actions, expected_actions=driven.actions + max(0.0, stop_extra),
                 actions_without_repairs=actions_without_repairs(cm, route), engine_limit=limit,
                 fuel=sum(sp.fuel for sp in all_spaces), mech=sum(sp.mech for sp in all_spaces),
                 worst_fuel=sum(sp.worst_fuel for sp in all_spaces), worst_mech=sum(sp.worst_mech for sp in all_spaces),
-                spent=spent, owed_mech=owed, francs=spent + owed * rules.repair_price(True), fares=fares,
-                shortfall=max(0, spent - race.money),
-                funding_actions=_up(max(0, spent - race.money) / max(1, rules.funding(int(rules["funding_assistants"])))),
-                repairs=repairs,
+                spent=spent, owed_mech=owed, francs=spent, fares=fares, shortfall=shortfall,
+                funding_actions=funding_actions, repairs=driven.repairs,
                 scouting_actions=_up(open_n / max(1, int(rules["scout_tiles"]))),
-                bands=_bands(cm, route.hexes()), path=[_name(cm, h) if h in cm.cities else label(h)
-                                                       for h in route.hexes()])
+                bands=_bands(cm, hexes), path=[_name(cm, h) if h in cm.cities else label(h) for h in hexes])
+    plan.pilot_actions = driven.pilots
+    plan.escort_assistants = driven.escort_assistants
+    plan.funding_assistants = funding_assistants
+    plan.fuel_burnt = driven.fuel
+    plan.mech_lost = driven.mech
+    plan.end = {"fuel": driven.end[0], "engine": driven.end[1], "chassis": driven.end[2],
+                "cards": {"transport": driven.end[3], "escort": driven.end[4], "guide": driven.end[5]}}
+    return plan
 
 
 def _bands(cm: CostMap, hexes) -> list[str]:
@@ -274,11 +290,10 @@ def _alternatives(cm: CostMap, a, b, finish) -> list[dict]:
 
 
 def rounds(plan: Plan, rules, players: int, scouted: bool = False) -> dict:
-    """Rounds of play for the route: every pilot, repair (and scout) is one assistant of the five a round, a
-    funding action ``funding_assistants`` of them."""
+    """Rounds of play for the route: every pilot, repair, ESCORTE (and scout) is one assistant of the five a
+    round; the funding actions take the assistants :func:`funding_plan` chose."""
     per = int(rules["assistants_per_round"])
-    assistants = (plan.actions + plan.repairs + plan.funding_actions * int(rules["funding_assistants"])
-                  + (plan.scouting_actions if scouted else 0))
+    assistants = plan.actions + plan.funding_assistants + (plan.scouting_actions if scouted else 0)
     n = max(1, _up(assistants / per))
     return {"assistants": assistants, "rounds": n,
             "table_minutes": round(n * players * float(rules["table_minutes_per_player_round"]))}

@@ -88,10 +88,11 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
         rows.append([name, p["spaces"], p["risk_spaces"], f"{p['actions']} ({p['expected_actions']})",
                      f"{p['fuel']:.1f} / {p['worst_fuel']}", f"{p['mech']:.1f} / {p['worst_mech']}",
                      f"{p['francs']} F", " - ".join(p["path"])])
-    pdf.grid(["route", "spaces", "risk", "pilot actions (expected)", "fuel exp / worst", "mech exp / worst",
+    pdf.grid(["route", "spaces", "risk", "actions (expected)", "fuel exp / worst", "mech exp / worst",
               "price", "path"], rows, [16, 12, 10, 20, 18, 18, 14, 0])
-    pdf.para("Price: what is paid during the race (fuel, repairs, fares) plus the repairs still owed at the finish "
-             "at a city's rate.", 7.5)
+    pdf.para("Price: what is paid during the race (fuel, repairs, fares). Actions: the assistants that move or "
+             "mend the car (pilot, repair, escort). Mechanic levels not repaired at the finish cost prestige, "
+             "not francs.", 7.5)
     if assumed:
         pdf.para("Contains assumed parameters (not printed in the rulebook): " + ", ".join(assumed)
                  + ". See the ruleset file for their sources.", 7.5)
@@ -100,7 +101,7 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
             continue
         p = result[name]
         pdf.add_page()
-        pdf.heading(f"Itinerary: the {name} route ({plural(p['actions'], 'pilot action')}, price {p['francs']} F)")
+        pdf.heading(f"Itinerary: the {name} route ({plural(p['actions'], 'action')}, price {p['francs']} F)")
         pdf.para(f"Engine limit {plural(p['engine_limit'], 'space')} per pilot action. Costs are expected / worst; an "
                  "open space costs the bag's expectation. Fuel is bought at 10 F in cities, 20 F elsewhere; repairs "
                  "at 20 F / 40 F." + (f" Without repairs: {plural(p['actions_without_repairs'], 'pilot action')}."
@@ -111,18 +112,19 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
                   "paid"], _leg_rows(p), [6, 32, 34, 13, 13, 0, 28, 12, 18], size=7.5)
         if p["shortfall"]:
             pdf.para(f"Money: the {p['spent']} F paid during the race are {p['shortfall']} F more than the purse: "
-                     f"about {plural(p['funding_actions'], 'funding action')} (the funding space pays 10/20/40/70/110 F for 1-5 "
-                     "assistants).", 8.5, bold=True)
+                     f"{plural(p['funding_actions'], 'funding action')} of {plural(p['funding_assistants'], 'assistant')} "
+                     "in all (the funding space pays 10/20/40/70/110 F for 1-5 assistants).", 8.5, bold=True)
         if p["owed_mech"]:
             pdf.para(f"At the finish {plural(p['owed_mech'], 'mechanic level')} "
                      f"{'is' if p['owed_mech'] == 1 else 'are'} still owed (1 prestige point each).", 8.5)
     pdf.add_page()
     pdf.heading("Trade-off, both directions, Monte Carlo")
-    pdf.para("Trade-off: no other route is better on both pilot actions and price. Rounds add the repairs and "
-             "the funding actions the purse needs.", 8)
-    pdf.grid(["pilot actions", "price", "rounds", "spaces", "path"],
-             [[p["actions"], f"{p['francs']} F", p["rounds"], p["spaces"], " - ".join(p["path"])]
-              for p in result["pareto"]], [22, 18, 14, 14, 0])
+    pdf.para("Trade-off: no other way is better on actions, price, fuel and mechanic at once (every way within "
+             f"{plural(result.get('pareto_slack', 1), 'action')} of the fastest). Rounds add the funding "
+             "actions the purse needs.", 8)
+    pdf.grid(["actions", "price", "fuel", "mech", "rounds", "spaces", "path"],
+             [[p["actions"], f"{p['francs']} F", p.get("fuel", ""), p.get("mech", ""), p["rounds"], p["spaces"],
+               " - ".join(p["path"])] for p in result["pareto"]], [14, 16, 10, 10, 12, 12, 0])
     rows = []
     for key, d in result["directions"].items():
         if d and d.get("reachable"):

@@ -66,6 +66,7 @@ class Found:
     path: list[Hex] = field(default_factory=list)
     steps: list[tuple] = field(default_factory=list)     # ("land"|"sea"|"air", hex, fare) in order
     schedule: list[dict] = field(default_factory=list)   # one entry per action
+    fuel_bought: dict = field(default_factory=dict)      # hex -> (levels, francs) bought there
 
     def costs(self) -> tuple[int, int, int, int]:
         return (self.actions, self.francs, self.fuel, self.mech)
@@ -239,17 +240,15 @@ def search(cm, start: Hex, finish: Hex, *, transport: bool = True, only: list[He
         heapq.heappush(heap, (low, i, cost, extra, state))
 
     def pay_fuel(f, t, p, r, city_start):
-        """(t, p, r, francs) after burning f levels, or None."""
+        """(t, p, r, francs, levels from the pool, levels bought where the action started) after burning
+        f levels, or None."""
         take = min(f, t)
         t, f = t - take, f - take
-        francs = 0
-        take = min(f, p)
-        p, f, francs = p - take, f - take, francs + take * price_city
-        if f:
-            if f > r:
-                return None
-            r, francs = r - f, francs + f * (price_city if city_start else price_else)
-        return t, p, r, francs
+        dp = min(f, p)
+        p, f = p - dp, f - dp
+        if f > r:
+            return None
+        return t, p, r - f, dp * price_city + f * (price_city if city_start else price_else), dp, f
 
     push((0, 0, 0, 0), (0, 0, 0), (0, start, t0, 0, e0, c0, hand), None, ("start", start))
     best_actions = None
@@ -286,11 +285,12 @@ def search(cm, start: Hex, finish: Hex, *, transport: bool = True, only: list[He
                         paid = pay_fuel(tiles[b].fuel, t, p_start, r_start, in_city)
                         if paid is None:
                             continue
-                        t2, p2, _r2, fr = paid
+                        t2, p2, _r2, fr, dp, dr = paid
                         cost2 = max(0, fare - discount * used)
                         push((actions + 1, francs + fr + cost2, mech_lost, fuel_burnt + tiles[b].fuel),
                              (pilots + 1, repairs, escorts_used),
-                             (0, b, t2, p2, e, c, (cards[0] - used,) + cards[1:]), i, (mode, b, fare, used, fr, cost2))
+                             (0, b, t2, p2, e, c, (cards[0] - used,) + cards[1:]), i,
+                             (mode, b, fare, used, fr, cost2, dp, dr))
             price = rep_city if in_city else rep_else
             for ke in range(0, gmax[1] - e + 1):
                 for kc in range(0, gmax[2] - c + 1):
@@ -312,7 +312,7 @@ def search(cm, start: Hex, finish: Hex, *, transport: bool = True, only: list[He
             paid = pay_fuel(tile.fuel, t, p, r, city_start)
             if paid is None:
                 continue
-            t2, p2, r2, fr = paid
+            t2, p2, r2, fr, dp, dr = paid
             dangers = [(0, 0, 0)]                 # (extra mechanic, escort cards used, escort assistants)
             if tile.danger:
                 dangers = [(danger, 0, 0)] + ([(0, 1, 0)] if cards[1] else []) + [(0, 0, 1)]
@@ -329,13 +329,14 @@ def search(cm, start: Hex, finish: Hex, *, transport: bool = True, only: list[He
                         for hand3 in _discards(hand2, c2):
                             cost2 = (actions + assistant, francs + fr, mech_lost + m, fuel_burnt + tile.fuel)
                             extra2 = (pilots, repairs, escorts_used + assistant)
-                            move = ("land", n, fr, m, card, assistant, tile.stop and not stop)
+                            move = ("land", n, fr, m, card, assistant, tile.stop and not stop, dp, dr)
                             if tile.city or stop or e2 == 0 or left == 1 or n == finish:
                                 push(cost2, extra2, (0, n, t2, p2, e2, c2, hand3), i, move)
                             else:
                                 push(cost2, extra2, (1, n, t2, p2, r2, e2, c2, hand3, left - 1, city_start), i,
                                      move)
-    found = [_rebuild(parents, i) for _, i in goals]
+    cities = {h for h, tile in tiles.items() if tile.city}
+    found = [_rebuild(parents, i, cities, (price_city, price_else)) for _, i in goals]
     front: list[Found] = []
     for f in sorted(found, key=lambda f: (f.actions, f.francs, f.mech, f.fuel)):
         if not any(all(a <= b for a, b in zip(g.costs(), f.costs())) for g in front):
@@ -343,7 +344,7 @@ def search(cm, start: Hex, finish: Hex, *, transport: bool = True, only: list[He
     return front if pareto else front[:1]
 
 
-def _rebuild(parents: dict, i: int) -> Found:
+def _rebuild(parents: dict, i: int, cities: set, prices: tuple[int, int]) -> Found:
     chain = []
     while i is not None:
         parent, move, cost, extra, state = parents[i]
@@ -355,8 +356,22 @@ def _rebuild(parents: dict, i: int) -> Found:
               escort_assistants=extra[2], end=(state[2], state[4], state[5]) + state[6])
     f.path = [chain[0][3][1]]
     current = None
+    pool_at = action_at = f.path[0]
+    bought: dict = {}
+
+    def buy(at, levels):
+        if levels:
+            price = prices[0] if at in cities else prices[1]
+            bought.setdefault(at, [0, 0])
+            bought[at][0] += levels
+            bought[at][1] += levels * price
+
     for move, cost, extra, state in chain[1:]:
         kind = move[0]
+        if kind in ("pilot", "repair", "sea", "air"):
+            action_at = move[1] if kind in ("pilot", "repair") else f.path[-1]
+            if action_at in cities:
+                pool_at = action_at
         if kind == "pilot":
             current = {"action": "pilot", "from": move[1], "hexes": [], "francs": 0}
             f.schedule.append(current)
@@ -365,13 +380,21 @@ def _rebuild(parents: dict, i: int) -> Found:
             f.steps.append(("land", move[1], 0))
             current["hexes"].append(move[1])
             current["francs"] += move[2]
+            current["escort_assistants"] = current.get("escort_assistants", 0) + move[5]
+            current["escort_cards"] = current.get("escort_cards", 0) + move[4]
+            current["guides"] = current.get("guides", 0) + (1 if move[6] else 0)
+            buy(pool_at, move[7])
+            buy(action_at, move[8])
         elif kind in ("sea", "air"):
             f.path.append(move[1])
             f.steps.append((kind, move[1], move[2]))
             f.schedule.append({"action": kind, "from": f.path[-2], "hexes": [move[1]], "fare": move[5],
                                "transport_cards": move[3], "francs": move[4] + move[5]})
+            buy(pool_at, move[6])
+            buy(action_at, move[7])
         elif kind == "repair":
             f.schedule.append({"action": "repair", "at": move[1], "engine": move[2], "chassis": move[3],
                                "francs": move[4]})
     f.schedule = [s for s in f.schedule if s["action"] != "pilot" or s["hexes"]]
+    f.fuel_bought = {h: (n, fr) for h, (n, fr) in bought.items()}
     return f
