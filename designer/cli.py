@@ -171,7 +171,7 @@ def _face_row(f) -> dict:
             "terrain": f.terrain, "danger": f.danger,
             "edges": " ".join(f"{e}:{n}" for e, n in sorted(f.edges.items())),
             "limits": " ".join(str(x) for x in sorted(f.features.limits)),
-            "features": ", ".join(feats), "cells": len(f.all_cells()) if f.has_cells else 0}
+            "features": ", ".join(feats), "cells": f.cell_count}
 
 
 @main.command()

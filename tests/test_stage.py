@@ -80,3 +80,17 @@ def test_not_a_mapping(tmp_path):
     p.write_text("- 202a A\n")
     with pytest.raises(DesignerError, match="YAML mapping"):
         load_stage(p)
+
+
+def test_unknown_key_or_option_gets_a_hint_about_keys_not_tiles():
+    from designer.core.errors import DesignerError
+    from designer.systems.dirt.board.stage import loads_stage
+    with pytest.raises(DesignerError) as exc:
+        loads_stage("stage: x\nlapz: 2\ntiles: [202a A, 203a A]\n")
+    assert "laps" in exc.value.hint and "FACE EDGE" not in exc.value.hint
+    with pytest.raises(DesignerError) as exc:
+        loads_stage("stage: x\noptions: {leader: no}\ntiles: [202a A, 203a A]\n")
+    assert "leader_dice" in exc.value.hint and "FACE EDGE" not in exc.value.hint
+    with pytest.raises(DesignerError) as exc:
+        loads_stage("stage: x\ntiles: [202a A, 7]\n")
+    assert "FACE EDGE" in exc.value.hint

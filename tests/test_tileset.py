@@ -68,3 +68,15 @@ def test_huge_file_is_refused(tmp_path):
     p.write_bytes(b"# " + b"x" * (6 * 1024 * 1024))
     with pytest.raises(DesignerError, match="MB, more than the 5 MB allowed"):
         load_tileset(p)
+
+
+def test_cell_count_covers_every_road_of_several_road_faces():
+    """Faces with several roads count the spaces of every road: a junction's shared space once."""
+    ts = get_tileset("official")
+    for fid in ("402a", "404a", "408a", "409b", "412a", "413b", "414a", "415b"):
+        face = ts.face(fid)
+        assert face.roads, fid
+        per_road = [len(f.all_cells()) for f in face.road_faces()]
+        assert max(per_road) <= face.cell_count <= sum(per_road), fid
+    one = ts.face("210a")
+    assert one.cell_count == len(one.all_cells()) > 0

@@ -108,6 +108,7 @@ class Options(_Model):
     leader_dice: bool = True
     canon_start: bool = False
     red_zone: bool = False
+    big_attack_failure: Literal["as_laid", "latest"] = "as_laid"   # where a failed Big Attack's loss lies
 
 
 class Stage(_Model):
@@ -203,10 +204,28 @@ def stage_from_data(data, lines, source: str) -> Stage:
         return Stage(**data)
     except ValidationError as exc:
         problems = yamlio.pydantic_problems(exc)
-        raise yamlio.schema_error(source, lines, problems, "stage",
-                                  hint="each tile is written `FACE EDGE`, e.g. `210b C`; see stages/dirt/rally-1/ss1.yaml") from None
+        raise yamlio.schema_error(source, lines, problems, "stage", hint=_schema_hint(problems)) from None
     except ValueError as exc:  # from the short-form parser
         raise DesignerError(str(exc), where=source) from None
+
+
+_TILES_HINT = "each tile is written `FACE EDGE`, e.g. `210b C`; see stages/dirt/rally-1/ss1.yaml"
+
+
+def _schema_hint(problems: list) -> str:
+    """The hint for a stage the schema refuses: about the keys that are wrong, not always about tiles."""
+    parts = []
+    top = [p[0] for p, _ in problems if p and p[0] not in Stage.model_fields and p[0] != "stage"]
+    opts = [p[1] for p, _ in problems if len(p) > 1 and p[0] == "options" and p[1] not in Options.model_fields]
+    if top:
+        parts.append("a stage's keys are " + ", ".join(["stage"] + [k for k in Stage.model_fields if k != "name"]))
+    if opts:
+        parts.append("the options under `options:` are " + ", ".join(Options.model_fields))
+    if any(p and p[0] == "options" and len(p) > 1 and p[1] in Options.model_fields for p, _ in problems):
+        parts.append("options take yes/no, except big_attack_failure: as_laid or latest")
+    if any(p and p[0] == "tiles" for p, _ in problems) or not parts:
+        parts.append(_TILES_HINT)
+    return "; ".join(parts)
 
 
 def stage_to_data(stage: Stage) -> dict:

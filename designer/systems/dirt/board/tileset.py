@@ -300,6 +300,12 @@ class Face(_Model):
             cells.append(Cell(id=f"s{k}b", lane=0, span=(slide.split, b)))
         return cells
 
+    @property
+    def cell_count(self) -> int:
+        """Spaces on the face, every road counted (a space two roads of a junction share counts once)."""
+        roads = self.road_faces() if self.has_cells else []
+        return len({c.id for f in roads for c in f.cells or []}) + sum(2 * len(f.slides) for f in roads)
+
     def slide_ids(self) -> set[str]:
         return {f"s{k}{h}" for k in range(1, len(self.slides) + 1) for h in "ab"}
 
@@ -353,22 +359,16 @@ def normalise_tile_id(tile_id: str) -> str:
 
 
 def _suggest(key: str, tiles) -> str:
-    near = [t for t in tiles if t[:3] == key[:3]]
-    if near:
-        return f"this tileset has {', '.join(sorted(near))}"
-    return "run `rally-designer tiles` to list the faces of the tileset"
+    near = sorted(t for t in tiles if t[:3] == key[:3])
+    return f"this tileset has {', '.join(near)}" if near else "run `rally-designer tiles` to list the faces of the tileset"
 
 
 # -- loading ------------------------------------------------------------------------------
 
 def tileset_dirs() -> list[Path]:
     """Where tilesets are looked up by name: $RALLY_TILESETS, then the bundled folder."""
-    dirs = []
-    env = os.environ.get("RALLY_TILESETS")
-    if env:
-        dirs.extend(Path(p) for p in env.split(os.pathsep) if p)
-    dirs.append(paths.TILESETS)
-    return dirs
+    env = os.environ.get("RALLY_TILESETS") or ""
+    return [Path(p) for p in env.split(os.pathsep) if p] + [paths.TILESETS]
 
 
 def find_tileset(name: str, near: Path | None = None) -> Path:
