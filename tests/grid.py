@@ -7,6 +7,8 @@ text replaced, and committed with Enter, as a person does.
 """
 from __future__ import annotations
 
+from tests.browser import settle
+
 ROW_PX = 35          # the editor's header and row height
 MARKER_PX = 50       # into the first column, past the row markers of a table whose rows can be added
 
@@ -95,3 +97,23 @@ def column(table, name: str) -> int:
     shown(table)
     heads = table.locator("thead th").all_inner_texts()
     return heads.index(name) + 1
+
+
+def open_page(browser, address: str, ready: str, timeout_ms: int = 60_000, width: int = 1280):
+    """A new page of ``browser`` (a Browser, or a fresh BrowserContext: another browser's storage) at ``address``,
+    once the text ``ready`` shows and the app's run has ended."""
+    page = browser.new_page()
+    page.set_viewport_size({"width": width, "height": 1000})
+    page.set_default_timeout(timeout_ms)
+    page.goto(address)
+    page.get_by_text(ready, exact=True).first.wait_for()
+    settle(page, timeout_ms)
+    return page
+
+
+def tab_table(page, tab: str, near: str, timeout_ms: int = 60_000):
+    """Open the tab ``tab`` and return its editable table that follows the text ``near``."""
+    page.get_by_role("tab", name=tab).click()
+    page.get_by_text(near, exact=True).wait_for()
+    settle(page, timeout_ms)
+    return grid(page, near=near)

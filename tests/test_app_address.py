@@ -7,7 +7,6 @@ import copy
 import random
 import string
 import zlib
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -15,8 +14,7 @@ from hypothesis import strategies as st
 
 from designer.app import address
 from designer.core.errors import DesignerError
-
-MAIN = str(Path(__file__).resolve().parent.parent / "designer" / "app" / "main.py")
+from tests.test_app_links import _app, _params
 
 json_data = st.recursive(st.none() | st.booleans() | st.integers(-10 ** 9, 10 ** 9) | st.text(max_size=20),
                          lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
@@ -58,21 +56,6 @@ def test_a_part_too_large_for_an_address_is_set_apart():
 
 
 # -- the app, in process: a reload is a new session on the same address ----------------------------------------
-
-def _app(params: dict):
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(MAIN, default_timeout=180)
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def _params(at) -> dict:
-    return {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
-
 
 def _sidebar(at) -> str:
     return "\n".join(str(e.value) for e in list(at.sidebar.error) + list(at.sidebar.warning))

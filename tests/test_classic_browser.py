@@ -45,20 +45,11 @@ WAIT_MS = 90_000
 
 
 def _fresh(browser, address: str):
-    page = browser.new_page()
-    page.set_viewport_size({"width": 1280, "height": 1000})
-    page.set_default_timeout(WAIT_MS)
-    page.goto(address)
-    page.get_by_text("Classic Rallyman", exact=True).wait_for()
-    settle(page, WAIT_MS)
-    return page
+    return grid.open_page(browser, address, "Classic Rallyman", WAIT_MS)
 
 
 def _corners(page):
-    page.get_by_role("tab", name="Zone editor").click()
-    page.get_by_text("Corners", exact=True).wait_for()
-    settle(page, WAIT_MS)
-    return grid.grid(page, near="Corners")
+    return grid.tab_table(page, "Zone editor", "Corners", WAIT_MS)
 
 
 def test_typed_corner_values_stay_and_a_reload_keeps_the_zone_editor(url):

@@ -84,13 +84,7 @@ def test_click_a_hex_to_make_it_a_city(page, app_url):
 
 def _fresh(browser, url: str):
     """A page of ``browser`` (or of a fresh browser context: another browser's cookies and storage) at ``url``."""
-    pg = browser.new_page()
-    pg.set_viewport_size({"width": 1280, "height": 1000})
-    pg.set_default_timeout(WAIT_MS)
-    pg.goto(url)
-    pg.get_by_text("The Great Race", exact=True).first.wait_for()
-    _settle(pg)
-    return pg
+    return grid.open_page(browser, url, "The Great Race", WAIT_MS)
 
 
 def test_typed_values_in_the_bag_and_the_lines_stay_and_a_reload_keeps_them(page, app_url):

@@ -55,19 +55,11 @@ def test_open_a_demo_and_see_its_analysis(url, tmp_path):
 # -- the editable tables keep every typed value; a reload keeps the work ---------------------------------------
 
 def _page(browser, url: str, query: str = "?system=rallye"):
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(f"{url}/{query}")
-    page.get_by_text("Rallye (12 cards)").wait_for()
-    settle(page, TIMEOUT_MS)
-    return page
+    return grid.open_page(browser, f"{url}/{query}", "Rallye (12 cards)", TIMEOUT_MS)
 
 
 def _deck_tab(page):
-    page.get_by_role("tab", name="Deck editor").click()
-    page.get_by_text("Section cards", exact=True).wait_for()
-    settle(page, TIMEOUT_MS)
-    return grid.grid(page, near="Section cards")
+    return grid.tab_table(page, "Deck editor", "Section cards", TIMEOUT_MS)
 
 
 def test_typed_values_in_the_deck_stay_and_another_stage_resets_the_form(url):
@@ -135,11 +127,7 @@ def test_a_reload_and_a_copied_address_keep_the_stage(url):
         page.get_by_text("Rallye (12 cards)").wait_for()
         settle(page, TIMEOUT_MS)
         assert page.get_by_label("Stage name").input_value() == "SS9 my own stage"
-        fresh = browser.new_context().new_page()               # another browser, the address pasted in
-        fresh.set_default_timeout(TIMEOUT_MS)
-        fresh.goto(address)
-        fresh.get_by_text("Rallye (12 cards)").wait_for()
-        settle(fresh, TIMEOUT_MS)
+        fresh = grid.open_page(browser.new_context(), address, "Rallye (12 cards)", TIMEOUT_MS)   # another browser
         assert fresh.get_by_label("Stage name").input_value() == "SS9 my own stage"
         assert grid.cell(grid.grid(fresh, near="The 12 cards in driving order"), 2, 0) == first
         fresh.goto(address.split("stage=")[0] + "stage=d1.broken")   # a damaged address: said, and the demo opens

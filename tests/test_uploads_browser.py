@@ -20,18 +20,16 @@ FILES = {
 
 
 @pytest.fixture(scope="module")
-def url(tmp_path_factory):
-    yield from serve_app(tmp_path_factory.mktemp("uploads"))
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
+def served(tmp_path_factory):
+    """The app's address and a Chromium, for every game of the module."""
+    for url in serve_app(tmp_path_factory.mktemp("uploads")):
+        with chromium() as browser:
+            yield url, browser
 
 
 @pytest.mark.parametrize("game", sorted(FILES))
-def test_refused_uploads_leave_one_message_and_a_big_file_stays_in_the_browser(url, browser, game):
+def test_refused_uploads_leave_one_message_and_a_big_file_stays_in_the_browser(served, game):
+    url, browser = served
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     sent: list[int] = []
     page.on("request", lambda r: sent.append(len(r.post_data_buffer or b""))

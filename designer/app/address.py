@@ -112,6 +112,26 @@ class Kept:
     text: Callable[[], str] | None = None
 
 
+def document_and_box(document: Kept, box: Kept, bundled: Callable[[Any], Any], name_key: str) -> list[Kept]:
+    """The parts of a game's work: its document (none while it has no data), and its box when the box is the
+    owner's own: its data unlike ``bundled(name)``, the data of the bundled box of its name (None when no bundled
+    box has that name). The box's download is named after it."""
+    if document.data is None:
+        return []
+    data = box.data if isinstance(box.data, dict) else None
+    if data is None or data == bundled(data.get(name_key)):
+        return [document]
+    box.file_name = f"{offered_name(data.get(name_key))}.yaml"
+    return [document, box]
+
+
+def offered_name(name: Any) -> str:
+    """A name fit for a downloaded file: the box's own when it is a plain name, else ``box``."""
+    from designer.core.offered import is_plain
+
+    return name if isinstance(name, str) and is_plain(name) else "box"
+
+
 def codes(kept: list[Kept]) -> tuple[dict[str, str], list[Kept]]:
     """The address parameters of the parts that fit (``param -> code``) and the parts too large to keep."""
     fits, too_large = {}, []

@@ -49,7 +49,7 @@ def _take(prefix: str, key: str, limit_mb: int, what: str, hint: str, opener: Ca
 
 
 def sidebar_upload(prefix: str, label: str, opener: Callable[[str, str], None], *, limit_mb: int = 1,
-                   what: str = "a stage file", hint: str = "upload the YAML file of one stage (a few kilobytes)") -> None:
+                   what: str = "a stage file", hint: str = "upload the YAML file of one stage (a few kB)") -> None:
     """An uploader in the sidebar whose file ``opener(text, name)`` opens; ``prefix`` is the game's session prefix
     (the message is kept under ``prefix + "message"``)."""
     key = f"{prefix}upload_{ss.get(prefix + 'upload_n', 0)}"

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from designer.app.address import Kept, open_parts, yaml_text
-from designer.app.greatrace.state import K, open_text, ss
+from designer.app.address import Kept, document_and_box, open_parts, yaml_text
+from designer.app.greatrace.state import K, current_race, open_text, ss
 from designer.app.recent import Recent
 from designer.core import offered
 from designer.core.errors import DesignerError
 from designer.systems.greatrace import edit
 from designer.systems.greatrace.board import board_to_data, load_board
-from designer.systems.greatrace.race import board_path, dumps_race, race_from_data
+from designer.systems.greatrace.race import board_path, dumps_race
 
 ADDRESS_PARAMS = ("race", "box")
 WHERE = "the page address"
@@ -34,24 +34,10 @@ def bundled_board(name: Any) -> dict | None:
     return _bundled.get(name, make)
 
 
-def owned_board() -> bool:
-    """True when the board in the editor is not a bundled board as shipped."""
-    data = ss.get(K + "board")
-    return data is not None and data != bundled_board(data.get("board"))
-
-
 def address_work() -> list[Kept]:
-    if K + "race" not in ss:
-        return []
-    race, board = ss[K + "race"], ss.get(K + "board")
-
-    def race_text() -> str:
-        return dumps_race(race_from_data(race, {}, "race in the editor"))
-    kept = [Kept("race", race, "race", "race.yaml", race_text)]
-    if owned_board():
-        kept.append(Kept("box", board, "board and bag", f"{board.get('board', 'board')}.yaml",
-                         lambda: edit.dumps(board)))
-    return kept
+    board = ss.get(K + "board")
+    return document_and_box(Kept("race", ss.get(K + "race"), "race", "race.yaml", lambda: dumps_race(current_race())),
+                            Kept("box", board, "board and bag", text=lambda: edit.dumps(board)), bundled_board, "board")
 
 
 def open_address(found: dict[str, Any]) -> None:
