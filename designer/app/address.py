@@ -40,8 +40,9 @@ HINT = "copy the whole link again (from the address bar or the Export tab)"
 
 
 def pack(data: Any) -> str:
-    """``data`` (JSON-ready) as a code for the page address."""
-    raw = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    """``data`` (JSON-ready) as a code for the page address. A value JSON has no word for (a date a YAML file
+    wrote unquoted) travels as its text, which the game's loader reads as it reads a quoted one."""
+    raw = json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=str).encode("utf-8")
     deflate = zlib.compressobj(9, zlib.DEFLATED, -15)       # raw deflate: no header, no checksum
     packed = deflate.compress(raw) + deflate.flush()
     return PREFIX + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
