@@ -62,10 +62,13 @@ def test_lay_and_remove_a_token():
     _select(at, 1)
     at.selectbox(key="token_kind").set_value("water")
     _run(at)
-    cell = at.selectbox(key="token_cell").options[0]
+    space = at.selectbox(key="token_cell")
+    cell = space.value
+    assert space.options[0].startswith("space 1")      # the spaces are named in words, not by their ids (a1...)
     _click(at, "token_add")
     tokens = at.session_state["stage"].tiles[1].tokens
     assert [(t.kind, t.cell) for t in tokens] == [("water", cell)]
+    assert any("on space 1" in m.value for m in at.markdown)
     # The token travels in the page address, and is listed with what the stage carries.
     back = links.read_stage_code(at.query_params["stage"][0] if isinstance(at.query_params["stage"], list)
                                  else at.query_params["stage"])

@@ -11,15 +11,15 @@ from designer.app.classic.state import K, box_for, current_stage, ss, stages
 from designer.core.errors import DesignerError
 from designer.core.svgkit import svg_to_png
 from designer.racing.course import format_time
-from designer.systems.classic import notation
-from designer.systems.classic import stage as S
+from designer.systems.classic.files import notation
+from designer.systems.classic.files import stage as S
 from designer.systems.classic.analysis import build_steps, unanalysed
-from designer.systems.classic.assembly import assemble
-from designer.systems.classic.pacenotes import stage_notes
-from designer.systems.classic.rally import link_stages
-from designer.systems.classic.render import stage_svg
-from designer.systems.classic.rules import TYRES
-from designer.systems.classic.stage import Rally
+from designer.systems.classic.board.assembly import assemble
+from designer.systems.classic.board.pacenotes import stage_notes
+from designer.systems.classic.files.rally import link_stages
+from designer.systems.classic.board.render import stage_svg
+from designer.systems.classic.files.rules import TYRES
+from designer.systems.classic.files.stage import Rally
 from designer.systems.classic.system import SYSTEM
 
 
@@ -179,6 +179,17 @@ def analysis_or_problems(stage, box, progress: busy.Progress | None = None, step
         return unanalysed(stage, box, course.problems)
 
 
+#: Words of the library's text that name a stage file's keys, as the app says them (its Stage tab has the boxes).
+APP_WORDS = {"set big_attack: true in the stage": "tick Big Attack on the Stage tab"}
+
+
+def in_words(text: str) -> str:
+    """A line of the analysis with the stage file's keys it names said as the app's own controls."""
+    for key, words in APP_WORDS.items():
+        text = text.replace(key, words)
+    return text
+
+
 def analysis_tab() -> None:
     layout.roomy()
     _choose_stage("analysis")
@@ -206,8 +217,8 @@ def analysis_tab() -> None:
                 help=f"{result['players']} players, {result['table']['turns_per_player']} turns each")
     st.markdown(f"Ideal time **{ideal['time']}** &nbsp;·&nbsp; Length **{result['length_cells']} cells**",
                 help="Ideal time: a shakedown, no hazard rolled (ART.17). Length: cells of the route.")
-    for line in result["summary"]:
-        st.write("- " + line)
+    with st.expander("The analysis in words"):
+        st.markdown("\n".join("- " + in_words(line) for line in result["summary"]))
     st.image(svg_to_png(SYSTEM.draw(stage, box, result)), caption="the ideal line; circles: gear at the end of each turn")
     st.subheader("Ideal line, turn by turn")
     st.dataframe(pd.DataFrame([{"turn": k, "dice": " ".join("gas" if d == "gas" else d[4:] for d in t["dice"]),
@@ -232,7 +243,7 @@ def analysis_tab() -> None:
                                     **{f"{t} tyres": format_time(r["expected"][t]) for t in table["tyres"]},
                                     "best": r["best_tyres"]} for r in table["rows"]]))
             st.caption(table["text"] + "; " + table["note"])
-    st.caption("Not priced in the expected time: " + ", ".join(exp["not_priced"]))
+    st.caption("Not priced in the expected time: " + "; ".join(in_words(x) for x in exp["not_priced"]))
 
 
 def rally_tab() -> None:

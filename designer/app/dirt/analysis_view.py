@@ -203,10 +203,28 @@ def _expected(view, track) -> None:
     if tiles:
         st.subheader("Tiles that cost the most expected time", anchor=False)
         st.table(pd.DataFrame(tiles[:8]).set_index("tile").style.format({"expected seconds": "{:.1f}"}))
-        assumed = [k for k, v in (exp.get("assumed") or {}).items() if v.get("status") == "assumed"]
+        assumed = [ASSUMED_WORDS.get(k, k.replace("_", " ")) for k, v in (exp.get("assumed") or {}).items()
+                   if v.get("status") == "assumed"]
         st.caption("Expected seconds of the time cards of turns started on the tile (seconds tokens come off at the "
-                   "finish). Values the rulebook does not print are assumed: " + ", ".join(assumed) + ".")
+                   "finish). Values the rulebook does not print are assumed: " + "; ".join(assumed) + ".")
 
+
+#: The ruleset's parameters the rulebook does not print, named for a player (the analysis JSON keeps their keys).
+ASSUMED_WORDS = {
+    "time_card": "the seconds printed on each time card",
+    "loss_of_control_seconds": "the seconds a loss of control costs",
+    "dashboards": "the dice of each dashboard",
+    "abandon_seconds": "the time of a car that abandons",
+    "card_backs": "how many time cards show a spin, a crash or SISU on their back",
+    "crash_damage_marks": "the damage marks of a crash",
+    "cut_tokens": "the mix of cut tokens",
+    "damage_tokens": "the mix of damage tokens",
+    "sisu_card": "what the SISU card does",
+    "spare_wheel_seconds": "the seconds a wheel change costs",
+    "hazard_faces": "the hazard faces of each die",
+    "hazard_limit": "the hazards that end a turn",
+    "expected_bounds": "the limits of the solver (tokens held, dice secured, damage)",
+}
 
 _LINE_MAPS = Recent(8)                  # the last line maps drawn, by stage text, risk budget and lines shown
 

@@ -269,6 +269,7 @@ def _facts(stage, track) -> None:
 
 def _carried(stage) -> None:
     """What the stage's file carried beyond the road: notes, and the tokens laid on its tiles."""
+    ts = state.tileset_of(stage)
     words = carried.carried_words(stage)
     if not words:
         return
@@ -280,7 +281,8 @@ def _carried(stage) -> None:
             st.caption("Tokens lie on the stage's tiles (chicanes, water, jumps); the validation says which ones "
                        "the timing uses. They are kept in every download and share link.")
             st.dataframe([{"tile": f"{i + 1} · {stage.tiles[i].tile}", "token": t.label(),
-                           "space": t.cell or "", "value": "" if t.value is None else t.value}
+                           "space": token_view.space_name(ts, stage.tiles[i].tile, t.cell),
+                           "value": "" if t.value is None else t.value}
                           for i, t in tokens], hide_index=True, width="stretch")
 
 

@@ -35,7 +35,7 @@ def render(ctx) -> None:
     stem = sources.slug(stage.name)
     st.subheader("Stage file", anchor=False)
     c = st.container(horizontal=True, vertical_alignment="center")
-    c.download_button("Download YAML", sources.stage_yaml(stage), file_name=f"{stem}.yaml",
+    c.download_button("Download the stage (YAML)", sources.stage_yaml(stage), file_name=f"{stem}.yaml",
                       mime="application/x-yaml", key="dl_yaml", icon=":material/download:", type="primary",
                       on_click="ignore")
     c.caption("The stage file, saved by your browser: open it again here (sidebar, Upload) or with "
@@ -144,5 +144,6 @@ def render(ctx) -> None:
         st.error(ss.pdf_error[0])
     if ss.get("pdf") and ss.pdf[2] == fingerprint:
         data, name, _ = ss.pdf
-        st.download_button(f"Download {name}", data, file_name=name, mime="application/pdf", key="dl_pdf",
-                           icon=":material/download:", type="primary", on_click="ignore")
+        st.download_button("Download the road book (PDF)", data, file_name=name, mime="application/pdf",
+                           key="dl_pdf", icon=":material/download:", type="primary", on_click="ignore",
+                           help=f"Saved by your browser as {name}")

@@ -1,0 +1,128 @@
+"""In a real browser at 1024 x 768 (Debian's Chromium under Playwright): long work says what it does, in view,
+within a second of starting, and the button that started it is disabled until it ends (or is cancelled); every
+headline figure is whole (no "± 2…"); the DIRT map and palette are side by side, both on screen.
+
+One server and one page per game; the slow analyses are left to run in the background once their progress has
+been seen, so the module takes well under a minute."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.browser import BROWSER_MARKS, chromium, serve_app, settle
+
+pytestmark = BROWSER_MARKS
+
+WIDTH, HEIGHT = 1024, 768
+PROGRESS = '[data-testid="stProgress"]'
+TRUNCATED = """() => [...document.querySelectorAll('[data-testid="stMetricValue"], [data-testid="stMetricLabel"]')]
+    .filter(e => [e, ...e.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth + 1))
+    .map(e => e.innerText)"""
+
+
+@pytest.fixture(scope="module")
+def url():
+    yield from serve_app(None)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+def _open(browser, url, system):
+    page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
+    page.goto(f"{url}/?system={system}")
+    page.get_by_role("tab").first.wait_for(timeout=120_000)
+    settle(page, 120_000, pause_ms=1_000)        # the first runs of a server import every game's pages: idle first
+    settle(page, 120_000, pause_ms=1_000)
+    return page
+
+
+def _in_view(page, locator) -> bool:
+    box = locator.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT \
+        and box["x"] >= 0 and box["x"] + box["width"] <= WIDTH
+
+
+def _progress_within_a_second(page, start) -> float:
+    """Do ``start()`` (a click) on an idle page; the progress box must show, in view, within a second. Returns
+    the seconds."""
+    t0 = time.monotonic()
+    start()
+    bar = page.locator(PROGRESS).first
+    bar.wait_for(state="visible", timeout=1_000)
+    seconds = time.monotonic() - t0
+    assert _in_view(page, bar), bar.bounding_box()
+    return seconds
+
+
+def _tab(page, name: str):
+    return lambda: page.get_by_role("tab", name=name, exact=True).click()
+
+
+def _whole_figures(page, where: str) -> None:
+    cut = page.evaluate(TRUNCATED)
+    assert not cut, f"{where}: cut figures {cut}"
+
+
+def test_dirt_long_work_in_view_and_whole_at_1024(url, browser):
+    page = _open(browser, url, "dirt")
+    try:
+        # Design: the map and the palette side by side, both on screen.
+        chart = page.locator('.st-key-map_box [data-testid="stVegaLiteChart"]').first
+        card = page.locator('[class*="st-key-card_"]').first
+        chart.wait_for(timeout=30_000)
+        assert _in_view(page, chart) or chart.bounding_box()["y"] < HEIGHT - 200
+        assert card.bounding_box()["y"] < HEIGHT - 100, card.bounding_box()
+        assert card.bounding_box()["x"] >= chart.bounding_box()["x"] + chart.bounding_box()["width"] - 1
+        # The palette finds a tile by its number.
+        find = page.get_by_role("textbox", name="Find a tile")
+        find.fill("229b")
+        find.press("Enter")
+        page.locator(".st-key-card_229b").wait_for(timeout=30_000)
+        assert page.locator('[class*="st-key-card_"]').count() == 1
+
+        # Generate: a progress box under the button within a second, the button disabled, Cancel stops it.
+        page.get_by_role("tab", name="Generate", exact=True).click()
+        settle(page)
+        go = page.locator(".st-key-gen_go button").first
+        _progress_within_a_second(page, go.click)
+        assert go.is_disabled()
+        page.locator(PROGRESS).first.get_by_text("candidates").wait_for(timeout=5_000)
+        page.locator(".st-key-gen_cancel button").first.click()
+        page.get_by_text("Generation stopped").wait_for(timeout=10_000)
+        settle(page)
+        assert not page.locator(".st-key-gen_go button").first.is_disabled()
+        assert page.locator(PROGRESS).count() == 0
+
+        # Analysis, first visit: the progress box at the top of the tab, then whole headline figures.
+        _progress_within_a_second(page, _tab(page, "Analysis"))
+        settle(page, 120_000)
+        labels = page.locator('[data-testid="stMetricLabel"]').all_inner_texts()
+        assert [t.strip() for t in labels] == ["Expected time", "Spread", "Table time"], labels
+        table = page.locator('[data-testid="stMetricValue"]').nth(2).inner_text()
+        _whole_figures(page, "DIRT Analysis")
+
+        # Rally: the stages not timed yet are timed stage by stage in view; the table time is the Analysis tab's.
+        _progress_within_a_second(page, _tab(page, "Rally"))
+        settle(page, 120_000)
+        assert f"table time: {table}" in page.locator(".st-key-rally_stage_0").inner_text()
+        _whole_figures(page, "DIRT Rally")
+    finally:
+        page.close()
+
+
+def test_other_games_long_work_in_view_and_whole_at_1024(url, browser):
+    for system, tab in (("classic", "Analysis"), ("greatrace", "Analysis"), ("rallye", "Analysis")):
+        page = _open(browser, url, system)
+        try:
+            _progress_within_a_second(page, _tab(page, tab))
+            settle(page, 120_000)
+            _whole_figures(page, f"{system} {tab}")
+            if system == "classic":          # the rally's other stages: analysed one by one, in view
+                _progress_within_a_second(page, _tab(page, "Rally & road book"))
+        finally:
+            page.close()
