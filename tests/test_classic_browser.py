@@ -28,7 +28,7 @@ def test_open_a_demo_and_see_its_analysis(url):
         sidebar = page.locator("[data-testid='stSidebar']")
         sidebar.locator("[data-testid='stSelectbox']").filter(has_text="Example").click()
         page.get_by_role("option", name="Demo ES3 - Night on the snow (stage)").click()
-        sidebar.get_by_role("button", name="Open example").click()
+        sidebar.get_by_role("button", name="Open the example").click()
         page.get_by_text("opened Demo ES3 - Night on the snow").wait_for(timeout=60_000)
         page.get_by_role("tab", name="Analysis").click()
         page.get_by_text("Expected time", exact=True).wait_for(timeout=90_000)
@@ -84,7 +84,7 @@ def test_another_stage_shows_its_own_values_and_a_reload_keeps_the_edited_stage(
         sidebar = page.locator("[data-testid='stSidebar']")
         sidebar.locator("[data-testid='stSelectbox']").filter(has_text="Example").click()
         page.get_by_role("option", name="Demo ES3 - Night on the snow (stage)").click()
-        sidebar.get_by_role("button", name="Open example").click()
+        sidebar.get_by_role("button", name="Open the example").click()
         page.get_by_text("opened Demo ES3 - Night on the snow").wait_for()
         settle(page, WAIT_MS)
         assert page.get_by_label("Stage name").input_value() == "Demo ES3 - Night on the snow"

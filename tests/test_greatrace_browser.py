@@ -142,7 +142,7 @@ def test_a_half_typed_laid_tile_stays_and_another_race_shows_its_own_values(page
     sidebar = pg.locator('[data-testid="stSidebar"]')
     sidebar.locator('[data-testid="stSelectbox"]').filter(has_text="Demo race").click()
     pg.get_by_role("option", name="Demo race 2").first.click()
-    sidebar.get_by_role("button", name="Open demo").click()
+    sidebar.get_by_role("button", name="Open the example").click()
     _settle(pg)
     pg.get_by_text("opened demo-race-2.yaml").wait_for()
     assert pg.get_by_label("Money (F)").input_value() == "90"

@@ -31,7 +31,7 @@ def test_open_a_demo_and_see_its_analysis(url, tmp_path):
         sidebar = page.locator('[data-testid="stSidebar"]')
         sidebar.locator('[data-testid="stSelectbox"]').filter(has_text="Demo stage").click()
         page.get_by_role("option", name="SS2 demo: Forêt Longue").click()
-        sidebar.get_by_role("button", name="Open demo").click()
+        sidebar.get_by_role("button", name="Open the example").click()
         page.get_by_text("opened demo-ss2-foret-longue.yaml").wait_for()
         page.get_by_text("valid: 12 cards").wait_for()
         page.get_by_role("tab", name="Analysis").click()
@@ -85,7 +85,7 @@ def test_typed_values_in_the_deck_stay_and_another_stage_resets_the_form(url):
         assert [grid.cell(cards, c, 0) for c in (safety, top, note)] == ["180", "220", "over the crest"]
         page.screenshot(path=str(SHOTS / "rallye-deck-edited.png"), full_page=True)
         sidebar = page.locator('[data-testid="stSidebar"]')
-        sidebar.get_by_role("button", name="Open demo").click()    # another stage, with the bundled deck
+        sidebar.get_by_role("button", name="Open the example").click()    # another stage, with the bundled deck
         page.get_by_text("opened demo-ss1-col-des-essais.yaml").wait_for()
         settle(page, TIMEOUT_MS)
         cards = grid.grid(page, near="Section cards")

@@ -23,7 +23,7 @@ except ImportError:  # started from a checkout without `pip install -e .`
 import streamlit as st
 
 from designer import systems
-from designer.app import address, memory
+from designer.app import address, layout, memory
 from designer.core.errors import DesignerError
 
 ss = st.session_state
@@ -97,6 +97,7 @@ def guarded(part: str, draw, *args):
 
 def main() -> None:
     st.set_page_config(page_title="Rally stage designer", page_icon=":material/flag:", layout="wide")
+    layout.roomy()                  # room for a tab on a narrow window, whichever game and tab
     names = available()
     name = _choose_system(names)
     pages = importlib.import_module(f"designer.app.{name}")

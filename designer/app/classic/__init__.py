@@ -23,7 +23,7 @@ def sidebar() -> None:
     examples = [e for e in SYSTEM.examples() if e.kind in ("stage", "rally")]
     labels = {e.key: f"{e.label} ({e.kind})" for e in examples}
     key = sb.selectbox("Example", [e.key for e in examples], format_func=lambda k: labels[k], key=K + "example")
-    if sb.button("Open example", key=K + "open"):
+    if sb.button("Open the example", key=K + "open"):
         open_path(next(e.path for e in examples if e.key == key))
         ss[K + "message"] = f"opened {labels[key]}"
     uploads.sidebar_upload(K, "Upload a stage, rally or zone box (YAML)", open_text, what="a stage, rally or zone box",

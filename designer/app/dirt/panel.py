@@ -35,7 +35,7 @@ def sidebar() -> None:
         if ss.get("bundled_choice") not in keys:
             ss.bundled_choice = keys[0]
         sb.selectbox("Bundled stages", keys, format_func=lambda k: labels[k], key="bundled_choice")
-        sb.button("Open this stage", icon=":material/folder_open:", key="open_bundled",
+        sb.button("Open the example", icon=":material/folder_open:", key="open_bundled",
                   on_click=state.on_open_bundled, width="stretch")
     with sb.form("share_form", clear_on_submit=False, border=False):
         st.text_input("Share link or code", key="share_code_input", placeholder="https://…/?system=dirt&stage=d1.…",

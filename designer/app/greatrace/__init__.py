@@ -23,7 +23,7 @@ def sidebar() -> None:
     st.sidebar.subheader("The Great Race")
     examples = [e for e in SYSTEM.examples() if e.kind == "stage"]
     choice = st.sidebar.selectbox("Demo race", [e.label for e in examples], key=K + "demo_choice")
-    if st.sidebar.button("Open demo", key=K + "open_demo"):
+    if st.sidebar.button("Open the example", key=K + "open_demo"):
         open_example(next(e.path for e in examples if e.label == choice))
     uploads.sidebar_upload(K, "Open a race or board (YAML)", open_text, what="a race or board file",
                            hint="a race or board file is a few kB: remove what is not the race or board, "

@@ -24,7 +24,7 @@ def sidebar() -> None:
     st.sidebar.subheader("Rallye (12 cards)")
     examples = stage_examples()
     choice = st.sidebar.selectbox("Demo stage", [e.label for e in examples], key=K + "demo_choice")
-    if st.sidebar.button("Open demo", key=K + "open_demo"):
+    if st.sidebar.button("Open the example", key=K + "open_demo"):
         open_example(next(e.path for e in examples if e.label == choice))
     uploads.sidebar_upload(K, "Open a stage or deck (YAML)", open_text, what="a stage or deck file",
                            hint="upload the YAML file of one stage, rally or deck (a few kilobytes); "
