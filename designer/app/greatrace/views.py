@@ -137,9 +137,9 @@ def direction_rows(directions: dict) -> list[dict]:
             continue
         row = {"direction": f"{d['start']} → {d['finish']}"}
         if d.get("reachable"):
-            row.update({"shortest (spaces)": d["shortest_spaces"], "fastest (pilot actions)": d["fastest_actions"],
+            row.update({"shortest (spaces)": d["shortest_spaces"], "fastest (actions)": d["fastest_actions"],
                         "fastest price (F)": d["fastest_francs"], "cheapest price (F)": d["cheapest_francs"],
-                        "cheapest (pilot actions)": d["cheapest_actions"], "fuel, fastest (exp)": f"{d['expected_fuel']:.1f}",
+                        "cheapest (actions)": d["cheapest_actions"], "fuel, fastest (exp)": f"{d['expected_fuel']:.1f}",
                         "risk spaces, fastest": d["risk_spaces"]})
         else:
             row["shortest (spaces)"] = "no route"
@@ -184,19 +184,30 @@ def analysis_tab() -> None:
     for name in ("shortest", "fastest", "cheapest"):
         p = result[name]
         rows.append({"route": name, "spaces": p["spaces"], "risk spaces": p["risk_spaces"],
-                     "pilot actions": p["actions"], "expected actions": f"{p['expected_actions']:g}",
+                     "actions": p["actions"], "of which pilot": p.get("pilot_actions", p["actions"]),
+                     "expected actions": f"{p['expected_actions']:g}",
                      "fuel (exp)": f"{p['fuel']:.1f}", "mechanic (exp)": f"{p['mech']:.1f}", "price (F)": p["francs"],
                      "path": " - ".join(p["path"])})
     st.table(pd.DataFrame(rows), hide_index=True)
     svg_image(SYSTEM.draw(race, board, result))
-    st.markdown("**Trade-off: pilot actions against price** (no other route is better on both)")
-    st.table(pd.DataFrame([{"pilot actions": p["actions"], "price (F)": p["francs"], "spaces": p["spaces"],
-                            "rounds": p["rounds"], "path": " - ".join(p["path"])} for p in result["pareto"]]),
-             hide_index=True)
+    st.markdown("**Trade-off** (no other way is better on actions, price, fuel and mechanic at once; actions are "
+                "the assistants that move or mend the car)")
+    st.table(pd.DataFrame([{"actions": p["actions"], "price (F)": p["francs"], "fuel": p.get("fuel"),
+                            "mechanic": p.get("mech"), "prestige (without arrival)": p.get("prestige"),
+                            "spaces": p["spaces"], "rounds": p["rounds"], "path": " - ".join(p["path"])}
+                           for p in result["pareto"]]), hide_index=True)
+    scores = result.get("scoring") or {}
+    if scores:
+        st.markdown("**Prestige at the finish** (arrival 5/3/1, 1 a level of engine and chassis, 1 per 50 F)")
+        st.table(pd.DataFrame([{"route": name, **{f"arriving {k}": v for k, v in sc["prestige_by_arrival_rank"].items()},
+                                "engine": sc["engine"], "chassis": sc["chassis"], "francs left": sc["money_left"],
+                                "bonus up to (F)": sc["progression_bonus"]["at_most"]}
+                               for name, sc in scores.items()]), hide_index=True)
+        st.caption("Not modelled: " + "; ".join(result.get("not_modelled", [])))
     st.markdown("**Legs of the fastest route** (fuel and mechanic: expected / worst)")
     st.table(pd.DataFrame(leg_rows(result["fastest"]["legs"])), hide_index=True)
     st.markdown("**Monte Carlo over the bag** (mean, 10-90%; what is paid during the race with the bag's draws, "
-                "without the repairs owed at the finish that the price adds)")
+                "as the price counts it)")
     mc_rows = []
     for name, mc in result["montecarlo"].items():
         row = {"route": name, "runs": mc["runs"], "stranded": f"{100 * mc['stranded_chance']:.1f}%",

@@ -86,7 +86,7 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
                         "spaces": p.spaces, "rounds": rounds(p, board.rules, race.players)["rounds"],
                         "path": p.path} for p in front_plans],
             "pareto_slack": slack, "candidates": len(plans),
-            "_plans": {"shortest": p_short, "fastest": p_fast, "cheapest": p_cheap}, "_cm": cm}
+            "_plans": {"shortest": p_short, "fastest": p_fast, "cheapest": p_cheap}, "_cm": cm, "_all": plans}
 
 
 def analyse(board: Board, race: Race, *, players: int | None = None, runs: int = 500, seed: int = 1,
@@ -122,6 +122,19 @@ def analyse(board: Board, race: Race, *, players: int | None = None, runs: int =
                           "blind": rounds(fast, rules, players), "scouted": rounds(fast, rules, players, True)}
     result["directions"] = {"forward": _balance(fwd), "reverse": _balance(back)}
     result["path"] = fast.path
+    from designer.systems.greatrace import scoring
+
+    result["scoring"] = {}
+    for name in ("fastest", "cheapest", "shortest"):
+        plan = fwd["_plans"][name]
+        result["scoring"][name] = scoring.score(plan, rules, race, players, rounds(plan, rules, players)["rounds"])
+    by_path = {tuple(p.path): p for p in fwd["_all"]}
+    for row in result["pareto"]:
+        plan = by_path.get(tuple(row["path"]))
+        if plan is not None:
+            row["prestige"] = scoring.score(plan, rules, race, players, row["rounds"])[
+                "prestige_without_arrival_points"]
+    result["not_modelled"] = scoring.NOT_MODELLED
     result["assumed_parameters"] = [p.name for p in rules.not_rulebook()]
     result["summary"] = _summary(result)
     return result
@@ -138,10 +151,11 @@ def _balance(d: dict) -> dict | None:
 
 def _summary(r: dict) -> list[str]:
     s, f, c = r["shortest"], r["fastest"], r["cheapest"]
-    act, spc = (lambda n: plural(n, "pilot action")), (lambda n: plural(n, "space"))
+    act, spc = (lambda n: plural(n, "action")), (lambda n: plural(n, "space"))
     out = [f"{r['start']} -> {r['finish']} on {r['board']} (engine limit {spc(r['engine_limit'])} per pilot action)",
            f"shortest: {spc(s['spaces'])}, {act(s['actions'])}, price {s['francs']} F  [{' - '.join(s['path'])}]",
-           f"fastest:  {act(f['actions'])} ({f['expected_actions']} expected with STOPs drawn), "
+           f"fastest:  {act(f['actions'])} ({plural(f.get('pilot_actions', f['actions']), 'pilot action')}; "
+           f"{f['expected_actions']} expected with STOPs drawn), "
            f"{spc(f['spaces'])}, price {f['francs']} F  [{' - '.join(f['path'])}]",
            f"cheapest: price {c['francs']} F, {act(c['actions'])}, {spc(c['spaces'])}  [{' - '.join(c['path'])}]",
            "trade-off (actions / price / fuel / mechanic): "
@@ -158,7 +172,7 @@ def _summary(r: dict) -> list[str]:
                    f"({', '.join(mc['failed_reasons'])})")
     fw, bw = r["directions"]["forward"], r["directions"]["reverse"]
     if bw and bw.get("reachable"):
-        out.append(f"both directions: {fw['fastest_actions']} / {bw['fastest_actions']} pilot actions on the fastest route, "
+        out.append(f"both directions: {fw['fastest_actions']} / {bw['fastest_actions']} actions on the fastest route, "
                    f"price {fw['cheapest_francs']} / {bw['cheapest_francs']} F on the cheapest "
                    f"({r['start']} first, then {r['finish']} first)")
     d = r["duration"]
@@ -167,6 +181,13 @@ def _summary(r: dict) -> list[str]:
                f"({plural(d['scouting_actions'], 'scouting action')}); ~{d['blind']['table_minutes']} min for "
                f"{plural(r['players'], 'player')}")
     out.append(f"money: the fastest route's price is {price_words(f)}")
+    for name in ("fastest", "cheapest"):
+        sc = r.get("scoring", {}).get(name)
+        if sc:
+            ranks = " / ".join(str(v) for v in sc["prestige_by_arrival_rank"].values())
+            out.append(f"prestige on the {name} route: {ranks} points arriving 1st / 2nd / 3rd (engine {sc['engine']}, "
+                       f"chassis {sc['chassis']}, {sc['money_left']} F left); the progression bonus may add up to "
+                       f"{sc['progression_bonus']['at_most']} F")
     if f["shortfall"]:
         out.append(f"money: the {f['spent']} F paid during the race are {f['shortfall']} F more than the purse "
                    f"({plural(f['funding_actions'], 'funding action')}, counted in the rounds)")

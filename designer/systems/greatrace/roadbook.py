@@ -154,4 +154,7 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
     pdf.para("Stranded: the car runs dry away from a city without the francs to refuel or repair, and must wait "
              "for funding where it stands. Rounds count every pilot, repair and funding assistant. The Monte Carlo "
              "draws the open spaces' tiles from the bag.", 7.5)
+    from designer.systems.greatrace.table_sheets import add_pages
+
+    add_pages(pdf, race, board, result)
     return pdfkit.finish(pdf)
