@@ -55,7 +55,8 @@ def render(stage, ts, sel: int) -> None:
     with st.expander(f"Tokens on tile {sel + 1} ({len(placed.tokens)})", expanded=bool(placed.tokens)):
         for k, tok in enumerate(placed.tokens):
             row = st.container(horizontal=True, vertical_alignment="center", key=f"token_row_{k}")
-            row.markdown(f"{tok.label()}" + (f" on {space_name(ts, placed.tile, tok.cell)}" if tok.cell else ""))
+            where = f" on {space_name(ts, placed.tile, tok.cell)}" if tok.cell else ""
+            row.markdown(f"{tok.label()}{where}")
             row.button("", icon=":material/delete:", key=f"token_remove_{k}", on_click=design_actions.on_token_remove,
                        args=(k,), help="Take this token off the tile")
         try:
