@@ -13,9 +13,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from designer import systems  # noqa: E402
 from designer.core.errors import DesignerError  # noqa: E402
-from designer.systems.rallye import deck as deck_mod, plan, simulate  # noqa: E402
-from designer.systems.rallye.draft import draft  # noqa: E402
-from designer.systems.rallye.stage import load_stage  # noqa: E402
+from designer.systems.rallye.model import deck as deck_mod  # noqa: E402
+from designer.systems.rallye.driving import plan  # noqa: E402
+from designer.systems.rallye.driving import simulate  # noqa: E402
+from designer.systems.rallye.table.draft import draft  # noqa: E402
+from designer.systems.rallye.model.stage import load_stage  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

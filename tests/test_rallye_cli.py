@@ -124,7 +124,7 @@ def test_roadbook_text_is_never_under_6_pt(tmp_path):
 
 def test_a_misspelt_system_names_the_games_and_the_fix(tmp_path):
     from designer.core.errors import DesignerError
-    from designer.systems.rallye.stage import loads
+    from designer.systems.rallye.model.stage import loads
 
     with pytest.raises(DesignerError) as exc:
         loads("system: rally\nstage: x\ndeck: rallye-demo\ncards: [1]\n", "ss.yaml")

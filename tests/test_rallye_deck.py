@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from designer.core.errors import DesignerError
-from designer.systems.rallye.deck import get_deck, load_deck, loads_deck
-from designer.systems.rallye.stage import Rally, Stage, dumps, load, loads
+from designer.systems.rallye.model.deck import get_deck, load_deck, loads_deck
+from designer.systems.rallye.model.stage import Rally, Stage, dumps, load, loads
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_DECK = ROOT / "tilesets" / "rallye" / "rallye-demo.yaml"

@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from designer.app.rallye import deckedit
 from designer.core.errors import DesignerError
-from designer.systems.rallye.deck import deck_from_data, get_deck
+from designer.systems.rallye.model.deck import deck_from_data, get_deck
 
 DATA = dict(get_deck("rallye-demo").data)
 
@@ -78,4 +78,9 @@ def test_the_page_says_pasting_works_and_adds_cards_in_bulk():
     assert not at.exception
     ids = [str(c["id"]) for c in at.session_state["rallye_deck"]["sections"]]
     assert ids[-3:] == ["41", "42", "43"]
-    assert at.selectbox(key="rallye_tables_of_" + str(at.session_state["rallye_editor_version"])) is not None
+    at.toggle(key="rallye_edit_tables").set_value(True).run()
+    assert not at.exception
+    which = at.selectbox(key="rallye_tables_of_" + str(at.session_state["rallye_editor_version"]))
+    assert which.value == "the whole deck" and "card 43" in which.options
+    which.select("card 43").run()
+    assert not at.exception and any("uses the deck's" in c.value for c in at.caption)

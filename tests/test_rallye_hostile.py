@@ -15,9 +15,9 @@ from streamlit.testing.v1 import AppTest
 from designer.cli import main
 from designer.core import paths
 from designer.core.errors import DesignerError
-from designer.systems.rallye import deck as deck_mod
-from designer.systems.rallye import rules as rules_mod
-from designer.systems.rallye import stage as stage_mod
+from designer.systems.rallye.model import deck as deck_mod
+from designer.systems.rallye.model import rules as rules_mod
+from designer.systems.rallye.model import stage as stage_mod
 from designer.systems.rallye.system import SYSTEM
 
 DEMO_DECK = paths.TILESETS / "rallye" / "rallye-demo.yaml"

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from designer.core import paths, yamlio
 from designer.core.errors import DesignerError
 from designer.systems.rallye import analyse as analyse_mod
-from designer.systems.rallye import deck as deck_mod
-from designer.systems.rallye import rules as rules_mod
-from designer.systems.rallye import stage as stage_mod
-from designer.systems.rallye.draft import draft
+from designer.systems.rallye.model import deck as deck_mod
+from designer.systems.rallye.model import rules as rules_mod
+from designer.systems.rallye.model import stage as stage_mod
+from designer.systems.rallye.table.draft import draft
 from designer.systems.rallye.validate import validate, validate_deck
 
 CI = settings(max_examples=40, deadline=None, derandomize=bool(os.environ.get("CI")),

@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from designer.core.errors import DesignerError
-from designer.systems.rallye import rules
-from designer.systems.rallye.rules import SPIN, get_ruleset, multiplayer_round, parse_tables, seconds_received, solo_seconds
+from designer.systems.rallye.model import rules
+from designer.systems.rallye.model.rules import SPIN, get_ruleset, multiplayer_round, parse_tables, seconds_received, solo_seconds
 
 
 # -- solo scoring: "1 s pour 240 km/h ; 2 s pour 220 km/h ... 12 secondes pour 20 km/h ; 13 s pour 0 km/h" --------

@@ -22,9 +22,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from designer.systems.rallye.deck import loads_deck
-from designer.systems.rallye.plan import solve
-from designer.systems.rallye.rules import Param
+from designer.systems.rallye.model.deck import loads_deck
+from designer.systems.rallye.driving.plan import solve
+from designer.systems.rallye.model.rules import Param
 
 CI = settings(max_examples=60, deadline=None, derandomize=bool(os.environ.get("CI")),
               suppress_health_check=[HealthCheck.too_slow])

@@ -10,7 +10,7 @@ import streamlit as st
 from designer.app.rallye import deckedit
 from designer.app.tables import editable
 from designer.core.errors import DesignerError
-from designer.systems.rallye.deck import DIRECTIONS, EXITS, OWNERS, SEVERITIES, deck_from_data
+from designer.systems.rallye.model.deck import DIRECTIONS, EXITS, OWNERS, SEVERITIES, deck_from_data
 
 ss = st.session_state
 K = "rallye_"
@@ -75,7 +75,8 @@ def deck_tab() -> None:
         lost = deckedit.rows_without_id(rows)
         if lost:
             st.warning(f"{lost} row(s) of the {label} have no id and are left out of the deck: give each row an id")
-    edited = _crossing_tables(edited, version)
+    if st.toggle("Edit the crossing tables (the backs of the cards)", key=K + "edit_tables"):
+        edited = _crossing_tables(edited, version)
     if add and pick in new_types:
         edited = {**edited, "demo": False}
         new = deckedit.cards_from_type(edited, pick, int(how_many), direction)
@@ -101,15 +102,15 @@ def deck_tab() -> None:
 def _crossing_tables(edited: dict, version: int) -> dict:
     """The crossing tables of the card backs: the deck's own (every card without tables of its own), or one
     card's. Edited here, checked with the rest of the deck when applied."""
-    st.markdown("**Crossing tables** (the two tables on the back of the cards: die faces 1 to 6, for each step of "
-                "20 km/h over the safety speed; seconds of penalty or `spin`)")
+    st.caption("The two tables on the back of the cards: die faces 1 to 6, for each step of 20 km/h over the "
+               "safety speed; seconds of penalty or `spin`. Rows may be pasted from a spreadsheet too.")
     ids = [str(c.get("id")) for c in edited.get("sections") or []]
     which = st.selectbox("Tables of", ["the whole deck"] + [f"card {i}" for i in ids], key=f"{K}tables_of_{version}")
     if which == "the whole deck":
         res = edited.get("resolution") or {}
         current = res.get("value") if isinstance(res, dict) else None
         if current is None:
-            from designer.systems.rallye.rules import get_ruleset
+            from designer.systems.rallye.model.rules import get_ruleset
 
             current = get_ruleset(None).tables.to_data()
     else:

@@ -10,8 +10,8 @@ import streamlit as st
 
 from designer.core import offered, yamlio
 from designer.core.errors import DesignerError
-from designer.systems.rallye.deck import Deck, deck_from_data
-from designer.systems.rallye.stage import Rally, Stage, stage_data, stage_from_data
+from designer.systems.rallye.model.deck import Deck, deck_from_data
+from designer.systems.rallye.model.stage import Rally, Stage, stage_data, stage_from_data
 from designer.systems.rallye.system import SYSTEM
 
 ss = st.session_state

@@ -12,8 +12,8 @@ from designer.app.rallye import deckedit
 from designer.app.rallye.state import K, ensure, open_stage, ss
 from designer.core import offered
 from designer.core.errors import DesignerError
-from designer.systems.rallye.deck import deck_from_data, get_deck
-from designer.systems.rallye.stage import Rally, dumps, stage_from_data
+from designer.systems.rallye.model.deck import deck_from_data, get_deck
+from designer.systems.rallye.model.stage import Rally, dumps, stage_from_data
 from designer.systems.rallye.system import SYSTEM
 
 ADDRESS_PARAMS = ("stage", "box")

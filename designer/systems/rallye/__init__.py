@@ -1,7 +1,14 @@
 """Rallye, the 12-card rally game: section cards, stage drafting, the speed plan and the reconnaissance sheet.
 
-Modules: :mod:`rules` (timing, crossing tables, ruleset file), :mod:`deck` (the box), :mod:`stage` (stages and
-rallies), :mod:`layout` (cards on the table), :mod:`draft` (the six-pile draft), :mod:`plan` (cautious and
-fastest plans), :mod:`simulate` (solo runs with real hands), :mod:`validate`, :mod:`analyse`, :mod:`draw`,
-:mod:`roadbook`, :mod:`generate` (stages drafted many times over, then ranked) and :mod:`system` (the contract).
+Rooms:
+
+- :mod:`.model` the game's objects as its files give them: rules, deck, stage and rally, their schemas;
+- :mod:`.table` the cards on the table: laying the road, the six-pile draft;
+- :mod:`.driving` what a driver knows, the speed plans, the simulated driver;
+- here, what puts them together: :mod:`.validate` (a stage's problems), :mod:`.analyse` (the JSON-ready
+  analysis), :mod:`.generate` (drafted stages ranked), :mod:`.draw` and :mod:`.roadbook` (the drawings and
+  the printed book), and :mod:`.system` (the contract the command line and the app call).
+
+The rooms import downwards only: ``model`` nothing of the game, ``table`` and ``driving`` ``model``, the modules
+here any room; no room imports a module of this level. This ``__init__`` imports nothing.
 """

@@ -5,12 +5,12 @@ time at the table.
 from __future__ import annotations
 
 from designer.core.errors import DesignerError
-from designer.systems.rallye.deck import Deck, Section
-from designer.systems.rallye.knowledge import front_text
-from designer.systems.rallye.layout import exit_of, lay_out
-from designer.systems.rallye.plan import hardest_braking, limits_profile, solve
-from designer.systems.rallye.simulate import simulate
-from designer.systems.rallye.stage import Stage
+from designer.systems.rallye.model.deck import Deck, Section
+from designer.systems.rallye.driving.knowledge import front_text
+from designer.systems.rallye.table.layout import exit_of, lay_out
+from designer.systems.rallye.driving.plan import hardest_braking, limits_profile, solve
+from designer.systems.rallye.driving.simulate import simulate
+from designer.systems.rallye.model.stage import Stage
 from designer.systems.rallye.validate import card_ids
 
 ARROWS = {"left": "L", "right": "R"}

@@ -11,9 +11,9 @@ from pathlib import Path
 from designer.core import paths
 from designer.core.errors import DesignerError
 from designer.systems.rallye.analyse import analyse
-from designer.systems.rallye.deck import find_deck, get_deck
-from designer.systems.rallye.draft import draft
-from designer.systems.rallye.stage import Stage
+from designer.systems.rallye.model.deck import find_deck, get_deck
+from designer.systems.rallye.table.draft import draft
+from designer.systems.rallye.model.stage import Stage
 
 POLICY = {None: "random", "easy": "fast", "medium": "random", "hard": "slow"}
 

@@ -14,9 +14,9 @@ from designer.core.errors import DesignerError
 from designer.core.pdfkit import Column
 from designer.core.words import plural
 from designer.systems.rallye.analyse import analyse
-from designer.systems.rallye.deck import deck_of
+from designer.systems.rallye.model.deck import deck_of
 from designer.systems.rallye.draw import map_svg, stage_svg
-from designer.systems.rallye.stage import Rally, Stage
+from designer.systems.rallye.model.stage import Rally, Stage
 
 # The call's cell takes its corner's colour: light, middle and dark grey once printed in black and white.
 SEVERITY_GREY = {"none": (255, 255, 255), "yellow": (246, 226, 120), "orange": (240, 170, 90), "red": (150, 30, 30)}

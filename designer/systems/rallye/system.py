@@ -7,8 +7,8 @@ from typing import Any
 from designer.core import paths, yamlio
 from designer.core.errors import DesignerError
 from designer.systems.base import Example, GameSystem
-from designer.systems.rallye import stage as stage_mod
-from designer.systems.rallye.deck import Deck, deck_of, load_deck
+from designer.systems.rallye.model import stage as stage_mod
+from designer.systems.rallye.model.deck import Deck, deck_of, load_deck
 
 
 MAX_RUNS = 100_000

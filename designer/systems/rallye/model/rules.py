@@ -202,7 +202,7 @@ MAX_STEPS = 50          # speed_max / speed_step: the plans work over this many 
 
 
 def ruleset_from_data(data: Any, lines: dict, source: str) -> Ruleset:
-    from designer.systems.rallye import schema
+    from designer.systems.rallye.model import schema
 
     if not isinstance(data, dict):
         raise DesignerError("a ruleset file is a mapping of parameters", where=source,

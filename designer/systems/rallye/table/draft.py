@@ -15,8 +15,8 @@ import random
 from dataclasses import dataclass, field
 
 from designer.core.errors import DesignerError
-from designer.systems.rallye.deck import Deck
-from designer.systems.rallye.layout import Road
+from designer.systems.rallye.model.deck import Deck
+from designer.systems.rallye.table.layout import Road
 
 
 @dataclass

@@ -25,8 +25,8 @@ import yaml
 
 from designer.core import files, yamlio
 from designer.core.errors import DesignerError
-from designer.systems.rallye import schema
-from designer.systems.rallye.rules import check_system
+from designer.systems.rallye.model import schema
+from designer.systems.rallye.model.rules import check_system
 
 POLICIES = ("random", "fast", "slow")
 

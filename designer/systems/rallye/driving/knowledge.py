@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from designer.systems.rallye.deck import Deck, Section, SectionType
-from designer.systems.rallye.rules import Tables
+from designer.systems.rallye.model.deck import Deck, Section, SectionType
+from designer.systems.rallye.model.rules import Tables
 
 
 @dataclass(frozen=True)

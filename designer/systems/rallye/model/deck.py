@@ -13,8 +13,8 @@ from typing import Any
 
 from designer.core import offered, paths, yamlio
 from designer.core.errors import DesignerError
-from designer.systems.rallye import schema
-from designer.systems.rallye.rules import Ruleset, Tables, check_system, get_ruleset, parse_tables
+from designer.systems.rallye.model import schema
+from designer.systems.rallye.model.rules import Ruleset, Tables, check_system, get_ruleset, parse_tables
 
 SEVERITIES = ("none", "yellow", "orange", "red")
 SEVERITY_WORDS = {"none": "straight", "yellow": "light", "orange": "medium", "red": "tight"}

@@ -11,16 +11,16 @@ crossing is then read from the card's tables with a die. So a stage is a small M
 Each speed is chosen from what the driver can see (the front of the card and the player aid, see
 :mod:`.knowledge`); with ``hidden=False`` the same plans for a driver who knew every back (the organiser's
 figures). Both assume the driver holds the best hand of the starting set each time (an ideal; the simulation
-in :mod:`designer.systems.rallye.simulate` deals real hands).
+in :mod:`designer.systems.rallye.driving.simulate` deals real hands).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
 
-from designer.systems.rallye.deck import Deck, Section
-from designer.systems.rallye.knowledge import Back, Belief, beliefs, safe_limit
-from designer.systems.rallye.rules import SPIN, Ruleset
+from designer.systems.rallye.model.deck import Deck, Section
+from designer.systems.rallye.driving.knowledge import Back, Belief, beliefs, safe_limit
+from designer.systems.rallye.model.rules import SPIN, Ruleset
 
 Card = tuple[int, frozenset]          # (acceleration in steps, arrows)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from designer.systems.rallye.deck import Section
+from designer.systems.rallye.model.deck import Section
 
 MOVES = ((1, 0), (0, 1), (-1, 0), (0, -1))
 SEARCH_BUDGET = 20_000
