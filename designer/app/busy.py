@@ -29,8 +29,9 @@ class Progress:
     ``cancel`` set to a key, a *Cancel* button is drawn in the box: its click stops the work (the page's
     ``on_cancel`` callback, if given, runs first)."""
 
-    def __init__(self, slot, label: str, total: int = 1, cancel: str | None = None, on_cancel=None):
-        self.slot, self.label, self.total = slot, label, max(1, int(total))
+    def __init__(self, slot, label: str, total: int = 1, cancel: str | None = None, on_cancel=None,
+                 unit: str = "steps done"):
+        self.slot, self.label, self.total, self.unit = slot, label, max(1, int(total)), unit
         self.started = time.monotonic()
         self._box = slot.status(label, expanded=True, state="running")
         # (children are added without ``with``: leaving a status block marks it complete)
@@ -43,7 +44,8 @@ class Progress:
         """``done`` of ``total`` steps finished; ``text`` says what is being done now."""
         done = max(0, min(int(done), self.total))
         elapsed = time.monotonic() - self.started
-        words = f"{done} of {self.total}" + (f" {text}" if text else "") + f" · {elapsed:.0f} s"
+        count = [] if self.total == 1 else [f"{done} of {self.total} {self.unit}"]     # one step: no count
+        words = " · ".join(count + ([text] if text else []) + [f"{elapsed:.0f} s"])
         self._bar.progress(done / self.total, text=words)
 
     def close(self) -> None:
@@ -73,9 +75,9 @@ class Progress:
 
 
 @contextmanager
-def progress(slot, label: str, total: int = 1, cancel: str | None = None, on_cancel=None):
+def progress(slot, label: str, total: int = 1, cancel: str | None = None, on_cancel=None, unit: str = "steps done"):
     """:class:`Progress` for the time of a ``with`` block; the box is taken away after it, whatever happens."""
-    p = Progress(slot, label, total, cancel, on_cancel)
+    p = Progress(slot, label, total, cancel, on_cancel, unit)
     try:
         yield p
     finally:

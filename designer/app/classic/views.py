@@ -255,7 +255,8 @@ def rally_tab() -> None:
     slot = st.empty()                   # the stages' progress, at the top of the tab, while they are analysed
     try:
         todo = [s for s in rally.stages if not analysed(s, box_for(s))]
-        with busy.progress(slot, "Analysing the rally's stages", total=len(rally.stages)) if todo \
+        with busy.progress(slot, "Analysing the rally's stages", total=len(rally.stages),
+                           unit="stages analysed") if todo \
                 else _nothing() as p:
             for i, stage in enumerate(rally.stages, start=1):
                 box = box_for(stage)

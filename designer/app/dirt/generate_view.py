@@ -81,9 +81,10 @@ def _generate(slot) -> None:
     """The search asked for by the Generate button, with its progress in ``slot``; the page is drawn again after."""
     try:
         spec = _spec()
-        with busy.working(BUSY), busy.progress(slot, "Generating stages", total=spec.candidates) as p:
-            p.step(0, "candidates examined")
-            ss.gen_results = search(spec, keep=3, progress=lambda done, _total: p.step(done, "candidates examined"))
+        with busy.working(BUSY), busy.progress(slot, "Generating stages", total=spec.candidates,
+                                                unit="candidates examined") as p:
+            p.step(0)
+            ss.gen_results = search(spec, keep=3, progress=lambda done, _total: p.step(done))
         ss.gen_error, ss.gen_note = None, None
     except DesignerError as exc:
         ss.gen_results, ss.gen_error = [], str(exc)

@@ -55,7 +55,8 @@ def rows_of(stages: list[Stage], players: int, max_risk, with_times: bool) -> li
     if not todo:
         return [stage_row(i, s, players, max_risk, with_times) for i, s in enumerate(stages)]
     rows: list[dict] = []
-    with busy.progress(st.empty(), "Timing the rally's stages under the dice", total=len(stages)) as p:
+    with busy.progress(st.empty(), "Timing the rally's stages under the dice", total=len(stages),
+                       unit="stages timed") as p:
         for i, s in enumerate(stages):
             p.step(i, f"SS{i + 1} · {s.name}")
             rows.append(stage_row(i, s, players, max_risk, with_times))
