@@ -34,8 +34,9 @@ def _route(found) -> routes.Route:
 
 
 def direction(board: Board, race: Race, *, transport: bool = True, candidates: int = CANDIDATES,
-              slack: int = PARETO_SLACK) -> dict:
-    """The three routes of one direction, planned, with their trade-off set; Plans under ``_plans``."""
+              slack: int = PARETO_SLACK, full: bool = True) -> dict:
+    """The three routes of one direction, planned, with their trade-off set; Plans under ``_plans``.
+    ``full=False``: the trade-off set holds only the fastest (for the figures of the other direction)."""
     from designer.systems.greatrace import search
 
     cm = CostMap(board, race)
@@ -50,7 +51,7 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
     if shortest is None:
         return {"reachable": False, "start": race.start, "finish": race.finish, "_plans": {}}
     try:
-        front = search.search(cm, start, finish, transport=transport, slack=slack)
+        front = search.search(cm, start, finish, transport=transport, slack=slack, pareto=full)
     except search.SearchTooLarge:
         raise DesignerError("the route search needs more work than it is allowed on this board",
                             where=race.source or race.name,
@@ -93,7 +94,7 @@ def analyse(board: Board, race: Race, *, players: int | None = None, runs: int =
             transport: bool = True, candidates: int = CANDIDATES) -> dict:
     players = players or race.players
     fwd = direction(board, race, transport=transport, candidates=candidates)
-    back = direction(board, race.reversed(), transport=transport, candidates=candidates)
+    back = direction(board, race.reversed(), transport=transport, candidates=min(candidates, 4), full=False)
     result: dict = {"system": "greatrace", "stage": race.name, "board": board.name, "start": race.start,
                     "finish": race.finish, "median": race.median, "players": players, "transport": transport}
     rules = board.rules
