@@ -142,7 +142,7 @@ def test_build_validate_analyse_download(server, browser, tmp_path):
         # The analysis.
         page.get_by_role("tab", name="Analysis").click()
         _settle(page)
-        expect(page.get_by_text("Game time")).to_be_visible(timeout=TIMEOUT_MS)
+        expect(page.get_by_text("Expected time", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
         expect(page.get_by_text("Turn by turn")).to_be_visible(timeout=TIMEOUT_MS)
         expect(page.locator('[data-testid="stVegaLiteChart"]').first).to_be_visible(timeout=TIMEOUT_MS)
         _shot(page, "04-analysis")
