@@ -387,3 +387,40 @@ def test_analyze_json():
     assert set(back["speed_limits"]) == set(cells)
     with pytest.raises(DesignerError):
         analyze(track, max_risk=2)
+
+
+GOLDEN = Path(__file__).parent / "data" / "dirt_lines_golden.json"
+
+
+def _turns(line):
+    return None if line is None else [[t.start, t.start_gear, [[list(s.dice), list(s.cells), s.gear] for s in t.steps]]
+                                      for t in line.turns]
+
+
+def test_lines_are_those_of_the_reference_on_every_bundled_stage():
+    """The fastest line (dice by dice), the safe line, the shortest line and the speed limits of every bundled
+    stage, as the turn engine gave them before its points were reduced (written by that engine)."""
+    golden = json.loads(GOLDEN.read_text())
+    root = Path(__file__).resolve().parent.parent / "stages"
+    assert len(golden) >= 20
+    for name, want in golden.items():
+        track = load_track(load_stage(root / name))
+        assert _turns(fastest_line(track)) == want["fastest"], name
+        assert _turns(fastest_line(track, max_risk=0.1)) == want["safe"], name
+        assert shortest_line(track).cells == want["shortest"], name
+        assert speed_limits(track) == want["speed_limits"], name
+
+
+@pytest.mark.parametrize("name", ["rally-3/ss2.yaml", "rally-1/ss1.yaml", "demo/215b-cut-middle-cut.yaml"])
+def test_reduced_points_reach_what_the_full_points_reach(name):
+    """Without a risk budget the engine merges points of a turn whose dice can do the same; a budget of 1 keeps
+    every point apart and allows every turn: both must give every state the same turn ends."""
+    from designer.systems.dirt.driving.rules import engine_for
+
+    track = load_track(load_stage(Path(__file__).resolve().parent.parent / "stages" / "dirt" / name))
+    free = engine_for(track.graph, surface="gravel")
+    full = engine_for(track.graph, surface="gravel", max_risk=1.0)
+    states = [(c, g) for c in range(len(free.road.nodes)) for g in range(0, 7)
+              if not free.road.finish[c] and (g > 0 or free.road.start[c])]
+    for c, g in states:
+        assert sorted(free.ends(c, g)) == sorted(full.ends(c, g)), (free.road.nodes[c], g)

@@ -60,10 +60,14 @@ class TurnEngine:
         self.rules = rules
         self.pool = pool
         self.max_risk = max_risk
-        self._opts: dict[tuple[int, int], list] = {}
+        # the dice options depend on the rules and the pool only: shared by every engine (stages, candidates)
+        self._opts: dict[tuple[int, int], list] = _OPTIONS.setdefault((rules.key, pool), {})
         self._risk: dict[tuple[int, tuple], float] = {}
         self._cell_cache: dict[tuple, list] = {}
         self._memo: dict[tuple, int] = {}
+        self._reach_moves: dict[tuple, list] = {}
+        self._reduce = _reduction(rules, pool)
+        self._decoded: dict[int, list] = {}
         self.plan_options: dict[tuple, list] = {}      # kept by the expected-time plan search (plans.py)
         self.top = rules.top_gear
 
@@ -258,49 +262,88 @@ class TurnEngine:
         Memoised across turn boundaries on the points of a turn (cell, gear, dice used, jump dice): what
         a point can still reach does not depend on how the car got there. Without a risk budget the dice
         used are first reduced to what matters for the rest of the turn (gear dice above the current
-        gear, past the first one used, can never be played). A point's set is stored relative to its
-        own cell, so sets stay short however long the stage.
+        gear, past the first one used, can never be played; the jump dice and the canon mark only price
+        a risk), and a point is one int. A point's set is stored relative to its own cell, so sets stay
+        short however long the stage.
         """
-        return self._reach((cell, gear, 0, ()), self._memo, self.max_risk is not None)
+        if self.max_risk is None:
+            return self._reach_free(((cell << 3 | gear) << _POINT), self._memo)
+        return self._reach((cell, gear, 0, ()), self._memo)
 
-    def _reach(self, key, memo, exact) -> int:
+    def _reach(self, key, memo) -> int:
+        """:meth:`reach` under a risk budget: points are (cell, gear, dice used, jump dice)."""
         hit = memo.get(key)
         if hit is not None:
             return hit
         c, g, used, jumps = key
         m = 0
-        margin = self.road.margin
-        canon = _CANON_ABOVE
-        max_risk = self.max_risk
-        cell_moves = self.cell_moves
+        max_risk = self.max_risk + 1e-12
         for opt in self.die_options(g, used):
             nused = opt[1]
-            for v, ng, t, _step, jd in cell_moves(c, g, opt):
+            for bit, dv, _vbase, _row, t, jd, v, ng in self._moves_from(c, g, opt):
                 njumps = jumps if jd is None else tuple(sorted(jumps + (jd,)))
-                if exact and self.risk(nused, njumps) > max_risk + 1e-12:
+                if self.risk(nused, njumps) > max_risk:
                     continue
-                m |= 1 << (((v - c + margin) * 8 + ng) * 2 + (t == 2))
+                m |= bit
                 if not t:
-                    ckey = (v, ng, nused if exact else (nused & ~63) | canon[ng][nused & 63], njumps)
+                    ckey = (v, ng, nused, njumps)
                     child = memo.get(ckey)                  # most points are met again: no call for those
                     if child is None:
-                        child = self._reach(ckey, memo, exact)
-                    shift = (v - c) * 16
-                    m |= child << shift if shift >= 0 else child >> -shift
+                        child = self._reach(ckey, memo)
+                    m |= child << dv if dv >= 0 else child >> -dv
         memo[key] = m
         return m
+
+    def _reach_free(self, key: int, memo) -> int:
+        """:meth:`reach` without a risk budget: a point is the int ``(cell << 3 | gear) << 18 | dice used``."""
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        c, g, used = key >> (_POINT + 3), (key >> _POINT) & 7, key & _USED
+        m = 0
+        for opt in self.die_options(g, used):
+            counts, gears = opt[1] & _COUNTS, opt[1] & 63
+            row = self._reduce[(counts >> _BRAKE) & _M]
+            for bit, dv, vbase, ng, t, _jd, _v, _ng in self._moves_from(c, g, opt):
+                m |= bit
+                if not t:
+                    ckey = vbase | counts | row[ng][gears]
+                    child = memo.get(ckey)                  # most points are met again: no call for those
+                    if child is None:
+                        child = self._reach_free(ckey, memo)
+                    m |= child << dv if dv >= 0 else child >> -dv
+        memo[key] = m
+        return m
+
+    def _moves_from(self, c: int, g: int, opt) -> list:
+        """:meth:`cell_moves` as the reach reads them: ``(end bit relative to c, shift of the end's own set, the
+        end's point without dice, gear, terminal, jump die, cell, gear)``."""
+        key = (c, g, opt[0], opt[3])
+        hit = self._reach_moves.get(key)
+        if hit is None:
+            margin = self.road.margin
+            hit = self._reach_moves[key] = [
+                (1 << (((v - c + margin) * 8 + ng) * 2 + (t == 2)), (v - c) * 16, (v << 3 | ng) << _POINT,
+                 ng, t, jd, v, ng)
+                for v, ng, t, _step, jd in self.cell_moves(c, g, opt)]
+        return hit
 
     def ends(self, cell: int, gear: int) -> list[tuple[int, int, bool]]:
         """Every distinct (end cell, gear, finished) of a legal turn from a turn boundary."""
         bitset = self.reach(cell, gear)
+        rel = self._decoded.get(bitset)
+        if rel is None:
+            rel = []
+            i = 0
+            rest = bitset
+            while rest:
+                low = rest & -rest
+                i = low.bit_length() - 1
+                rest ^= low
+                rel.append((i // 16, (i // 2) % 8, bool(i % 2)))
+            self._decoded[bitset] = rel
         base = cell - self.road.margin
-        out = []
-        while bitset:
-            low = bitset & -bitset
-            i = low.bit_length() - 1
-            bitset ^= low
-            out.append((base + i // 16, (i // 2) % 8, bool(i % 2)))
-        return out
+        return [(base + d, g, f) for d, g, f in rel]
 
     def best_turn(self, cell: int, gear: int, end: int, end_gear: int, finished: bool) -> Turn | None:
         """The least risky legal turn from (cell, gear) to (end, end_gear) (fewest dice on a tie)."""
@@ -366,6 +409,43 @@ def _canon_above(gear: int, mask: int) -> int:
 
 
 _CANON_ABOVE = [[_canon_above(g, m) for m in range(64)] for g in range(8)]
+_POINT = 18                       # a point of a turn without a risk budget: (cell << 3 | gear) << _POINT | dice used
+_USED = (1 << _POINT) - 1         # the dice used, the canon mark left out (it only prices a risk)
+_COUNTS = _USED & ~63             # the counts of gas, brake, leader and red-zone dice
+
+
+def _playable(gear: int, mask: int, brakes_left: int, skip: int) -> int:
+    """The gear dice not in ``mask`` that some later die of the turn could still play from ``gear``: up one gear
+    at a time through unused dice, down one or (with brake dice) up to ``skip`` gears more. A superset (every
+    brake die counted for every move), so a die left out can never be played."""
+    seen, todo = {gear}, [gear]
+    while todo:
+        x = todo.pop()
+        for k in [x + 1, x - 1] + [x - 1 - b for b in range(1, min(skip, brakes_left) + 1)]:
+            if 1 <= k <= 6 and not mask & (1 << (k - 1)) and k not in seen:
+                seen.add(k)
+                todo.append(k)
+    return sum(1 << (k - 1) for k in seen if k >= 1 and not mask & (1 << (k - 1)))
+
+
+_REDUCTIONS: dict[tuple, list] = {}
+_OPTIONS: dict[tuple, dict] = {}
+
+
+def _reduction(rules: Ruleset, pool: Pool) -> list:
+    """``table[brakes used][gear][gear dice used]``: the gear dice used with every die that can no longer be played
+    marked used too, so points of a turn that can do the same are one point. Only where marking a die changes no
+    rule: every gear die in the pool (``gear_left`` never bites) and no red-zone brake (it counts as a gear die);
+    otherwise the dice above the first used one above the gear (which holds under any pool)."""
+    key = (rules.max_brake_skip, pool.brake, pool.gear, rules.options.red_zone)
+    table = _REDUCTIONS.get(key)
+    if table is None:
+        full = pool.gear >= 6 and not rules.options.red_zone
+        table = [[[(mask | (63 & ~_playable(g, mask, pool.brake - b, rules.max_brake_skip))) if full and g
+                   else _CANON_ABOVE[g][mask] for mask in range(64)] for g in range(8)]
+                 for b in range(_M + 1)]
+        _REDUCTIONS[key] = table
+    return table
 
 
 def _dominated(used: int, jumps: tuple, group: list) -> bool:
