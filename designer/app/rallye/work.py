@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from designer.app.address import Kept, open_parts, yaml_text
+from designer.app.address import Kept, document_and_box, open_parts, yaml_text
 from designer.app.rallye import deckedit
-from designer.app.rallye.state import K, ensure, open_stage, ss
+from designer.app.rallye.state import K, current_stage, ensure, open_stage, ss
 from designer.core import offered
 from designer.core.errors import DesignerError
 from designer.systems.rallye.model.deck import deck_from_data, get_deck
-from designer.systems.rallye.model.stage import Rally, dumps, stage_from_data
+from designer.systems.rallye.model.stage import Rally, dumps
 from designer.systems.rallye.system import SYSTEM
 
 ADDRESS_PARAMS = ("stage", "box")
@@ -30,22 +30,10 @@ def bundled_deck(name: Any) -> dict | None:
         return None
 
 
-def owned_deck() -> bool:
-    data = ss.get(K + "deck")
-    return data is not None and data != bundled_deck(data.get("deck"))
-
-
 def address_work() -> list[Kept]:
-    if K + "stage" not in ss:
-        return []
-    stage, deck = ss[K + "stage"], ss.get(K + "deck")
-
-    def stage_text() -> str:
-        return dumps(stage_from_data(stage, {}, "stage in the editor"))
-    kept = [Kept("stage", stage, "stage", "stage.yaml", stage_text)]
-    if owned_deck():
-        kept.append(Kept("box", deck, "deck", f"{deck.get('deck', 'deck')}.yaml", lambda: deckedit.dumps_deck(deck)))
-    return kept
+    deck = ss.get(K + "deck")
+    return document_and_box(Kept("stage", ss.get(K + "stage"), "stage", "stage.yaml", lambda: dumps(current_stage())),
+                            Kept("box", deck, "deck", text=lambda: deckedit.dumps_deck(deck)), bundled_deck, "deck")
 
 
 def open_address(found: dict[str, Any]) -> None:
