@@ -294,3 +294,8 @@ def test_random_mutations_of_the_bundled_files_never_give_an_internal_error(tmp_
             SYSTEM.analyse(doc, board, runs=20)
     except DesignerError as exc:
         assert str(exc)
+
+
+def test_the_trade_off_slack_is_a_ranged_parameter(tmp_path):
+    _rules_with(tmp_path, "trade_off_slack", {"value": 9, "status": "decided", "source": "x"})
+    _exit2(_setup(tmp_path), "rules.yaml:")

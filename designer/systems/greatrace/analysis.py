@@ -14,7 +14,8 @@ CANDIDATES = 16
 
 
 PARETO_SLACK = 1
-"""The trade-off set holds every way with at most this many actions more than the fastest (complete there)."""
+"""The trade-off set holds every way with at most this many actions more than the fastest (complete there);
+the ruleset's ``trade_off_slack`` overrides it."""
 
 
 def pareto(plans: list[Plan]) -> list[Plan]:
@@ -34,12 +35,14 @@ def _route(found) -> routes.Route:
 
 
 def direction(board: Board, race: Race, *, transport: bool = True, candidates: int = CANDIDATES,
-              slack: int = PARETO_SLACK, full: bool = True) -> dict:
+              slack: int | None = None, full: bool = True) -> dict:
     """The three routes of one direction, planned, with their trade-off set; Plans under ``_plans``.
     ``full=False``: the trade-off set holds only the fastest (for the figures of the other direction)."""
     from designer.systems.greatrace import search
 
     cm = CostMap(board, race)
+    if slack is None:
+        slack = int(board.rules["trade_off_slack"]) if "trade_off_slack" in board.rules.params else PARETO_SLACK
     start, finish = cm.hex_of_city(race.start), cm.hex_of_city(race.finish)
     if start is None or finish is None:
         missing = race.start if start is None else race.finish
