@@ -45,7 +45,8 @@ def test_rulebook_stage_same_values_and_decisions(monkeypatch):
     assert {"roll", "attack"} <= modes          # both roll-outs were used and chosen
 
 
-@pytest.mark.parametrize("options", [{"canon_start": True}, {"red_zone": True}])
+@pytest.mark.parametrize("options", [{"canon_start": True}, {"red_zone": True}, {"big_attack_failure": "latest"},
+                                     {"big_attack_failure": "as_laid"}])
 def test_optional_rules_same_values_and_decisions(monkeypatch, options):
     _same(road_of(demo_track().graph), load_ruleset().with_options(**options), monkeypatch)
 

@@ -107,16 +107,18 @@ def test_one_by_one_stops_before_the_risky_die():
     assert u0[0, 0] == pytest.approx(50.0)              # now rolling on is better
 
 
-def test_gareth_lays_the_loss_of_control_where_it_costs_least():
-    """p. 16: after a failed Big Attack the dice are laid again; the loss of control may be placed at a later
-    point of the plan (a safer tile, a lower gear) if it costs less there."""
+def test_the_readings_of_a_failed_big_attack():
+    """Where a failed Big Attack's loss of control lies: ``latest`` (big_attack_failure: latest) lets the driver
+    place it at any later point of the plan if it costs less there; ``as_laid`` (the default) leaves it on the
+    step whose dice first reach the limit."""
     T = 0
     ps = _one_plan([[0, 0, 0, 1], [1], [1]], gain=3)   # hazards on the first step reach the limit at once
     stop = np.full((1, 4, T + 1), BIG)
     stop[0, 1:, 0] = [40, 30, 20]
     loss = np.zeros((1, 4, T + 1))
     loss[0, 1:, 0] = [95.0, 70.0, 80.0]                  # red tile in gear 5, yellow in gear 4, orange
-    assert attack_values(ps, stop, loss, limit=3)[0, 0] == pytest.approx(70.0)
+    assert attack_values(ps, stop, loss, limit=3, latest=True)[0, 0] == pytest.approx(70.0)
+    assert attack_values(ps, stop, loss, limit=3)[0, 0] == pytest.approx(95.0)
 
 
 def test_big_attack_tokens_count_gear_gas_and_leader_dice_only():

@@ -42,7 +42,9 @@ def _expected_lines(exp: dict | None) -> list[str]:
            f"{exp.get('p10_seconds', '?')}-{exp.get('p90_seconds', '?')} s) in {exp['turns']:.1f} turns"
            f"  |  ideal {exp.get('ideal_time') or '?'} (shakedown, hazards not rolled)",
            f"  under the dice: {100 * exp['loss_of_control_chance']:.0f}% chance of a loss of control"
-           f"{'; leader dice (a car alone on the stage)' if exp.get('leader') else ''}"]
+           f"{'; leader dice (a car alone on the stage)' if exp.get('leader') else ''}"
+           + (f"; failed Big Attacks: {str(exp['big_attack_failure']).replace('_', ' ')}"
+              if exp.get("big_attack_failure") else "")]
     costly = exp.get("costliest_tiles") or []
     if costly:
         out.append("  costliest tiles (expected seconds of turns started there): "

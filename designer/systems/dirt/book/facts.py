@@ -59,6 +59,7 @@ class Expected:
     # Per road tile (placement index): the expected seconds of the turns started on it and the chance of a
     # loss of control there (the analysis' ``expected.tiles``).
     tiles: dict[int, tuple[float, float | None]] = field(default_factory=dict)
+    big_attack_failure: str | None = None     # the reading of a failed Big Attack the figure is solved under
 
 
 @dataclass
@@ -370,7 +371,9 @@ def expected_of(result: dict) -> Expected | None:
         if isinstance(row.get("index"), int) and sec is not None:
             tiles[row["index"]] = (sec, _number(row.get("loss_of_control_chance")))
     return Expected(seconds=seconds, spread=spread, turns=turns, loss_chance=loss,
-                    assumed=[str(a).replace("_", " ") for a in assumed], tiles=tiles)
+                    assumed=[str(a).replace("_", " ") for a in assumed], tiles=tiles,
+                    big_attack_failure=raw.get("big_attack_failure") if isinstance(raw.get("big_attack_failure"), str)
+                    else None)
 
 
 # -- text helpers ---------------------------------------------------------------------------

@@ -80,16 +80,20 @@ def times_block(pdf: Book, f) -> None:
         pdf.cell(pdf.get_string_width(head) + 6, 8, head)
         pdf.font(11, True, GREY)
         pdf.cell(0, 8, f"ideal {clock(line.game_seconds)}", new_x="LMARGIN", new_y="NEXT")
+        failure = {"as_laid": "a failed Big Attack's loss of control lies where its dice first reach the limit",
+                   "latest": "a failed Big Attack's loss of control may be laid at any later point of its plan"}
+        reading = failure.get(exp.big_attack_failure or "", "")
         pdf.para("Expected: the average a driver posts playing the best way under the dice (hazards, losses of "
-                 "control, seconds tokens). Ideal: the fastest line with no hazard rolled, a floor no one beats.",
-                 7.2, GREY, 3.2)
+                 "control, seconds tokens kept to the finish taken off)" + (f"; {reading}" if reading else "")
+                 + ". Ideal: the fastest line with no hazard rolled and no seconds tokens; tokens can take a short "
+                 "stage's expected time below it.", 7.2, GREY, 3.2)
     else:
         pdf.font(16, True)
         pdf.cell(70, 8, f"Ideal {clock(line.game_seconds)}")
         pdf.font(9, False, GREY)
         pdf.cell(0, 8, "the expected time under the dice was not computed for this book",
                  new_x="LMARGIN", new_y="NEXT")
-        pdf.para("Ideal: the fastest line with no hazard rolled, a floor no one beats; real stage times are longer.",
+        pdf.para("Ideal: the fastest line with no hazard rolled and no seconds tokens; real stage times are longer.",
                  7.2, GREY, 3.2)
     rows = []
     turns = f"{len(line.turns)} turns" if line.turns else ""

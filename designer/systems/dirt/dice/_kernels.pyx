@@ -164,8 +164,9 @@ cdef void _roll_one(long p, const int64_t[:, :] sid, const int64_t[:] length, co
 
 cdef void _attack_one(long p, const int64_t[:, :] sid, const int64_t[:] length, const int64_t[:] gain,
                       const int64_t[:, :] index, const double[:, :, ::1] table, const double[:, :] floats, int H,
-                      double* out) noexcept nogil:
-    """One plan as a Big Attack (rollout.attack_values of its point values shifted by its gain): ``out[t]``."""
+                      int latest, double* out) noexcept nogil:
+    """One plan as a Big Attack (rollout.attack_values of its point values shifted by its gain): ``out[t]``;
+    ``latest``: the loss laid at the cheapest point at or after the first failing step, else on that step."""
     cdef int T1 = table.shape[2]
     cdef long L = length[p], g = gain[p], i, j, s, row
     cdef int h, t, x
@@ -195,7 +196,7 @@ cdef void _attack_one(long p, const int64_t[:, :] sid, const int64_t[:] length, 
         # the loss of control laid at the cheapest point at or after the first failing step
         after[L] = Lo[L * T1 + t]
         for j in range(L - 1, 0, -1):
-            after[j] = _min(Lo[j * T1 + t], after[j + 1])
+            after[j] = _min(Lo[j * T1 + t], after[j + 1]) if latest else Lo[j * T1 + t]
         acc = 0.0
         for j in range(1, L + 1):
             acc = acc + fail[j] * after[j]
@@ -283,7 +284,7 @@ cdef int _first_of(const double[:, ::1] low, const int64_t[:] owner, const unsig
 
 def decide_group(const int64_t[:, :] sid, const int64_t[:] length, const int64_t[:] gain, const int64_t[:, :] index,
                  const double[:, :, ::1] table, const int64_t[:, :] ints, const double[:, :] floats,
-                 const int64_t[:] owner, const int64_t[:] local, int n, int H, int K, int first):
+                 const int64_t[:] owner, const int64_t[:] local, int n, int H, int K, int first, int latest=1):
     """sweep.decide_many's branch and bound for the stacked plans of a group of states, in the same order:
     returns ``best[state, tokens]``, ``mode`` (0 none, 1 one by one, 2 Big Attack) and ``pick`` (the plan of
     the state's set)."""
@@ -373,7 +374,7 @@ def decide_group(const int64_t[:, :] sid, const int64_t[:] length, const int64_t
                     if kind == 1:
                         _roll_one(r, sid, length, index, table, ints, floats, H, K, U, V, vals)
                     else:
-                        _attack_one(r, sid, length, gain, index, table, floats, H, vals)
+                        _attack_one(r, sid, length, gain, index, table, floats, H, latest, vals)
                     o = owner[r]
                     for t in range(T1):
                         if bpick[o, t] < 0 or vals[t] < bmin[o, t]:      # the first of the least

@@ -7,7 +7,11 @@ key of the analysis JSON. Keys (all times in game seconds):
   tokens left); ``sd``: its standard deviation; ``p10_seconds``, ``p50_seconds``, ``p90_seconds``: quantiles of its
   exact distribution; ``turns``: expected number of turns (for the table time);
 - ``loss_of_control_chance``: chance of at least one loss of control; ``expected_losses``: their mean number;
-- ``ideal_seconds``, ``ideal_time``: the shakedown line (hazards not rolled, no tokens), for comparison;
+- ``ideal_seconds``, ``ideal_time``: the shakedown line (hazards not rolled, no seconds tokens), for comparison.
+  It is not a floor of the expected time: the expected time takes the seconds tokens kept to the finish off
+  the time (p. 20), and Big Attacks earn them, so a short stage can come out below its ideal;
+- ``big_attack_failure``: where a failed Big Attack's loss of control lies (the stage option of that name:
+  ``as_laid``, on the step whose dice first reach the hazard limit; ``latest``, at any later point of the plan);
 - ``leader``: planned with the leader dice (a car alone on the stage is always the leader);
 - ``bounds``: what the solver tracks (tokens, dice secured per turn, damage of each kind);
 - ``assumed``: every parameter the figure rests on, with its value, status and source;
@@ -195,6 +199,7 @@ class ExpectedTime:
             "ideal_seconds": self.ideal_seconds,
             "ideal_time": format_time(self.ideal_seconds) if self.ideal_seconds is not None else None,
             "leader": self.leader,
+            "big_attack_failure": self.model.rules.options.big_attack_failure,
             "bounds": {"max_tokens": self.mishaps.max_tokens, "max_secured": self.mishaps.max_secured,
                        "max_damage": self.mishaps.max_damage},
             "tiles": tiles,

@@ -30,9 +30,9 @@ From a boundary the driver then either
   roll it, or secure it with seconds tokens (p. 17: the k-th die secured in a turn costs k seconds; a brake
   move is secured whole); reaching the hazard limit is a loss of control on that die's cell;
 - or makes a **Big Attack** (p. 16-17): every die rolled at once, one seconds token per gear, gas or leader
-  die (brake dice earn none), kept whatever happens; on a failure the driver lays the rolled dice again to
-  choose where the loss of control happens: here, any point of the same plan at or after the first one whose
-  dice carry enough hazards.
+  die (brake dice earn none), kept whatever happens; on a failure the loss of control lies on the step whose
+  dice first reach the hazard limit (the stage option ``big_attack_failure: as_laid``, the default), or at any
+  point of the same plan at or after it (``latest``: the rolled dice laid again wherever that costs least).
 
 :func:`designer.systems.dirt.dice.rollout.roll_values` finds the best stopping and securing rule of every plan at once
 (numpy over plans, hazards so far ``h``, dice secured so far ``k`` and tokens held ``t``), by backward induction

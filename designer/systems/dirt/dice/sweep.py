@@ -210,7 +210,8 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
         if kernels is not None and kernels.fits(model.limit, model.K, T1, int(big.length.max()), FIRST):
             # the same branch and bound, in the same order, compiled (the same numbers and choices)
             best, mode, pick = kernels.decide_group(big.sid, big.length, big.gain, index, table, steps.ints,
-                                                    steps.floats, owner, local, n, model.limit, model.K, FIRST)
+                                                    steps.floats, owner, local, n, model.limit, model.K, FIRST,
+                                                    model.latest)
             return _decisions(best, mode, pick)
         # Branch and bound over (plan, mode), exact to the same 1e-9 as DirtModel.decide. Every outcome of a
         # plan ends at one of its points, ended or lost. A Big Attack earns its gain first, so it is worth at
@@ -269,7 +270,8 @@ def _roll_out(model: DirtModel, kind: str, big: PlanSet, rows: np.ndarray, table
     if kind == "roll":
         return roll_values(sub, st, lo, model.limit, model.K)[0]
     where = model.shift_index(sub, st.shape)
-    return attack_values(sub, model._shift(sub, st, where), model._shift(sub, lo, where), model.limit)
+    return attack_values(sub, model._shift(sub, st, where), model._shift(sub, lo, where), model.limit,
+                         latest=model.latest)
 
 
 def _cheapest(point_min: np.ndarray, index: np.ndarray) -> np.ndarray:

@@ -71,6 +71,8 @@ class DirtModel:
         self.T1 = mishaps.max_tokens + 1
         self.K = mishaps.max_secured
         self.limit = rules.hazard_limit
+        # a failed Big Attack's loss of control: on its first failing step (as_laid) or any later point (latest)
+        self.latest = getattr(rules.options, "big_attack_failure", "as_laid") == "latest"
         self.fin_value = -np.arange(self.T1, dtype=float)
         self._tokens = np.arange(self.T1)
         g = road.graph
@@ -327,7 +329,8 @@ class DirtModel:
                 lo_roll, rescue = self.sisu_rescue(sub, lo, damage, value)
                 rolled, _ = roll_values(sub, st, lo_roll, self.limit, self.K)
                 attack = attack_values(sub, self._shift(sub, st), self._shift(sub, lo), self.limit,
-                                       None if rescue is None else self._shift(sub, rescue[:, None, :])[:, 0])
+                                       None if rescue is None else self._shift(sub, rescue[:, None, :])[:, 0],
+                                       latest=self.latest)
                 for mode, vals in (("roll", rolled), ("attack", attack)):
                     p = np.argmin(vals, axis=0)
                     v = vals[p, np.arange(self.T1)]
@@ -397,11 +400,11 @@ class DirtModel:
 
     def attack_failure(self, ps1, j: int, bank: int, loss: np.ndarray, damage: tuple,
                        cheapest: list | None = None) -> list:
-        """What a failed Big Attack (first failing step j) leads to: the cheapest loss of control at or after j,
-        or the SISU token spent and the attack's end reached. ``cheapest``: :func:`cheapest_from` of the
-        plan's loss values with these tokens, when already worked out."""
+        """What a failed Big Attack (first failing step j) leads to: a loss of control on step j (as_laid) or
+        the cheapest one at or after j (latest), or the SISU token spent and the attack's end reached.
+        ``cheapest``: :func:`cheapest_from` of the plan's loss values with these tokens, when already worked out."""
         n = int(ps1.length[0])
-        jj = (cheapest_from(loss[0, :n + 1, bank].tolist()) if cheapest is None else cheapest)[j]
+        jj = (cheapest_from(loss[0, :n + 1, bank].tolist()) if cheapest is None else cheapest)[j] if self.latest else j
         if ps1.rescue is not None:
             stop_su, _, raw = ps1.rescue
             if stop_su[0, n, bank] < raw[0, jj, bank] - 1e-9:
@@ -430,7 +433,7 @@ class DirtModel:
                 ps1.first = first_loss(ps1, self.limit)
             fail, ok = ps1.first
             n = int(ps1.length[0])
-            cheapest = cheapest_from(loss[0, :n + 1, bank].tolist())
+            cheapest = cheapest_from(loss[0, :n + 1, bank].tolist()) if self.latest else None
             pc = ps1.pc[0, 1]
             if pc:
                 emit(pc, self.stop_outcomes(*self._point(ps1, 1), damage), bank, credit, "canon")

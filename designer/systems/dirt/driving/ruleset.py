@@ -11,7 +11,7 @@ import dataclasses
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -45,6 +45,7 @@ class Options(_Model):
     leader_dice: bool = True
     canon_start: bool = False
     red_zone: bool = False
+    big_attack_failure: Literal["as_laid", "latest"] = "as_laid"   # where a failed Big Attack's loss lies
 
 
 class _Values(_Model):
@@ -183,11 +184,11 @@ class Ruleset:
         if options is not None:
             src = options if isinstance(options, dict) else {k: getattr(options, k) for k in current
                                                              if hasattr(options, k)}
-            current.update({k: bool(v) for k, v in src.items() if k in current})
+            current.update({k: v if isinstance(current[k], str) else bool(v) for k, v in src.items() if k in current})
         for k, v in flags.items():
             if k not in current:
                 raise DesignerError(f"unknown optional rule {k!r}", hint=f"known: {', '.join(current)}")
-            current[k] = bool(v)
+            current[k] = v if isinstance(current[k], str) else bool(v)
         return dataclasses.replace(self, options=Options(**current))
 
     def to_dict(self) -> dict:
