@@ -8,12 +8,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from designer.systems.classic import expected as E
-from designer.systems.classic import lines as L
-from designer.systems.classic import moves as M
-from designer.systems.classic import policy as P
-from designer.systems.classic.assembly import assemble
-from designer.systems.classic.rules import load_rules
+from designer.systems.classic.dice import expected as E
+from designer.systems.classic.dice import lines as L
+from designer.systems.classic.dice import moves as M
+from designer.systems.classic.dice import policy as P
+from designer.systems.classic.board.assembly import assemble
+from designer.systems.classic.files.rules import load_rules
 from designer.systems.classic.system import SYSTEM
 
 ROOT = Path(__file__).resolve().parent.parent

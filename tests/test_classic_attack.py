@@ -5,9 +5,9 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, strategies as st
 
-from designer.systems.classic import attack as A
-from designer.systems.classic.moves import IllegalMove
-from designer.systems.classic.rules import load_rules
+from designer.systems.classic.dice import attack as A
+from designer.systems.classic.dice.moves import IllegalMove
+from designer.systems.classic.files.rules import load_rules
 from designer.systems.classic.system import SYSTEM
 
 RULES = load_rules()
@@ -57,7 +57,7 @@ def test_split_times_on_the_ideal_line():
 
 
 def test_cut_cards_and_cleaning_on_gravel():
-    from designer.systems.classic.moves import Car
+    from designer.systems.classic.dice.moves import Car
 
     car = Car()
     assert A.cut_card(car, "0:c0", "good", "asphalt") == (car, 0, frozenset())
@@ -72,7 +72,7 @@ def test_cut_cards_and_cleaning_on_gravel():
 
 
 def test_variable_weather_table():
-    from designer.systems.classic.weather import weather_table, weathers
+    from designer.systems.classic.dice.weather import weather_table, weathers
 
     doc = SYSTEM.load(ROOT / "stages/classic/es3-demo.yaml")
     box = SYSTEM.box_of(doc)

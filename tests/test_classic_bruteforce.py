@@ -28,13 +28,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from designer.systems.classic import expected as E
-from designer.systems.classic import lines as L
-from designer.systems.classic import moves as M
-from designer.systems.classic.assembly import assemble
-from designer.systems.classic.notation import parse_share
-from designer.systems.classic.rules import load_rules
-from designer.systems.classic.zones import loads_box
+from designer.systems.classic.dice import expected as E
+from designer.systems.classic.dice import lines as L
+from designer.systems.classic.dice import moves as M
+from designer.systems.classic.board.assembly import assemble
+from designer.systems.classic.files.notation import parse_share
+from designer.systems.classic.files.rules import load_rules
+from designer.systems.classic.files.zones import loads_box
 
 RULES = load_rules()
 GEARS = (1, 2, 3, 4, 5)

@@ -108,8 +108,8 @@ def test_drawing_of_boards_that_cannot_be_laid_says_why_in_full(tmp_path):
     r = run("render", str(bad), "-o", str(out))
     assert r.exit_code == 2 and "road end 9" in r.output and not out.exists()
     # the road book still draws such a stage, with the reason written in full on the drawing
-    from designer.systems.classic.assembly import assemble
-    from designer.systems.classic.render import stage_svg
+    from designer.systems.classic.board.assembly import assemble
+    from designer.systems.classic.board.render import stage_svg
     from designer.systems.classic.system import SYSTEM
 
     stage = SYSTEM.load(bad)

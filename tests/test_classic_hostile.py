@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from designer.cli import main
 from designer.core.errors import DesignerError
-from designer.systems.classic import rules as R
-from designer.systems.classic import stage as S
+from designer.systems.classic.files import rules as R
+from designer.systems.classic.files import stage as S
 from designer.systems.classic.system import SYSTEM
 
 ROOT = Path(__file__).resolve().parent.parent

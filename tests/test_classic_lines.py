@@ -6,14 +6,14 @@ import math
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from designer.systems.classic import expected as E
-from designer.systems.classic import lines as L
-from designer.systems.classic import moves as M
-from designer.systems.classic import policy as P
-from designer.systems.classic.assembly import assemble
-from designer.systems.classic.notation import parse_share
-from designer.systems.classic.rules import load_rules
-from designer.systems.classic.zones import find_box, loads_box
+from designer.systems.classic.dice import expected as E
+from designer.systems.classic.dice import lines as L
+from designer.systems.classic.dice import moves as M
+from designer.systems.classic.dice import policy as P
+from designer.systems.classic.board.assembly import assemble
+from designer.systems.classic.files.notation import parse_share
+from designer.systems.classic.files.rules import load_rules
+from designer.systems.classic.files.zones import find_box, loads_box
 
 RULES = load_rules()
 

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from designer.core.errors import DesignerError
-from designer.systems.classic import notation as N
+from designer.systems.classic.files import notation as N
 
 
 def test_rulebook_example_reads_as_crossings():

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from designer.systems.classic.pacenotes import stage_notes
-from designer.systems.classic.assembly import assemble
+from designer.systems.classic.board.pacenotes import stage_notes
+from designer.systems.classic.board.assembly import assemble
 from designer.systems.classic.system import SYSTEM
 
 ROOT = Path(__file__).resolve().parent.parent

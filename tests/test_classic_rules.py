@@ -1,11 +1,11 @@
 """The rulebook's worked examples (classic Rallyman ART.4-11, Dirt ART.18-23) as legal and illegal moves."""
 import pytest
 
-from designer.systems.classic import moves as M
-from designer.systems.classic.assembly import assemble
-from designer.systems.classic.notation import parse_share
-from designer.systems.classic.rules import load_rules
-from designer.systems.classic.zones import loads_box
+from designer.systems.classic.dice import moves as M
+from designer.systems.classic.board.assembly import assemble
+from designer.systems.classic.files.notation import parse_share
+from designer.systems.classic.files.rules import load_rules
+from designer.systems.classic.files.zones import loads_box
 
 # A test board: one straight road A3..H3 with the rulebook's corner (3 / 444 / K4) at C3, a bump 3 at E3, a ford
 # at G3 (gravel side); a second road with a tight corner (1 / K2) to reach abandoning.

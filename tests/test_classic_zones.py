@@ -4,11 +4,11 @@ from pathlib import Path
 import pytest
 
 from designer.core.errors import DesignerError
-from designer.systems.classic import stage as S
-from designer.systems.classic.assembly import assemble, turn_cell
-from designer.systems.classic.notation import parse_sheet, parse_share
+from designer.systems.classic.files import stage as S
+from designer.systems.classic.board.assembly import assemble, turn_cell
+from designer.systems.classic.files.notation import parse_sheet, parse_share
 from designer.systems.classic.validate import validate
-from designer.systems.classic.zones import find_box, loads_box
+from designer.systems.classic.files.zones import find_box, loads_box
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = """system: classic
@@ -130,8 +130,8 @@ def _all_crossings(box):
 def test_every_road_of_the_demo_boards_is_a_forward_course(demo):
     import networkx as nx
 
-    from designer.systems.classic import lines as L
-    from designer.systems.classic.rules import load_rules
+    from designer.systems.classic.dice import lines as L
+    from designer.systems.classic.files.rules import load_rules
 
     rules = load_rules()
     crossings = list(_all_crossings(demo))
@@ -151,7 +151,7 @@ def test_every_road_of_the_demo_boards_is_a_forward_course(demo):
 
 
 def test_a_box_is_not_a_stage():
-    from designer.systems.classic import stage as S2
+    from designer.systems.classic.files import stage as S2
 
     with pytest.raises(DesignerError, match="zone box"):
         S2.load(ROOT / "tilesets/classic/demo-zones.yaml")

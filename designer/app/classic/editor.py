@@ -17,9 +17,9 @@ from designer.app.uploads import LARGEST_MB
 from designer.core import paths, yamlio
 from designer.core.errors import DesignerError
 from designer.core.words import plural
-from designer.systems.classic import edit as E
-from designer.systems.classic.render import face_svg
-from designer.systems.classic.zones import ENVIRONMENTS, SURFACES, cell_name
+from designer.systems.classic.board import edit as E
+from designer.systems.classic.board.render import face_svg
+from designer.systems.classic.files.zones import ENVIRONMENTS, SURFACES, cell_name
 
 MODES = ("road path", "road end", "environment", "bump", "ford", "half-cell", "crossroads", "two lanes")
 

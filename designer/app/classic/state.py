@@ -8,7 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from designer.systems.classic import zones as Z
+from designer.systems.classic.files import zones as Z
 from designer.systems.classic.system import SYSTEM
 
 ss = st.session_state

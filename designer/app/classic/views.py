@@ -11,15 +11,15 @@ from designer.app.classic.state import K, box_for, current_stage, ss, stages
 from designer.core.errors import DesignerError
 from designer.core.svgkit import svg_to_png
 from designer.racing.course import format_time
-from designer.systems.classic import notation
-from designer.systems.classic import stage as S
+from designer.systems.classic.files import notation
+from designer.systems.classic.files import stage as S
 from designer.systems.classic.analysis import build_steps, unanalysed
-from designer.systems.classic.assembly import assemble
-from designer.systems.classic.pacenotes import stage_notes
-from designer.systems.classic.rally import link_stages
-from designer.systems.classic.render import stage_svg
-from designer.systems.classic.rules import TYRES
-from designer.systems.classic.stage import Rally
+from designer.systems.classic.board.assembly import assemble
+from designer.systems.classic.board.pacenotes import stage_notes
+from designer.systems.classic.files.rally import link_stages
+from designer.systems.classic.board.render import stage_svg
+from designer.systems.classic.files.rules import TYRES
+from designer.systems.classic.files.stage import Rally
 from designer.systems.classic.system import SYSTEM
 
 

@@ -13,8 +13,8 @@ import yaml
 from designer.app.address import Kept, open_parts, yaml_text
 from designer.app.classic.state import K, open_text, ss
 from designer.core.errors import DesignerError
-from designer.systems.classic import edit as E
-from designer.systems.classic import zones as Z
+from designer.systems.classic.board import edit as E
+from designer.systems.classic.files import zones as Z
 from designer.systems.classic.system import SYSTEM
 
 ADDRESS_PARAMS = ("stage", "box", "editor")

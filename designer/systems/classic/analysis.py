@@ -8,14 +8,14 @@ from fractions import Fraction
 from designer.core.errors import DesignerError
 from designer.racing.course import format_time
 from designer.racing.mdp import quantile
-from designer.systems.classic import policy
-from designer.systems.classic import rally as R
-from designer.systems.classic import lines as L
-from designer.systems.classic import moves as M
-from designer.systems.classic import notation
-from designer.systems.classic.assembly import Course, assemble, turn_side
-from designer.systems.classic.rules import Rules, rules_for
-from designer.systems.classic.weather import weather_table
+from designer.systems.classic.dice import policy
+from designer.systems.classic.files import rally as R
+from designer.systems.classic.dice import lines as L
+from designer.systems.classic.dice import moves as M
+from designer.systems.classic.files import notation
+from designer.systems.classic.board.assembly import Course, assemble, turn_side
+from designer.systems.classic.files.rules import Rules, rules_for
+from designer.systems.classic.dice.weather import weather_table
 
 TURN_WORDS = {0: "unturned", 1: "turned a quarter clockwise", 2: "turned half round", 3: "turned a quarter anticlockwise"}
 SIDE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}

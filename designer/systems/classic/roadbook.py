@@ -11,12 +11,12 @@ from __future__ import annotations
 from designer.core import pdfkit, pdfsvg
 from designer.core.pdfkit import Column
 from designer.racing.course import format_time
-from designer.systems.classic import notation
+from designer.systems.classic.files import notation
 from designer.systems.classic.analysis import analyse, unanalysed
-from designer.systems.classic.assembly import assemble
-from designer.systems.classic.pacenotes import stage_notes
-from designer.systems.classic.render import stage_svg
-from designer.systems.classic.stage import Rally
+from designer.systems.classic.board.assembly import assemble
+from designer.systems.classic.board.pacenotes import stage_notes
+from designer.systems.classic.board.render import stage_svg
+from designer.systems.classic.files.stage import Rally
 
 MIN_PT = 7
 

@@ -31,7 +31,7 @@ class ClassicSystem(GameSystem):
 
     # -- files ------------------------------------------------------------------------------
     def load(self, path):
-        from designer.systems.classic import stage as S
+        from designer.systems.classic.files import stage as S
 
         try:
             return S.load(path)
@@ -40,29 +40,29 @@ class ClassicSystem(GameSystem):
 
     def loads(self, text: str, source: str = "<text>"):
         """A stage or rally sent as text (an upload, a link): it may name boxes and rulesets by name only."""
-        from designer.systems.classic import stage as S
+        from designer.systems.classic.files import stage as S
 
         return S.loads(text, source)
 
     def dumps(self, doc) -> str:
-        from designer.systems.classic import stage as S
+        from designer.systems.classic.files import stage as S
 
         return S.dumps(doc)
 
     def stages_of(self, doc) -> list:
-        from designer.systems.classic.stage import Rally
+        from designer.systems.classic.files.stage import Rally
 
         return list(doc.stages) if isinstance(doc, Rally) else [doc]
 
     def is_rally(self, doc) -> bool:
-        from designer.systems.classic.stage import Rally
+        from designer.systems.classic.files.stage import Rally
 
         return isinstance(doc, Rally)
 
     def box_of(self, stage, near: Path | None = None):
         """The zone box a stage names: beside a stage read from disk (``near``, or the folder it was read
         from), else only a bundled box by name; a stage that came as text never reaches a path it names."""
-        from designer.systems.classic.zones import find_box
+        from designer.systems.classic.files.zones import find_box
 
         if isinstance(stage, BoxFile):
             return stage.box
@@ -101,8 +101,8 @@ class ClassicSystem(GameSystem):
 
     # -- drawing and printing ------------------------------------------------------------------
     def draw(self, stage, box, result: dict | None = None) -> str:
-        from designer.systems.classic.assembly import assemble
-        from designer.systems.classic.render import stage_svg
+        from designer.systems.classic.board.assembly import assemble
+        from designer.systems.classic.board.render import stage_svg
 
         if isinstance(stage, BoxFile):
             stage.refuse("draw")

@@ -1,6 +1,6 @@
 """Checks of a classic stage against its zone box: located problems with a hint, never an exception.
 
-Route problems come from :func:`designer.systems.classic.assembly.assemble` (unknown zone or road end, no road
+Route problems come from :func:`designer.systems.classic.board.assembly.assemble` (unknown zone or road end, no road
 between two ends, ends that do not face each other, boards on top of each other, snow sides mixed within a
 zone); this module adds the stage's own: split points off the route, tyres that do not suit the roads, a
 finish nobody can reach, and the information a race director wants (boards and sides used).
@@ -8,10 +8,10 @@ finish nobody can reach, and the information a race director wants (boards and s
 from __future__ import annotations
 
 from designer.core.problems import Problem
-from designer.systems.classic import lines as L
-from designer.systems.classic import moves as M
-from designer.systems.classic.assembly import Course, assemble
-from designer.systems.classic.rules import Rules, rules_for
+from designer.systems.classic.dice import lines as L
+from designer.systems.classic.dice import moves as M
+from designer.systems.classic.board.assembly import Course, assemble
+from designer.systems.classic.files.rules import Rules, rules_for
 
 
 def validate(stage, box, rules: Rules | None = None, course: Course | None = None) -> list[Problem]:

@@ -2,7 +2,7 @@
 
 The tables are lists of plain rows (dicts), what ``st.data_editor`` shows; :func:`face_from_tables` turns them
 back into the box file's data and :func:`box_data` wraps faces into a whole box, checked by the same loader
-as a file (:func:`designer.systems.classic.zones.box_from_data`), so the editor's messages are the file's.
+as a file (:func:`designer.systems.classic.files.zones.box_from_data`), so the editor's messages are the file's.
 
 >>> t = empty_tables()
 >>> t = toggle_path_cell(add_road(t, 0, 3), 0, "A2")
@@ -16,7 +16,7 @@ import copy
 import yaml
 
 from designer.core.errors import DesignerError
-from designer.systems.classic.zones import Box, box_from_data
+from designer.systems.classic.files.zones import Box, box_from_data
 
 CELL_COLUMNS = ("cell", "env", "bump", "ford", "half", "lanes", "crossroads")
 END_COLUMNS = ("end", "cell", "side")
@@ -173,7 +173,7 @@ def set_cell(t: dict, cell: str, **attrs) -> dict:
 
 def preview_face(t: dict, zone: str, surface: str, size: int):
     """A face built leniently from the tables (what can be read of them), to draw while it is being entered."""
-    from designer.systems.classic.zones import Cell, Corner, End, Face, Road, border_sides, parse_cell
+    from designer.systems.classic.files.zones import Cell, Corner, End, Face, Road, border_sides, parse_cell
 
     def cells_of(text) -> tuple:
         out = []

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from designer.core import files, offered, paths, yamlio
 from designer.core.errors import DesignerError
-from designer.systems.classic import schema
+from designer.systems.classic.files import schema
 
 SURFACES = ("asphalt", "snow", "gravel")
 ENVIRONMENTS = ("meadow", "earth", "forest", "rocks")
@@ -217,7 +217,7 @@ def box_from_data(data, lines, source: str) -> Box:
 def _zone(rd: _Reader, letter, zd, size, at) -> Zone:
     if not isinstance(zd, dict) or not isinstance(zd.get("faces"), dict) or not zd["faces"]:
         rd.fail(at, f"zone {letter} needs `faces` (asphalt, snow or gravel)")
-    from designer.systems.classic.rules import load_rules
+    from designer.systems.classic.files.rules import load_rules
 
     damage = dict(load_rules().damage)          # the ruleset's legend (zone C's, ART.8) unless the zone has its own
     for env, n in (zd.get("damage") or {}).items():

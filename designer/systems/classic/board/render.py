@@ -10,8 +10,8 @@ from __future__ import annotations
 import textwrap
 
 from designer.core.svgkit import text as esc
-from designer.systems.classic.assembly import Course, turn_cell, turn_side
-from designer.systems.classic.zones import Face, parse_cell
+from designer.systems.classic.board.assembly import Course, turn_cell, turn_side
+from designer.systems.classic.files.zones import Face, parse_cell
 
 PX = 40
 FILL = {"asphalt": "#ececec", "snow": "#f7fbff", "gravel": "#f1e6d2"}

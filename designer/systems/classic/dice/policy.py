@@ -2,7 +2,7 @@
 
 States are turn boundaries ``(cell, gear, black dice lost)`` (gear 0: standing, after the start or a loss of
 control); ``("finish", 0, 0)`` ends the stage. The values and the policy inside a turn come from
-:class:`designer.systems.classic.expected.Solver`; this module gives the shared solver what it asks of a game:
+:class:`designer.systems.classic.dice.expected.Solver`; this module gives the shared solver what it asks of a game:
 the exact outcomes of one turn played with that policy (for the policy's statistics: spread, turns, chance of a
 loss of control) and a player that rolls real dice (for the Monte Carlo check in :mod:`designer.racing.simulate`).
 """
@@ -13,8 +13,8 @@ import numpy as np
 
 from designer.racing.mdp import Outcome, solve
 from designer.racing.simulate import simulate as mc
-from designer.systems.classic import moves as M
-from designer.systems.classic.expected import Solver
+from designer.systems.classic.dice import moves as M
+from designer.systems.classic.dice.expected import Solver
 
 FINISH = ("finish", 0, 0)
 START = ("start", 0, 0)

@@ -12,9 +12,9 @@ import yaml
 
 from designer.core import files, offered, paths, yamlio
 from designer.core.errors import DesignerError
-from designer.systems.classic import notation, schema
-from designer.systems.classic.rally import link_stages
-from designer.systems.classic.rules import TYRES
+from designer.systems.classic.files import notation, schema
+from designer.systems.classic.files.rally import link_stages
+from designer.systems.classic.files.rules import TYRES
 
 WEATHERS = ("fixed", "variable")
 STAGE_KEYS = set(schema.StageFile.model_fields)
@@ -170,7 +170,7 @@ def loads(text: str, source: str = "<text>", path: Path | None = None):
     if "rally" in data:
         return rally_from_data(data, lines, source, near, (str(Path(path).resolve()),) if path else ())
     if isinstance(data.get("zones"), dict):
-        from designer.systems.classic.zones import box_from_data
+        from designer.systems.classic.files.zones import box_from_data
 
         raise IsABox(box_from_data(data, lines, source), source)     # a broken box says where, like any box
     return stage_from_data(data, lines, source, near=near)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from designer.core import offered, paths, yamlio
 from designer.core.errors import DesignerError
-from designer.systems.classic import schema
+from designer.systems.classic.files import schema
 
 RULES_FILE = paths.TILESETS / "classic" / "classic-rules.yaml"
 STATUSES = ("rulebook", "reference", "assumed", "decided")

@@ -19,7 +19,7 @@ A loss of control beside forest or rocks costs black dice for the rest of the st
 is solved as its own car with fewer dice (one die at least is kept: decided; no repair within a stage, ART.14).
 
 Left out of the value (said in the result): cut cards (ART.9.3), dropping seconds (ART.6), the SISU card (ART.7.5).
-:mod:`designer.systems.classic.policy` hands this policy to the shared solver (:mod:`designer.racing.mdp`)
+:mod:`designer.systems.classic.dice.policy` hands this policy to the shared solver (:mod:`designer.racing.mdp`)
 for its exact statistics and plays it with random dice to check the value by Monte Carlo.
 """
 from __future__ import annotations
@@ -29,8 +29,8 @@ from dataclasses import replace
 
 import networkx as nx
 
-from designer.systems.classic import moves as M
-from designer.systems.classic.rules import Rules
+from designer.systems.classic.dice import moves as M
+from designer.systems.classic.files.rules import Rules
 
 
 class Solver:

@@ -1,7 +1,7 @@
 """The optional rules around a turn: Big Attack (ART.5), dropping seconds (ART.6), the SISU card (ART.7.5),
 time-control penalties (ART.22) and the chance of a loss of control for a planned set of dice.
 
->>> from designer.systems.classic.rules import load_rules
+>>> from designer.systems.classic.files.rules import load_rules
 >>> rules = load_rules()
 >>> big_attack(rules, ["gear3", "gear4", "gas"], [False, True, False], cells_to_finish=9)
 Attack(cells=3, seconds=3, loss=False)
@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from designer.systems.classic.moves import IllegalMove
-from designer.systems.classic.rules import Rules
+from designer.systems.classic.dice.moves import IllegalMove
+from designer.systems.classic.files.rules import Rules
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,11 @@ import itertools
 from fractions import Fraction
 
 from designer.racing.course import format_time
-from designer.systems.classic import expected as E
-from designer.systems.classic import moves as M
-from designer.systems.classic.assembly import assemble
-from designer.systems.classic.notation import Traversal
-from designer.systems.classic.rules import Rules
+from designer.systems.classic.dice import expected as E
+from designer.systems.classic.dice import moves as M
+from designer.systems.classic.board.assembly import assemble
+from designer.systems.classic.files.notation import Traversal
+from designer.systems.classic.files.rules import Rules
 
 MAX_ZONES = 3          # 2^3 weathers x tyres: a few seconds; more is left out of the analysis
 

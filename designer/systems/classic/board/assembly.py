@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from designer.core.problems import Problem
-from designer.systems.classic.notation import Traversal, sheet_parts
-from designer.systems.classic.zones import Box, Corner, Face, SIDES, edge_offset, parse_cell
+from designer.systems.classic.files.notation import Traversal, sheet_parts
+from designer.systems.classic.files.zones import Box, Corner, Face, SIDES, edge_offset, parse_cell
 
 VEC = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 

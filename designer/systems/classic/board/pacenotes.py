@@ -4,14 +4,14 @@ Straights are counted in cells; a corner is written ``3/444/K4``: the inside not
 cell, the cut note after K (ART.9); ``^3`` a bump (ART.11), ``~`` a ford (ART.23), ``+`` a crossroads (ART.25),
 ``//`` half-cells (ART.18); the environment where leaving the road costs dice is added in brackets (ART.8).
 
->>> from designer.systems.classic.zones import Corner
+>>> from designer.systems.classic.files.zones import Corner
 >>> corner_note(Corner(("E2",), 3, ("E1", "F2", "F3"), 4, ("D3",), 4))
 '3/444/K4'
 """
 from __future__ import annotations
 
-from designer.systems.classic.assembly import Course, _oriented
-from designer.systems.classic.zones import Corner
+from designer.systems.classic.board.assembly import Course, _oriented
+from designer.systems.classic.files.zones import Corner
 
 
 def corner_note(c: Corner) -> str:

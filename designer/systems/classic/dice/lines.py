@@ -2,7 +2,7 @@
 fewest seconds of time cards with no hazard rolled) and the gear-limit profile.
 
 The ideal line is the shared turn search (:mod:`designer.racing.search`) over turn boundaries
-``(cell, gear, finished)``, with the turns of :func:`designer.systems.classic.moves.turn_ends`.
+``(cell, gear, finished)``, with the turns of :func:`designer.systems.classic.dice.moves.turn_ends`.
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import networkx as nx
 
 from designer.racing.course import format_time, shortest_line
 from designer.racing.search import fastest_states, path_to
-from designer.systems.classic import moves as M
-from designer.systems.classic.rules import Rules
+from designer.systems.classic.dice import moves as M
+from designer.systems.classic.files.rules import Rules
 
 
 def ends_function(g: nx.DiGraph, rules: Rules, car: M.Car):

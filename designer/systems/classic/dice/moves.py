@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import networkx as nx
 
-from designer.systems.classic.rules import Rules
+from designer.systems.classic.files.rules import Rules
 
 ROAD_OF = {"asphalt": "asphalt", "snow": "snow", "gravel": "gravel"}
 
