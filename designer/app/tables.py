@@ -29,11 +29,19 @@ ss = st.session_state
 def frame(rows: list[dict], columns: list[str], text: tuple[str, ...] = ()) -> pd.DataFrame:
     """A table's input frame: ``columns`` in order; the ``text`` columns hold text, so that an editor accepts
     any word in them (a card number like ``12b``), not only numbers."""
+    rows = [{**r, **{c: _as_text(r.get(c)) for c in text}} for r in rows]
     df = pd.DataFrame(rows, columns=list(columns))
     for col in text:
-        df[col] = [None if _blank(v) else str(v) for v in df[col].tolist()]
-        df[col] = df[col].astype(object)
+        df[col] = df[col].astype(object).where(df[col].notna(), None)
     return df
+
+
+def _as_text(v: Any) -> str | None:
+    if _blank(v):
+        return None
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
 
 
 def _blank(v: Any) -> bool:
