@@ -232,3 +232,17 @@ def test_analyze_carries_the_expected_time():
 def test_cheapest_from_is_the_first_least_value_at_or_after_each_point(values):
     """Where a failed Big Attack lays its loss of control: the first point of least value from j on."""
     assert cheapest_from(values) == [min(range(j, len(values)), key=values.__getitem__) for j in range(len(values))]
+
+
+def test_the_securing_table_lists_every_k_a_reader_may_meet():
+    """A secured brake move secures its dice at once, so k dice secured can pass the die's index: each row from the
+    second die on lists every k up to the bound that the tokens held allow."""
+    result = expected_time(demo_track())
+    K = result.mishaps.max_secured
+    rows = [(d, i, row) for d in result.decisions() if d["mode"] == "roll"
+            for i, row in enumerate(d["before_each_die_after_securing"])]
+    assert any(d["tokens"] >= 3 and i for d, i, row in rows)          # two dice or more can be secured there
+    for d, i, row in rows:
+        ks = {int(key.split("/")[1]) for key in row}
+        affordable = {k for k in range(1, K + 1) if d["tokens"] >= k * (k + 1) // 2}
+        assert ks == (affordable if i else set()), (d["cell"], i, sorted(ks))

@@ -21,7 +21,8 @@ key of the analysis JSON. Keys (all times in game seconds):
 - ``decisions``: the decision at every turn boundary the policy reaches with a chance of 0.1 % or more (to
   replay it): ``cell``, ``gear``, ``tokens``, ``damage``, ``sisu_token``, ``chance``, ``mode``, ``dice``,
   ``cells`` and, one by one, ``before_each_die`` (as in ``policy``) and ``before_each_die_after_securing``
-  (keys ``"hazards/k"`` once k dice are secured, the tokens then held being the boundary's minus 1 + ... + k);
+  (keys ``"hazards/k"`` once k dice are secured, for every k up to ``bounds.max_secured`` from the second die on,
+  the tokens then held being the boundary's minus 1 + ... + k);
 - ``tiles``: per road tile (in driving order) the expected seconds of the turns started on it and the chance
   of a loss of control there, most expensive first in ``costliest_tiles``.
 """
@@ -108,13 +109,14 @@ class ExpectedTime:
         return out
 
     def _secured_rules(self, state, bank, decision) -> list[dict]:
-        """The same once k >= 1 dice are secured (tokens then held: bank - (1 + ... + k)); keys "hazards/k"."""
+        """The same once k >= 1 dice are secured (tokens then held: bank - (1 + ... + k)); keys "hazards/k".
+        Every k up to the bound, whatever the die's index: a secured brake move secures its 2-4 dice at once."""
         model = self.model
         replay = model.single(state, decision, self.solution._vector)[3]
         out = []
         for i in range(replay.length):
             row = {}
-            for k in range(1, min(i, model.K) + 1):
+            for k in range(1, model.K + 1) if i else ():
                 t = bank - k * (k + 1) // 2
                 if t < 0:
                     break
