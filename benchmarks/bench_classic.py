@@ -36,7 +36,7 @@ def main() -> None:
     for st in rally.stages:
         ms_lay, course = clock(lambda: assemble(st.route, SYSTEM.box_of(st)))
         car = M.Car(tyres=st.tyres, leader=st.leader)
-        ms_ideal, ideal = clock(lambda: L.ideal_line(course.graph, rules, car))
+        ms_ideal, ideal = clock(lambda: L.ideal_line(course.graph, rules, car, big_attack=st.big_attack))
         ms_exp, exp = clock(lambda: E.expected_time(course.graph, rules, car, big_attack=st.big_attack), repeat=1)
         model, solution, stats = P.solve_stage(course.graph, rules, car, big_attack=st.big_attack)
         t = time.perf_counter()
