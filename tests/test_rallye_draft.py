@@ -11,10 +11,10 @@ from hypothesis import given, settings, strategies as st
 
 from designer.core.errors import DesignerError
 from designer.systems.rallye.model.deck import get_deck
-from designer.systems.rallye.table.draft import draft
-from designer.systems.rallye.table.layout import exit_of, lay_out
 from designer.systems.rallye.model.rules import Param
 from designer.systems.rallye.model.stage import loads
+from designer.systems.rallye.table.draft import draft
+from designer.systems.rallye.table.layout import exit_of, lay_out
 from designer.systems.rallye.validate import validate
 
 DECK = get_deck("rallye-demo")

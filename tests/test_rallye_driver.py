@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from designer.systems.rallye.model.deck import get_deck, loads_deck
 from designer.systems.rallye.driving.plan import solve
 from designer.systems.rallye.driving.simulate import _choose, simulate
+from designer.systems.rallye.model.deck import get_deck, loads_deck
 
 DECK = get_deck("rallye-demo")
 

@@ -7,9 +7,9 @@ import os
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from designer.systems.rallye.model.deck import get_deck, loads_deck
 from designer.systems.rallye.driving.plan import reachable, solve
 from designer.systems.rallye.driving.simulate import simulate
+from designer.systems.rallye.model.deck import get_deck, loads_deck
 
 DECK = get_deck("rallye-demo")
 IDS = sorted(DECK.sections, key=int)

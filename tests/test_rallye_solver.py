@@ -22,8 +22,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from designer.systems.rallye.model.deck import loads_deck
 from designer.systems.rallye.driving.plan import solve
+from designer.systems.rallye.model.deck import loads_deck
 from designer.systems.rallye.model.rules import Param
 
 CI = settings(max_examples=60, deadline=None, derandomize=bool(os.environ.get("CI")),

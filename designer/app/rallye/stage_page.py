@@ -13,9 +13,9 @@ from designer.app.recent import Recent
 from designer.core.errors import DesignerError
 from designer.core.words import plural
 from designer.systems.rallye.analyse import pace_note
-from designer.systems.rallye.table.draft import draft
 from designer.systems.rallye.draw import stage_svg
 from designer.systems.rallye.model.stage import POLICIES, dumps
+from designer.systems.rallye.table.draft import draft
 from designer.app.rallye.state import current_deck, current_stage
 from designer.app.tables import editable
 from designer.systems.rallye.system import SYSTEM

@@ -5,12 +5,13 @@ time at the table.
 from __future__ import annotations
 
 from designer.core.errors import DesignerError
-from designer.systems.rallye.model.deck import Deck, Section
 from designer.systems.rallye.driving.knowledge import front_text
-from designer.systems.rallye.table.layout import exit_of, lay_out
 from designer.systems.rallye.driving.plan import hardest_braking, limits_profile, solve
+from designer.systems.rallye.driving.race import race
 from designer.systems.rallye.driving.simulate import simulate
+from designer.systems.rallye.model.deck import Deck, Section
 from designer.systems.rallye.model.stage import Stage
+from designer.systems.rallye.table.layout import exit_of, lay_out
 from designer.systems.rallye.validate import card_ids
 
 ARROWS = {"left": "L", "right": "R"}
@@ -69,9 +70,11 @@ def recon_rows(deck: Deck, sections: list[Section], cautious, fastest, full_caut
 
 
 def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 300, seed: int = 1,
-            extra_stress: int = 0, known: frozenset = frozenset()) -> dict:
+            extra_stress: int = 0, known: frozenset = frozenset(), race_runs: int = 0) -> dict:
     """The analysis of ``stage``; the plans are chosen from the cards' fronts (``known``: card ids whose backs
-    the drivers remember from an earlier stage), the full-information figures given beside them."""
+    the drivers remember from an earlier stage), the full-information figures given beside them. With
+    ``race_runs`` and two drivers or more, races of that many drivers too (each seat's seconds behind the
+    winner)."""
     ids = card_ids(stage, deck)
     missing = [c for c in ids if c not in deck.sections]
     if missing:
@@ -93,6 +96,7 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
     at_top = sum(r.solo(s.top // r.speed_step) for s in sections)
     counts = {k: sum(1 for s in sections if s.severity == k) for k in ("none", "yellow", "orange", "red")}
     table = table_minutes(deck, players, len(sections))
+    raced = race(deck, sections, players, runs=race_runs, seed=seed, plan=fastest) if race_runs and players > 1 else None
     statuses = {k: v for k, v in r.statuses().items() if v in ("assumed", "decided")}
     gain = cautious.expected - fastest.expected
     prior = r.hidden_backs.get("prior", "ranges")
@@ -113,6 +117,11 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
                        f"{_percent(sim['spin_stage_chance'])} chance of at least one spin on the fastest plan "
                        f"({sim['spins_per_stage']} spins per stage on average)"
                        + (f" ({extra_stress} stress cards in the starting set)" if extra_stress else ""))
+    if raced:
+        seats = "; ".join(f"seat {x['seat']} {x['mean_behind_seconds']} s behind (p90 {x['p90']}), wins "
+                          f"{_percent(x['wins'])}" for x in raced["seats"])
+        summary.append(f"a race of {players} drivers ({raced['runs']} races, every driver on the fastest plan with "
+                       f"its own hand): {seats}; {raced['spins_per_race']} spins per race")
     hb = hardest_braking(deck, sections)
     if hb:
         summary.append(f"hardest braking: {hb['drop']} km/h into section {hb['section']}")
@@ -144,6 +153,7 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
                    "headings": [[p.heading_in, p.heading_out] for p in layout.placements],
                    "problems": [{"section": i + 1, "reason": why} for i, why in layout.problems]},
         "table_time": table,
+        "race": raced,
         "data_status": {"tables": deck.tables_status, "parameters": statuses},
         "summary": summary,
     }

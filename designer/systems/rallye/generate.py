@@ -12,8 +12,8 @@ from designer.core import paths
 from designer.core.errors import DesignerError
 from designer.systems.rallye.analyse import analyse
 from designer.systems.rallye.model.deck import find_deck, get_deck
-from designer.systems.rallye.table.draft import draft
 from designer.systems.rallye.model.stage import Stage
+from designer.systems.rallye.table.draft import draft
 
 POLICY = {None: "random", "easy": "fast", "medium": "random", "hard": "slow"}
 

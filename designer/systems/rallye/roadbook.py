@@ -14,8 +14,8 @@ from designer.core.errors import DesignerError
 from designer.core.pdfkit import Column
 from designer.core.words import plural
 from designer.systems.rallye.analyse import analyse
-from designer.systems.rallye.model.deck import deck_of
 from designer.systems.rallye.draw import map_svg, stage_svg
+from designer.systems.rallye.model.deck import deck_of
 from designer.systems.rallye.model.stage import Rally, Stage
 
 # The call's cell takes its corner's colour: light, middle and dark grey once printed in black and white.

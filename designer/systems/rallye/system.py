@@ -89,8 +89,12 @@ class RallyeSystem(GameSystem):
             raise DesignerError(f"{runs} runs is not a number of simulated runs", where=stage.source,
                                 hint=f"from 0 to {MAX_RUNS}")
         known = frozenset(stage.seen) if box.ruleset.hidden_backs.get("remember_backs") else frozenset()
+        race_runs = int(options.get("race_runs", 0))
+        if not 0 <= race_runs <= MAX_RUNS:
+            raise DesignerError(f"{race_runs} races is not a number of simulated races", where=stage.source,
+                                hint=f"from 0 to {MAX_RUNS}")
         return analyse(stage, box, players=players, runs=runs, seed=int(options.get("seed", 1)),
-                       extra_stress=int(options.get("extra_stress", 0)), known=known)
+                       extra_stress=int(options.get("extra_stress", 0)), known=known, race_runs=race_runs)
 
     def report(self, result: dict) -> str:
         from designer.systems.rallye.analyse import report

@@ -4,11 +4,11 @@ table, wheels the action cards can set, speeds that can be brought down in time.
 from __future__ import annotations
 
 from designer.core.problems import Problem
+from designer.systems.rallye.driving.plan import solve
 from designer.systems.rallye.model.deck import Deck, Section
+from designer.systems.rallye.model.stage import Stage
 from designer.systems.rallye.table.draft import draft
 from designer.systems.rallye.table.layout import lay_out
-from designer.systems.rallye.driving.plan import solve
-from designer.systems.rallye.model.stage import Stage
 
 
 def _where(stage: Stage, index: int | None = None) -> str:

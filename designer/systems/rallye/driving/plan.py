@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from designer.systems.rallye.model.deck import Deck, Section
 from designer.systems.rallye.driving.knowledge import Back, Belief, beliefs, safe_limit
+from designer.systems.rallye.model.deck import Deck, Section
 from designer.systems.rallye.model.rules import SPIN, Ruleset
 
 Card = tuple[int, frozenset]          # (acceleration in steps, arrows)

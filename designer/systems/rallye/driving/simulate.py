@@ -14,8 +14,8 @@ import random
 import statistics
 from functools import lru_cache
 
-from designer.systems.rallye.model.deck import Deck, Section
 from designer.systems.rallye.driving.plan import Plan, action_cards, outcome_cost, reachable, section_outcomes
+from designer.systems.rallye.model.deck import Deck, Section
 from designer.systems.rallye.model.rules import SPIN
 
 STRESS = None          # a stress card in a hand or a pile

@@ -1,0 +1,50 @@
+"""A race of several drivers, round by round as the rules run it: seconds received behind the fastest, the
+leader's seconds taken off everyone, the leader's stress card, every seat reported."""
+from __future__ import annotations
+
+import pytest
+
+from designer.core import paths
+from designer.core.errors import DesignerError
+from designer.systems.rallye.driving.race import race
+from designer.systems.rallye.model.deck import get_deck, loads_deck
+from designer.systems.rallye.system import SYSTEM
+
+DECK = get_deck("rallye-demo")
+SS1 = ["32", "5", "37", "25", "13", "4", "31", "17", "9", "27", "8", "26"]
+
+LEVEL = """system: rallye
+deck: level
+sections:
+""" + "".join(f"  - {{id: {i}, width: wide, surface: tarmac, severity: none, safety: 240, top: 240}}\n" for i in range(1, 13)) + \
+    "actions:\n  - {id: a, acceleration: 40, steering: [], owner: start, count: 12}\n"
+
+
+def test_drivers_who_always_match_stay_level_and_take_no_stress():
+    deck = loads_deck(LEVEL, "level.yaml")
+    out = race(deck, [deck.section(i) for i in range(1, 13)], players=3, runs=20, seed=4)
+    for seat in out["seats"]:
+        assert seat["mean_behind_seconds"] == 0 and seat["wins"] == 1.0 and seat["stress_per_stage"] == 0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_seat_is_reported_and_someone_wins_every_race(players):
+    out = race(DECK, [DECK.sections[c] for c in SS1], players=players, runs=30, seed=2)
+    assert [s["seat"] for s in out["seats"]] == list(range(1, players + 1))
+    assert sum(s["wins"] for s in out["seats"]) >= 1.0 - 1e-9        # ties share the win
+    for s in out["seats"]:
+        assert 0 <= s["p10"] <= s["mean_behind_seconds"] <= s["p90"] + 1e-9
+        assert s["stress_per_stage"] > 0                           # someone leads, and the leader takes stress
+    assert race(DECK, [DECK.sections[c] for c in SS1], players=players, runs=30, seed=2) == out
+
+
+def test_the_race_is_in_the_analysis_when_asked():
+    stage = SYSTEM.load(paths.STAGES / "rallye" / "demo-ss1-col-des-essais.yaml")
+    result = SYSTEM.analyse(stage, SYSTEM.box_of(stage), runs=0, race_runs=10, players=3)
+    assert result["race"]["players"] == 3 and len(result["race"]["seats"]) == 3
+    assert any(line.startswith("a race of 3 drivers") for line in result["summary"])
+    assert SYSTEM.analyse(stage, SYSTEM.box_of(stage), runs=0, players=3)["race"] is None
+    with pytest.raises(DesignerError):
+        SYSTEM.analyse(stage, SYSTEM.box_of(stage), runs=0, race_runs=-1)
+    with pytest.raises(ValueError):
+        race(DECK, [DECK.sections[c] for c in SS1], players=7)
