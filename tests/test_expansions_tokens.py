@@ -170,3 +170,59 @@ def test_a_token_on_a_tile_driven_twice_acts_once_and_is_not_off_road(official):
     assert "token-off-road" not in problems
     g = assemble(stage, official).graph
     assert g.nodes[f"1:{straight[0]}"]["ford"]
+
+
+# The twelve kinds rekee offers (its token list, src/token.rs) and the ids of the official editor (.rgt).
+REKEE_IDS = ["chicane", "chicane-limit", "jump", "water", "climb-ascent", "climb-descent", "cloud", "oxygen-2",
+             "joker-entrance", "joker-exit", "finish", "mud-spray"]
+RGT_IDS = [f"{t}{n}" for t in ("asphalt", "dirt", "ice") for n in "1234"] + [
+    "climbm1", "climbp1", "climbw", "climbr1", "climbr2", "climbr3", "greendoor", "reddoor", "whitedoor"]
+
+
+def test_every_rekee_and_official_editor_token_is_read_drawn_and_written_back():
+    from designer.systems.dirt.board.render import stage_svg
+    from designer.systems.dirt.board.tileset import get_tileset
+
+    official = get_tileset("official")
+    data = {"title": "All tokens", "tiles": [{"q": 0, "r": 0, "id": "202a", "dir": 0},
+                                             {"q": 0, "r": -1, "id": "205a", "dir": 0, "tokens": [
+                                                 {"id": k, "q": 0.0, "r": 0.0, "dir": 0} for k in REKEE_IDS]},
+                                             {"q": 0, "r": -2, "id": "203a", "dir": 0}]}
+    stage = import_rekee(json.dumps(data), official)
+    kinds = sorted(t.kind for p in stage.tiles for t in p.tokens)
+    assert len(kinds) == 12 and set(kinds) == set(KINDS)
+    svg = stage_svg(assemble(stage, official))
+    assert svg.count("<circle") >= 12 and "mud spray" in svg
+    again = import_rekee(export_rekee(stage, official), official)
+    assert sorted(t.kind for p in again.tiles for t in p.tokens) == kinds
+    for tid in RGT_IDS:
+        assert T.from_rgt({"TokenId": tid, "X": 0.0, "Y": 0.0}) is not None, tid
+    rgt = json.loads(export_rgt(stage, official))
+    written = [t["TokenId"] for row in rgt["Tuiles"] for t in row.get("Tokens", [])]
+    assert len(written) == 11 and "mud-spray" in rgt["Notes"]      # the official editor has no mud spray
+
+
+def test_every_kind_has_a_documented_effect_with_status():
+    from designer.systems.dirt.board.tokens import token_rules
+
+    for kind, rule in token_rules().items():
+        assert rule["status"] in ("rulebook", "reference", "assumed", "decided") and rule["source"], kind
+
+
+def test_mud_spray_takes_one_off_every_corner_space_of_its_tile():
+    stage = loads_stage("stage: m\ntiles: [202a A, 210b C, 205a D, 203a A]\n")
+    plain = assemble(stage, _ts(stage))
+    sprayed = assemble(add_token(stage, 1, "mud-spray", at=(0.0, 0.0)), _ts(stage))
+    before = {n: d["limit"] for n, d in plain.graph.nodes(data=True) if n.startswith("1:") and d.get("corner")}
+    after = {n: d["limit"] for n, d in sprayed.graph.nodes(data=True)}
+    assert before
+    for n, limit in before.items():
+        assert (n not in after and limit == 1) or after[n] == limit - 1
+    cuts = {n: d["limit"] for n, d in plain.graph.nodes(data=True) if d.get("cut")}
+    assert all(sprayed.graph.nodes[n]["limit"] == v for n, v in cuts.items() if n in sprayed.graph)
+    assert fastest_line(sprayed).seconds >= fastest_line(plain).seconds
+
+
+def _ts(stage):
+    from designer.systems.dirt.board.tileset import get_tileset
+    return get_tileset(stage.tileset)

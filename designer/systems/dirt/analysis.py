@@ -81,6 +81,14 @@ def analyze(track, players: int = 4, max_risk: float | None = None, rules: Rules
         from designer.systems.dirt.board.track import analysis_notes
         out["stage"]["circuit"] = track.circuit
         out["stage"]["laps"] = stage.laps if track.circuit else None
+        if track.circuit:                   # a lap with and without the joker route (fastest line)
+            from designer.systems.dirt.driving.laps import lap_times
+            out["laps"] = laps = lap_times(track, rules, leader)
+            if laps and laps["lap_seconds"] is not None:
+                out["notes"] = out.get("notes", []) + [
+                    f"a lap takes {laps['lap_seconds']} s on the fastest line"
+                    + (f", a joker lap {laps['joker_lap_seconds']} s" if laps["joker_lap_seconds"] is not None else "")
+                    + f"; the race without the joker {laps['race_seconds_without_joker']} s (hazards not rolled)"]
         extra = analysis_notes(track)
         if extra:
             out["notes"] = out.get("notes", []) + extra

@@ -272,7 +272,7 @@ def _draw_overlaps(c: _Canvas, track, overlaps: set[int], size: float):
 TOKEN_MARKS = {"chicane": ("X", "#c0392b"), "chicane-limit": ("X", "#c0392b"), "water": ("~", "#1f5fbf"),
                "jump": ("^", "#111111"), "climb-ascent": ("-1", "#b0306a"), "climb-descent": ("+1", "#2a7f62"),
                "cloud": ("c", "#777777"), "oxygen": ("O2", "#2a7f9e"), "joker-entrance": ("J", "#1e8c3a"),
-               "joker-exit": ("J", "#b0302a"), "finish": ("F", "#111111")}
+               "joker-exit": ("J", "#b0302a"), "finish": ("F", "#111111"), "mud-spray": ("-1", "#6b4a2b")}
 
 
 def _draw_tokens(c: _Canvas, tile, size: float):

@@ -121,7 +121,8 @@ class Stage(_Model):
     options: Options = Field(default_factory=Options)
     notes: str | None = None
     start_rotation: int = Field(default=0, ge=0, le=5)
-    laps: int = Field(default=1, ge=1, le=20)     # a circuit (road closing on its start-finish tile): laps driven
+    laps: int = Field(default=1, ge=1, le=20)     # a circuit (road closing on itself): laps driven
+    joker_lap: int | None = Field(default=None, ge=0, le=20)   # the lap driven through an RX joker (0: none)
     copies: int = Field(default=1, ge=1, le=9)    # copies of each tile the builder has (two core boxes: 2)
 
     @field_validator("tiles", mode="before")
@@ -243,6 +244,8 @@ def stage_to_data(stage: Stage) -> dict:
         out["start_rotation"] = stage.start_rotation
     if stage.laps != 1:
         out["laps"] = stage.laps
+    if stage.joker_lap is not None:
+        out["joker_lap"] = stage.joker_lap
     if stage.copies != 1:
         out["copies"] = stage.copies
     if stage.notes:
@@ -299,6 +302,8 @@ def share_code(stage: Stage) -> str:
         meta["start_rotation"] = stage.start_rotation
     if stage.laps != 1:
         meta["laps"] = stage.laps
+    if stage.joker_lap is not None:
+        meta["joker_lap"] = stage.joker_lap
     if stage.copies != 1:
         meta["copies"] = stage.copies
     for k, v in stage.options.model_dump().items():
@@ -348,7 +353,7 @@ def from_share_code(code: str) -> Stage:
     opts = {k.split(".", 1)[1]: v == "true" for k, v in meta.items() if k.startswith("opt.")}
     if opts:
         data["options"] = opts
-    for k in ("surface", "players", "notes", "start_rotation", "laps", "copies"):
+    for k in ("surface", "players", "notes", "start_rotation", "laps", "joker_lap", "copies"):
         if k in meta:
             data[k] = meta[k]
     for k, v in meta.items():

@@ -26,12 +26,12 @@ from designer.core import paths, yamlio
 from designer.core.errors import DesignerError
 
 TokenKind = Literal["chicane", "chicane-limit", "water", "jump", "climb-ascent", "climb-descent", "cloud",
-                    "oxygen", "joker-entrance", "joker-exit", "finish"]
+                    "oxygen", "joker-entrance", "joker-exit", "finish", "mud-spray"]
 KINDS: tuple[str, ...] = TokenKind.__args__
 LABELS = {"chicane": "chicane", "chicane-limit": "chicane with a speed limit", "water": "water (ford)",
           "jump": "jump", "climb-ascent": "ascent", "climb-descent": "descent", "cloud": "cloud",
           "oxygen": "oxygen", "joker-entrance": "joker entrance arch", "joker-exit": "joker exit arch",
-          "finish": "finish arch"}
+          "finish": "finish arch", "mud-spray": "mud spray (-1 on the corners)"}
 
 
 class Token(BaseModel):
@@ -93,6 +93,19 @@ def climb_rule() -> dict:
     return dict(value, status=rule.get("status"), source=rule.get("source"))
 
 
+@functools.lru_cache(maxsize=1)
+def joker_rule() -> dict:
+    """The RX joker rule: ``{"laps": n, "status", "source", "source_short"}``, n joker laps each car drives."""
+    path = paths.TILESETS / "dirt-token-rules.yaml"
+    data, _lines = yamlio.load(path)
+    rule = (data or {}).get("rx_joker", {}) if isinstance(data, dict) else {}
+    value = rule.get("value") if isinstance(rule, dict) else None
+    if not isinstance(value, dict) or not isinstance(value.get("laps"), int) or not 0 <= value["laps"] <= 1:
+        raise DesignerError("rx_joker needs value: {laps: 0 or 1} (joker laps each car drives)", where=str(path))
+    source = str(rule.get("source") or "")
+    return dict(value, status=rule.get("status"), source=source, source_short=source.split(";")[0])
+
+
 def apply_climb_rule(g) -> None:
     """Limits from climb marks on every cell of a graph, when the parameter gives them an effect."""
     rule = climb_rule()
@@ -151,6 +164,10 @@ def apply_tokens(g, tile, i: int, tokens) -> None:
         entry = {"tile": tile.index, "tile_id": tile.tile, "kind": tok.kind, "cell": cid,
                  "effect": eff.get("effect", "none"), "label": tok.label(),
                  "token": f"{tile.hex}:{tok.model_dump_json()}"}     # the same token seen from each drive
+        if eff.get("effect") == "corners":
+            entry["cell"] = _mud(g, i, int(eff.get("by", 1))) or cid
+            log.append(entry)
+            continue
         if node in g:
             d = g.nodes[node]
             kind = eff.get("effect")
@@ -168,6 +185,20 @@ def apply_tokens(g, tile, i: int, tokens) -> None:
         log.append(entry)
 
 
+def _mud(g, i: int, by: int) -> str | None:
+    """Every corner space of the ``i``-th tile loses ``by`` of its limit (a space at 0 or less is closed); a
+    cut keeps its own. Returns one of the spaces it changed (None: the tile has no corner)."""
+    prefix, changed = f"{i}:", None
+    for node, d in g.nodes(data=True):
+        if node.startswith(prefix) and d.get("corner") and not d.get("cut") and d.get("limit") is not None:
+            d["limit"] -= by
+            if d["limit"] <= 0:
+                d["closed"] = True
+            d.setdefault("tokens", []).append("mud-spray")
+            changed = changed or d["cell"]
+    return changed
+
+
 # -- editing (plain functions for the app) ------------------------------------------------------
 
 def token_kinds() -> list[tuple[str, str, str]]:
@@ -179,6 +210,7 @@ def token_kinds() -> list[tuple[str, str, str]]:
         what = {"limit": f"speed limit {eff.get('limit')} on its space", "closed": "closes its space",
                 "ford": "its space is a ford", "jump": f"jump {eff.get('jump')} on its space",
                 "climb": f"marks its space as {'an ascent' if eff.get('climb') == 'up' else 'a descent'}",
+                "corners": f"every corner space of its tile -{eff.get('by', 1)}",
                 "none": "no effect on the analysis"}.get(eff.get("effect"), "no effect")
         out.append((k, LABELS[k], f"{what} ({rules[k].get('status', 'assumed')})"))
     return out

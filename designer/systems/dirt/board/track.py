@@ -15,11 +15,10 @@ from designer.core import hexgrid
 from designer.core.errors import DesignerError
 from designer.systems.dirt.board.stage import Stage
 from designer.systems.dirt.board.tileset import EPS, Face, Tileset
+from designer.systems.dirt.board.circuit import NOT_ROAD, find_lap, race_order  # noqa: F401  NOT_ROAD re-exported
 from designer.systems.dirt.board.walk import driving_order  # noqa: F401  (re-exported)
 
 
-# Faces that carry no stage road: the assistance tent, the GT pit tile, fillers and the podium.
-NOT_ROAD = ("assistance", "pit", "filler")
 
 
 @dataclass(frozen=True)
@@ -72,7 +71,8 @@ class Track:
     graph: nx.DiGraph = field(default_factory=nx.DiGraph)
     unknown: list[tuple[int, str]] = field(default_factory=list)   # (index, tile id) not in tileset
     errors: list[tuple[int, str]] = field(default_factory=list)    # assembly problems (index, message)
-    circuit: bool = False        # the road closes on its first tile: the graph is one lap
+    circuit: bool = False        # the road closes on itself: the graph is the race's laps
+    lap: object = None           # the lap of a circuit (designer.systems.dirt.board.circuit.Lap)
 
     @property
     def road_tiles(self) -> list[PlacedTile]:
@@ -84,12 +84,15 @@ class Track:
         road = self.road_tiles
         if not self.circuit:
             return road
-        last = lap_end(self.tiles)
-        return [t for t in road if t.index <= last.index]
+        return [t for t in road if t.index <= self.lap.last.index]
+
+    def joker_tiles(self) -> list[PlacedTile]:
+        """The tiles of a circuit's joker route (oriented as the joker drives them)."""
+        return list(self.lap.joker.tiles) if self.circuit and self.lap.joker else []
 
     def off_lap(self) -> list[PlacedTile]:
-        """Road tiles of a circuit that one lap does not drive (listed after the lap: a joker route...)."""
-        keep = {t.index for t in self.lap_tiles}
+        """Road tiles of a circuit that no lap drives (listed after the lap, not on the joker route)."""
+        keep = {t.index for t in self.lap_tiles} | {t.index for t in self.joker_tiles()}
         return [t for t in self.road_tiles if t.index not in keep]
 
     @property
@@ -289,6 +292,8 @@ def _lines(tile: PlacedTile, first: bool, last: bool, lap_end: bool) -> tuple[fl
         line = start_line if start_line is not None else finish_line
         start_line = line if first and not lap_end else None
         finish_line = line if last or lap_end else None
+    elif lap_end and start_line is None:
+        return None, 0.0                     # a lap closing on a junction ends as the car comes back onto it
     elif lap_end:
         # A loop that starts on a start tile: the lap ends where it began, on its start line.
         start_line, finish_line = None, start_line
@@ -300,13 +305,15 @@ def _lines(tile: PlacedTile, first: bool, last: bool, lap_end: bool) -> tuple[fl
     return start_line, finish_line
 
 
-def build_graph(tiles: list[PlacedTile], lap_end: PlacedTile | None = None, laps: int = 1) -> nx.DiGraph:
+def build_graph(tiles: list[PlacedTile], lap_end: PlacedTile | None = None, laps: int = 1,
+                order: list[PlacedTile] | None = None) -> nx.DiGraph:
     """The directed cell graph of tiles in driving order.
 
     ``lap_end`` closes a circuit: the first tile is driven once more, up to its finish line, as the
     last tile of the last lap. With ``laps`` > 1 the tiles are driven that many times; the cells of
     lap ``k`` (0-based) are named with index ``k * n + i`` for the ``i``-th of ``n`` tiles, and the
     lap end with ``laps * n``. A cell's ``index`` attribute is always the tile's place in the stage.
+    ``order`` (with ``lap_end``): the placements of a race as :func:`.circuit.race_order` gives them.
     """
     from designer.systems.dirt.board.tokens import apply_climb_rule, apply_tokens
 
@@ -314,11 +321,11 @@ def build_graph(tiles: list[PlacedTile], lap_end: PlacedTile | None = None, laps
     prev_exit: list[tuple[str, tuple[int, int], bool]] = []
     road = [t for t in tiles if t.face.role not in NOT_ROAD and t.face.has_cells]
     n = max((t.index for t in tiles), default=-1) + 1
-    sequence = list(tiles)
-    for k in range(1, laps if lap_end is not None else 1):
+    sequence = list(tiles) if order is None else list(order)
+    for k in range(1, laps if lap_end is not None and order is None else 1):
         sequence += [replace(t, node_index=k * n + t.index) for t in tiles]
     if lap_end is not None:
-        sequence.append(replace(lap_end, node_index=laps * n))
+        sequence.append(lap_end if order is not None else replace(lap_end, node_index=laps * n))
     by_hex: dict[tuple[int, int], list[PlacedTile]] = {}
     for t in tiles:
         by_hex.setdefault(t.hex, []).append(t)
@@ -331,8 +338,8 @@ def build_graph(tiles: list[PlacedTile], lap_end: PlacedTile | None = None, laps
         i = tile.node_index if tile.node_index is not None else tile.index
         cells = list(_oriented(tile))
         climbs = _climbs(tile)
-        start_line, finish_line = _lines(tile, bool(road) and tile is road[0], bool(road) and tile is road[-1]
-                                         and lap_end is None, is_lap_end)
+        start_line, finish_line = _lines(tile, bool(road) and tile.index == road[0].index and not tile.node_index,
+                                         bool(road) and tile is road[-1] and lap_end is None, is_lap_end)
         for c, lanes, a, b, is_slide in cells:
             node = f"{i}:{c.id}"
             g.add_node(node, index=tile.index, tile=face.id, cell=c.id, lane=lanes[0], width=c.width, a=a, b=b,
@@ -401,9 +408,21 @@ def analysis_notes(track: Track) -> list[str]:
 
     notes = []
     if track.circuit:
-        laps = track.stage.laps
-        notes.append(f"circuit: {laps} lap{'s' if laps != 1 else ''} of one car from the start-finish line; the "
-                     "RX rules (joker lap, several cars on the grid) are not in our rulebooks and are not analysed")
+        from designer.systems.dirt.board.tokens import joker_rule
+        laps, lap = track.stage.laps, track.lap
+        where = (f"onto the loop at {lap.loop[0].tile}, laps counted there" if lap.through_junction
+                 else "from the start-finish line")
+        notes.append(f"circuit: {laps} lap{'s' if laps != 1 else ''} of one car {where}; several cars on the grid "
+                     "are not analysed (RX rules not in our rulebooks)")
+        if lap.joker is None:
+            notes.append("no joker route is laid (a branch off the lap between two junctions, over tiles listed "
+                         "after the lap): every lap drives the same road")
+        else:
+            k = joker_lap(track.stage, lap)
+            rule = joker_rule()
+            notes.append(f"joker: {'lap ' + str(k) if k else 'no lap'} driven through the joker route "
+                         f"({len(lap.joker.tiles)} tiles); parameter rx_joker: {rule['laps']} joker lap per car "
+                         f"({rule['status']}: {rule['source_short']}; `joker_lap:` in the stage picks the lap)")
     log = track.graph.graph.get("tokens", []) if track.has_cells else []
     idle = sorted({e["label"] for e in log if e["effect"] == "none"})
     if idle:
@@ -421,22 +440,10 @@ def analysis_notes(track: Track) -> list[str]:
 
 
 def lap_end(tiles: list[PlacedTile]) -> PlacedTile | None:
-    """The last tile of a lap: the first road tile whose road runs into the entry of the first road tile.
-
-    None when the road never comes back to its start: not a circuit. Tiles listed after it (a joker route,
-    a spare branch) are placed but not driven.
-    """
-    road = [t for t in tiles if t.face.role not in NOT_ROAD]
-    if len(road) < 3 or not road[0].world_entry:
-        return None
-    first = road[0]
-    for t in road[2:]:
-        if not t.world_exit:
-            continue
-        if (hexgrid.neighbour(t.hex, t.world_exit) == first.hex
-                and hexgrid.opposite(t.world_exit) == first.world_entry):
-            return t
-    return None
+    """The last tile of a lap (:func:`.circuit.find_lap`): its road runs back onto the road already driven,
+    into the first tile's entry or into a junction. None when the road never closes: not a circuit."""
+    lap = find_lap(tiles)
+    return lap.last if lap is not None else None
 
 
 def closes_lap(tiles: list[PlacedTile]) -> bool:
@@ -448,15 +455,38 @@ def assemble(stage: Stage, tileset: Tileset) -> Track:
     """Place every tile and build the cell graph. Never raises for a bad stage: see ``errors``."""
     tiles, unknown, errors = place_tiles(stage, tileset)
     track = Track(stage=stage, tileset=tileset, tiles=tiles, unknown=unknown, errors=errors)
-    last = lap_end(tiles)
-    track.circuit = last is not None
-    driven = [t for t in tiles if last is None or t.index <= last.index]
+    track.lap = find_lap(tiles)
+    track.circuit = track.lap is not None
+    last = track.lap.last if track.circuit else None
+    driven = [t for t in tiles if last is None or t.index <= last.index] + track.joker_tiles()
     contiguous = not unknown and not errors
     if contiguous and all(t.face.has_cells and t.driven.cells is not None for t in driven
                           if t.face.role not in NOT_ROAD):
-        closing = track.road_tiles[0] if track.circuit else None
-        track.graph = build_graph(driven, closing, laps=stage.laps)
+        if track.circuit:
+            track.graph = race_graph(track, driven, joker_lap(stage, track.lap))
+        else:
+            track.graph = build_graph(driven)
     return track
+
+
+def joker_lap(stage: Stage, lap) -> int | None:
+    """The lap driven through the joker: the stage's ``joker_lap`` (0: none), else the last lap when the
+    circuit has a joker route and the rule asks for one (:func:`.tokens.joker_rule`)."""
+    if lap is None or lap.joker is None:
+        return None
+    if stage.joker_lap is not None:
+        return min(stage.joker_lap, stage.laps) or None
+    from designer.systems.dirt.board.tokens import joker_rule
+    return stage.laps if joker_rule()["laps"] else None
+
+
+def race_graph(track: Track, tiles: list[PlacedTile], joker: int | None, laps: int | None = None) -> nx.DiGraph:
+    """The cell graph of a circuit's race: ``laps`` (the stage's by default), the joker on lap ``joker``."""
+    laps = laps or track.stage.laps
+    order, end = race_order(track.lap, tiles, laps, joker)
+    if not track.lap.through_junction and joker is None:
+        return build_graph([t for t in tiles if t.index <= track.lap.last.index], end, laps=laps)
+    return build_graph(tiles, end, laps=laps, order=order)
 
 
 def load_track(stage: Stage, near=None) -> Track:

@@ -119,8 +119,15 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
             exits_on.setdefault(t.hex, set()).add(t.exit)
         if t.index in twice:
             indices.setdefault(t.hex, []).append(t.index)
-    closing = _closing_pair(track)
+    closing = _closing_pairs(track)
     off_lap = {t.index for t in track.off_lap()}
+    for t in track.joker_tiles():
+        driven_on.setdefault(t.hex, set()).update((t.entry, t.exit))
+    if track.circuit and track.lap.joker is not None:
+        j = track.lap.joker
+        driven_on[track.lap.loop[j.start].hex].add(j.leave_edge)
+        driven_on[track.lap.loop[j.end].hex].add(j.join_edge)
+    open_start = not track.circuit or track.lap.through_junction
     # Road edges that meet nothing, a tile's side, or a road of another width.
     for t in track.tiles:
         if t.index in twice:
@@ -129,7 +136,7 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
             w = hexgrid.rotate_edge(local, t.rotation)
             nb = by_hex.get(hexgrid.neighbour(t.hex, w))
             on_route = local in driven_on.get(t.hex, set()) and t.index not in off_lap
-            is_stage_start = t.index == track.tiles[0].index and local == t.entry and not track.circuit
+            is_stage_start = t.index == track.tiles[0].index and local == t.entry and open_start
             if nb is None:
                 if is_stage_start or t.face.role in ("finish", "start-finish") and local == t.exit:
                     continue
@@ -162,7 +169,7 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
                             f"{lanes} lanes meet {nb.face.edges[nb_local]} lanes of tile {nb.index + 1} ({nb.tile})",
                             "join roads of the same width", t.index, t.tile))
             elif (on_route and not _next_to([t.index] + indices.get(t.hex, []), [nb.index] + indices.get(nb.hex, []))
-                  and {t.index, nb.index} != closing
+                  and frozenset((t.index, nb.index)) not in closing
                   and ((nb_local in driven_on.get(nb.hex, set()) and t.index < nb.index)
                        or (local in exits_on.get(t.hex, set()) and nb_local not in driven_on.get(nb.hex, set())))
                   and not (t.face.role == "assistance" or nb.face.role == "assistance")):
@@ -183,11 +190,28 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
                         "a circuit starts and ends on a start-finish tile (401a or 401b): put it first",
                         first.index, first.tile))
         if track.circuit:
-            if first.face.role in ("start-finish", "start"):
+            laps = f"the analysis drives {stage.laps} lap{'s' if stage.laps != 1 else ''} (`laps:` in the stage)"
+            lap = track.lap
+            if lap.through_junction:
+                add(Problem("circuit", "info", f"a circuit: {len(lap.spur)} tile(s) from the grid onto a lap of "
+                                               f"{len(lap.loop)} tiles that closes through the junction "
+                                               f"{lap.closing.tile} (entered on {lap.closing.entry}); a lap ends "
+                                               "as the car comes back onto it", laps))
+            elif first.face.role in ("start-finish", "start"):
                 add(Problem("circuit", "info", f"a circuit of {len(road)} tiles: the road closes on "
                                                f"{first.tile}, whose line is the start and the finish"
-                                               + (" of each lap" if first.face.role == "start" else ""),
-                            f"the analysis drives {stage.laps} lap{'s' if stage.laps != 1 else ''} (`laps:` in the stage)"))
+                                               + (" of each lap" if first.face.role == "start" else ""), laps))
+            if lap.joker is not None:
+                from designer.systems.dirt.board.tokens import joker_rule
+                from designer.systems.dirt.board.track import joker_lap
+                k = joker_lap(stage, lap)
+                add(Problem("joker", "info", f"a joker route of {len(lap.joker.tiles)} tile(s) from "
+                                             f"{lap.loop[lap.joker.start].tile} to {lap.loop[lap.joker.end].tile}: "
+                                             f"{'lap ' + str(k) if k else 'no lap'} is driven through it "
+                                             f"(parameter rx_joker: {joker_rule()['laps']} joker lap per car, "
+                                             f"{joker_rule()['status']})",
+                            "`joker_lap: N` in the stage picks the lap (0: none); the rule is in "
+                            "tilesets/dirt-token-rules.yaml"))
         elif last.face.role not in ("finish", "start-finish"):
             hint = "end the stage with a finish tile (203a or 203b)"
             if first.face.role == "start-finish":
@@ -289,11 +313,17 @@ def _next_to(a: list[int], b: list[int]) -> bool:
     return any(abs(i - j) == 1 for i in a for j in b)
 
 
-def _closing_pair(track: Track) -> set[int]:
+def _closing_pairs(track: Track) -> set[frozenset]:
+    """Tiles that meet without following each other in the stage's list: where a lap closes, and the joker
+    route with the two junctions it leaves and joins."""
     if not track.circuit:
         return set()
-    road = track.lap_tiles
-    return {road[0].index, road[-1].index}
+    lap = track.lap
+    out = {frozenset((lap.closing.index, lap.last.index))}
+    if lap.joker is not None:
+        chain = [lap.loop[lap.joker.start], *lap.joker.tiles, lap.loop[lap.joker.end]]
+        out |= {frozenset((a.index, b.index)) for a, b in zip(chain, chain[1:])}
+    return out
 
 
 def _token_problems(track: Track) -> list[Problem]:

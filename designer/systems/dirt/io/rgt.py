@@ -175,13 +175,18 @@ def export_rgt(stage: Stage, tileset: Tileset | None = None) -> str:
     if author:
         data["Author"] = author
     data["Orientation"] = "flat"
-    tuiles = []
+    tuiles, left_out = [], []
     for tid, (q, r), rot, toks in layout_rows(stage, tileset):
         x, y = to_offset(q, r)
         row = {"X": x, "Y": y, "Orientation": rot, "TuileId": rgt_tile_id(tid)}
+        left_out += [tok.kind for tok, _, _ in toks if tok.kind in T.RGT_UNSUPPORTED]
+        toks = [x for x in toks if x[0].kind not in T.RGT_UNSUPPORTED]
         if toks:
             row["Tokens"] = [T.to_rgt(tok, at, terrain) for tok, at, terrain in toks]
         tuiles.append(row)
     data["Tuiles"] = tuiles
+    if left_out:
+        data["Notes"] = (f"{len(left_out)} token(s) the Rallyman Track Editor has no piece for were left out: "
+                         f"{', '.join(sorted(set(left_out)))} (kept in the rekee and YAML exports)")
     data["lowResWidth"], data["lowResHeight"] = LOW_RES
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

@@ -7,7 +7,9 @@ Ids [reference facts, section 4, from rekee ``src/import.rs`` and ``src/token.rs
   ``greendoor`` joker entrance, ``reddoor`` joker exit, ``whitedoor`` finish arch.
 * rekee: ``chicane[-limit]-<terrain>``, ``water-<terrain>``, ``jump-<terrain>`` (terrain ``asphalt``,
   ``gravel``, ``snow``, or none), ``climb-ascent``, ``climb-descent``, ``cloud``, ``oxygen-<n>``,
-  ``joker-entrance``, ``joker-exit``, ``finish``.
+  ``joker-entrance``, ``joker-exit``, ``finish``, ``mud-spray`` (the core box's cut token on its "-1" side).
+* The official editor has no mud spray: ``.rgt`` files cannot carry it, so an export to ``.rgt`` leaves it
+  out and names it in the file's extra field ``Notes`` (:data:`RGT_UNSUPPORTED`); rekee and our YAML keep it.
 
 Positions. Both files place a token on the tile as it lies upright (A at the top), in the tile's own
 frame: the same two tokens sit at the same numbers on a tile turned 0 and 5 steps in rekee's
@@ -34,6 +36,7 @@ RGT_OTHER = {"climbm1": "climb-ascent", "climbp1": "climb-descent", "climbw": "c
              "reddoor": "joker-exit", "whitedoor": "finish"}
 RGT_OTHER_ID = {v: k for k, v in RGT_OTHER.items()}
 TERRAIN_KINDS = ("chicane-limit", "chicane", "water", "jump")
+RGT_UNSUPPORTED = ("mud-spray",)         # kinds the official editor has no token for
 
 
 def _num(v: Any) -> float | None:
@@ -96,7 +99,8 @@ def from_rekee(raw: Any) -> Token | None:
         tid, value = head, int(tail)
     kinds = {"chicane": "chicane", "chicane-limit": "chicane-limit", "water": "water", "jump": "jump",
              "climb-ascent": "climb-ascent", "climb-descent": "climb-descent", "cloud": "cloud",
-             "oxygen": "oxygen", "joker-entrance": "joker-entrance", "joker-exit": "joker-exit", "finish": "finish"}
+             "oxygen": "oxygen", "joker-entrance": "joker-entrance", "joker-exit": "joker-exit", "finish": "finish",
+             "mud-spray": "mud-spray"}
     if tid not in kinds:
         return None
     q, r = _num(raw.get("q")), _num(raw.get("r"))
