@@ -7,8 +7,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from designer.systems.greatrace import montecarlo
-from designer.systems.greatrace.analysis import direction
+from designer.systems.greatrace.driving import montecarlo
+from designer.systems.greatrace.driving.analysis import direction
 from designer.systems.greatrace.system import SYSTEM
 
 ROOT = Path(__file__).resolve().parents[1]

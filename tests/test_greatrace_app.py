@@ -150,7 +150,7 @@ def test_titles_follow_a_changed_finish(at):
 
 
 def test_a_name_without_the_cities_gets_them_in_the_title():
-    from designer.systems.greatrace.race import Race
+    from designer.systems.greatrace.files.race import Race
     from designer.systems.greatrace.system import race_title
 
     assert race_title(Race(name="Sunday", board="b", start="Oak", finish="Elm")) == "Sunday · Oak → Elm"

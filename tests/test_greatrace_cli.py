@@ -7,8 +7,8 @@ from click.testing import CliRunner
 from designer.cli import main
 from designer.core import paths
 from designer.core.errors import DesignerError
-from designer.systems.greatrace.board import loads_board
-from designer.systems.greatrace.race import loads_race
+from designer.systems.greatrace.files.board import loads_board
+from designer.systems.greatrace.files.race import loads_race
 from designer.systems.greatrace.system import SYSTEM
 
 DEMOS = sorted((paths.STAGES / "greatrace").glob("demo-race-*.yaml"))
@@ -120,8 +120,8 @@ def test_dumps_reads_back():
 
 
 def test_board_edits_round_trip():
-    from designer.systems.greatrace import edit
-    from designer.systems.greatrace.board import board_from_data, board_to_data, load_board
+    from designer.systems.greatrace.files import edit
+    from designer.systems.greatrace.files.board import board_from_data, board_to_data, load_board
 
     board = load_board(BOARD)
     data = edit.paint(board_to_data(board), ["C3"], "purple city", "Harbour")

@@ -7,11 +7,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from designer.core import paths
-from designer.systems.greatrace.analysis import direction, pareto
-from designer.systems.greatrace.board import board_from_data, hex_of, label
-from designer.systems.greatrace.costs import CostMap
-from designer.systems.greatrace.race import race_from_data
-from designer.systems.greatrace.routes import count_actions, expected_actions
+from designer.systems.greatrace.driving.analysis import direction, pareto
+from designer.systems.greatrace.files.board import board_from_data, hex_of, label
+from designer.systems.greatrace.driving.costs import CostMap
+from designer.systems.greatrace.files.race import race_from_data
+from designer.systems.greatrace.driving.routes import count_actions, expected_actions
 from designer.systems.greatrace.system import SYSTEM
 
 
@@ -47,7 +47,7 @@ def test_transport_can_be_switched_off():
 def test_laid_tiles_cost_their_real_value_and_leave_the_bag():
     race, board = _demo(2)
     cm = CostMap(board, race)
-    from designer.systems.greatrace.board import parse_label
+    from designer.systems.greatrace.files.board import parse_label
 
     m = cm.spaces[parse_label("M1")]
     assert m.kind == "tile" and m.terrain == "river" and m.p_stop == 1.0
@@ -144,7 +144,7 @@ def test_transport_alternatives_point_towards_the_finish():
 def test_fastest_and_shortest_are_exact_against_every_simple_path(pair):
     import networkx as nx
 
-    from designer.systems.greatrace.routes import Route, Step, fastest_route, route_graph, shortest_route
+    from designer.systems.greatrace.driving.routes import Route, Step, fastest_route, route_graph, shortest_route
 
     board, race = pair
     cm = CostMap(board, race)
@@ -169,7 +169,7 @@ def test_fastest_and_shortest_are_exact_against_every_simple_path(pair):
 
 
 def test_on_a_fully_laid_route_the_monte_carlo_matches_the_plan():
-    from designer.systems.greatrace.montecarlo import simulate
+    from designer.systems.greatrace.driving.montecarlo import simulate
 
     data = {"board": "laid", "columns": 7, "rows": 1,
             "cities": [{"name": "West", "at": "A1", "purple": True}, {"name": "East", "at": "G1", "purple": True}],

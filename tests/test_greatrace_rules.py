@@ -5,12 +5,12 @@ import random
 
 import pytest
 
-from designer.systems.greatrace.board import board_from_data
-from designer.systems.greatrace.costs import CostMap
-from designer.systems.greatrace.montecarlo import run_once
-from designer.systems.greatrace.race import race_from_data
-from designer.systems.greatrace.routes import Route, Step, count_actions
-from designer.systems.greatrace.rules import Car, Entry, buy_fuel, enter, load_ruleset, repair
+from designer.systems.greatrace.files.board import board_from_data
+from designer.systems.greatrace.driving.costs import CostMap
+from designer.systems.greatrace.driving.montecarlo import run_once
+from designer.systems.greatrace.files.race import race_from_data
+from designer.systems.greatrace.driving.routes import Route, Step, count_actions
+from designer.systems.greatrace.files.rules import Car, Entry, buy_fuel, enter, load_ruleset, repair
 
 RULES = load_ruleset()
 
@@ -160,7 +160,7 @@ def test_count_actions_breaks_at_cities_and_laid_stop_tiles():
 
 def test_a_car_with_a_worn_engine_moves_fewer_spaces_and_engine_zero_is_refused():
     from designer.core.errors import SchemaError
-    from designer.systems.greatrace.analysis import direction
+    from designer.systems.greatrace.driving.analysis import direction
 
     board = _line_board([{"terrain": "plain", "count": 9, "fuel": 1, "mech": 0}], cols=6)
     d = direction(board, _race(dashboard={"engine": 2}), candidates=4)
@@ -175,6 +175,6 @@ def test_a_car_with_a_worn_engine_moves_fewer_spaces_and_engine_zero_is_refused(
 
 
 def test_validation_counts_of_one_are_singular():
-    from designer.systems.greatrace.validate import _n
+    from designer.systems.greatrace.driving.validate import _n
 
     assert _n(1, "tile") == "1 tile" and _n(3, "tile") == "3 tiles" and _n(0, "open space") == "0 open spaces"

@@ -7,14 +7,14 @@ import subprocess
 import pytest
 
 from designer.core import paths
-from designer.systems.greatrace import scoring
-from designer.systems.greatrace.analysis import direction
-from designer.systems.greatrace.board import board_from_data
-from designer.systems.greatrace.plan import funding_plan
-from designer.systems.greatrace.race import race_from_data
-from designer.systems.greatrace.rules import load_ruleset
+from designer.systems.greatrace.driving import scoring
+from designer.systems.greatrace.driving.analysis import direction
+from designer.systems.greatrace.files.board import board_from_data
+from designer.systems.greatrace.driving.plan import funding_plan
+from designer.systems.greatrace.files.race import race_from_data
+from designer.systems.greatrace.files.rules import load_ruleset
 from designer.systems.greatrace.system import SYSTEM
-from designer.systems.greatrace.table_sheets import components
+from designer.systems.greatrace.book.table_sheets import components
 
 RULES = load_ruleset()
 

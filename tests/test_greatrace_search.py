@@ -1,6 +1,6 @@
 """The route search against a brute-force solver written from the rulebook (shared/seeds/001_*.txt).
 
-The solver below shares nothing with :mod:`designer.systems.greatrace.search`: it enumerates every legal
+The solver below shares nothing with :mod:`designer.systems.greatrace.driving.search`: it enumerates every legal
 sequence of actions on a tiny board with every tile laid, buying fuel explicitly (any amount at the start of
 each action, 10 F a level in a city and 20 F elsewhere, up to the gauge), every pilot move up to the engine
 read at the action's start (entering a city: 1 fuel and the action ends; a tile: its fuel, +1 in a risk zone,
@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from designer.core import hexgrid
-from designer.systems.greatrace import search
-from designer.systems.greatrace.board import board_from_data, label, parse_label
-from designer.systems.greatrace.costs import CostMap
-from designer.systems.greatrace.race import race_from_data
-from designer.systems.greatrace.rules import Parameter, load_ruleset
+from designer.systems.greatrace.driving import search
+from designer.systems.greatrace.files.board import board_from_data, label, parse_label
+from designer.systems.greatrace.driving.costs import CostMap
+from designer.systems.greatrace.files.race import race_from_data
+from designer.systems.greatrace.files.rules import Parameter, load_ruleset
 
 BASE_RULES = load_ruleset()
 
@@ -246,8 +246,8 @@ def test_the_search_agrees_with_the_brute_force_on_small_boards(cols, rows, kind
 
 
 def test_the_plan_and_the_monte_carlo_drive_the_hill_strip_in_the_same_actions():
-    from designer.systems.greatrace import montecarlo
-    from designer.systems.greatrace.analysis import direction
+    from designer.systems.greatrace.driving import montecarlo
+    from designer.systems.greatrace.driving.analysis import direction
 
     board, race = _case(7, 1, ["hills"], [False], False, None, (5, 5, 5), {"fuel": 5}, {})
     race.money = 500

@@ -14,7 +14,7 @@ from designer.app import uploads
 from designer.app.greatrace import editor, views
 from designer.app.greatrace.state import K, SYSTEM, ensure, forget_race_widgets, open_example, open_text, ss
 from designer.app.greatrace.work import ADDRESS_PARAMS, address_work, open_address  # noqa: F401 (the shell's)
-from designer.systems.greatrace import edit
+from designer.systems.greatrace.files import edit
 
 __all__ = ["sidebar", "tabs", "ADDRESS_PARAMS", "address_work", "open_address"]
 

@@ -10,10 +10,10 @@ from designer.app.greatrace.state import K, current_race, doc, ss, svg_image, ta
 from designer.app.tables import editable
 from designer.core.errors import DesignerError
 from designer.core.hexgrid import to_pixel
-from designer.systems.greatrace import edit
-from designer.systems.greatrace.board import board_from_data, hex_of, label
-from designer.systems.greatrace.draw import board_svg
-from designer.systems.greatrace.validate import validate_board, validate_race
+from designer.systems.greatrace.files import edit
+from designer.systems.greatrace.files.board import board_from_data, hex_of, label
+from designer.systems.greatrace.book.draw import board_svg
+from designer.systems.greatrace.driving.validate import validate_board, validate_race
 
 HEX_SHAPE = "M1,0L0.5,0.866L-0.5,0.866L-1,0L-0.5,-0.866L0.5,-0.866Z"
 KIND_COLOURS = {"open": "#f3ecd9", "risk": "#555555", "off": "#ffffff", "city": "#e0b341", "purple city": "#6b3fa0",

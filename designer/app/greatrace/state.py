@@ -10,8 +10,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from designer.systems.greatrace.board import board_from_data, board_to_data, load_board
-from designer.systems.greatrace.race import race_from_data, race_to_data
+from designer.systems.greatrace.files.board import board_from_data, board_to_data, load_board
+from designer.systems.greatrace.files.race import race_from_data, race_to_data
 from designer.systems.greatrace.system import SYSTEM
 
 ss = st.session_state

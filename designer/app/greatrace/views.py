@@ -8,7 +8,7 @@ from designer.app import busy, layout
 from designer.app.greatrace.state import K, current_board, current_race, doc, ss, svg_image, wkey
 from designer.app.tables import editable
 from designer.core.errors import DesignerError
-from designer.systems.greatrace.race import dumps_race
+from designer.systems.greatrace.files.race import dumps_race
 from designer.systems.greatrace.system import SYSTEM, race_title
 
 
@@ -226,7 +226,7 @@ def analysis_tab() -> None:
     st.button("Prepare the road book (PDF)", key=K + "build_rb", on_click=busy.start, args=(flag,),
               disabled=busy.running(flag))
     if busy.running(flag):
-        from designer.systems.greatrace.roadbook import roadbook
+        from designer.systems.greatrace.book.roadbook import roadbook
 
         with busy.working(flag), busy.progress(st.empty(), "Writing the road book") as p:
             ss[K + "roadbook"] = p.wait_for(0, "the map, the routes, the legs and the odds of the bag", roadbook,

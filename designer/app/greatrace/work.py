@@ -12,9 +12,9 @@ from designer.app.greatrace.state import K, current_race, open_text, ss
 from designer.app.recent import Recent
 from designer.core import offered
 from designer.core.errors import DesignerError
-from designer.systems.greatrace import edit
-from designer.systems.greatrace.board import board_to_data, load_board
-from designer.systems.greatrace.race import board_path, dumps_race
+from designer.systems.greatrace.files import edit
+from designer.systems.greatrace.files.board import board_to_data, load_board
+from designer.systems.greatrace.files.race import board_path, dumps_race
 
 ADDRESS_PARAMS = ("race", "box")
 WHERE = "the page address"

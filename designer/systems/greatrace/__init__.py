@@ -1,8 +1,14 @@
 """The Great Race: a hex map of cities, risk zones and transport lines, a bag of terrain tiles, and route
-analysis (shortest, fastest, cheapest, Monte Carlo over the bag) with a road book.
+analysis (shortest, fastest, cheapest, the trade-off set, a Monte Carlo over the bag, the scoring) with a
+road book.
 
-Modules: ``rules`` (prices and the mechanics of entering a space), ``board`` and ``race`` (the YAML files),
-``costs`` (what each space costs in a race), ``routes`` (searches), ``plan`` (a route priced leg by leg),
-``montecarlo``, ``analysis``, ``validate``, ``draw`` (SVG), ``roadbook`` (PDF), ``edit`` (map editing for
-the app), ``generate`` (races made from a board, ranked by balance) and ``system`` (the shared contract).
+Three rooms, imported in this order only (a room never imports one below it in this list):
+
+- ``files``: the ruleset, board, bag and race files, typed and checked (``schema``, ``rules``, ``board``,
+  ``race``, ``edit``);
+- ``driving``: costs of spaces, route searches, plans, Monte Carlo, scoring, checks, generation, analysis;
+- ``book``: the SVG map, the road book and its table pages.
+
+``system`` is the shared contract (:class:`designer.systems.base.GameSystem`) that the command line and the
+app use; it may import all three. This ``__init__`` imports nothing, so no room imports it back.
 """

@@ -7,8 +7,8 @@ from typing import Any
 from designer.core import files, paths, yamlio
 from designer.core.errors import DesignerError
 from designer.systems.base import Example, GameSystem
-from designer.systems.greatrace import race as race_mod
-from designer.systems.greatrace.board import Board, board_from_data, load_board
+from designer.systems.greatrace.files import race as race_mod
+from designer.systems.greatrace.files.board import Board, board_from_data, load_board
 
 
 LIMITS = {"runs": (1, 20_000), "candidates": (1, 200), "players": (1, 5), "seed": (0, 2**63)}
@@ -69,19 +69,19 @@ class GreatRace(GameSystem):
     def generate(self, *, seed: int = 0, count: int = 1, candidates: int = 20, difficulty: str | None = None,
                  box: str | None = None, players: int | None = None) -> list:
         from designer.core import paths
-        from designer.systems.greatrace.generate import generate
+        from designer.systems.greatrace.driving.generate import generate
 
         name = box or "demo-frontier"
         race = race_mod.Race(name="", board=name, start="", finish="", near=paths.TILESETS / "greatrace")
         return generate(self.box_of(race), seed=seed, count=count, difficulty=difficulty, players=players or 4)
 
     def validate(self, stage, box) -> list:
-        from designer.systems.greatrace.validate import validate_race
+        from designer.systems.greatrace.driving.validate import validate_race
 
         return validate_race(stage, box)
 
     def analyse(self, stage, box, *, players: int | None = None, **options: Any) -> dict:
-        from designer.systems.greatrace.analysis import analyse
+        from designer.systems.greatrace.driving.analysis import analyse
 
         from designer.core.problems import errors
 
@@ -122,9 +122,9 @@ class GreatRace(GameSystem):
 
     # -- drawing and printing -------------------------------------------------------------------
     def draw(self, stage, box, result: dict | None = None) -> str:
-        from designer.systems.greatrace.board import parse_label
-        from designer.systems.greatrace.costs import CostMap
-        from designer.systems.greatrace.draw import board_svg
+        from designer.systems.greatrace.files.board import parse_label
+        from designer.systems.greatrace.driving.costs import CostMap
+        from designer.systems.greatrace.book.draw import board_svg
 
         cm = CostMap(box, stage)
         routes = {}
@@ -137,7 +137,7 @@ class GreatRace(GameSystem):
 
     def roadbook(self, doc, *, near: Path | None = None, paper: str = "A4", players: int | None = None,
                  **options: Any) -> bytes:
-        from designer.systems.greatrace.roadbook import roadbook
+        from designer.systems.greatrace.book.roadbook import roadbook
 
         board = self.box_of(doc, near)
         result = self.analyse(doc, board, players=players, **options)

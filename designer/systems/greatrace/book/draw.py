@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from designer.core import hexgrid
 from designer.core.svgkit import text as esc
-from designer.systems.greatrace.board import Board, label
-from designer.systems.greatrace.costs import CostMap
+from designer.systems.greatrace.files.board import Board, label
+from designer.systems.greatrace.driving.costs import CostMap
 
 SIZE = 22.0
 PAD = 30.0

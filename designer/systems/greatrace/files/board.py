@@ -14,7 +14,7 @@ from typing import Any
 
 from designer.core import hexgrid, yamlio
 from designer.core.errors import DesignerError
-from designer.systems.greatrace.rules import Ruleset, load_ruleset
+from designer.systems.greatrace.files.rules import Ruleset, load_ruleset
 
 Hex = tuple[int, int]
 MAX_COLUMNS = 26
@@ -182,7 +182,7 @@ def board_from_data(data: Any, lines: dict, source: str, near: Path | None = Non
     if not isinstance(data, dict):
         raise DesignerError("a board file is a mapping with board, columns, rows, cities and bag", where=source,
                             hint="start from tilesets/greatrace/demo-frontier.yaml")
-    from designer.systems.greatrace import schema
+    from designer.systems.greatrace.files import schema
 
     schema.check(schema.Board, data, lines, source, "board")
     problems: list = []

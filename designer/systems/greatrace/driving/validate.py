@@ -5,8 +5,8 @@ from __future__ import annotations
 import networkx as nx
 
 from designer.core.problems import Problem
-from designer.systems.greatrace.board import Board, label, neighbours
-from designer.systems.greatrace.race import Race
+from designer.systems.greatrace.files.board import Board, label, neighbours
+from designer.systems.greatrace.files.race import Race
 
 
 def _land(board: Board, median: str | None = None) -> nx.Graph:
@@ -120,8 +120,8 @@ def validate_race(race: Race, board: Board) -> list[Problem]:
 
 
 def _route_checks(race: Race, board: Board) -> list[Problem]:
-    from designer.systems.greatrace import routes
-    from designer.systems.greatrace.costs import CostMap
+    from designer.systems.greatrace.driving import routes
+    from designer.systems.greatrace.driving.costs import CostMap
 
     cm = CostMap(board, race)
     a, b = cm.hex_of_city(race.start), cm.hex_of_city(race.finish)

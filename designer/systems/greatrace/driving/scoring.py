@@ -7,7 +7,7 @@ PARTIE (the first arrival ends the game at the end of that round; only the cars 
 win) and CALCUL DES POINTS DE PRESTIGE (5/3/1 by arrival, 1 per engine and chassis level, 1 per 50 F; ties
 go to the first arrived).
 
->>> from designer.systems.greatrace.rules import load_ruleset
+>>> from designer.systems.greatrace.files.rules import load_ruleset
 >>> purse(load_ruleset(), players=4, seat=4), purse(load_ruleset(), players=4, seat=1)
 (70, 80)
 """
@@ -54,8 +54,8 @@ def prestige_points(rules, rank: int | None, engine: int, chassis: int, francs: 
 
 
 def score(plan, rules, race, players: int, rounds: int) -> dict:
-    """The scoring figures of one planned route (``plan`` a :class:`~designer.systems.greatrace.plan.Plan`)."""
-    from designer.systems.greatrace.plan import funding_plan
+    """The scoring figures of one planned route (``plan`` a :class:`~designer.systems.greatrace.driving.plan.Plan`)."""
+    from designer.systems.greatrace.driving.plan import funding_plan
 
     start_money = race.money
     raised = funding_plan(plan.shortfall, rules)[2]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from designer.core.errors import DesignerError
 from designer.core.words import plural
-from designer.systems.greatrace import montecarlo, routes
-from designer.systems.greatrace.board import Board
-from designer.systems.greatrace.costs import CostMap
-from designer.systems.greatrace.plan import Plan, engine_limit, plan_route, rounds
-from designer.systems.greatrace.race import Race
+from designer.systems.greatrace.driving import montecarlo
+from designer.systems.greatrace.driving import routes
+from designer.systems.greatrace.files.board import Board
+from designer.systems.greatrace.driving.costs import CostMap
+from designer.systems.greatrace.driving.plan import Plan, engine_limit, plan_route, rounds
+from designer.systems.greatrace.files.race import Race
 
 CANDIDATES = 16
 
@@ -38,7 +39,7 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
               slack: int | None = None, full: bool = True) -> dict:
     """The three routes of one direction, planned, with their trade-off set; Plans under ``_plans``.
     ``full=False``: the trade-off set holds only the fastest (for the figures of the other direction)."""
-    from designer.systems.greatrace import search
+    from designer.systems.greatrace.driving import search
 
     cm = CostMap(board, race)
     if slack is None:
@@ -126,7 +127,7 @@ def analyse(board: Board, race: Race, *, players: int | None = None, runs: int =
                           "blind": rounds(fast, rules, players), "scouted": rounds(fast, rules, players, True)}
     result["directions"] = {"forward": _balance(fwd), "reverse": _balance(back)}
     result["path"] = fast.path
-    from designer.systems.greatrace import scoring
+    from designer.systems.greatrace.driving import scoring
 
     result["scoring"] = {}
     for name in ("fastest", "cheapest", "shortest"):

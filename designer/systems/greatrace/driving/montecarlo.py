@@ -1,5 +1,5 @@
 """Drive a route many times, drawing the open spaces' tiles from the bag, with the rulebook's mechanics
-(:func:`designer.systems.greatrace.rules.enter`): the spread of fuel, mechanic, pilot actions and francs, and
+(:func:`designer.systems.greatrace.files.rules.enter`): the spread of fuel, mechanic, pilot actions and francs, and
 the chance of being stranded.
 
 The driver's policy: at each action start, buy the fuel the coming action is expected to burn (at least the
@@ -17,10 +17,10 @@ import random
 from dataclasses import replace
 from statistics import mean
 
-from designer.systems.greatrace.costs import CostMap
-from designer.systems.greatrace.plan import engine_limit, split_legs
-from designer.systems.greatrace.routes import Route
-from designer.systems.greatrace.rules import Car, Entry, buy_fuel, enter, entry_cost, repair
+from designer.systems.greatrace.driving.costs import CostMap
+from designer.systems.greatrace.driving.plan import engine_limit, split_legs
+from designer.systems.greatrace.driving.routes import Route
+from designer.systems.greatrace.files.rules import Car, Entry, buy_fuel, enter, entry_cost, repair
 
 
 def _percentile(values: list[float], q: float) -> float:

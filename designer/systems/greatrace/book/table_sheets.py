@@ -7,9 +7,9 @@ holds, which spoils the surprise of the draws for players who race; the setup pa
 from __future__ import annotations
 
 from designer.core.words import plural
-from designer.systems.greatrace.board import Board, label
-from designer.systems.greatrace.costs import remaining_bag
-from designer.systems.greatrace.race import Race
+from designer.systems.greatrace.files.board import Board, label
+from designer.systems.greatrace.driving.costs import remaining_bag
+from designer.systems.greatrace.files.race import Race
 
 
 def components(race: Race, board: Board) -> dict:

@@ -1,7 +1,7 @@
 """What each space of a board costs in a given race: a city, a laid tile at its real cost, or an open space
 at the expectation of the tiles still in the bag.
 
->>> from designer.systems.greatrace.board import TileKind
+>>> from designer.systems.greatrace.files.board import TileKind
 >>> bag = remaining_bag([TileKind("plain", 3, 1, 0), TileKind("hill", 1, 2, 1, danger=True)], {})
 >>> round(open_space(bag, risk=False, danger=2).fuel, 2)
 1.25
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from designer.systems.greatrace.board import Board, City, Hex, TileKind
-from designer.systems.greatrace.race import Race
-from designer.systems.greatrace.rules import Entry
+from designer.systems.greatrace.files.board import Board, City, Hex, TileKind
+from designer.systems.greatrace.files.race import Race
+from designer.systems.greatrace.files.rules import Entry
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
-from designer.systems.greatrace.board import neighbours
+from designer.systems.greatrace.files.board import neighbours
 
 Hex = tuple[int, int]
 MAX_LABELS = 400_000

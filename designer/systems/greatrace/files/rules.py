@@ -78,8 +78,8 @@ def load_ruleset(path: str | Path | None = None) -> Ruleset:
 
 
 def ruleset_from_data(data: Any, lines: dict, source: str) -> Ruleset:
-    """A ruleset from parsed YAML, typed and ranged by :class:`designer.systems.greatrace.schema.Rules`."""
-    from designer.systems.greatrace import schema
+    """A ruleset from parsed YAML, typed and ranged by :class:`designer.systems.greatrace.files.schema.Rules`."""
+    from designer.systems.greatrace.files import schema
 
     if not isinstance(data, dict):
         raise DesignerError("a ruleset is a mapping of parameters", where=source,

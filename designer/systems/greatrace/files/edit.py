@@ -12,7 +12,7 @@ import copy
 
 import yaml
 
-from designer.systems.greatrace.board import label, parse_label
+from designer.systems.greatrace.files.board import label, parse_label
 
 MODES = ("open", "risk", "off", "city", "purple city", "median slot")
 LINE_MODES = ("sea line", "air line")

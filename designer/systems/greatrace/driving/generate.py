@@ -7,8 +7,8 @@ import random
 from itertools import combinations
 
 from designer.core.errors import DesignerError
-from designer.systems.greatrace.analysis import direction
-from designer.systems.greatrace.race import Race
+from designer.systems.greatrace.driving.analysis import direction
+from designer.systems.greatrace.files.race import Race
 
 LENGTH_ORDER = {"easy": 1, "hard": -1}
 

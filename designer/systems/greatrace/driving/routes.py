@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from designer.systems.greatrace.board import neighbours
-from designer.systems.greatrace.costs import CostMap
+from designer.systems.greatrace.files.board import neighbours
+from designer.systems.greatrace.driving.costs import CostMap
 
 Hex = tuple[int, int]
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from designer.core import pdfkit
 from designer.core.pdfkit import Column
 from designer.core.words import plural
-from designer.systems.greatrace.analysis import price_words
-from designer.systems.greatrace.board import Board
-from designer.systems.greatrace.race import Race
+from designer.systems.greatrace.driving.analysis import price_words
+from designer.systems.greatrace.files.board import Board
+from designer.systems.greatrace.files.race import Race
 
 
 class _Book(pdfkit.Book):
@@ -154,7 +154,7 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
     pdf.para("Stranded: the car runs dry away from a city without the francs to refuel or repair, and must wait "
              "for funding where it stands. Rounds count every pilot, repair and funding assistant. The Monte Carlo "
              "draws the open spaces' tiles from the bag.", 7.5)
-    from designer.systems.greatrace.table_sheets import add_pages
+    from designer.systems.greatrace.book.table_sheets import add_pages
 
     add_pages(pdf, race, board, result)
     return pdfkit.finish(pdf)

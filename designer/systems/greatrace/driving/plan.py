@@ -1,7 +1,7 @@
 """A route priced and planned: legs between cities, fuel bought and repairs made where the rules price them
 cheapest, fares, actions, funding, rounds.
 
-The route is driven by :mod:`designer.systems.greatrace.search` restricted to its hexes: the cheapest of the
+The route is driven by :mod:`designer.systems.greatrace.driving.search` restricted to its hexes: the cheapest of the
 fewest actions under the fuel gauge (fuel bought only at an action's start, 10 F a level in a city and 20 F
 elsewhere), the engine read at each action's start, repairs (20 F a level in a city, 40 F elsewhere), the
 TRANSPORT, ESCORTE and GUIDE cards, ESCORTE assistants. An open space counts at its planning cost (the bag's
@@ -19,9 +19,9 @@ import math
 from dataclasses import dataclass, field
 
 from designer.core import hexgrid
-from designer.systems.greatrace.board import label
-from designer.systems.greatrace.costs import CostMap
-from designer.systems.greatrace.routes import Route, count_actions, expected_actions
+from designer.systems.greatrace.files.board import label
+from designer.systems.greatrace.driving.costs import CostMap
+from designer.systems.greatrace.driving.routes import Route, count_actions, expected_actions
 
 
 def _up(x: float) -> int:
@@ -180,8 +180,8 @@ def funding_plan(shortfall: int, rules) -> tuple[int, int, int]:
 
 def drive(cm: CostMap, route: Route):
     """The cheapest of the fastest ways to drive ``route`` as the rules price it (fuel gauge, prices,
-    repairs, cards): a :class:`designer.systems.greatrace.search.Found`, or None when the car cannot."""
-    from designer.systems.greatrace import search
+    repairs, cards): a :class:`designer.systems.greatrace.driving.search.Found`, or None when the car cannot."""
+    from designer.systems.greatrace.driving import search
 
     found = search.search(cm, route.start, route.hexes()[-1], only=route.hexes(), pareto=False)
     return found[0] if found else None

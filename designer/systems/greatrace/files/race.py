@@ -14,7 +14,7 @@ import yaml
 
 from designer.core import paths, yamlio
 from designer.core.errors import DesignerError
-from designer.systems.greatrace.board import Hex, label, parse_label
+from designer.systems.greatrace.files.board import Hex, label, parse_label
 
 CARD_KEYS = ("transport", "escort", "guide")
 KNOWN = {"system", "race", "title", "board", "start", "finish", "median", "players", "seat", "dashboard", "money", "cards",
@@ -65,7 +65,7 @@ def race_from_data(data: Any, lines: dict, source: str) -> Race:
     if not isinstance(data, dict):
         raise DesignerError("a race file is a mapping with race, board, start and finish", where=source,
                             hint="start from stages/greatrace/demo-race-1.yaml")
-    from designer.systems.greatrace import schema
+    from designer.systems.greatrace.files import schema
 
     schema.check(schema.Race, data, lines, source, "race")
     problems: list = []
