@@ -271,3 +271,33 @@ def test_validate_checks_a_zone_box(tmp_path):
     assert "env-off-road" in r.output and "X-asphalt A8: forest" in r.output and "ART.8" in r.output
     r = CliRunner().invoke(main, ["analyze", str(tmp_path / "b.yaml")])
     assert r.exit_code == 2 and "zone box" in r.output and "validate" in r.output
+
+
+def _snake_box(n: int, size: int = 20) -> str:
+    cells = []
+    for r in range(size):
+        row = [f"{chr(65 + c)}{r + 1}" for c in range(size)]
+        cells += row if r % 2 == 0 else row[::-1]
+    cells = cells[:n]
+    side = "E" if cells[-1][0] == chr(64 + size) else "W"
+    return (f"system: classic\nbox: snake\nsize: {size}\nzones:\n  X:\n    faces:\n      asphalt: {{ends: "
+            f"{{0: A1/N, 1: {cells[-1]}/{side}}}, roads: [{{ends: [0, 1], path: {' '.join(cells)}}}]}}\n")
+
+
+def test_the_expected_time_of_a_very_long_course_is_refused_with_a_hint(tmp_path, monkeypatch):
+    import time
+
+    from designer.systems.classic.dice import expected as E
+
+    (tmp_path / "snake.yaml").write_text(_snake_box(400))
+    stage = "system: classic\nstage: S\nzones: snake.yaml\nshare: X0-1\n"
+    monkeypatch.setattr(E, "MAX_CELLS", 300)               # the caps, lowered so the test stays quick
+    monkeypatch.setattr(E, "MAX_CELLS_ATTACK", 100)
+    t = time.perf_counter()
+    r = _cli(tmp_path, "s.yaml", stage)
+    assert r.exit_code == 2 and "402 cells" in r.output and "up to 300 cells" in r.output and "hint:" in r.output
+    assert time.perf_counter() - t < 20
+    (tmp_path / "snake.yaml").write_text(_snake_box(160))
+    r = _cli(tmp_path, "s.yaml", stage.replace("snake.yaml", "snake.yaml\nbig_attack: true"))
+    assert r.exit_code == 2 and "162 cells" in r.output and "with Big Attack" in r.output
+    assert "without Big Attack" in r.output

@@ -8,6 +8,7 @@ from fractions import Fraction
 from designer.core.errors import DesignerError
 from designer.racing.course import format_time
 from designer.racing.mdp import quantile
+from designer.systems.classic.dice import expected as E
 from designer.systems.classic.dice import policy
 from designer.systems.classic.files import rally as R
 from designer.systems.classic.dice import lines as L
@@ -69,11 +70,21 @@ def end_damage(stage, box, rules: Rules) -> dict[int, float]:
     apply_soft_sector(course.graph, stage)
     out: dict[int, float] = {}
     for d_in, p_in in start_damage(stage, box, rules).items():
-        car = M.Car(tyres=stage.tyres, leader=stage.leader, damage=min(d_in, rules.top - 1))
-        model, solution, stats = policy.solve_stage(course.graph, rules, car, big_attack=stage.big_attack)
-        for d, p in R.finish_damage(solution, stats).items():
+        key = (notation.share(stage.route), stage.tyres, stage.leader, stage.big_attack, stage.soft_sector, d_in,
+               box.path, box.name, id(rules))
+        if key not in _FINISH_DAMAGE or _FINISH_DAMAGE[key][0] is not rules:
+            car = M.Car(tyres=stage.tyres, leader=stage.leader, damage=min(d_in, rules.top - 1))
+            E.check_size(course.graph, stage.big_attack, stage.source)
+            model, solution, stats = policy.solve_stage(course.graph, rules, car, big_attack=stage.big_attack)
+            if len(_FINISH_DAMAGE) > 64:
+                _FINISH_DAMAGE.clear()
+            _FINISH_DAMAGE[key] = (rules, R.finish_damage(solution, stats))
+        for d, p in _FINISH_DAMAGE[key][1].items():
             out[d] = out.get(d, 0.0) + p_in * p
     return out
+
+
+_FINISH_DAMAGE: dict = {}       # a rally's stages are solved once for each damage they may start with
 
 
 def start_damage(stage, box, rules: Rules) -> dict[int, float]:
@@ -177,6 +188,7 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
                             hint=(first.hint + "; " if first and first.hint else "")
                             + "change the route, then `rally-designer validate` the stage: it lists every problem")
     g = course.graph
+    E.check_size(g, stage.big_attack, stage.source if stage.source and stage.source != "<text>" else None)
     apply_soft_sector(g, stage)
     car = M.Car(tyres=stage.tyres, leader=stage.leader, damage=min(stage.damage_in, rules.top - 1))
     main = L.main_line(g)
@@ -240,4 +252,7 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
     result.update(rally_notes(stage, box, rules, result))
     if result.get("weather_table"):
         result["summary"].append("variable weather: " + result["weather_table"]["text"])
+    elif stage.weather == "variable":
+        result["summary"].append("variable weather: no table of every weather and tyre choice for a course this "
+                                 "long or of more than three zones (its work is capped)")
     return result

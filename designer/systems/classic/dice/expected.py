@@ -33,6 +33,26 @@ from designer.systems.classic.dice import moves as M
 from designer.systems.classic.files.rules import Rules
 
 
+# The expected time grows with the cells of the course: about 12 ms a cell for the whole analysis, 50 ms with
+# Big Attack (its plans of several dice), measured by benchmarks/bench_classic.py and a 400-cell snake road.
+# A file may ask for a course far longer (four 20 x 20 boards crossed eight times): refused above these caps.
+MAX_CELLS = 2000
+MAX_CELLS_ATTACK = 500
+
+
+def check_size(g: nx.DiGraph, big_attack: bool, where: str | None = None) -> None:
+    """A DesignerError when the course is too long for the expected time to be computed in about 30 s."""
+    from designer.core.errors import DesignerError
+
+    cap = MAX_CELLS_ATTACK if big_attack else MAX_CELLS
+    n = g.number_of_nodes()
+    if n > cap:
+        raise DesignerError(f"the course has {n} cells; the expected time is computed up to {cap} cells"
+                            + (" with Big Attack" if big_attack else ""), where=where,
+                            hint="analyse it without Big Attack (big_attack: false)" if big_attack and n <= MAX_CELLS
+                            else "shorten the route, or split it into two stages")
+
+
 class Solver:
     def __init__(self, g: nx.DiGraph, rules: Rules, car: M.Car | None = None, big_attack: bool = False,
                  family: dict | None = None):

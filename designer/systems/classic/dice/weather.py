@@ -16,6 +16,7 @@ from designer.systems.classic.files.notation import Traversal
 from designer.systems.classic.files.rules import Rules
 
 MAX_ZONES = 3          # 2^3 weathers x tyres: a few seconds; more is left out of the analysis
+MAX_WORK = 4000        # cells x (weathers x tyres) solved: about 20 s; a longer course has no weather table
 
 
 def zone_order(route) -> list[str]:
@@ -59,7 +60,11 @@ def weather_table(stage, box, rules: Rules) -> dict | None:
         return None
     tyres = tyre_choices(stage, box)
     rows, chosen, kept = [], 0.0, 0.0
-    for pattern, chance in weathers(stage, box, rules):
+    patterns = weathers(stage, box, rules)
+    laid = assemble(stage.route, box)
+    if not laid.ok or laid.graph.number_of_nodes() * len(patterns) * len(tyres) > MAX_WORK:
+        return None
+    for pattern, chance in patterns:
         route = tuple(Traversal(t.zone, t.entry, t.exit, pattern[t.zone]) for t in stage.route)
         course = assemble(route, box)
         if not course.ok:

@@ -1,0 +1,65 @@
+"""What one stage of a classic rally hands to the next (ART.8, ART.13, ART.14, ART.15.3, ART.24.3, ART.22)."""
+from __future__ import annotations
+
+import pytest
+
+from designer.systems.classic.analysis import analyse
+from designer.systems.classic.files import stage as S
+from designer.systems.classic.system import SYSTEM
+
+ES1 = "{stage: A, route: 'X0 | - | X4', tyres: %s, assistance: %s}"
+
+
+def rally(first_tyres="asphalt", second_tyres="asphalt", assistance="false") -> S.Rally:
+    text = ("system: classic\nrally: R\nzones: demo-zones\nstages:\n  - " + ES1 % (first_tyres, assistance)
+            + "\n  - " + ES1.replace("stage: A", "stage: B") % (second_tyres, "true") + "\n")
+    return SYSTEM.loads(text, "r.yaml")
+
+
+def test_damage_is_carried_without_an_assistance_art_14():
+    r = rally()
+    first, second = r.stages
+    assert second.carried_from is first
+    plain = analyse(first, SYSTEM.box_of(first))
+    res = analyse(second, SYSTEM.box_of(second))
+    chances = {int(k): p for k, p in res["carried"]["dice_lost_chances"].items()}
+    assert abs(sum(chances.values()) - 1) < 1e-3 and chances[0] < 1       # the forest beside X costs dice (ART.8)
+    assert res["carried"]["expected_seconds"] >= plain["expected"]["seconds"]     # a damaged car is never faster
+    assert any("no assistance after A" in line for line in res["summary"])
+    fixed = analyse(S.Stage("B", second.route, damage_in=2), SYSTEM.box_of(second))
+    assert fixed["expected"]["seconds"] > plain["expected"]["seconds"]
+
+
+def test_an_assistance_repairs_everything():
+    r = rally(assistance="true")
+    assert r.stages[1].carried_from is None
+    assert "carried" not in analyse(r.stages[1], SYSTEM.box_of(r.stages[1]))
+
+
+def test_soft_tyres_kept_make_the_next_stage_a_third_sector_art_24_3():
+    r = SYSTEM.loads("system: classic\nrally: R\nstages:\n  - {stage: A, share: X1-3/Y3-1, tyres: soft, "
+                     "assistance: false}\n  - {stage: B, share: X0-4, tyres: soft}\n", "r.yaml")
+    assert r.stages[1].soft_sector == "S3"                  # two sections before: the next stage is S3
+    r = rally("soft", "soft")
+    assert r.stages[1].soft_sector == "S2"                  # a single section before: S2
+    res = analyse(r.stages[1], SYSTEM.box_of(r.stages[1]))
+    fresh = analyse(S.Stage("B", r.stages[1].route, tyres="soft"), SYSTEM.box_of(r.stages[1]))
+    assert any("sector S2" in line for line in res["summary"])
+    assert res["expected"]["seconds"] >= fresh["expected"]["seconds"]        # S2 allows 3 marks, S1 four
+
+
+def test_tyres_cannot_change_without_an_assistance_art_15_3():
+    r = rally("asphalt", "snow")
+    res = analyse(r.stages[1], SYSTEM.box_of(r.stages[1]))
+    assert any("asphalt tyres of the stage before are still on" in line for line in res["summary"])
+
+
+@pytest.mark.parametrize("value,ok", [(10, True), (-5, False), ("x", False)])
+def test_the_penalty_column_art_22(value, ok):
+    text = f"system: classic\nstage: A\nshare: X0-4\npenalty_seconds: {value}\n"
+    if ok:
+        assert SYSTEM.loads(text, "s.yaml").penalty_seconds == value
+        assert "penalty_seconds: 10" in SYSTEM.dumps(SYSTEM.loads(text, "s.yaml"))
+    else:
+        with pytest.raises(Exception, match="penalty_seconds"):
+            SYSTEM.loads(text, "s.yaml")
