@@ -79,10 +79,18 @@ def cell(table, col: int, row: int) -> str:
 
 
 def add_row(page, table) -> None:
-    """Add a row with the table's toolbar button (shown when the pointer is over the table)."""
+    """Add a row with the table's toolbar button (shown when the pointer is over the table). The button sits on
+    the table's top edge, where a scrolled page may put the table's own cells over it: it is pressed directly."""
     table.scroll_into_view_if_needed()
     table.hover()
-    table.get_by_role("button", name="Add row").click()
+    button = table.get_by_role("button", name="Add row")
+    button.wait_for(state="attached")
+    before = rows(table)
+    button.dispatch_event("click")
+    for _ in range(30):
+        if rows(table) > before:
+            break
+        page.wait_for_timeout(100)
     page.wait_for_timeout(200)
 
 

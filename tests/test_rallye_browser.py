@@ -15,6 +15,7 @@ SHOTS = ROOT / "screenshots"
 SHOTS.mkdir(exist_ok=True)
 
 pytestmark = BROWSER_MARKS
+expect = pytest.importorskip("playwright.sync_api").expect     # waits for a value to show
 
 
 @pytest.fixture(scope="module")
@@ -126,9 +127,9 @@ def test_a_reload_and_a_copied_address_keep_the_stage(url):
         page.reload()
         page.get_by_text("Rallye (12 cards)").wait_for()
         settle(page, TIMEOUT_MS)
-        assert page.get_by_label("Stage name").input_value() == "SS9 my own stage"
+        expect(page.get_by_label("Stage name")).to_have_value("SS9 my own stage")
         fresh = grid.open_page(browser.new_context(), address, "Rallye (12 cards)", TIMEOUT_MS)   # another browser
-        assert fresh.get_by_label("Stage name").input_value() == "SS9 my own stage"
+        expect(fresh.get_by_label("Stage name")).to_have_value("SS9 my own stage")
         assert grid.cell(grid.grid(fresh, near="The 12 cards in driving order"), 2, 0) == first
         fresh.goto(address.split("stage=")[0] + "stage=d1.broken")   # a damaged address: said, and the demo opens
         fresh.get_by_text("could not be opened").wait_for()
