@@ -131,3 +131,12 @@ def test_rallye_keeps_the_stage_and_the_owners_deck_and_says_when_a_deck_is_too_
     assert "box" not in _params(again) and "stage" in _params(again)
     assert "too large to keep in the page address" in _sidebar(again)
     assert any("Download the deck" in b.label for b in again.sidebar.get("download_button"))
+
+
+def test_rallye_stage_whose_deck_stayed_out_of_the_address_opens_on_the_demo_deck():
+    stage = {"system": "rallye", "stage": "SS7 on my deck", "deck": "my-big-deck", "cards": [1, 2, 3]}
+    at = _app({"system": "rallye", "stage": address.pack(stage)})
+    assert at.session_state["rallye_stage"]["stage"] == "SS7 on my deck"
+    assert "not in this address" in at.session_state["rallye_message"]
+    at = _app({"system": "rallye", "stage": address.pack({**stage, "deck": "../secret"})})
+    assert "could not be opened" in _sidebar(at) and at.session_state["rallye_stage"]["stage"] != "SS7 on my deck"

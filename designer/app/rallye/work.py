@@ -9,7 +9,7 @@ from typing import Any
 
 from designer.app.address import Kept, document_and_box, open_parts, yaml_text
 from designer.app.rallye import deckedit
-from designer.app.rallye.state import K, current_stage, ensure, open_stage, ss
+from designer.app.rallye.state import K, current_deck, current_stage, ensure, open_stage, ss
 from designer.core import offered
 from designer.core.errors import DesignerError
 from designer.systems.rallye.model.deck import deck_from_data, get_deck
@@ -48,9 +48,19 @@ def open_address(found: dict[str, Any]) -> None:
     def open_stage_data(data: Any) -> None:
         doc = SYSTEM.loads(yaml_text(data, "stage"), WHERE)     # a deck named by name only, as for an upload
         stage = doc.stages[0] if isinstance(doc, Rally) else doc
-        deck = held.get("deck") or SYSTEM.box_of(stage)
+        deck, note = held.get("deck"), ""
+        if deck is None:
+            try:
+                deck = SYSTEM.box_of(stage)
+            except DesignerError:
+                if not offered.is_plain(stage.deck):       # a path: refused, never looked up
+                    raise
+                ensure()                                  # a deck too large for the address: the demo deck
+                deck = current_deck()
+                note = (f"the deck {stage.deck!r} is not in this address (too large for it) nor bundled: the "
+                        f"stage is shown with the deck {deck.name!r}; upload your deck to use it")
         open_stage(stage, deck, WHERE)
-        ss[K + "message"] = ""
+        ss[K + "message"] = note
 
     try:
         open_parts(found, [("box", open_deck), ("stage", open_stage_data)])
