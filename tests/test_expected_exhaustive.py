@@ -9,8 +9,12 @@ limit reached is a loss of control on that die's cell) and every plan as a Big A
 one seconds token per gear or gas die, kept on a failure), under both readings of where a failed Big Attack's loss
 lies (``as_laid``: the step whose dice first reach the limit; ``latest``: the cheapest point at or after it).
 
+Cuts (p. 11): a cut cell has the cut's speed limit, and every cut entered in a turn draws a token at the turn's end
+(or at its loss of control): a flat tyre one time in four (the ruleset's cut tokens), one gas die fewer for the rest
+of the stage (one flat tracked, as the product's damage bound of one token; no spare wheel).
+
 Kept simple on purpose, and set the same way in the product: a loss of control is a spin (the card's 0 side, the car
-stays on the cell in gear 0), no die is secured, no cut, ford or jump, and seconds tokens come off the time at the
+stays on the cell in gear 0), no die is secured, no ford or jump, and seconds tokens come off the time at the
 finish (with nothing to spend them on they are worth one second each at once). Then the product's figure must be
 a real policy's (never below the optimum over every legal plan) and, under ``latest``, that optimum. Under
 ``as_laid`` the product can be beaten (its plan search keeps one order of dice per end, risk and gain): the gap is
@@ -35,7 +39,8 @@ LIMIT = RULES.hazard_limit
 LOSS = RULES.loss_of_control_seconds
 CARD = RULES.time_card
 GAS, BRAKES = 2, 2                    # the gravel dashboard of a car that follows (not the leader)
-MISHAPS = load_mishaps().replace(card_backs={"spin": 1.0}, max_secured=0, max_damage=0)
+MISHAPS = load_mishaps().replace(card_backs={"spin": 1.0}, max_secured=0, max_damage=1, spare_wheel_seconds=10 ** 4)
+FLAT = MISHAPS.flat_chance
 
 
 def hazard(die: str) -> float:
@@ -44,9 +49,10 @@ def hazard(die: str) -> float:
 
 # -- tiny roads --------------------------------------------------------------------------------------
 
-def tiny_road(rows: int, lanes: int, limits: dict) -> nx.DiGraph:
+def tiny_road(rows: int, lanes: int, limits: dict, cuts: dict | None = None) -> nx.DiGraph:
     """A straight road of ``rows`` rows of ``lanes`` lanes (lane changes on the diagonals), start on row 0,
-    finish on the last row; ``limits[(row, lane)]`` a speed limit."""
+    finish on the last row; ``limits[(row, lane)]`` a speed limit, ``cuts[(row, lane)]`` a cut with its limit."""
+    cuts = cuts or {}
     g = nx.DiGraph()
 
     def name(r, lane):
@@ -55,7 +61,8 @@ def tiny_road(rows: int, lanes: int, limits: dict) -> nx.DiGraph:
     for r in range(rows):
         for lane in range(lanes):
             g.add_node(name(r, lane), index=r, tile="t", cell=name(r, lane), lane=lane, a=0.0, b=1.0, pos=r + 0.5,
-                       limit=limits.get((r, lane)), corner=None, path=None, cut=None, jump=None, ford=False,
+                       limit=limits.get((r, lane)), corner=None, path=None, cut=cuts.get((r, lane)), jump=None,
+                       ford=False,
                        slide=False, start=r == 0, finish=r == rows - 1, danger="yellow", terrain="gravel")
     for r in range(rows - 1):
         for lane in range(lanes):
@@ -67,8 +74,8 @@ def tiny_road(rows: int, lanes: int, limits: dict) -> nx.DiGraph:
 
 # -- the exhaustive solver ---------------------------------------------------------------------------
 
-def legal_plans(G, cell, gear):
-    """Every legal turn from (cell, gear) as a tuple of steps (dice, cell, gear after, finished)."""
+def legal_plans(G, cell, gear, gas_dice=GAS):
+    """Every legal turn from (cell, gear) as a tuple of steps (dice, cell, gear after, finished, cut entered)."""
     out = []
 
     def go(c, g, left, gas, brakes, steps):
@@ -88,16 +95,17 @@ def legal_plans(G, cell, gear):
                 moves.append((g, left, gas - 1, brakes, ("gas",)))
         for ng, nleft, ngas, nbrakes, dice in moves:
             for v in G.successors(c):
-                lim = G.nodes[v]["limit"]
+                cut = G.nodes[v]["cut"]
+                lim = cut if cut is not None else G.nodes[v]["limit"]
                 if lim is not None and ng > lim:
                     continue
                 fin = G.nodes[v]["finish"]
-                plan = steps + ((dice, v, ng, fin),)
+                plan = steps + ((dice, v, ng, fin, cut is not None),)
                 out.append(plan)
                 if not fin:
                     go(v, ng, nleft, ngas, nbrakes, plan)
 
-    go(cell, gear, frozenset(range(1, 7)), GAS, BRAKES, ())
+    go(cell, gear, frozenset(range(1, 7)), gas_dice, BRAKES, ())
     return out
 
 
@@ -118,33 +126,44 @@ class Exhaustive:
         self.G, self.reading = G, reading
 
     @functools.lru_cache(maxsize=None)
-    def value(self, cell, gear) -> float:
-        return min(min(self.one_by_one(p), self.big_attack(p)) for p in legal_plans(self.G, cell, gear))
+    def value(self, cell, gear, flat=0) -> float:
+        return min(min(self.one_by_one(p, flat), self.big_attack(p, flat))
+                   for p in legal_plans(self.G, cell, gear, GAS - flat))
 
-    def ended(self, step) -> float:
-        _dice, v, g, fin = step
-        return CARD[g] + (0.0 if fin else self.value(v, g))
+    def after_cuts(self, plan, j, flat, then) -> float:
+        """The value ``then(flat after)`` once the cut tokens of steps 0..j are drawn (one flat tracked)."""
+        n = sum(1 for step in plan[:j + 1] if step[4])
+        if flat or not n:
+            return then(flat)
+        none = (1 - FLAT) ** n
+        return none * then(0) + (1 - none) * then(1)
 
-    def lost(self, step) -> float:
-        _dice, v, g, fin = step
+    def ended(self, plan, j, flat) -> float:
+        _dice, v, g, fin, _cut = plan[j]
+        if fin:
+            return CARD[g]
+        return CARD[g] + self.after_cuts(plan, j, flat, lambda f: self.value(v, g, f))
+
+    def lost(self, plan, j, flat) -> float:
+        _dice, v, g, fin, _cut = plan[j]
         if fin:                                   # past the finish line a loss of control only finishes (p. 20)
             return CARD[g]
-        return LOSS + self.value(v, 0)            # a spin: the card's 0 side, the car stays in gear 0
+        return LOSS + self.after_cuts(plan, j, flat, lambda f: self.value(v, 0, f))   # a spin: stays, gear 0
 
-    def one_by_one(self, plan) -> float:
+    def one_by_one(self, plan, flat) -> float:
         n = len(plan)
-        after = [self.ended(plan[n - 1])] * LIMIT          # after the last step: the turn ends
+        after = [self.ended(plan, n - 1, flat)] * LIMIT    # after the last step: the turn ends
         for i in range(n - 1, -1, -1):                      # before step i (0-based), h hazards shown so far
             q = hazard_counts(plan[i][0])
-            lost = self.lost(plan[i])
+            lost = self.lost(plan, i, flat)
             here = []
             for h in range(LIMIT):
                 roll = sum(p * (lost if h + x >= LIMIT else after[h + x]) for x, p in enumerate(q))
-                here.append(roll if i == 0 else min(self.ended(plan[i - 1]), roll))
+                here.append(roll if i == 0 else min(self.ended(plan, i - 1, flat), roll))
             after = here
         return after[0]
 
-    def big_attack(self, plan) -> float:
+    def big_attack(self, plan, flat) -> float:
         dice = [d for step in plan for d in step[0]]
         gain = sum(1 for d in dice if d != "brake")
         total = 0.0
@@ -160,11 +179,11 @@ class Exhaustive:
                     first = j
                     break
             if first is None:
-                total += p * self.ended(plan[-1])
+                total += p * self.ended(plan, len(plan) - 1, flat)
             elif self.reading == "as_laid":
-                total += p * self.lost(plan[first])
+                total += p * self.lost(plan, first, flat)
             else:
-                total += p * min(self.lost(step) for step in plan[first:])
+                total += p * min(self.lost(plan, j, flat) for j in range(first, len(plan)))
         return total - gain
 
 
@@ -189,7 +208,12 @@ def roads(draw):
         for lane in range(lanes):
             if draw(st.booleans()):
                 limits[(r, lane)] = draw(st.integers(1, 5))
-    return rows, lanes, limits
+    cuts = {}
+    for r in range(1, rows - 1):
+        for lane in range(lanes):
+            if (r, lane) not in limits and draw(st.integers(0, 3)) == 0:
+                cuts[(r, lane)] = draw(st.integers(2, 5))
+    return rows, lanes, limits, cuts
 
 
 @pytest.mark.parametrize("reading", ["as_laid", "latest"])
@@ -221,3 +245,22 @@ def test_the_default_reading_gives_no_free_finish():
     assert product_optimum(G, "as_laid") == pytest.approx(as_laid, abs=1e-9)
     assert product_optimum(G, "latest") == pytest.approx(latest, abs=1e-9)
     assert RULES.options.big_attack_failure == "as_laid"
+
+
+def test_a_route_around_a_cut_is_kept_beside_the_route_through_it():
+    """Two routes to the same point of a turn with the same dice, one through a cut (which draws a token) and one
+    around it, are different plans: the plan search keys its points by the cuts entered."""
+    from designer.systems.dirt.dice.plans import plan_set, search_plans
+    from designer.systems.dirt.dice.turn_model import DirtModel
+    from designer.systems.dirt.driving.rules import road_of
+
+    model = DirtModel(road_of(tiny_road(5, 2, {}, {(1, 0): 5})), RULES, MISHAPS)
+    names = model.road.nodes
+    start = names.index("r0a")
+    ps = plan_set(model.engine(model.pool(start, (0, 0, 0, 0, 0))), start, 0, model.steps,
+                  search=search_plans(model.engine(model.pool(start, (0, 0, 0, 0, 0))), start, 0))
+    ends = {}
+    for p in range(ps.n):
+        n = int(ps.length[p])
+        ends.setdefault((names[int(ps.cell[p, n])], int(ps.gear[p, n])), set()).add(int(ps.cuts[p, n]))
+    assert ends[("r2a", 2)] == {0, 1}             # gear 1 then 2: via r1a (the cut) or via r1b

@@ -97,7 +97,7 @@ cdef enum:
     LEVELS = 28          # dice in a turn: 0..27 (the buckets of the search; rules._MAX_DICE + 1)
 cdef int64_t CANON = 1 << 18
 LAYOUT = (GAS, BRAKE, LEADER, RZ, 1 << 18, LEVELS - 1)
-MAX_CELLS = 1 << 24      # a point packs its cell in 24 bits
+MAX_CELLS = 1 << 20      # a point packs its cell in 20 bits
 
 
 cdef struct Opt:         # one die option from (gear, dice used)
@@ -106,12 +106,12 @@ cdef struct Opt:         # one die option from (gear, dice used)
 
 cdef struct Move:        # where an option takes the car from a cell
     int64_t v
-    int ng, t, code, jd
+    int ng, t, code, jd, cut
 
 cdef struct Cand:        # a point of the turn reached (a candidate)
     int64_t cell, used, parent, end
     double risk
-    int gear, jid, t, gain, depth, level, code
+    int gear, jid, t, gain, depth, level, code, cuts
 
 
 cdef inline int _ndice(int64_t used) noexcept nogil:
@@ -122,10 +122,10 @@ cdef inline int _gain(int64_t used) noexcept nogil:
     return _pop6(used) + <int>((used >> GAS) & 7) + <int>((used >> LEADER) & 7)
 
 
-cdef inline uint64_t _point(int64_t cell, int gear, int64_t used, int jid, int t) noexcept nogil:
-    """One point of a turn as 64 bits: cell 24, gear 3, dice used 19, jump dice 16, terminal 2."""
-    return (((((<uint64_t>cell << 3) | <uint64_t>gear) << USED_BITS | <uint64_t>used) << 16
-             | <uint64_t>jid) << 2) | <uint64_t>t
+cdef inline uint64_t _point(int64_t cell, int gear, int64_t used, int jid, int t, int cuts) noexcept nogil:
+    """One point of a turn as 64 bits: cell 20, gear 3, dice used 19, jump dice 16, terminal 2, cuts entered 4."""
+    return ((((((<uint64_t>cell << 3) | <uint64_t>gear) << USED_BITS | <uint64_t>used) << 16
+              | <uint64_t>jid) << 2 | <uint64_t>t) << 4) | <uint64_t>cuts
 
 
 cdef inline int _run(int64_t hit, int* start) noexcept:
@@ -156,7 +156,8 @@ cdef class Tables:
     cdef vector[double] risk_list
     cdef unordered_map[uint64_t, char] subs                  # (jump dice a, b) -> a is a sub-multiset of b
     cdef FlatMap seen                                        # the points of the turn met in this search
-    cdef FlatMap group_at                                    # (cell, gear, canon, gain) -> group number
+    cdef FlatMap group_at                                    # (cell, gear, canon, gain, cuts) -> group number
+    cdef list cut_flags                                      # per cell: a step entering it enters a cut
     cdef vector[vector[pair[int64_t, int]]] groups
     cdef vector[Cand] cands
     cdef vector[vector[int64_t]] buckets
@@ -210,6 +211,8 @@ cdef class Tables:
                 raise ValueError(f"cell move {(v, ng, t)!r} does not fit the compiled plan search")
             m.code = len(self.step_objs)
             self.step_objs.append(step)
+            path = step[1]
+            m.cut = 1 if (self.cut_flags[path[0]] or self.cut_flags[path[len(path) - 1]]) else 0   # no wraparound here
             if jd is None:
                 m.jd = -1
             else:
@@ -283,7 +286,7 @@ cdef class Tables:
     def search(self, engine, int64_t cell, int gear):
         """The candidates of the plan search from (cell, gear): ``(ints, risk)``, ``ints`` rows: end-and-gain
         code, dice, parent, depth, dice used, step number, cell, gear, jump dice, terminal."""
-        cdef int level, g, t, jid, gain, depth, k, j, nopt, nmov, ostart, mstart, njid, ngroups = 0, grp
+        cdef int level, g, t, jid, gain, depth, k, j, nopt, nmov, ostart, mstart, njid, ngroups = 0, grp, cuts, ncuts
         cdef int64_t idx, c, used
         cdef size_t i
         cdef uint64_t gkey
@@ -293,13 +296,16 @@ cdef class Tables:
         cdef int64_t val
         if not 0 <= cell < MAX_CELLS or not 0 <= gear < 8:
             raise ValueError(f"boundary {(cell, gear)!r} does not fit the compiled plan search")
+        if self.cut_flags is None:
+            road = engine.road
+            self.cut_flags = [road.graph.nodes[name].get("cut") is not None for name in road.nodes]
         self.seen.clear()
         self.group_at.clear()
         self.cands.clear()
         for level in range(LEVELS):
             self.buckets[level].clear()
         val = 0
-        self.seen.add(_point(cell, gear, 0, 0, 0), &val)
+        self.seen.add(_point(cell, gear, 0, 0, 0, 0), &val)
         self.buckets[0].push_back(-1)
         for level in range(LEVELS):
             i = 0
@@ -307,15 +313,17 @@ cdef class Tables:
                 idx = self.buckets[level][i]
                 i += 1
                 if idx < 0:
-                    c, g, used, jid, t, gain, depth = cell, gear, 0, 0, 0, 0, 0
+                    c, g, used, jid, t, gain, depth, cuts = cell, gear, 0, 0, 0, 0, 0, 0
                 else:
                     c, g, used = self.cands[idx].cell, self.cands[idx].gear, self.cands[idx].used
                     jid, t, gain, depth = self.cands[idx].jid, self.cands[idx].t, self.cands[idx].gain, \
                         self.cands[idx].depth
+                    cuts = self.cands[idx].cuts
                 if t:
                     continue
                 if level:
-                    gkey = ((<uint64_t>c * 8 + <uint64_t>g) * 2 + (1 if used & CANON else 0)) * 64 + <uint64_t>gain
+                    gkey = (((<uint64_t>c * 8 + <uint64_t>g) * 2 + (1 if used & CANON else 0)) * 64
+                            + <uint64_t>gain) * 16 + <uint64_t>cuts
                     val = ngroups
                     if self.group_at.add(gkey, &val):
                         grp = ngroups
@@ -338,11 +346,13 @@ cdef class Tables:
                     for j in range(nmov):
                         mv = self.moves[mstart + j]
                         njid = jid if mv.jd < 0 else self._jump(jid, mv.jd)
+                        ncuts = cuts + mv.cut if cuts + mv.cut < 15 else 15
                         val = 0
-                        if not self.seen.add(_point(mv.v, mv.ng, o.nused, njid, mv.t), &val):
+                        if not self.seen.add(_point(mv.v, mv.ng, o.nused, njid, mv.t, ncuts), &val):
                             continue
-                        nc.cell, nc.gear, nc.used, nc.jid, nc.t = mv.v, mv.ng, o.nused, njid, mv.t
-                        nc.end = ((((mv.v << 3) + mv.ng) * 2 + (1 if mv.t == 2 else 0)) * 64 + o.ngain)
+                        nc.cell, nc.gear, nc.used, nc.jid, nc.t, nc.cuts = mv.v, mv.ng, o.nused, njid, mv.t, ncuts
+                        nc.end = (((((mv.v << 3) + mv.ng) * 2 + (1 if mv.t == 2 else 0)) * 16 + ncuts) * 64
+                                  + o.ngain)
                         nc.risk = self._risk(engine, o.nused, njid)
                         nc.parent, nc.depth, nc.level, nc.gain, nc.code = idx, depth + 1, o.nlevel, o.ngain, mv.code
                         self.buckets[o.nlevel].push_back(self.cands.size())

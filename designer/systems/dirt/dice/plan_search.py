@@ -27,8 +27,8 @@ _TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # TurnEngin
 
 class Search:
     """The candidates of one boundary's plan search, in the order found, as arrays over candidates: ``end``
-    (end cell, gear, finished and Big Attack gain as one code: ``((cell * 8 + gear) * 2 + finished) * 64 +
-    gain``), ``risk`` (chance of a loss of control when all its dice are rolled), ``dice``, ``parent`` (the
+    (end cell, gear, finished, cuts entered (up to 15) and Big Attack gain as one code: ``(((cell * 8 + gear) *
+    2 + finished) * 16 + cuts) * 64 + gain``), ``risk`` (chance of a loss of control when all its dice are rolled), ``dice``, ``parent`` (the
     candidate it extends by one step, -1 for the start), ``depth`` (steps) and ``used`` (the dice used, packed
     as in :mod:`..driving.rules`). :meth:`step` and :meth:`key` give a candidate's last step and its point of the turn
     (cell, gear, dice used, jump dice, terminal). ``cache`` keeps what is worked out from them later."""
@@ -67,10 +67,11 @@ class Search:
 def search_plans(engine, cell: int, gear: int) -> Search:
     """Every point of a turn from a boundary that the plan search needs, in the order found (:class:`Search`).
 
-    The search runs over the points of a turn (cell, gear, dice used, jump dice) in order of dice used. A
-    point is not expanded when an expanded point at the same cell and gear used a subset of its dice, no
-    other jump die and earned as many tokens: every turn it can still complete, the other can too, with no
-    more risk, the same gain and fewer dice of each kind (so also under any smaller pool of dice).
+    The search runs over the points of a turn (cell, gear, dice used, jump dice, cuts entered) in order of
+    dice used: a route through a cut and one around it are different points (the cut draws a token). A
+    point is not expanded when an expanded point at the same cell and gear with as many cuts used a subset of
+    its dice, no other jump die and earned as many tokens: every turn it can still complete, the other can
+    too, with no more risk, the same gain and fewer dice of each kind (so also under any smaller pool of dice).
     """
     if COMPILED is not None and len(engine.road.nodes) < COMPILED.MAX_CELLS:
         tables = _TABLES.get(engine)
@@ -90,7 +91,8 @@ def _search_py(engine, cell: int, gear: int) -> Search:
     risk_of = engine.risk
     risks = engine._risk
     infos = engine.plan_options               # (gear, dice used) -> (option, dice used after, dice, gain)
-    start = (cell, gear, 0, (), 0)
+    cut = cut_cells(engine)
+    start = (cell, gear, 0, (), 0, 0)
     seen: dict = {start: None}
     buckets: list[list] = [[(start, -1, 0, 0)]] + [[] for _ in range(_MAX_DICE)]
     expanded: dict = {}
@@ -99,11 +101,11 @@ def _search_py(engine, cell: int, gear: int) -> Search:
     rec: list = []
     for level in range(len(buckets)):
         for key, number, gain, depth in buckets[level]:
-            c, g, used, jumps, term = key
+            c, g, used, jumps, term, cuts = key
             if term:
                 continue
             if level:
-                group = expanded.setdefault((c, g, used & _CANON, gain), [])
+                group = expanded.setdefault((c, g, used & _CANON, gain, cuts), [])
                 if group and _dominated(used, jumps, group):
                     continue
                 group.append((used, jumps))
@@ -117,14 +119,17 @@ def _search_py(engine, cell: int, gear: int) -> Search:
                     moves = cmoves(c, g, opt)
                 for v, ng, t, step, jd in moves:
                     njumps = jumps if jd is None else tuple(sorted(jumps + (jd,)))
-                    nkey = (v, ng, nused, njumps, t)
+                    path = step[1]
+                    ncuts = min(15, cuts + (cut[path[0]] or cut[path[-1]]))
+                    nkey = (v, ng, nused, njumps, t, ncuts)
                     if nkey in seen:
                         continue
                     seen[nkey] = True
                     r = risks.get((nused, njumps))
                     bucket.append((nkey, len(rec), ngain, depth + 1))
-                    rec.append(((((v << 3) + ng) * 2 + (t == 2)) * 64 + ngain,
-                                risk_of(nused, njumps) if r is None else r, nlevel, number, step, nkey, depth + 1))
+                    rec.append((((((v << 3) + ng) * 2 + (t == 2)) * 16 + ncuts) * 64 + ngain,
+                                risk_of(nused, njumps) if r is None else r, nlevel, number, step, nkey[:5],
+                                depth + 1))
     cols = zip(*rec) if rec else ((),) * 7
     ends, rs, levels, parent, steps, keys, depths = (list(col) for col in cols)
 
@@ -135,13 +140,25 @@ def _search_py(engine, cell: int, gear: int) -> Search:
                   ints([k[2] for k in keys]), steps, keys)
 
 
+_CUTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # TurnEngine -> its road's cut cells
+
+
+def cut_cells(engine) -> list:
+    """Per cell of the engine's road: 1 where a step entering it enters a cut (as the StepTable reads it)."""
+    hit = _CUTS.get(engine)
+    if hit is None:
+        g = engine.road.graph
+        hit = _CUTS[engine] = [int(g.nodes[n].get("cut") is not None) for n in engine.road.nodes]
+    return hit
+
+
 def _gain(used: int) -> int:
     """Seconds tokens a Big Attack of these dice earns: one per gear, gas or leader die (brakes earn none)."""
     return _POP[used & 63] + ((used >> _GAS) & 7) + ((used >> _LEADER) & 7)
 
 
 def pareto_plans(search: Search, pool=None) -> list:
-    """The plans searched from a turn boundary: for every end (cell, gear, finished) and every number of
+    """The plans searched from a turn boundary: for every end (cell, gear, finished, cuts entered) and every number of
     seconds tokens g a Big Attack could earn on the way there, the least risky set of dice reaching that end
     with gain g (fewest dice on a tie, then the first found), kept only when no plan to the same end earns as
     many tokens or more for no more risk (the Pareto set over risk and gain). ``pool``: only plans whose dice
@@ -152,7 +169,7 @@ def pareto_plans(search: Search, pool=None) -> list:
     out = []
     for c in pareto_index(search, pool).tolist():
         code = int(search.end[c])
-        end = code >> 6
+        end = code >> 10
         out.append(((end >> 4, (end >> 1) & 7, bool(end & 1)), code & 63, float(search.risk[c]), search.key(c)))
     return out
 
