@@ -6,8 +6,12 @@ Each run is a process of its own; the CPU seconds of the measured part are print
 Run:
   python benchmarks/compare.py [--runs 5] REV expected stages/dirt/rally-3/ss2.yaml
       the expected-time optimum of a stage (solved in the process, as bench_expected.py does)
+  python benchmarks/compare.py [--runs 5] REV analyze stages/dirt/rally-3/ss2.yaml
+      the analysis without the expected time (lines, speed limits, estimate), in the process, on a freshly
+      assembled track after one analysis of another copy (the app's redraw); the answer is the fastest line's
+      seconds and a digest of its turns
   python benchmarks/compare.py [--runs 5] REV cli roadbook stages/rallye/demo-rally.yaml -o /tmp/book.pdf
-      a whole `rally-designer` command, start-up included
+      a whole `rally-designer` command, start-up included, e.g. `cli generate --tiles 14 -o /tmp/g.yaml -j 1`
 
 REV is checked out once into a temporary git worktree (removed at the end); this checkout runs as it is, uncommitted
 changes included.
@@ -38,10 +42,28 @@ print(time.process_time() - cpu, repr(float(result.seconds)))
 """
 
 
+ANALYZE = """
+import hashlib, json, sys, time
+sys.path.insert(0, '.')
+from designer.systems.dirt.analysis import analyze
+from designer.systems.dirt.board.stage import load_stage
+from designer.systems.dirt.board.track import load_track
+stage = load_stage(sys.argv[1])
+analyze(load_track(stage), expected=False)
+track = load_track(stage)
+cpu = time.process_time()
+result = analyze(track, expected=False)
+took = time.process_time() - cpu
+turns = json.dumps(result['fastest_line']['turn_list'], sort_keys=True).encode()
+print(took, f"{result['fastest_line']['seconds']}s/" + hashlib.sha1(turns).hexdigest()[:10])
+"""
+
+
 def _once(tree: Path, kind: str, args: list[str]) -> tuple[float, str]:
     """CPU seconds of one run in ``tree`` (the solve alone, or the whole command) and what it answered."""
-    if kind == "expected":
-        out = subprocess.run([sys.executable, "-c", SOLVE, args[0]], cwd=tree, check=True, capture_output=True,
+    if kind in ("expected", "analyze"):
+        code = SOLVE if kind == "expected" else ANALYZE
+        out = subprocess.run([sys.executable, "-c", code, args[0]], cwd=tree, check=True, capture_output=True,
                              text=True).stdout.split()
         return float(out[0]), out[1]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -53,7 +75,7 @@ def _once(tree: Path, kind: str, args: list[str]) -> tuple[float, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rev", help="the revision to compare with (a commit, a tag, HEAD~3...)")
-    parser.add_argument("kind", choices=("expected", "cli"))
+    parser.add_argument("kind", choices=("expected", "analyze", "cli"))
     parser.add_argument("args", nargs=argparse.REMAINDER, help="a stage file, or the command's arguments")
     parser.add_argument("--runs", type=int, default=5)
     opts = parser.parse_args(argv)
@@ -78,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
                 times[label].append(cpu)
                 answers[label].add(answer)
         for label, cpu in times.items():
-            said = f", answer {', '.join(sorted(answers[label]))}" if opts.kind == "expected" else ""
+            said = f", answer {', '.join(sorted(answers[label]))}" if opts.kind != "cli" else ""
             print(f"{label:>14}: least {min(cpu):.2f} s, median {statistics.median(cpu):.2f} s CPU over "
                   f"{len(cpu)} runs{said}")
     finally:

@@ -192,6 +192,7 @@ def run(fn: Callable[[Any], Any], items: Sequence[Any], *, jobs: int | None = No
 
     out = []
     runner = Parallel(n_jobs=n, return_as="generator", batch_size=1)
+    fn = _InWorker(fn)
     with warnings.catch_warnings():
         # joblib restarts a worker whose memory grew and says so as a warning meant for developers; the
         # results are unaffected, so it is not shown to users.
@@ -201,6 +202,30 @@ def run(fn: Callable[[Any], Any], items: Sequence[Any], *, jobs: int | None = No
             if progress:
                 progress(k, len(items))
     return out
+
+
+# joblib's workers (loky) restart a worker whose memory grew by 300 MB after its first job, taken for a leak. A
+# worker that analyses stages with the expected time keeps about that much (its tables and the allocator's arenas)
+# after a few stages, so it was restarted again and again, each time importing everything and rebuilding its
+# tables: the pool lost to one process. A worker here is let grow to this much before it is restarted.
+WORKER_MEMORY_BYTES = 2_000_000_000
+
+
+class _InWorker:
+    """``fn`` as a job for joblib's workers, raising their restart threshold (above) in the worker that runs it."""
+
+    def __init__(self, fn: Callable[[Any], Any]):
+        self.fn = fn
+
+    def __call__(self, item: Any) -> Any:
+        try:
+            from joblib.externals.loky import process_executor
+
+            if getattr(process_executor, "_MAX_MEMORY_LEAK_SIZE", WORKER_MEMORY_BYTES) < WORKER_MEMORY_BYTES:
+                process_executor._MAX_MEMORY_LEAK_SIZE = WORKER_MEMORY_BYTES
+        except ImportError:                    # another joblib: its own threshold stands
+            pass
+        return self.fn(item)
 
 
 def _run_dask(fn, items: list, address: str, progress: Progress | None) -> list:
@@ -257,3 +282,12 @@ def chunks(items: Iterable[Any], size: int) -> list[list]:
     if cur:
         out.append(cur)
     return out
+
+
+def worker_cpu(_item: Any = None) -> tuple[int, float]:
+    """``(process id, CPU seconds used so far)`` of the process that runs it: sent as jobs after a run, it tells how
+    the work was shared between the workers (for benchmarks on a machine whose wall time is not the program's)."""
+    import time
+
+    time.sleep(0.05)                   # long enough that every idle worker takes one
+    return os.getpid(), time.process_time()
