@@ -128,3 +128,61 @@ def test_an_ice_loop_from_a_start_tile_is_a_circuit():
     assert {track.graph.nodes[n]["index"] for n in track.finish_cells()} == {0}
     two = fastest_line(assemble(stage.model_copy(update={"laps": 2}), ts))
     assert two.seconds > fastest_line(track).seconds
+
+
+JOKER = ROOT / "stages" / "dirt" / "expansions" / "rx-joker-demo.yaml"
+
+
+@pytest.fixture(scope="module")
+def joker():
+    stage = load_stage(JOKER)
+    return stage, get_tileset(stage.tileset)
+
+
+def test_a_lap_closes_through_a_junction_with_the_grid_before_it(joker):
+    stage, ts = joker
+    track = assemble(stage, ts)
+    assert track.circuit and track.lap.through_junction
+    assert [t.tile for t in track.lap.spur] == ["401b"] and track.lap.loop[0].tile == "402a"
+    assert track.lap.closing.entry != track.lap.loop[0].entry
+    problems = validate(stage, ts)
+    assert not [p for p in problems if p.severity == "error"]
+    assert {"circuit", "joker"} <= {p.code for p in problems}
+    g = track.graph
+    assert nx.is_directed_acyclic_graph(g)
+    starts, finishes = track.start_cells(), track.finish_cells()
+    assert {g.nodes[n]["tile"] for n in starts} == {"401b"}
+    assert {g.nodes[n]["tile"] for n in finishes} == {"402a"}
+    assert any(nx.has_path(g, s, f) for s in starts for f in finishes)
+    # Cell positions grow along the road (the turn model drives forwards only).
+    assert all(g.nodes[v]["pos"] >= g.nodes[u]["pos"] - 1e-9 for u, v in g.edges if g.edges[u, v]["kind"] != "cut")
+
+
+def test_the_joker_is_driven_on_one_lap_and_named(joker):
+    from designer.systems.dirt.driving.laps import lap_times
+
+    stage, ts = joker
+    track = assemble(stage, ts)
+    assert [t.tile for t in track.joker_tiles()] == ["210a"] and not track.off_lap()
+    tiles_driven = {d["tile"] for _, d in track.graph.nodes(data=True)}
+    assert "210a" in tiles_driven
+    none = assemble(stage.model_copy(update={"joker_lap": 0}), ts)
+    assert "210a" not in {d["tile"] for _, d in none.graph.nodes(data=True)}
+    first = assemble(stage.model_copy(update={"joker_lap": 1}), ts)
+    assert "210a" in {d["tile"] for _, d in first.graph.nodes(data=True)}
+    laps = lap_times(track)
+    assert laps["joker_route"] and laps["joker_lap"] == 3 and laps["lap_seconds"] > 0
+    assert laps["joker_lap_seconds"] > 0
+    assert laps["race_seconds_without_joker"] == fastest_line(none).seconds
+    result = analyze(track, expected=False)
+    assert result["laps"]["lap_seconds"] == laps["lap_seconds"]
+    assert any("rx_joker" in n for n in result["notes"]) and any("joker lap" in n for n in result["notes"])
+
+
+def test_joker_and_junction_lap_survive_both_formats(joker):
+    stage, ts = joker
+    for export, imp in ((export_rgt, import_rgt), (export_rekee, import_rekee)):
+        again = imp(export(stage, ts), ts)
+        track = assemble(again, ts)
+        assert track.circuit and track.lap.through_junction and [t.tile for t in track.joker_tiles()] == ["210a"]
+        assert not [p for p in validate(again, ts) if p.severity == "error"]

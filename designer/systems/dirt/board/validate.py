@@ -92,7 +92,8 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
             for i in idx[copies:]:
                 if i in twice:
                     continue
-                hint = "replace it with another tile of the same shape"
+                hint = ("replace it with another tile of the same shape, or set `copies: 2` in the stage when two "
+                        "boxes are on the table")
                 if len(faces) == 1 and tileset.face(stage.tiles[i].tile).roads if stage.tiles[i].tile in tileset else False:
                     hint = ("to drive another road of the same tile, put it on the same place with the same turn "
                             "and enter it by an edge of that other road")
