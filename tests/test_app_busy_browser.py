@@ -16,6 +16,9 @@ pytestmark = BROWSER_MARKS
 
 WIDTH, HEIGHT = 1024, 768
 PROGRESS = '[data-testid="stProgress"]'
+SHOWN_IN_VIEW = """() => [...document.querySelectorAll('[data-testid="stProgress"]')].some(e => {
+    const r = e.getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; })"""
 TRUNCATED = """() => [...document.querySelectorAll('[data-testid="stMetricValue"], [data-testid="stMetricLabel"]')]
     .filter(e => [e, ...e.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth + 1))
     .map(e => e.innerText)"""
@@ -55,11 +58,8 @@ def _progress_within_a_second(page, start, first: str) -> float:
     start()
     page.locator(first).first.wait_for(state="visible", timeout=60_000)
     t0 = time.monotonic()
-    bar = page.locator(PROGRESS).first
-    bar.wait_for(state="visible", timeout=1_000)
-    seconds = time.monotonic() - t0
-    assert _in_view(page, bar), bar.bounding_box()
-    return seconds
+    page.wait_for_function(SHOWN_IN_VIEW, timeout=1_000)     # polled every frame: a short box is seen too
+    return time.monotonic() - t0
 
 
 def _tab(page, name: str):
@@ -119,15 +119,18 @@ def test_dirt_long_work_in_view_and_whole_at_1024(url, browser):
 
 
 def test_other_games_long_work_in_view_and_whole_at_1024(url, browser):
-    for system, tab, first in (("classic", "Analysis", ".st-key-classic_stage_pick_analysis"),
+    # The classic rally's three stages (about 15 s of work, one stage analysed in under a second: too short for a
+    # box to be drawn at all); the Great Race and Rallye analyses (a few seconds each).
+    for system, tab, first in (("classic", "Rally & road book", 'h3:has-text("P.C. COURSE")'),
                                ("greatrace", "Analysis", ".st-key-greatrace_runs"),
                                ("rallye", "Analysis", ".st-key-rallye_an_stress")):
         page = _open(browser, url, system)
         try:
             _progress_within_a_second(page, _tab(page, tab), first)
             settle(page, 120_000)
+            if system == "classic":
+                page.get_by_role("tab", name="Analysis", exact=True).click()
+                settle(page, 120_000)
             _whole_figures(page, f"{system} {tab}")
-            if system == "classic":          # the rally's other stages: analysed one by one, in view
-                _progress_within_a_second(page, _tab(page, "Rally & road book"), "h3:has-text(\"P.C. COURSE\")")
         finally:
             page.close()

@@ -142,13 +142,15 @@ def stage_tab() -> None:
                        file_name="classic-stage.yaml", mime="text/yaml", key=K + "dl_yaml")
 
 
-def _analysis_key(stage, box) -> str:
-    return S.dumps(stage) + "|" + (ss.get(K + "box_text") or str(box.path))
+def _analysis_key(stage, box=None) -> str:
+    """What an analysis depends on: the stage and its zone box, named as :func:`box_for` finds it (the user's own
+    box text, else the box the stage names from where it was read), so the key is known before the box is read."""
+    return S.dumps(stage) + "|" + (ss.get(K + "box_text") or f"{stage.zones}@{ss.get(K + 'near')}")
 
 
-def analysed(stage, box) -> bool:
+def analysed(stage, box=None) -> bool:
     """Is this stage's analysis already made (no progress box needed)?"""
-    return _analysis_key(stage, box) in ss.get(K + "analysis", {})
+    return _analysis_key(stage) in ss.get(K + "analysis", {})
 
 
 def analysis_of(stage, box, progress: busy.Progress | None = None, step: int = 0, text: str = "") -> dict:
@@ -196,11 +198,13 @@ def analysis_tab() -> None:
     i, stage = current_stage()
     slot = st.empty()                   # the analysis' progress, at the top of the tab, while it is made
     try:
-        box = box_for(stage)
-        if analysed(stage, box):
+        if analysed(stage):
+            box = box_for(stage)
             result = analysis_of(stage, box)
         else:
             with busy.progress(slot, f"Analysing ES{i + 1} · {stage.name}") as p:
+                p.step(0, "reading the zones")
+                box = box_for(stage)
                 result = analysis_of(stage, box, p)
     except DesignerError as exc:
         st.error(str(exc).replace("\n", "  \n"))
@@ -254,7 +258,7 @@ def rally_tab() -> None:
     rows = []
     slot = st.empty()                   # the stages' progress, at the top of the tab, while they are analysed
     try:
-        todo = [s for s in rally.stages if not analysed(s, box_for(s))]
+        todo = [s for s in rally.stages if not analysed(s)]
         with busy.progress(slot, "Analysing the rally's stages", total=len(rally.stages),
                            unit="stages analysed") if todo \
                 else _nothing() as p:
