@@ -1,0 +1,295 @@
+"""Several cars on one DIRT stage, round by round as the table plays it (:func:`simulate_table`).
+
+Each car drives the single-car expected-time policy (:mod:`.expected_time`), solved twice: with the leader
+dice for the turns it leads, with the gas dice otherwise. What the other cars change is played by the rules
+of ``tilesets/dirt-table-rules.yaml`` (:mod:`.table_rules`): the staggered start (one more round per car),
+the order of play by distance, gear and lane, the leader dice for the first player of each round until a car
+has finished, and the road blocked by cars ("Le Dépassement", "Bloqué"): a cell held by a car cannot be
+entered, a car beside the way can be passed only with a die of its gear or more, and a car in a corner or a
+slide only through a cut. A plan that meets a car is played up to the cell before it (:func:`first_block`).
+
+Per seat (the start order): the stage time's mean, spread, 95 % interval, the chance of being blocked at
+least once, blocked turns, turns and turns led; for the table: the rounds, every car's turns together and
+the minutes at the table that those turns take (:mod:`..driving.estimate`'s seconds per turn, not one car's
+turns times the players).
+
+>>> from designer.systems.dirt.board.stage import load_stage
+>>> from designer.systems.dirt.board.track import load_track
+>>> t = simulate_table(load_track(load_stage("stages/dirt/rally-1/ss1.yaml")), players=2, runs=20, seed=1)
+>>> len(t.seats), t.runs
+(2, 20)
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+from designer.core.errors import DesignerError
+from designer.systems.dirt.dice.expected_time import ExpectedTime, expected_time
+from designer.systems.dirt.dice.player import DicePlayer
+from designer.systems.dirt.dice.table_rules import TableRules, load_table_rules
+from designer.systems.dirt.dice.turn_model import FIN
+from designer.systems.dirt.driving.estimate import TABLE_TIME
+
+MAX_PLAYERS = 6
+MAX_RUNS = 100_000
+MAX_ROUNDS = 400
+
+
+class Cells:
+    """What the table needs to know of each cell of the road: how far along it lies, its lane, and which
+    cells lie beside it (same tile, overlapping stretch, another cell)."""
+
+    def __init__(self, road):
+        g = road.graph
+        data = [g.nodes[n] for n in road.nodes]
+        self.pos = [float(d.get("pos") or 0.0) for d in data]
+        self.lane = [int(d.get("lane") or 0) for d in data]
+        self.corner = [d.get("corner") is not None for d in data]
+        self.slide = [bool(d.get("slide")) for d in data]
+        self.cut = [d.get("cut") is not None for d in data]
+        by_tile: dict = {}
+        for i, d in enumerate(data):
+            by_tile.setdefault(d.get("index"), []).append(i)
+        self.beside: list[tuple[int, ...]] = []
+        for i, d in enumerate(data):
+            a, b = d.get("a"), d.get("b")
+            near = []
+            if a is not None and b is not None:
+                for j in by_tile[d.get("index")]:
+                    e = data[j]
+                    if j != i and e.get("a") is not None and e["a"] < b - 1e-9 and a < e["b"] - 1e-9 \
+                            and (e.get("lane") or 0) != (d.get("lane") or 0):
+                        near.append(j)
+            self.beside.append(tuple(near))
+
+
+def first_block(steps, others: dict, cells: Cells, rules: TableRules) -> int | None:
+    """The first step (1-based) of a plan that the other cars stop, or None when the plan is free.
+
+    ``steps``: the plan's steps ``(dice, cells, gear, events)``; ``others``: cell -> gear of each other car on
+    the road. A step is stopped when the cell it lands on (every cell it crosses, but for a jump) holds a car,
+    or when a cell it enters lies beside a car that cannot be passed there: one in a corner or a slide (only
+    a cut gets by), or one in a higher gear than the step's.
+    """
+    if not others:
+        return None
+    free_pass = rules.overtake_gear == "free"
+    free_corner = rules.corner_and_slide_passing == "free"
+    for j, (_dice, path, gear, events) in enumerate(steps, start=1):
+        entered = path[-1:] if ("jump" in events or "long-jump" in events) else path
+        for c in entered:
+            if c in others:
+                return j
+            if cells.cut[c]:
+                continue
+            for d in cells.beside[c]:
+                g = others.get(d)
+                if g is None:
+                    continue
+                if (cells.corner[d] or cells.slide[d]) and not free_corner:
+                    return j
+                if gear < g and not free_pass:
+                    return j
+    return None
+
+
+@dataclass
+class Seat:
+    """One car's figures over the runs (seat = place in the start order, 1 first)."""
+    seat: int
+    times: np.ndarray
+    turns: np.ndarray
+    blocked: np.ndarray
+    led: np.ndarray
+    losses: np.ndarray
+
+    def to_dict(self) -> dict:
+        n = len(self.times)
+        mean = float(self.times.mean())
+        sd = float(self.times.std(ddof=1)) if n > 1 else 0.0
+        half = 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
+        return {"seat": self.seat, "expected_seconds": round(mean, 3), "sd": round(sd, 3),
+                "ci95": [round(mean - half, 3), round(mean + half, 3)],
+                "p10_seconds": float(np.percentile(self.times, 10)),
+                "p90_seconds": float(np.percentile(self.times, 90)),
+                "blocked_chance": round(float((self.blocked > 0).mean()), 4),
+                "blocked_turns": round(float(self.blocked.mean()), 3),
+                "turns": round(float(self.turns.mean()), 3), "turns_led": round(float(self.led.mean()), 3),
+                "loss_of_control_chance": round(float((self.losses > 0).mean()), 4)}
+
+
+@dataclass
+class TableRun:
+    """The simulated table: per seat figures, rounds, all turns, minutes at the table."""
+    players: int
+    runs: int
+    seed: int | None
+    seats: list
+    rounds: np.ndarray
+    table_turns: np.ndarray
+    road_tiles: int
+    rules: TableRules
+    single_car_seconds: float
+
+    @property
+    def table_minutes(self) -> float:
+        p = TABLE_TIME
+        return (p.setup_minutes + p.build_minutes_per_tile * self.road_tiles
+                + float(self.table_turns.mean()) * p.seconds_per_turn / 60.0)
+
+    def to_dict(self) -> dict:
+        p = TABLE_TIME
+        return {"players": self.players, "runs": self.runs, "seed": self.seed,
+                "seats": [s.to_dict() for s in self.seats],
+                "rounds": round(float(self.rounds.mean()), 3),
+                "table_turns": round(float(self.table_turns.mean()), 3),
+                "table_minutes": round(self.table_minutes, 1),
+                "table_minutes_formula": "setup_minutes + build_minutes_per_tile * road_tiles + "
+                                         "simulated turns of all cars * seconds_per_turn / 60",
+                "table_time_parameters": p.to_dict(),
+                "single_car_expected_seconds": round(self.single_car_seconds, 3),
+                "assumed": self.rules.named()}
+
+
+class Table:
+    """The two policies of a stage (leader and gas dice) and its cells, ready to play races."""
+
+    def __init__(self, track, rules=None, table_rules: TableRules | None = None,
+                 lead: ExpectedTime | None = None, gas: ExpectedTime | None = None):
+        self.rules = table_rules or load_table_rules()
+        self.lead = lead or expected_time(track, rules, leader=True)
+        use_leader = self.rules.leader_dice != "none"
+        self.gas = gas or (expected_time(track, rules, leader=False) if use_leader else self.lead)
+        if not use_leader:
+            self.lead = self.gas
+        self.road_tiles = len(getattr(track, "road_tiles", ()) or ())
+        model = self.gas.model
+        self.cells = Cells(model.road)
+        self.players = {id(e): DicePlayer(e.model) for e in (self.lead, self.gas)}
+        self.starts = sorted(self.gas.starts, key=lambda s: self.gas.solution.value(s, 0))
+
+    def _turn(self, e: ExpectedTime, state, bank, others: dict, rng):
+        """One turn of one car: (outcome, blocked)."""
+        sol, model = e.solution, e.model
+        player = self.players[id(e)]
+        d = sol.decision(state, bank)
+        if d.mode == "spare" or not others:
+            return player.play(state, bank, d, rng, sol._vector), False
+        cell, gear, damage = state
+        steps = model.plans(cell, gear, damage).steps[d.plan]
+        j = first_block(steps, others, self.cells, self.rules)
+        if j is None:
+            return player.play(state, bank, d, rng, sol._vector), False
+        return self._cut(e, state, bank, d, j, rng), True
+
+    def _cut(self, e: ExpectedTime, state, bank, d, j, rng):
+        """The plan rolled die by die up to the step before ``j``, then the turn ends there."""
+        from designer.racing.mdp import Outcome
+
+        model = e.model
+        player = self.players[id(e)]
+        cell, gear, damage = state
+        ps1 = model.single(state, d, e.solution._vector)[0]
+        steps = ps1.steps[0]
+        h = 0
+        for i in range(1, j):
+            dice, _path, _g, events = steps[i - 1]
+            counted = list(dice)
+            if "canon" in events or "long-jump" in events:
+                if player._hazards(rng, counted[:1]):
+                    outs = model.stop_outcomes(*model._point(ps1, i), damage) if "canon" in events \
+                        else model.loss_outcomes(*model._point(ps1, i), damage)
+                    return _draw(rng, outs, bank)
+                counted = counted[1:]
+            h += player._hazards(rng, counted)
+            if h >= model.limit:
+                return _draw(rng, model.loss_outcomes(*model._point(ps1, i), damage), bank)
+        if j == 1:                           # not moved: the same card as before, the car where it was
+            card = gear if gear > 0 else int(self.rules.stalled_card_gear)
+            return Outcome(1.0, float(model.rules.seconds(card)), state, bank, False, "blocked")
+        return _draw(rng, model.stop_outcomes(*model._point(ps1, j - 1), damage), bank)
+
+    def race(self, players: int, rng) -> tuple:
+        """One race of ``players`` cars; per car (seconds, turns, blocked turns, turns led, losses), and rounds."""
+        n = players
+        state = [None] * n              # None: behind the start line; FIN: finished
+        bank = [0] * n
+        secs = [0.0] * n
+        turns = [0] * n
+        blocked = [0] * n
+        led = [0] * n
+        losses = [0] * n
+        done = 0
+        finished_any = False
+        stagger = int(self.rules.start_stagger_rounds)
+        leader_rule = self.rules.leader_dice != "none"
+        pos, lane = self.cells.pos, self.cells.lane
+        rounds = 0
+        while done < n:
+            rounds += 1
+            if rounds > MAX_ROUNDS:
+                raise DesignerError("a simulated race did not finish", hint="check the stage's speed limits")
+            on = [k for k in range(n) if state[k] is not None and state[k] is not FIN]
+            on.sort(key=lambda k: (-pos[state[k][0]], -state[k][1], lane[state[k][0]], k))
+            waiting = [k for k in range(n) if state[k] is None and (rounds - 1) >= k * stagger]
+            order = on + waiting
+            for i, k in enumerate(order):
+                s = state[k]
+                others = {state[o][0]: state[o][1] for o in range(n)
+                          if o != k and state[o] is not None and state[o] is not FIN}
+                if s is None:
+                    s = next((c for c in self.starts if c[0] not in others), self.starts[0])
+                leading = leader_rule and i == 0 and not finished_any
+                e = self.lead if leading else self.gas
+                o, was_blocked = self._turn(e, s, bank[k], others, rng)
+                secs[k] += o.seconds
+                turns[k] += 1
+                blocked[k] += was_blocked
+                led[k] += leading
+                losses[k] += bool(o.loss)
+                state[k], bank[k] = o.state, o.bank
+                term = e.model.terminal(o.state)
+                if term is not None:
+                    secs[k] += float(term[o.bank])
+                    state[k] = FIN
+                    done += 1
+                    finished_any = True
+        return secs, turns, blocked, led, losses, rounds
+
+
+def _draw(rng, outs, bank):
+    from designer.racing.mdp import Outcome
+
+    r = rng.random()
+    acc = 0.0
+    pick = outs[-1]
+    for o in outs:
+        acc += o[0]
+        if r < acc:
+            pick = o
+            break
+    return Outcome(1.0, pick[1], pick[2], bank, pick[3], "blocked")
+
+
+def simulate_table(track, players: int = 4, runs: int = 1000, seed: int | None = 0, rules=None,
+                   table_rules: TableRules | None = None, table: Table | None = None) -> TableRun:
+    """Race ``players`` cars (1-6) ``runs`` times on a stage; seeded, so the same call gives the same figures."""
+    if not 1 <= int(players) <= MAX_PLAYERS:
+        raise DesignerError(f"a table races 1 to {MAX_PLAYERS} cars, not {players}", hint="e.g. --players 4")
+    if not 1 <= int(runs) <= MAX_RUNS:
+        raise DesignerError(f"{runs} is not a number of simulated races", hint=f"give 1 to {MAX_RUNS}, e.g. 1000")
+    table = table or Table(track, rules, table_rules)
+    rng = random.Random(seed)
+    out = np.zeros((5, players, runs))
+    rounds = np.zeros(runs)
+    for r in range(runs):
+        *per, rounds[r] = table.race(players, rng)
+        out[:, :, r] = per
+    seats = [Seat(k + 1, out[0, k], out[1, k], out[2, k], out[3, k], out[4, k]) for k in range(players)]
+    return TableRun(players=players, runs=runs, seed=seed, seats=seats, rounds=rounds,
+                    table_turns=out[1].sum(axis=0), road_tiles=table.road_tiles, rules=table.rules,
+                    single_car_seconds=table.gas.seconds if players > 1 else table.lead.seconds)
