@@ -67,33 +67,42 @@ class Cells:
             self.beside.append(tuple(near))
 
 
-def first_block(steps, others: dict, cells: Cells, rules: TableRules) -> int | None:
+def plan_cells(steps, cells: Cells) -> tuple:
+    """What :func:`first_block` reads of a plan, once: per cell a step enters, ``(step, cell, gear, beside)``
+    (``beside`` empty for a cut: a cut passes everything beside it)."""
+    out = []
+    for j, (_dice, path, gear, events) in enumerate(steps, start=1):
+        entered = path[-1:] if ("jump" in events or "long-jump" in events) else path
+        for c in entered:
+            out.append((j, c, gear, () if cells.cut[c] else cells.beside[c]))
+    return tuple(out)
+
+
+def first_block(steps, others: dict, cells: Cells, rules: TableRules, entered: tuple | None = None) -> int | None:
     """The first step (1-based) of a plan that the other cars stop, or None when the plan is free.
 
     ``steps``: the plan's steps ``(dice, cells, gear, events)``; ``others``: cell -> gear of each other car on
     the road. A step is stopped when the cell it lands on (every cell it crosses, but for a jump) holds a car,
     or when a cell it enters lies beside a car that cannot be passed there: one in a corner or a slide (only
-    a cut gets by), or one in a higher gear than the step's.
+    a cut gets by), or one in a higher gear than the step's. ``entered``: :func:`plan_cells` of the steps when
+    already worked out.
     """
     if not others:
         return None
     free_pass = rules.overtake_gear == "free"
     free_corner = rules.corner_and_slide_passing == "free"
-    for j, (_dice, path, gear, events) in enumerate(steps, start=1):
-        entered = path[-1:] if ("jump" in events or "long-jump" in events) else path
-        for c in entered:
-            if c in others:
-                return j
-            if cells.cut[c]:
+    corner, slide = cells.corner, cells.slide
+    for j, c, gear, beside in (plan_cells(steps, cells) if entered is None else entered):
+        if c in others:
+            return j
+        for d in beside:
+            g = others.get(d)
+            if g is None:
                 continue
-            for d in cells.beside[c]:
-                g = others.get(d)
-                if g is None:
-                    continue
-                if (cells.corner[d] or cells.slide[d]) and not free_corner:
-                    return j
-                if gear < g and not free_pass:
-                    return j
+            if (corner[d] or slide[d]) and not free_corner:
+                return j
+            if gear < g and not free_pass:
+                return j
     return None
 
 
@@ -129,6 +138,7 @@ class TableRun:
     runs: int
     seed: int | None
     seats: list
+    by: str
     rounds: np.ndarray
     table_turns: np.ndarray
     road_tiles: int
@@ -143,7 +153,7 @@ class TableRun:
 
     def to_dict(self) -> dict:
         p = TABLE_TIME
-        return {"players": self.players, "runs": self.runs, "seed": self.seed,
+        return {"players": self.players, "runs": self.runs, "seed": self.seed, "by": self.by,
                 "seats": [s.to_dict() for s in self.seats],
                 "rounds": round(float(self.rounds.mean()), 3),
                 "table_turns": round(float(self.table_turns.mean()), 3),
@@ -170,6 +180,7 @@ class Table:
         model = self.gas.model
         self.cells = Cells(model.road)
         self.players = {id(e): DicePlayer(e.model) for e in (self.lead, self.gas)}
+        self._entered: dict = {}                  # (policy, state, decision) -> plan_cells of its plan
         self.starts = sorted(self.gas.starts, key=lambda s: self.gas.solution.value(s, 0))
 
     def _turn(self, e: ExpectedTime, state, bank, others: dict, rng):
@@ -179,9 +190,12 @@ class Table:
         d = sol.decision(state, bank)
         if d.mode == "spare" or not others:
             return player.play(state, bank, d, rng, sol._vector), False
-        cell, gear, damage = state
-        steps = model.plans(cell, gear, damage).steps[d.plan]
-        j = first_block(steps, others, self.cells, self.rules)
+        key = (id(e), state, d)
+        entered = self._entered.get(key)
+        if entered is None:
+            cell, gear, damage = state
+            entered = self._entered[key] = plan_cells(model.plans(cell, gear, damage).steps[d.plan], self.cells)
+        j = first_block(None, others, self.cells, self.rules, entered)
         if j is None:
             return player.play(state, bank, d, rng, sol._vector), False
         return self._cut(e, state, bank, d, j, rng), True
@@ -276,8 +290,12 @@ def _draw(rng, outs, bank):
 
 
 def simulate_table(track, players: int = 4, runs: int = 1000, seed: int | None = 0, rules=None,
-                   table_rules: TableRules | None = None, table: Table | None = None) -> TableRun:
-    """Race ``players`` cars (1-6) ``runs`` times on a stage; seeded, so the same call gives the same figures."""
+                   table_rules: TableRules | None = None, table: Table | None = None,
+                   draw_order: bool = False) -> TableRun:
+    """Race ``players`` cars (1-6) ``runs`` times on a stage; seeded, so the same call gives the same figures.
+
+    The figures are per seat (place in the start order) or, with ``draw_order``, per player when the start
+    order is drawn at random before each race, as the rulebook draws it (then every player is alike)."""
     if not 1 <= int(players) <= MAX_PLAYERS:
         raise DesignerError(f"a table races 1 to {MAX_PLAYERS} cars, not {players}", hint="e.g. --players 4")
     if not 1 <= int(runs) <= MAX_RUNS:
@@ -286,10 +304,16 @@ def simulate_table(track, players: int = 4, runs: int = 1000, seed: int | None =
     rng = random.Random(seed)
     out = np.zeros((5, players, runs))
     rounds = np.zeros(runs)
+    draw = random.Random(None if seed is None else seed + 1)      # its own stream: the dice stay the same
     for r in range(runs):
         *per, rounds[r] = table.race(players, rng)
-        out[:, :, r] = per
+        if draw_order:
+            who = list(range(players))
+            draw.shuffle(who)                 # who[k]: the player starting k-th
+            out[:, who, r] = per
+        else:
+            out[:, :, r] = per
     seats = [Seat(k + 1, out[0, k], out[1, k], out[2, k], out[3, k], out[4, k]) for k in range(players)]
-    return TableRun(players=players, runs=runs, seed=seed, seats=seats, rounds=rounds,
+    return TableRun(players=players, runs=runs, seed=seed, seats=seats, by="player" if draw_order else "seat", rounds=rounds,
                     table_turns=out[1].sum(axis=0), road_tiles=table.road_tiles, rules=table.rules,
                     single_car_seconds=table.gas.seconds if players > 1 else table.lead.seconds)

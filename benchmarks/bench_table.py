@@ -1,0 +1,50 @@
+"""Several DIRT cars on one stage: how long the two policies take to solve and how long 1,000 simulated races
+of 2, 4 and 6 cars take on the longest rulebook stage (rally 3, SS2); prints the figures and the per-seat
+results of the 4-car table. The aim: 1,000 four-car races within 5 s (the solve is apart: it is the
+single-car expected time, done once per stage).
+
+    .venv/bin/python benchmarks/bench_table.py [--runs N]
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from designer.systems.dirt.board.stage import load_stage
+from designer.systems.dirt.board.track import load_track
+from designer.systems.dirt.dice.table import Table, simulate_table
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGE = ROOT / "stages/dirt/rally-3/ss2.yaml"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=1000)
+    args = ap.parse_args()
+    track = load_track(load_stage(STAGE))
+    t = time.perf_counter()
+    table = Table(track)
+    solve = time.perf_counter() - t
+    print(f"{STAGE.relative_to(ROOT)}: {track.graph.number_of_nodes()} cells; both policies solved in {solve:.1f} s "
+          f"(single car: leader {table.lead.seconds:.1f} s, gas {table.gas.seconds:.1f} s)")
+    simulate_table(track, 4, 20, table=table)          # warm the kept plans
+    four = None
+    for players in (1, 2, 4, 6):
+        t = time.perf_counter()
+        run = simulate_table(track, players, args.runs, seed=1, table=table)
+        took = time.perf_counter() - t
+        if players == 4:
+            four = run
+        print(f"{players} car{'s' if players > 1 else ' '}: {args.runs} races in {took:5.2f} s "
+              f"({1000 * took / args.runs:.2f} ms a race); rounds {run.rounds.mean():.1f}, "
+              f"turns at the table {run.table_turns.mean():.1f}, table time {run.table_minutes:.0f} min")
+    print("4 cars, per seat: seat  mean s  sd   blocked  blocked turns  turns  led")
+    for s in four.to_dict()["seats"]:
+        print(f"{s['seat']:>24} {s['expected_seconds']:7.1f} {s['sd']:5.1f} {100 * s['blocked_chance']:6.0f} % "
+              f"{s['blocked_turns']:13.2f} {s['turns']:6.2f} {s['turns_led']:5.2f}")
+
+
+if __name__ == "__main__":
+    main()

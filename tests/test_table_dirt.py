@@ -1,0 +1,182 @@
+"""Several DIRT cars on one stage (designer/systems/dirt/dice/table.py): the rulebook's overtaking and blocking
+examples on a two-lane road, the single car unchanged, alike players alike, and what a race must keep."""
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from designer.core.errors import DesignerError
+from designer.systems.dirt.board.stage import load_stage
+from designer.systems.dirt.board.track import load_track
+from designer.systems.dirt.dice.table import Cells, Table, first_block, simulate_table
+from designer.systems.dirt.dice.table_rules import load_table_rules
+
+RULES = load_table_rules()
+
+
+class _Road:
+    """A road as :class:`Cells` reads it: a graph and its cells in order."""
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.nodes = list(graph.nodes)
+
+
+def two_lanes(stretches: int = 5, corner_at: int | None = None, cut_at: int | None = None):
+    """A straight of two lanes, one tile a stretch; cell names 'L<lane>s<stretch>', numbered in that order."""
+    g = nx.DiGraph()
+    for s in range(stretches):
+        for lane in (0, 1):
+            g.add_node(f"L{lane}s{s}", index=s, lane=lane, a=0.0, b=1.0, pos=s + 0.5,
+                       corner="inside" if s == corner_at and lane == 1 else None,
+                       cut=1 if s == cut_at and lane == 0 else None, slide=False)
+    road = _Road(g)
+    return Cells(road), {n: i for i, n in enumerate(road.nodes)}
+
+
+def plan(ix, *moves):
+    """Steps (dice, cells, gear, events) of a plan: moves are (cell name, gear)."""
+    return [((f"gear{g}",), (ix[c],), g, ()) for c, g in moves]
+
+
+def test_cells_beside_are_the_other_lane_of_the_same_stretch():
+    cells, ix = two_lanes()
+    assert cells.beside[ix["L0s2"]] == (ix["L1s2"],)
+    assert cells.beside[ix["L1s0"]] == (ix["L0s0"],)
+
+
+def test_overtaking_example_red_passes_blue_then_yellow():
+    # "Le Dépassement": red, in gear 5 beside blue, shifts to 6 and moves diagonally beside yellow; its gear is
+    # at least theirs, so it gets past both and carries on.
+    cells, ix = two_lanes()
+    blue, yellow = {ix["L1s1"]: 5}, {ix["L0s2"]: 6}
+    red = plan(ix, ("L0s1", 5), ("L1s2", 6), ("L1s3", 6))
+    assert first_block(red, {**blue, **yellow}, cells, RULES) is None
+    # the same move against a faster blue: red cannot come beside it
+    assert first_block(red, {ix["L1s1"]: 6, **yellow}, cells, RULES) == 1
+    # and a yellow in gear 6 passed in gear 5 stops the second step
+    slow = plan(ix, ("L0s1", 5), ("L1s2", 5))
+    assert first_block(slow, {**blue, **yellow}, cells, RULES) == 2
+
+
+def test_blocked_example_yellow_stopped_by_blue_and_green_side_by_side():
+    # "Bloqué": blue and green hold both lanes in front of yellow; whichever lane it takes, its first move is
+    # stopped, so its turn ends at once without moving.
+    cells, ix = two_lanes()
+    cars = {ix["L0s1"]: 2, ix["L1s1"]: 2}
+    for lane in (0, 1):
+        assert first_block(plan(ix, (f"L{lane}s1", 6), (f"L{lane}s2", 6)), cars, cells, RULES) == 1
+
+
+def test_blocked_example_red_cannot_reach_the_gear_of_orange():
+    # "Bloqué": red (gear 2) has not the room to reach orange's gear 4 before coming beside it: it moves one
+    # cell, then is blocked.
+    cells, ix = two_lanes()
+    orange = {ix["L1s2"]: 4}
+    red = plan(ix, ("L0s1", 3), ("L0s2", 3), ("L0s3", 4))
+    assert first_block(red, orange, cells, RULES) == 2
+
+
+def test_a_car_in_a_corner_is_passed_only_through_a_cut():
+    cells, ix = two_lanes(corner_at=2)
+    in_corner = {ix["L1s2"]: 1}
+    assert first_block(plan(ix, ("L0s1", 6), ("L0s2", 6)), in_corner, cells, RULES) == 2
+    cells, ix = two_lanes(corner_at=2, cut_at=2)
+    assert first_block(plan(ix, ("L0s1", 6), ("L0s2", 6)), in_corner, cells, RULES) is None
+
+
+def test_a_jump_flies_over_a_car_but_cannot_land_on_one():
+    cells, ix = two_lanes()
+    jump = [(("gear4",), (ix["L0s1"], ix["L0s2"]), 4, ("jump",))]
+    assert first_block(jump, {ix["L0s1"]: 1}, cells, RULES) is None
+    assert first_block(jump, {ix["L0s2"]: 1}, cells, RULES) == 1
+
+
+def test_the_free_rules_change_what_blocks():
+    cells, ix = two_lanes(corner_at=2)
+    free = RULES.replace(overtake_gear="free", corner_and_slide_passing="free")
+    assert first_block(plan(ix, ("L0s1", 2)), {ix["L1s1"]: 6}, cells, free) is None
+    assert first_block(plan(ix, ("L0s1", 2), ("L0s2", 2)), {ix["L1s2"]: 1}, cells, free) is None
+    with pytest.raises(DesignerError, match="overtake_gear"):
+        RULES.replace(overtake_gear="sometimes")
+
+
+def test_table_rules_name_every_parameter_with_its_status():
+    named = RULES.named()
+    assert named["overtake_gear"]["status"] == "rulebook"
+    assert named["blocked_turn"]["status"] == "decided"
+    assert {v["status"] for v in named.values()} <= {"rulebook", "reference", "assumed", "decided"}
+    assert all(v["source"] for v in named.values())
+
+
+def test_a_bad_table_rules_file_says_where(tmp_path):
+    text = (RULES.path and open(RULES.path, encoding="utf-8").read()).replace("value: 1\n  status: rulebook",
+                                                                              "value: 9\n  status: rulebook", 1)
+    bad = tmp_path / "t.yaml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(DesignerError) as exc:
+        load_table_rules(bad)
+    assert any(f"{bad}:" in d and "start_stagger_rounds" in d for d in exc.value.details), exc.value.details
+
+
+# -- whole races on a rulebook stage -------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def stage():
+    track = load_track(load_stage("stages/dirt/rally-1/ss1.yaml"))
+    return track, Table(track)
+
+
+def test_one_car_is_the_single_car_simulation(stage):
+    track, table = stage
+    alone = simulate_table(track, 1, runs=300, seed=3, table=table).seats[0]
+    single = table.lead.simulate(300, seed=3)
+    assert alone.times.mean() == pytest.approx(single.mean)          # the same dice, the same policy
+    lo, hi = alone.to_dict()["ci95"]
+    assert lo <= table.lead.seconds <= hi                             # and the exact single-car figure within it
+    assert alone.blocked.sum() == 0 and (alone.led == alone.turns).all()
+
+
+def test_players_drawn_at_random_are_alike(stage):
+    track, table = stage
+    run = simulate_table(track, 3, runs=400, seed=5, table=table, draw_order=True)
+    assert run.by == "player"
+    seats = [s.to_dict() for s in run.seats]
+    for a in seats:
+        for b in seats:
+            se = ((a["sd"] ** 2 + b["sd"] ** 2) / run.runs) ** 0.5
+            assert abs(a["expected_seconds"] - b["expected_seconds"]) <= 3.5 * se, (a, b)
+
+
+@settings(max_examples=6, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 10_000))
+def test_a_race_keeps_the_start_and_the_turns(stage, players, seed):
+    track, table = stage
+    run = simulate_table(track, players, runs=5, seed=seed, table=table)
+    turns = [s.turns for s in run.seats]
+    for k, t in enumerate(turns):
+        assert (run.rounds >= t + k).all()              # car k enters in round k + 1, one turn a round
+    assert (run.table_turns == sum(turns)).all()
+    assert (run.seats[0].led >= 1).all()                # the first car leads its first round
+    assert sum(s.led for s in run.seats).max() <= run.rounds.max()
+    for s in run.seats:
+        assert (s.blocked <= s.turns).all() and (s.times > 0).all()
+
+
+def test_a_table_slows_the_cars_behind_and_says_what_it_rests_on(stage):
+    track, table = stage
+    d = simulate_table(track, 4, runs=200, seed=2, table=table).to_dict()
+    assert d["seats"][0]["turns_led"] > d["seats"][3]["turns_led"]
+    assert any(s["blocked_chance"] > 0 for s in d["seats"][1:])
+    assert d["table_minutes"] > 0 and d["table_turns"] > 4 * min(s["turns"] for s in d["seats"]) - 1e-9
+    assert d["assumed"]["rally_start_order"]["status"] == "assumed"
+
+
+def test_bad_counts_are_refused(stage):
+    track, table = stage
+    with pytest.raises(DesignerError, match="1 to 6 cars"):
+        simulate_table(track, 7, runs=10, table=table)
+    with pytest.raises(DesignerError, match="simulated races"):
+        simulate_table(track, 2, runs=0, table=table)
