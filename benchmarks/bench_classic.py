@@ -1,10 +1,14 @@
 """Classic Rallyman: how long loading, the ideal line, the expected time (and its Monte Carlo check) and the road
 book take on the bundled demonstration stages; prints the figures.
 
-    .venv/bin/python benchmarks/bench_classic.py
+    .venv/bin/python benchmarks/bench_classic.py [--long]
+
+``--long`` adds the analysis of roads of 80, 200 and 400 cells (about a minute).
 """
 from __future__ import annotations
 
+import resource
+import sys
 import time
 from pathlib import Path
 
@@ -47,6 +51,31 @@ def main() -> None:
               f"{exp['seconds']:6.1f} {runs.mean:7.1f} {ms_mc:6.0f}" + ("  (Big Attack)" if st.big_attack else ""))
     ms_rb, pdf = clock(lambda: SYSTEM.roadbook(rally), repeat=1)
     print(f"road book of the rally: {ms_rb:.0f} ms, {len(pdf) / 1024:.0f} kB")
+    if "--long" in sys.argv:
+        long_course()
+
+
+def long_course() -> None:
+    """The whole analysis of one road snaking over a 20 x 20 board, the size the caps of the expected time
+    (designer.systems.classic.dice.expected.MAX_CELLS, MAX_CELLS_ATTACK) were set from."""
+    from designer.systems.classic.analysis import analyse
+    from designer.systems.classic.files.notation import parse_share
+    from designer.systems.classic.files.stage import Stage
+    from designer.systems.classic.files.zones import loads_box
+
+    print(f"{'snake road':12} {'nodes':>6} {'Big Attack':>10} {'CPU s':>7} {'ms/cell':>8} {'max RSS MB':>10}")
+    for n in (80, 200, 400):
+        cells = [f"{chr(65 + c)}{r + 1}" for r in range(20) for c in (range(20) if r % 2 == 0 else range(19, -1, -1))]
+        cells = cells[:n]
+        side = "E" if cells[-1][0] == "T" else "W"
+        box = loads_box(f"system: classic\nbox: snake\nsize: 20\nzones:\n  X:\n    faces:\n      asphalt: {{ends: "
+                        f"{{0: A1/N, 1: {cells[-1]}/{side}}}, roads: [{{ends: [0, 1], path: {' '.join(cells)}}}]}}\n")
+        for attack in (False, True):
+            t = time.process_time()
+            analyse(Stage("snake", parse_share("X0-1"), big_attack=attack), box)
+            cpu = time.process_time() - t
+            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            print(f"{n:12d} {n + 2:6d} {str(attack):>10} {cpu:7.1f} {cpu * 1000 / (n + 2):8.1f} {rss:10.0f}")
 
 
 if __name__ == "__main__":

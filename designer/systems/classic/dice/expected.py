@@ -33,11 +33,12 @@ from designer.systems.classic.dice import moves as M
 from designer.systems.classic.files.rules import Rules
 
 
-# The expected time grows with the cells of the course: about 12 ms a cell for the whole analysis, 50 ms with
-# Big Attack (its plans of several dice), measured by benchmarks/bench_classic.py and a 400-cell snake road.
-# A file may ask for a course far longer (four 20 x 20 boards crossed eight times): refused above these caps.
-MAX_CELLS = 2000
-MAX_CELLS_ATTACK = 500
+# The expected time grows with the cells of the course: about 13 ms a cell for the whole analysis, 60 ms with
+# Big Attack (its plans of several dice), a little more per cell on longer roads (benchmarks/bench_classic.py
+# --long: 402 cells took 5.3 CPU s and 165 MB, 24.8 s with Big Attack). A file may ask for a course far longer
+# (four 20 x 20 boards crossed eight times): refused above these caps, so that an analysis stays near 30 s.
+MAX_CELLS = 1500
+MAX_CELLS_ATTACK = 420
 
 
 def check_size(g: nx.DiGraph, big_attack: bool, where: str | None = None) -> None:
