@@ -299,3 +299,30 @@ def test_random_mutations_of_the_bundled_files_never_give_an_internal_error(tmp_
 def test_the_trade_off_slack_is_a_ranged_parameter(tmp_path):
     _rules_with(tmp_path, "trade_off_slack", {"value": 9, "status": "decided", "source": "x"})
     _exit2(_setup(tmp_path), "rules.yaml:")
+
+
+def test_a_board_too_large_for_the_whole_search_is_analysed_from_candidates_or_refused():
+    """The largest board the schema admits, every space open: the search stops at its budget and the analysis
+    says so (candidate routes driven under the rules), or refuses with a hint; never an endless search."""
+    import dataclasses
+
+    from designer.systems.greatrace.files.board import board_from_data
+    from designer.systems.greatrace.files.race import race_from_data
+    from designer.systems.greatrace.files.rules import Parameter, load_ruleset
+
+    rules = load_ruleset()
+    data = {"board": "big", "columns": 26, "rows": 40,
+            "cities": [{"name": "W", "at": "A1", "purple": True}, {"name": "E", "at": "Z40", "purple": True}],
+            "bag": [{"terrain": "plain", "count": 500, "fuel": 1, "mech": 0},
+                    {"terrain": "rock", "count": 500, "fuel": 2, "mech": 1, "danger": True}]}
+    race = race_from_data({"race": "x", "board": "big", "start": "W", "finish": "E"}, {}, "r")
+    board = board_from_data(data, {}, "big", rules=rules)
+    result = SYSTEM.analyse(race, board, runs=5)
+    assert result["search_complete"] is False and any("too large" in s for s in result["summary"])
+    params = dict(rules.params)
+    params["gauge_max"] = Parameter("gauge_max", {"fuel": 30, "engine": 12, "chassis": 12}, "decided", "t")
+    board = board_from_data(data, {}, "big", rules=dataclasses.replace(rules, params=params))
+    try:
+        SYSTEM.analyse(race, board, runs=5)
+    except DesignerError as exc:
+        assert exc.hint

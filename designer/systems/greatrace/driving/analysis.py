@@ -54,13 +54,14 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
     shortest = routes.shortest_route(cm, start, finish, transport)
     if shortest is None:
         return {"reachable": False, "start": race.start, "finish": race.finish, "_plans": {}}
+    complete = True
     try:
         front = search.search(cm, start, finish, transport=transport, slack=slack, pareto=full)
     except search.SearchTooLarge:
-        raise DesignerError("the route search needs more work than it is allowed on this board",
-                            where=race.source or race.name,
-                            hint="use a smaller board or smaller gauges, or lay tiles on the open spaces") from None
-    if not front:
+        # A board too large for the whole search: the candidate routes (fewest spaces, fewest actions by the
+        # engine alone, cheapest by lower-bound francs) are each driven under the same rules instead.
+        complete, front = False, []
+    if complete and not front:
         return {"reachable": False, "start": race.start, "finish": race.finish, "_plans": {},
                 "why": "the car cannot pay its way to the finish with these gauges"}
     plans, seen = [], set()
@@ -70,9 +71,21 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
             seen.add(r.key())
             plan = plan_route(cm, r, f)
             plans.append(plan)
+    if not complete:
+        for r in [routes.fastest_route(cm, start, finish, limit, transport), shortest]:
+            if r is not None and r.key() not in seen:
+                seen.add(r.key())
+                plan = plan_route(cm, r)
+                if plan is not None:
+                    plans.append(plan)
+        if not plans:
+            raise DesignerError("the route search needs more work than it is allowed on this board, and no "
+                                "candidate route can be driven", where=race.source or race.name,
+                                hint="use a smaller board or smaller gauges, or lay tiles on the open spaces")
+        plans.sort(key=lambda p: (p.actions, p.francs, p.mech_lost, p.fuel_burnt))
     p_fast = plans[0]
-    pool = [shortest] + routes.candidate_routes(cm, start, finish, candidates, cards, transport)
-    if transport:
+    pool = [shortest] + (routes.candidate_routes(cm, start, finish, candidates, cards, transport) if complete else [])
+    if transport and complete:
         pool.append(routes.shortest_route(cm, start, finish, transport=False))
     by_key = {p.route.key(): p for p in plans}
     for r in pool:
@@ -90,7 +103,7 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
             "pareto": [{"actions": p.actions, "francs": p.francs, "fuel": p.fuel_burnt, "mech": p.mech_lost,
                         "spaces": p.spaces, "rounds": rounds(p, board.rules, race.players)["rounds"],
                         "path": p.path} for p in front_plans],
-            "pareto_slack": slack, "candidates": len(plans),
+            "pareto_slack": slack, "candidates": len(plans), "search_complete": complete,
             "_plans": {"shortest": p_short, "fastest": p_fast, "cheapest": p_cheap}, "_cm": cm, "_all": plans}
 
 
@@ -110,6 +123,7 @@ def analyse(board: Board, race: Race, *, players: int | None = None, runs: int =
         result[name] = fwd[name]
     result["pareto"] = fwd["pareto"]
     result["pareto_slack"] = fwd["pareto_slack"]
+    result["search_complete"] = fwd["search_complete"]
     result["engine_limit"] = fwd["engine_limit"]
     cm = fwd["_cm"]
     mc: dict = {}
@@ -165,6 +179,10 @@ def _summary(r: dict) -> list[str]:
            f"cheapest: price {c['francs']} F, {act(c['actions'])}, {spc(c['spaces'])}  [{' - '.join(c['path'])}]",
            "trade-off (actions / price / fuel / mechanic): "
            + ", ".join(f"{p['actions']} / {p['francs']} F / {p['fuel']} / {p['mech']}" for p in r["pareto"])]
+    if not r.get("search_complete", True):
+        out.append("this board is too large for the whole route search: the routes are candidates (fewest spaces, "
+                   "fewest actions by the engine alone), each driven under the rules; a faster or cheaper way may "
+                   "exist")
     mc = r["montecarlo"]["fastest"]
     if mc.get("fuel"):
         out.append(f"Monte Carlo ({mc['runs']} runs, fastest route, 10-90%): fuel {mc['fuel']['p10']}-"

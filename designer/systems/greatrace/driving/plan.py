@@ -178,12 +178,20 @@ def funding_plan(shortfall: int, rules) -> tuple[int, int, int]:
     return actions, assistants, raised
 
 
+DRIVE_LABELS = 30_000
+"""Labels the search may create to drive one given route (a route too long to drive within it is left out)."""
+
+
 def drive(cm: CostMap, route: Route):
     """The cheapest of the fastest ways to drive ``route`` as the rules price it (fuel gauge, prices,
     repairs, cards): a :class:`designer.systems.greatrace.driving.search.Found`, or None when the car cannot."""
     from designer.systems.greatrace.driving import search
 
-    found = search.search(cm, route.start, route.hexes()[-1], only=route.hexes(), pareto=False)
+    try:
+        found = search.search(cm, route.start, route.hexes()[-1], only=route.hexes(), pareto=False,
+                              limit=DRIVE_LABELS)
+    except search.SearchTooLarge:
+        return None
     return found[0] if found else None
 
 

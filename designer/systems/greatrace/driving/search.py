@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from designer.systems.greatrace.files.board import neighbours
 
 Hex = tuple[int, int]
-MAX_LABELS = 400_000
+MAX_LABELS = 60_000
 """Labels the search may create before it gives up (a message, not an endless search)."""
 
 
