@@ -107,8 +107,13 @@ def rally_notes(stage, box, rules: Rules, result: dict) -> dict:
                                  f"stage before are still on (ART.15.3), not {stage.tyres}")
     if before is None:
         return out
-    chances = start_damage(stage, box, rules)
     g = assemble(stage.route, box).graph
+    cap = E.MAX_CELLS_ATTACK if stage.big_attack else E.MAX_CELLS
+    if g.number_of_nodes() * (R.MAX_CARRIED + 1) > 2 * cap:       # up to five solves, one per damage
+        result["summary"].append(f"no assistance after {before.name}: black dice lost there stay lost here "
+                                 "(not weighed for stages this long: the work is capped)")
+        return out
+    chances = start_damage(stage, box, rules)
     apply_soft_sector(g, stage)
     mixed = 0.0
     for d, p in chances.items():
