@@ -202,6 +202,14 @@ def _compare(board, race, depth_extra=1):
     # fewest actions, then the cheapest among the fastest (then the least mechanic, then fuel)
     assert (fastest.actions, fastest.francs, fastest.mech, fastest.fuel) == (best[0], best[1], best[3], best[2])
     assert pareto(brute) == [f.costs() for f in product]
+    # the analysis's trade-off table holds the same ways (within the same reach past the fastest)
+    from designer.systems.greatrace.driving.analysis import direction
+
+    d = direction(board, race, candidates=2, slack=depth_extra)
+    table = [(row["actions"], row["francs"], row["fuel"], row["mech"]) for row in d["pareto"]
+             if row["actions"] <= depth]
+    assert table == pareto(brute)
+    assert (d["fastest"]["actions"], d["fastest"]["francs"]) == (best[0], best[1])
     return product
 
 

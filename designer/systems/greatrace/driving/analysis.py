@@ -66,11 +66,10 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
                 "why": "the car cannot pay its way to the finish with these gauges"}
     plans, seen = [], set()
     for f in front:
+        # every way of the trade-off set, even two ways along the same hexes (with or without a repair, say)
         r = _route(f)
-        if r.key() not in seen:
-            seen.add(r.key())
-            plan = plan_route(cm, r, f)
-            plans.append(plan)
+        seen.add(r.key())
+        plans.append(plan_route(cm, r, f))
     if not complete:
         for r in [routes.fastest_route(cm, start, finish, limit, transport), shortest]:
             if r is not None and r.key() not in seen:
@@ -100,11 +99,13 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
     front_plans = pareto(plans)
     return {"reachable": True, "start": race.start, "finish": race.finish, "engine_limit": limit,
             "shortest": p_short.to_dict(), "fastest": p_fast.to_dict(), "cheapest": p_cheap.to_dict(),
-            "pareto": [{"actions": p.actions, "francs": p.francs, "fuel": p.fuel_burnt, "mech": p.mech_lost,
+            "pareto": [{"actions": p.actions, "pilot_actions": p.pilot_actions, "repairs": p.repairs,
+                        "francs": p.francs, "fuel": p.fuel_burnt, "mech": p.mech_lost,
                         "spaces": p.spaces, "rounds": rounds(p, board.rules, race.players)["rounds"],
                         "path": p.path} for p in front_plans],
             "pareto_slack": slack, "candidates": len(plans), "search_complete": complete,
-            "_plans": {"shortest": p_short, "fastest": p_fast, "cheapest": p_cheap}, "_cm": cm, "_all": plans}
+            "_plans": {"shortest": p_short, "fastest": p_fast, "cheapest": p_cheap}, "_cm": cm,
+            "_front": front_plans}
 
 
 def analyse(board: Board, race: Race, *, players: int | None = None, runs: int = 500, seed: int = 1,
@@ -147,12 +148,8 @@ def analyse(board: Board, race: Race, *, players: int | None = None, runs: int =
     for name in ("fastest", "cheapest", "shortest"):
         plan = fwd["_plans"][name]
         result["scoring"][name] = scoring.score(plan, rules, race, players, rounds(plan, rules, players)["rounds"])
-    by_path = {tuple(p.path): p for p in fwd["_all"]}
-    for row in result["pareto"]:
-        plan = by_path.get(tuple(row["path"]))
-        if plan is not None:
-            row["prestige"] = scoring.score(plan, rules, race, players, row["rounds"])[
-                "prestige_without_arrival_points"]
+    for row, plan in zip(result["pareto"], fwd["_front"]):
+        row["prestige"] = scoring.score(plan, rules, race, players, row["rounds"])["prestige_without_arrival_points"]
     result["not_modelled"] = scoring.NOT_MODELLED
     result["assumed_parameters"] = [p.name for p in rules.not_rulebook()]
     result["summary"] = _summary(result)
