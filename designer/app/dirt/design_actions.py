@@ -8,7 +8,7 @@ from typing import Callable
 
 import streamlit as st
 
-from designer.app.dirt import editing
+from designer.app.dirt import editing, laying
 from designer.app.dirt.state import (PALETTE_MODES, commit, flash, guard, redraw_after_edit, set_selected,
                                      tileset_of)
 from designer.systems.dirt.board.tileset import Tileset
@@ -42,9 +42,16 @@ def on_palette(face_id: str, entry: str, exit_: str | None = None) -> None:
     stage, ts = ss.stage, tileset_of(ss.stage)
     mode = ss.get("palette_mode") or "end"
     sel = _selected()
-    if mode != "end" and sel is None:
+    if mode not in ("end", "free") and sel is None:
         flash("warning", f"Select a tile on the map first ({PALETTE_MODES[mode].lower()}), "
                          "or switch the palette to 'Add at the open end'.")
+        return
+    if mode == "free":
+        place = laying.find_place(stage, ts, ss.get("free_place"))
+        if place is None:
+            flash("warning", "Choose a free place beside a road end first (the list above the palette).")
+            return
+        commit(laying.lay_at(stage, ts, place, face_id, entry, exit_), select=len(stage.tiles))
         return
     place = {"end": len(stage.tiles), "replace": sel, "before": sel, "after": (sel or 0) + 1}[mode]
     refusal = editing.refused_after_finish(stage, ts, place, face_id)
@@ -166,3 +173,20 @@ def on_show(index: int) -> None:
     """A problem's "show" button (beside the map): select its tile and redraw the board."""
     set_selected(index)
     st.rerun(["dirt_board"])
+
+
+def laying_part(stage, ts: Tileset) -> None:
+    """The free places a palette button lays its tile at, in 'Free place' mode (a list of road ends)."""
+    places = laying.free_places(stage, ts)
+    if not places:
+        st.info("Every road end meets a tile: there is no free place beside a road.", icon=":material/info:")
+        return
+    keys = [p.key for p in places]
+    if ss.get("free_place") not in keys:
+        ss["free_place"] = keys[-1]
+    labels = {p.key: p.label() for p in places}
+    st.selectbox("Free place", keys, key="free_place", format_func=labels.get,
+                 help="A road end that meets no tile: the palette button lays its tile there, its road entering "
+                      "by the edge the button names. Tiles laid here are listed last and the next tile added "
+                      "at the end carries on from them; where a road comes back onto a junction or the start, "
+                      "the lap closes there (an RX circuit), and a branch between two junctions is a joker route.")

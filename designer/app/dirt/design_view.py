@@ -7,6 +7,7 @@ import functools
 import streamlit as st
 
 from designer.app.dirt import carried, checks, design_actions, editing, mapview, state, token_view
+from designer.app.dirt.design_actions import laying_part
 from designer.app.recent import Recent
 from designer.core.words import plural
 from designer.systems.dirt.board.render import face_svg, stage_svg, svg_to_png
@@ -305,9 +306,12 @@ def _palette(stage, ts) -> None:
     st.segmented_control("Palette buttons", list(state.PALETTE_MODES), key="palette_mode", required=True,
                          persist_state="page", label_visibility="collapsed",
                          format_func=lambda m: {"end": "At the end", "before": "Before",
-                                                "after": "After", "replace": "Replace"}[m],
+                                                "after": "After", "replace": "Replace", "free": "Free place"}[m],
                          help="Where a palette button puts its tile: at the open end, before or after the "
-                              "selected tile, or in its place")
+                              "selected tile, in its place, or at a free place beside any road end (a joker "
+                              "route, a road brought back onto a junction)")
+    if (ss.get("palette_mode") or "end") == "free":
+        laying_part(stage, ts)
     st.text_input("Find a tile", key="flt_text", persist_state="page", placeholder="229, 229b, hairpin, jump, snow…",
                   help="A tile number (all or part of it, with or without its side) or words of what the tile is: "
                        "its shape (start, finish, straight, kink, curve, hairpin, junction), a feature (cut, jump, "
@@ -320,8 +324,9 @@ def _palette(stage, ts) -> None:
     faces = faces[:shown]
     mode = ss.get("palette_mode") or "end"
     target = {"end": "at the open end (the dashed hexagon)", "before": "before the selected tile",
-              "after": "after the selected tile", "replace": "in place of the selected tile"}[mode]
-    verb = {"end": "Add", "before": "Insert", "after": "Insert", "replace": "Put"}[mode]
+              "after": "after the selected tile", "replace": "in place of the selected tile",
+              "free": "at the free place chosen above"}[mode]
+    verb = {"end": "Add", "before": "Insert", "after": "Insert", "replace": "Put", "free": "Lay"}[mode]
     if not faces:
         st.info("No tile matches: try a tile number such as 229, or fewer words and filters.",
                 icon=":material/search_off:")

@@ -20,7 +20,8 @@ ss = st.session_state
 _md = sources.md_escape
 
 PALETTE_MODES = {"end": "Add at the open end", "before": "Insert before the selected tile",
-                 "after": "Insert after the selected tile", "replace": "Replace the selected tile"}
+                 "after": "Insert after the selected tile", "replace": "Replace the selected tile",
+                 "free": "Lay at a free place beside a road end"}
 VIEWS = ("Design", "Analysis", "Rally", "Export", "Generate")
 
 
