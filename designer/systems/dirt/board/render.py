@@ -293,8 +293,9 @@ def _draw_tokens(c: _Canvas, tile, size: float):
 def node_point(track, node: str, size: float):
     d = track.graph.nodes[node]
     tile = track.tiles[[t.index for t in track.tiles].index(d["index"])]
-    face = tile.driven
-    cell = next(cc for cc in face.all_cells() if cc.id == d["cell"])
+    # A junction driven by another road (a lap closing on it, a joker) has the cell on that road's face.
+    faces = [tile.driven] + [f for f in tile.face.road_faces() if f.road == d.get("road")] + tile.face.road_faces()
+    face, cell = next((f, cc) for f in faces for cc in f.all_cells() if cc.id == d["cell"])
     return geometry.to_world(geometry.cell_anchor(face, cell), tile.hex, tile.rotation, size)
 
 

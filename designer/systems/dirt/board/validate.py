@@ -439,4 +439,15 @@ def boxes_needed(stage: Stage) -> list[str]:
         for name, test in EDITIONS:
             if test(n) and name not in out:
                 out.append(name)
+    for p in stage.tiles:                   # the boxes the tokens come in [rekee src/token.rs, editions()]
+        for tok in getattr(p, "tokens", None) or ():
+            name = TOKEN_BOXES.get(tok.kind)
+            if name and name not in out:
+                out.append(name)
     return out
+
+
+TOKEN_BOXES = {**{k: "DIRT Copilot Pack (or Monte Carlo) tokens" for k in ("chicane", "chicane-limit", "water",
+                                                                            "jump")},
+               **{k: "DIRT Climb" for k in ("climb-ascent", "climb-descent", "cloud", "oxygen")},
+               **{k: "DIRT RX" for k in ("joker-entrance", "joker-exit", "finish")}, "mud-spray": "DIRT Core Box"}

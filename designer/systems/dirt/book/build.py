@@ -205,6 +205,15 @@ def _space_words(tile, cell_id: str) -> str | None:
     return f"{where}, space {row.index(cell) + 1} of {len(row)}"
 
 
+def token_assumptions(track: Track) -> list[str]:
+    """What the book assumes of each kind of token the stage lays, where the rulebooks are silent."""
+    from designer.systems.dirt.board.tokens import LABELS, token_kinds, token_rules
+
+    laid = {e["kind"] for e in track.graph.graph.get("tokens", [])} if track.has_cells else set()
+    rules, what = token_rules(), {k: w for k, _label, w in token_kinds()}
+    return [f"{LABELS[k]}: {what[k].rsplit(' (', 1)[0]}" for k in sorted(laid) if rules[k].get("status") != "rulebook"]
+
+
 def token_count(track: Track, lines: dict[int, list[str]] | None = None) -> dict[str, int]:
     """How many tokens of each kind (label without place) the stage lays; ``lines``: its :func:`token_lines`
     when the caller has them (worked out here otherwise)."""
@@ -266,7 +275,7 @@ CARD_MIN = 25.0
 
 def _card_lines(row: dict) -> list[tuple[str, bool, tuple]]:
     """The lines of text of a tile's card under its number: (text, bold, colour)."""
-    lines = []
+    lines = [(row["kind"], False, GREY)] if row.get("kind_below") else []
     if row["again"]:
         lines.append((f"already laid as tile {row['again']}", True, INK))
     elif row["either_way"]:
@@ -290,9 +299,21 @@ def _line_style(bold: bool) -> tuple[float, float]:
     return (8, 3.5) if bold else (7.2, 3.2)
 
 
+def _head(pdf: Book, row: dict, tw: float) -> tuple[str, float]:
+    """The words beside a card's number and tile id, and their room: the kind and the danger colour when they
+    fit at their size, else the colour alone (the kind then heads the card's lines: never cut, never shrunk)."""
+    pdf.font(10.5, True)
+    room = tw - 8 - (pdf.get_string_width(row["tile"]) + 2) - 4
+    pdf.font(7.5)
+    text = f"{row['kind']}, {row['danger'] or 'no colour'}"
+    row["kind_below"] = pdf.get_string_width(text) > room - 2 * pdf.c_margin
+    return (row["danger"] or "no colour") if row["kind_below"] else text, room
+
+
 def card_height(pdf: Book, row: dict, w: float, picture: float) -> float:
     """The height a tile's card needs: its picture or its text, whichever is taller."""
     tw = w - picture - 2
+    _head(pdf, row, tw)
     text = 6.0
     for line, bold, _ in _card_lines(row):
         size, h = _line_style(bold)
@@ -311,8 +332,9 @@ def _card(pdf: Book, f, tile, row: dict, x: float, y: float, w: float, picture: 
     pdf.cell(pdf.get_string_width(row["tile"]) + 2, 5.4, row["tile"])
     pdf.dot(pdf.get_x() + 1.6, y + 3.0, DANGER_COLOUR.get(row["danger"], "#999999"), r=1.4)
     pdf.set_x(pdf.get_x() + 4)
-    room = tw - (pdf.get_x() - tx)
-    pdf.cell(room, 5.4, pdf.fit_font(f"{row['kind']}, {row['danger'] or 'no colour'}", room, 7.5, colour=GREY))
+    head, room = _head(pdf, row, tw)
+    pdf.font(7.5, False, GREY)
+    pdf.cell(room, 5.4, head)
     pdf.set_xy(tx, y + 6.0)
     for text, bold, colour in _card_lines(row):
         size, h = _line_style(bold)
@@ -343,6 +365,17 @@ def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None) 
         pdf.font(8)
         pdf.text_block(", ".join(f"{n} × {what}" for what, n in count.items())
                        + " (where each goes: on its tile below)", h=4.2)
+        assumed = token_assumptions(f.track)
+        if assumed:
+            pdf.para("Assumed, not from a rulebook (tilesets/dirt-token-rules.yaml): " + "; ".join(assumed) + ".",
+                     7.2, GREY, 3.2)
+    if f.track.has_cells and any(d.get("climb") for _, d in f.track.graph.nodes(data=True)):
+        from designer.systems.dirt.board.tokens import climb_rule
+        rule = climb_rule()
+        what = ("no effect on the moves" if rule["effect"] == "none" else
+                f"a cell entered across an ascent mark limited to {rule['up']}, a descent mark to {rule['down']}")
+        pdf.para(f"Climb marks (+1 / -1 arrows): assumed {what}; their rule is not in our rulebooks "
+                 "(climb_marks in tilesets/dirt-token-rules.yaml).", 7.2, GREY, 3.2)
     if previous is not None:
         change = swaps(previous.track, f.track)
         parts = [f"{k}: {', '.join(v)}" for k, v in change.items() if v and k != "keep"]

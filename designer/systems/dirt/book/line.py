@@ -85,8 +85,9 @@ def times_block(pdf: Book, f) -> None:
         reading = failure.get(exp.big_attack_failure or "", "")
         pdf.para("Expected: the average a driver posts playing the best way under the dice (hazards, losses of "
                  "control, seconds tokens kept to the finish taken off)" + (f"; {reading}" if reading else "")
-                 + ". Ideal: the fastest line with no hazard rolled and no seconds tokens; tokens can take a short "
-                 "stage's expected time below it.", 7.2, GREY, 3.2)
+                 + ". ±: one standard deviation of that time from game to game (about two games in three end "
+                 "within it). Ideal: the fastest line with no hazard rolled and no seconds tokens; tokens can take "
+                 "a short stage's expected time below it.", 7.2, GREY, 3.2)
     else:
         pdf.font(16, True)
         pdf.cell(70, 8, f"Ideal {clock(line.game_seconds)}")

@@ -99,11 +99,19 @@ def pace_notes_page(pdf: Book, f) -> None:
     last_tile = None
     shown: set[int] = set()          # tiles whose line figures are printed (a circuit's first tile comes back)
     for n in f.notes:
-        if not pdf.room(ROW_H):
-            pdf.add_page()
-            header()
         new_tile = n.tile != last_tile
         figures = new_tile and n.tile not in shown
+        quiet = n.kind in ("flat", "assistance", "slide")
+        call_style = (9 if n.kind == "corner" else 8.5,
+                      n.kind in ("corner", "chicane", "jump", "ford", "start", "finish", "cut"), GREY if quiet else INK)
+        kind_lines = _lines(pdf, kinds.get(n.tile, "") if new_tile else "", widths[3] - 18, 6.5, False)
+        call_lines = _lines(pdf, n.text, widths[4], *call_style[:2])
+        gear_text = "→".join(str(g) for g in gears.get(n.tile, [])) if gears and figures else ""
+        gear_lines = _lines(pdf, gear_text, widths[at["Line gears"]], 7.5, False) if gears else [""]
+        row_h = ROW_H + LINE_H * (max(len(kind_lines), len(call_lines), len(gear_lines)) - 1)
+        if not pdf.room(row_h):
+            pdf.add_page()
+            header()
         if figures:
             shown.add(n.tile)
         y = pdf.get_y()
@@ -119,14 +127,10 @@ def pace_notes_page(pdf: Book, f) -> None:
             pdf.font(7.5, True, INK)
             pdf.cell(7, ROW_H, str(n.tile + 1))
             pdf.cell(11, ROW_H, ids.get(n.tile, n.tile_id))
-            kind = pdf.fit_font(kinds.get(n.tile, ""), widths[3] - 18, 6.5, colour=GREY)
-            pdf.cell(widths[3] - 18, ROW_H, kind)
+            _draw_lines(pdf, kind_lines, widths[3] - 18, y, 6.5, False, GREY)
         else:
             pdf.cell(widths[3], ROW_H, "")
-        quiet = n.kind in ("flat", "assistance", "slide")
-        call = pdf.fit_font(n.text, widths[4], 9 if n.kind == "corner" else 8.5,
-                            n.kind in ("corner", "chicane", "jump", "ford", "start", "finish", "cut"), GREY if quiet else INK)
-        pdf.cell(widths[4], ROW_H, call)
+        _draw_lines(pdf, call_lines, widths[4], y, *call_style)
         if n.danger:
             x = pdf.get_x()
             pdf.dot(x + 1.6, y + ROW_H / 2, DANGER_COLOUR.get(n.danger, "#999999"), r=1.2)
@@ -136,9 +140,7 @@ def pace_notes_page(pdf: Book, f) -> None:
         else:
             pdf.cell(widths[5], ROW_H, "")
         if gears:
-            text = "→".join(str(g) for g in gears.get(n.tile, [])) if figures else ""
-            width = widths[at["Line gears"]]
-            pdf.cell(width, ROW_H, pdf.fit_font(text, width, 7.5, colour=GREY))
+            _draw_lines(pdf, gear_lines, widths[at["Line gears"]], y, 7.5, False, GREY)
         if ideal:
             pdf.font(7.5, False, INK)
             pdf.cell(widths[at["Ideal s"]], ROW_H, _seconds(ideal.get(n.tile)) if figures else "", align="R")
@@ -146,9 +148,28 @@ def pace_notes_page(pdf: Book, f) -> None:
             pdf.font(7.5, True, INK)
             exp = expected.get(n.tile)
             pdf.cell(widths[at["Exp. s"]], ROW_H, _seconds(exp[0]) if figures and exp else "", align="R")
-        pdf.set_xy(pdf.l_margin, y + ROW_H)
+        pdf.set_xy(pdf.l_margin, y + row_h)
         last_tile = n.tile
     pdf.set_text_color(*INK)
+
+
+LINE_H = 3.4            # a further line of a wrapped call (mm)
+
+
+def _lines(pdf: Book, text: str, width: float, size: float, bold: bool) -> list[str]:
+    """``text`` wrapped to ``width`` mm at its own size: a call is never cut nor shrunk."""
+    pdf.font(size, bold)
+    return pdf.wrap(text, width - 2 * pdf.c_margin) if text else [""]
+
+
+def _draw_lines(pdf: Book, lines: list[str], width: float, y: float, size: float, bold: bool, colour) -> None:
+    """The lines of one cell from the row's top; the cursor moves on to the next cell of the row."""
+    x = pdf.get_x()
+    pdf.font(size, bold, colour)
+    for k, line in enumerate(lines):
+        pdf.set_xy(x, y + (0 if k == 0 else ROW_H + LINE_H * (k - 1) - 0.6))
+        pdf.cell(width, ROW_H if k == 0 else LINE_H, line)
+    pdf.set_xy(x + width, y)
 
 
 __all__ = ["pace_notes_page", "gears_by_tile", "ideal_by_tile", "LEGEND"]

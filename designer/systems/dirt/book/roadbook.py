@@ -57,7 +57,7 @@ def _time_text(f: StageFacts) -> str | None:
         return "not available" + (f": {f.fastest_missing}" if f.fastest_missing else "")
     turns = f" in {len(line.turns)} turns" if line.turns else ""
     if line.expected is not None:
-        spread = f" ± {clock(line.expected.spread)}" if line.expected.spread else ""
+        spread = f" ± {clock(line.expected.spread)} (one standard deviation)" if line.expected.spread else ""
         return (f"expected {clock(line.expected.seconds)}{spread} under the dice; ideal {clock(line.game_seconds)}"
                 f"{turns} (no hazard rolled); assumed values: see the line page")
     return f"ideal {clock(line.game_seconds)}{turns}, no hazard rolled (assumed time cards: see the line page)"
@@ -96,7 +96,7 @@ def title_page(pdf: Book, f: StageFacts, rally_name: str | None, position: int |
               if f.table_minutes else "–"),
              ("Assistance", assistance), ("Boxes", ", ".join(f.boxes) or "–"),
              ("Table space", f"{fp.width_cm:g} × {fp.height_cm:g} cm ({fp.tiles} tiles of {fp.tile_cm:g} cm "
-                             "across the flats)")]
+                             "across the flats: an assumed tile size, measure yours)")]
     pdf.keyvalues(rows, key_w=25, size=8.5, line=4.4)
     if f.problems:
         pdf.ln(1)
