@@ -327,6 +327,10 @@ def export(stage_path, fmt, output):
     click.echo(f"wrote {output}")
 
 
+# the analysis option that races several cars, by system
+SIMULATE_OPTION = {"dirt": "table_runs", "rallye": "race_runs"}
+
+
 @main.command()
 @click.argument("stages", nargs=-1, required=True, metavar="STAGE...")
 @click.option("--json", "as_json", is_flag=True, help="Cell graph and the lines step by step.")
@@ -335,7 +339,10 @@ def export(stage_path, fmt, output):
               help="Highest chance of a loss of control allowed in one turn (0-1).")
 @click.option("--no-expected", "no_expected", is_flag=True,
               help="DIRT: skip the expected time under the dice (the shakedown line only; much quicker).")
-def analyze(stages, as_json, players, max_risk, no_expected):
+@click.option("--simulate", "runs", type=click.IntRange(1, 100_000), default=None, metavar="RUNS",
+              help="Race --players cars RUNS times on the stage (DIRT, Rallye): per seat times, blocking, turns, "
+                   "and the table time from the simulated turns.")
+def analyze(stages, as_json, players, max_risk, no_expected, runs):
     """Lines, limits, length, game time and table time, for a stage of any game system.
 
     Several stages (or folders of stages) may be given; with --json the output is then a list.
@@ -352,6 +359,15 @@ def analyze(stages, as_json, players, max_risk, no_expected):
             if system.name != "dirt":
                 raise DesignerError("--no-expected is an option of DIRT's analysis", where=path)
             opts["expected"] = False
+        if runs is not None:
+            key = SIMULATE_OPTION.get(system.name)
+            if key is None:
+                raise DesignerError(f"--simulate is not an option of {system.name}'s analysis", where=path,
+                                    hint="races of several cars are simulated for " + ", ".join(SIMULATE_OPTION))
+            if no_expected and system.name == "dirt":
+                raise DesignerError("--simulate plays the expected-time policy: it cannot go with --no-expected",
+                                    where=path, hint="leave out --no-expected")
+            opts[key] = runs
         for stage in system.stages_of(doc):
             result = system.analyse(stage, system.box_of(stage, near), players=players, **opts)
             if as_json:

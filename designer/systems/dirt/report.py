@@ -19,6 +19,10 @@ def text_report(result: dict) -> str:
     safe = result.get("safe_line")
     if safe:
         out.append(f"  within the risk budget {safe.get('max_risk')}: {safe.get('time')} in {safe.get('turns')} turns")
+    if result.get("table"):
+        from designer.systems.dirt.dice.table import table_lines
+
+        out += table_lines(result["table"])
     out.append("")
     out.append("  (cells are written tile:cell, tiles counted from 1 in driving order, as on the drawing)")
     out.append(f"  {'turn':>4}  {'from':8} {'to':8} {'cells':>5}  {'end gear':>8}  {'card':>5}  {'risk':>5}  dice (gear after each)")

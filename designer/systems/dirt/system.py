@@ -76,11 +76,17 @@ class DirtSystem(GameSystem):
         from designer.systems.dirt.board.track import assemble
 
         expected = bool(options.pop("expected", True))
+        table_runs = int(options.pop("table_runs", 0) or 0)
         if options:
             raise DesignerError(f"unknown analysis option{'s' if len(options) > 1 else ''} for DIRT: "
-                                f"{', '.join(sorted(options))}", hint="DIRT knows players, max_risk and expected")
-        result = analyze(assemble(stage, box), players=players or stage.players or 4, max_risk=max_risk,
-                           expected=expected)
+                                f"{', '.join(sorted(options))}",
+                                hint="DIRT knows players, max_risk, expected and table_runs")
+        track = assemble(stage, box)
+        result = analyze(track, players=players or stage.players or 4, max_risk=max_risk, expected=expected)
+        if table_runs:                  # several cars raced on the stage (dice/table.py)
+            from designer.systems.dirt.dice.table import simulate_table
+
+            result["table"] = simulate_table(track, players=result["players"], runs=table_runs).to_dict()
         result["system"] = self.name
         fl, est = result.get("fastest_line") or {}, result.get("estimate") or {}
         exp = result.get("expected") or {}

@@ -165,6 +165,24 @@ class TableRun:
                 "assumed": self.rules.named()}
 
 
+def table_lines(d: dict) -> list[str]:
+    """A simulated table (:meth:`TableRun.to_dict`) as lines of text for the report."""
+    from designer.racing.course import format_time
+
+    who = "player (start order drawn)" if d.get("by") == "player" else "seat (start order)"
+    out = [f"  {d['players']} cars raced {d['runs']} times (seed {d['seed']}): {d['rounds']:.1f} rounds, "
+           f"{d['table_turns']:.1f} turns at the table, about {d['table_minutes']} min at the table "
+           f"(single car alone: {format_time(d['single_car_expected_seconds'])})",
+           f"    {who:>26}  {'time':>6} {'sd':>5}  {'p10-p90':>9}  {'blocked':>7}  {'turns':>5}  {'led':>5}"]
+    for s in d["seats"]:
+        out.append(f"    {s['seat']:>26}  {format_time(s['expected_seconds']):>6} {s['sd']:5.1f}  "
+                   f"{s['p10_seconds']:4.0f}-{s['p90_seconds']:<4.0f}  {100 * s['blocked_chance']:6.0f}%  "
+                   f"{s['turns']:5.1f}  {s['turns_led']:5.1f}")
+    kept = [k for k, v in d.get("assumed", {}).items() if v.get("status") in ("assumed", "decided")]
+    out.append(f"    not in the rulebook (tilesets/dirt-table-rules.yaml): {', '.join(kept)}")
+    return out
+
+
 class Table:
     """The two policies of a stage (leader and gas dice) and its cells, ready to play races."""
 
