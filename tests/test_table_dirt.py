@@ -180,3 +180,26 @@ def test_bad_counts_are_refused(stage):
         simulate_table(track, 7, runs=10, table=table)
     with pytest.raises(DesignerError, match="simulated races"):
         simulate_table(track, 2, runs=0, table=table)
+
+
+# -- a rally -----------------------------------------------------------------------------------------------
+
+def test_next_stage_start_order_follows_the_totals():
+    from designer.systems.dirt.dice.table_rally import next_order
+
+    assert next_order([0, 1, 2], [30.0, 10.0, 20.0], "fastest-first") == [1, 2, 0]
+    assert next_order([0, 1, 2], [30.0, 10.0, 20.0], "slowest-first") == [0, 2, 1]
+    assert next_order([1, 0, 2], [10.0, 10.0, 5.0], "fastest-first") == [2, 1, 0]      # a tie keeps the order
+    assert next_order([2, 0, 1], [1.0, 2.0, 3.0], "same") == [2, 0, 1]
+
+
+def test_a_rally_adds_its_stages_up(stage):
+    from designer.systems.dirt.dice.table_rally import simulate_rally
+
+    track, table = stage
+    d = simulate_rally([track, track], players=3, runs=60, seed=4, tables=[table, table])
+    assert d["stages"] == 2 and len(d["seats"]) == 3
+    for s in d["seats"]:
+        assert s["expected_seconds"] == pytest.approx(sum(s["stage_seconds"]), abs=0.01)
+    assert sum(s["win_chance"] for s in d["seats"]) == pytest.approx(1.0)
+    assert d["table_minutes"] > 0 and len(d["table_turns"]) == 2
