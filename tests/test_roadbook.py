@@ -254,7 +254,14 @@ def test_rally_cover_and_sheet(rally_pdf):
     assert "Rally 1" in cover and "3 stages" in cover
     assert cover.index("SS1") < cover.index("SS2") < cover.index("SS3")
     assert "ASSISTANCE after SS1" in cover and "Tiles for the whole rally" in cover
+    # The contents give the page each stage and the rally sheet start on.
+    listed = re.findall(r"p\. (\d+)\s+(SS\d · Rally 1 - SS\d|Rally sheet)", texts[0])
+    assert [t for _p, t in listed] == ["SS1 · Rally 1 - SS1", "SS2 · Rally 1 - SS2", "SS3 · Rally 1 - SS3",
+                                       "Rally sheet"]
+    for page, title in listed:
+        assert texts[int(page) - 1].lstrip().startswith("ROAD BOOK" if title != "Rally sheet" else "Rally sheet")
     sheet = texts[-1]
+    assert re.findall(r"SS\d START ORDER", sheet) == ["SS1 START ORDER", "SS2 START ORDER", "SS3 START ORDER"]
     assert sheet.lstrip().startswith("Rally sheet · Rally 1")
     labels = re.findall(r"^\s*(PLAYER|SS\d TIME|PENALTIES|DAMAGE|SPARE WHEEL|TOTAL TIME|FINAL TIME|POSITION)\b",
                         sheet, re.M)

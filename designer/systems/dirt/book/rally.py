@@ -48,7 +48,19 @@ def rally_tiles(facts: list) -> tuple[dict[str, int], dict[str, list[str]]]:
     return {n: need[n] for n in order}, {n: sorted(faces[n]) for n in order}
 
 
-def rally_cover(pdf: Book, rally, facts: list) -> None:
+def contents_block(pdf: Book, contents: list[tuple[str, int]] | None) -> None:
+    """The book's contents on the cover: each stage's first page and the rally sheet's."""
+    if not contents:
+        return
+    pdf.subheading("Contents", 9.5)
+    pdf.font(8.5)
+    for title, page in contents:
+        pdf.cell(14, 4.0, f"p. {page}")
+        pdf.cell(0, 4.0, title, new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(1)
+
+
+def rally_cover(pdf: Book, rally, facts: list, contents: list[tuple[str, int]] | None = None) -> None:
     pdf.add_page()
     pdf.running = f"{rally.name} · road book"
     pdf.font(8, False, GREY)
@@ -61,7 +73,9 @@ def rally_cover(pdf: Book, rally, facts: list) -> None:
     pdf.font(10.5, False, GREY)
     pdf.cell(0, 6, f"{len(facts)} stages · {total_tiles} road tiles · about {minutes(total_min)} at the table "
                    f"for {players} players", new_x="LMARGIN", new_y="NEXT")
-    pdf.ln(3)
+    pdf.ln(2)
+    contents_block(pdf, contents)
+    pdf.ln(1)
     pdf.subheading("The stages in order")
     with_times = any(f.lines for f in facts)
     expected = any(f.fastest is not None and f.fastest.expected is not None for f in facts)
@@ -163,6 +177,7 @@ def rally_sheet(pdf: Book, name: str, facts: list) -> None:
     rows: list[tuple[str, str, str]] = [("PLAYER", "", "name")]
     for k, f in enumerate(facts, start=1):
         label = stage_label(f.stage, k) if n > 1 else "STAGE"
+        rows.append((f"{label} START ORDER", "#....  (drawn)" if k == 1 else "#....  (by total)", "row"))
         rows.append((f"{label} TIME", ".....:.....  ○ SISU", "time"))
         rows.append(("PENALTIES", "+ ........ s", "row"))
         if k < n:
@@ -195,7 +210,10 @@ def rally_sheet(pdf: Book, name: str, facts: list) -> None:
         pdf.ln(h)
     pdf.set_text_color(*INK)
     pdf.ln(2.5)
-    pdf.para("Write each player's name, then the time of each stage: the time cards added up, minus the seconds "
+    pdf.para("Start order: for the first stage, draw the cars at random, the one drawn starts and play goes "
+             "clockwise; for each later stage, the best total time so far starts first, then the second best "
+             "(rulebook, 'Déterminer l'ordre de départ' and 'Passer à la Spéciale suivante'). "
+             "Write each player's name, then the time of each stage: the time cards added up, minus the seconds "
              "tokens left. Tick SISU when the token was used in the stage. Penalties: seconds added by the "
              "organiser (late at a time control, liaison). Damage: the V (speed), G (throttle) and F (brakes) "
              "damage tokens and the flat tyres left when there is no assistance; they come back on the dashboard "

@@ -190,11 +190,19 @@ def rally_roadbook(rally: Rally, path=None, paper: str = "A4", *, near: Path | N
     if near is None and rally.source:
         near = Path(rally.source).resolve().parent
     facts = [stage_facts(s, near=near, players=players, lines=lines, expected=expected) for s in rally.stages]
-    pdf = _book(paper, rally.name)
-    rally_cover(pdf, rally, facts)
-    for k, f in enumerate(facts, start=1):
-        stage_pages(pdf, f, rally_name=rally.name, position=k, count=len(facts),
-                    previous=facts[k - 2] if k > 1 else None, last=k == len(facts))
+    contents = None
+    for _ in range(3):          # the cover lists the pages: typeset again until they no longer move
+        pdf = _book(paper, rally.name)
+        rally_cover(pdf, rally, facts, contents)
+        found = []
+        for k, f in enumerate(facts, start=1):
+            found.append((f"{stage_label(f.stage, k)} · {f.stage.name}", pdf.page_no() + 1))
+            stage_pages(pdf, f, rally_name=rally.name, position=k, count=len(facts),
+                        previous=facts[k - 2] if k > 1 else None, last=k == len(facts))
+        found.append(("Rally sheet", pdf.page_no() + 1))
+        if found == contents:
+            break
+        contents = found
     rally_sheet(pdf, rally.name, facts)
     return finish(pdf, path)
 
