@@ -33,8 +33,9 @@ def test_open_a_demo_and_see_its_analysis(url):
         page.get_by_text("opened Demo ES3 - Night on the snow").wait_for(timeout=60_000)
         page.get_by_role("tab", name="Analysis").click()
         page.get_by_text("Expected time", exact=True).wait_for(timeout=90_000)
+        page.locator("[data-testid='stMarkdownContainer']", has_text="Ideal time").first.wait_for(timeout=30_000)
+        page.get_by_text("The analysis in words").click()          # the sentences, under the headline
         page.get_by_text("variable weather, chance of snow per zone: X 1/6, Y 1/3").wait_for(timeout=30_000)
-        page.get_by_text("Ideal time", exact=True).wait_for(timeout=30_000)
         page.get_by_text("ideal time 1:00 in 3 turns (shakedown, ART.17)").wait_for(timeout=30_000)
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / "classic-analysis.png"), full_page=True)
