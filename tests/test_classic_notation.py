@@ -1,6 +1,6 @@
 """The route notation both ways (course sheet and share form), with located errors; hypothesis round trips."""
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from designer.core.errors import DesignerError
 from designer.systems.classic.files import notation as N
@@ -61,6 +61,7 @@ def routes(draw):
     return tuple(out)
 
 
+@settings(deadline=None)
 @given(routes())
 def test_round_trip_sheet(route):
     assert N.parse_sheet(N.sheet(route)) == route
@@ -68,12 +69,14 @@ def test_round_trip_sheet(route):
     assert N.parse_sheet({"start": start, "joins": joins, "finish": finish}) == route
 
 
+@settings(deadline=None)
 @given(routes())
 def test_round_trip_share(route):
     assert N.parse_share(N.share(route)) == route
     assert N.parse_any(N.share(route)) == N.parse_any(N.sheet(route)) == route
 
 
+@settings(deadline=None)
 @given(st.text(max_size=40))
 def test_any_text_is_a_route_or_a_located_message(text):
     try:
