@@ -30,3 +30,16 @@ def test_simulate_is_refused_where_it_cannot_run():
     assert r.exit_code == 2 and "--simulate is not an option" in r.output
     r = run("analyze", "stages/dirt/rally-1/ss1.yaml", "--simulate", 0)
     assert r.exit_code == 2
+
+
+def test_analyze_simulates_a_classic_table_and_a_rallye_race():
+    r = run("analyze", "stages/classic/es2-demo.yaml", "--players", 3, "--simulate", 30, "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert len(d["simulated_table"]["seats"]) == 3 and d["simulated_table"]["runs"] == 30
+    assert "time-control penalty bids between stages (ART.22)" in d["not_modelled"]["several cars"]
+    text = run("analyze", "stages/classic/es2-demo.yaml", "--players", 3, "--simulate", 30)
+    assert text.exit_code == 0 and "3 cars raced 30 times" in text.output
+    r = run("analyze", "stages/rallye/demo-ss1-col-des-essais.yaml", "--players", 2, "--simulate", 20, "--json")
+    assert r.exit_code == 0, r.output
+    assert len(json.loads(r.output)["race"]["seats"]) == 2

@@ -173,7 +173,7 @@ def unanalysed(stage, box, problems: list, *, players: int | None = None) -> dic
 
 
 def analyse(stage, box, *, players: int | None = None, rules: Rules | None = None, monte_carlo: int = 0,
-            **options) -> dict:
+            table_runs: int = 0, **options) -> dict:
     if options:
         raise DesignerError(f"unknown analysis option{'s' if len(options) > 1 else ''} for classic Rallyman: "
                             f"{', '.join(sorted(options))}", hint="classic Rallyman knows players")
@@ -209,6 +209,11 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
                             hint="a speed limit of 0 or a dead end blocks the road; `rally-designer render` the stage "
                                  "and check the zones where the route turns")
     model, solution, stats = policy.solve_stage(g, rules, car, big_attack=stage.big_attack)
+    raced = None
+    if table_runs:                      # several cars raced on the stage (dice/table.py)
+        from designer.systems.classic.dice import table as T
+
+        raced = T.simulate_table(g, rules, players, runs=table_runs, tyres=stage.tyres, big_attack=stage.big_attack)
     exp_seconds = solution.value(model.start)
     attacks = sum(1 for p in model.solver.attack.values() if p)
     dice_lost = sum(occ * o.p * (o.info or 0) for (st_, _b), occ in stats.occupancy.items()
@@ -254,6 +259,10 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
     ]
     result["summary"] += cut_and_finish_notes(g, ideal, rules)
     result["not_modelled"] = {"one car": list(R.NOT_PRICED), "several cars": list(R.SEVERAL_CARS)}
+    if raced is not None:
+        result["simulated_table"] = raced
+        result["not_modelled"]["several cars"] = list(T.NOT_SIMULATED)
+        result["summary"] += T.table_lines(raced)
     result.update(rally_notes(stage, box, rules, result))
     if result.get("weather_table"):
         result["summary"].append("variable weather: " + result["weather_table"]["text"])

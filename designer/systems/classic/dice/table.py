@@ -29,6 +29,9 @@ STATUSES = ("rulebook", "reference", "assumed", "decided")
 KEYS = ("start_stagger_rounds", "play_order", "leader", "cell_capacity", "blocked_move", "stalled_card_gear",
         "cut_cards", "policy")
 MAX_PLAYERS, MAX_RUNS, MAX_ROUNDS = 6, 100_000, 400
+NOT_SIMULATED = ("what a dirty cut and a puncture cost the cars (ART.9.3, ART.21: the cards are counted only)",
+                 "time-control penalty bids between stages (ART.22)",
+                 "a Big Attack plan laid through a car (the plan is rolled as laid)")
 
 
 def load_table_rules(path: str | Path | None = None) -> dict:
@@ -192,5 +195,18 @@ def simulate_table(g, rules, players: int = 4, runs: int = 1000, seed: int | Non
     other_value = table.other[1].value(table.other[0].start)
     return {"players": n, "runs": runs, "seed": seed, "seats": seats, "rounds": round(float(rounds.mean()), 3),
             "table_turns": round(float(out[1].sum(axis=0).mean()), 3),
+            "table_minutes": round(float(out[1].sum(axis=0).mean()) * rules.table_seconds / 60, 1),
+            "table_minutes_formula": "simulated turns of all cars * table_seconds (classic-rules.yaml) / 60",
             "single_car_expected_seconds": {"leader": round(lead_value, 3), "not_leader": round(other_value, 3)},
             "assumed": table.table_rules}
+
+
+def table_lines(d: dict) -> list[str]:
+    """A simulated table as summary lines."""
+    out = [f"{d['players']} cars raced {d['runs']} times: {d['rounds']:.1f} rounds, {d['table_turns']:.1f} turns at "
+           f"the table, about {d['table_minutes']:.0f} min"]
+    for s in d["seats"]:
+        out.append(f"  seat {s['seat']}: {s['expected_seconds']:.1f} s ± {s['sd']:.0f}, blocked in "
+                   f"{s['blocked_chance']:.0%} of races, {s['turns']:.1f} turns ({s['turns_led']:.1f} leading), "
+                   f"{s['cut_cards']:.2f} cut cards")
+    return out
