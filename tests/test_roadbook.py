@@ -350,3 +350,11 @@ def test_rally_roadbook_from_a_rally_object():
     assert data.startswith(b"%PDF-") and media_boxes(data) == {(595, 842)}
     with pytest.raises(DesignerError, match="no stage"):
         rally_roadbook(rally.model_copy(update={"stages": []}))
+
+
+def test_table_time_does_not_depend_on_what_the_book_prints():
+    stage = load_stage(SS1)
+    with_lines = stage_facts(stage, near=SS1.parent, lines=True)
+    without = stage_facts(stage, near=SS1.parent, lines=False)
+    assert with_lines.table_minutes is not None
+    assert with_lines.table_minutes == without.table_minutes and with_lines.table_basis == without.table_basis

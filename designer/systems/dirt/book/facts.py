@@ -113,11 +113,12 @@ def stage_facts(stage: Stage, near: Path | None = None, players: int | None = No
         facts.fastest, facts.fastest_missing = fastest_line(track, players, expected)
     else:
         facts.fastest_missing = "left out of this book (competitive play)"
-    if facts.fastest is not None and facts.fastest.table_minutes is not None:
-        facts.table_minutes = facts.fastest.table_minutes
-        turns = len(facts.fastest.turns)
-        facts.table_basis = (f"setting up, building and {turns} turns a player" if turns
-                             else f"estimate for {players} players")
+    # The table time rests on the ideal line's turns whatever the book prints (with or without the lines, with
+    # or without the expected time), so that one rally gets one table time.
+    minutes_, turns = _table_from_line(track, players)
+    if minutes_ is not None:
+        facts.table_minutes = minutes_
+        facts.table_basis = f"setting up, building and {turns} turns a player"
     else:
         tiles = facts.road_tiles
         facts.table_minutes = tiles * RULEBOOK_MIN_PER_TILE * players / 4.0 if tiles else None
@@ -157,6 +158,20 @@ def fastest_line(track: Track, players: int, expected: bool = False) -> tuple[Fa
     if fast is None:
         return None, "no legal line from the start to the finish"
     return fast, None
+
+
+def _table_from_line(track: Track, players: int) -> tuple[float | None, int]:
+    """(table minutes, turns) from the fastest line's turns; (None, 0) when there is no line."""
+    if not track.has_cells:
+        return None, 0
+    from designer.systems.dirt.driving import lines as L
+    try:
+        line = L.fastest_line(track)
+    except DesignerError:
+        return None, 0
+    if line is None:
+        return None, 0
+    return _table_minutes(track, players, line, L), len(line.turns)
 
 
 def _rules_dict() -> dict | None:
