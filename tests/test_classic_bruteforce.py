@@ -8,7 +8,8 @@ rule of a turn is written again here, from the articles, without the product's m
   a standstill), one gear up or down per die; a gas die keeps the gear, two per turn (ART.15.4: one on asphalt
   cells with snow tyres). The card of the last gear is the turn's time; a stop is allowed after any die.
 - ART.9: an inside cell at most its note; a drift cell exactly at its gear, left back to the inside line one
-  gear lower (ART.26.1: a long corner's inside line leads on to its drift lane); a cut at most K; a corner entered 1-2 gears above its highest note is a loss of control.
+  gear lower (ART.26.1: a long corner's inside line leads on to its drift lane); a cut at most K; a corner
+  entered 1-2 gears above its highest note is a loss of control.
 - ART.11: a bump at its note lands on the next cell, one gear over on the second (a mark on that die: a loss
   there), two over on the third with a loss.
 - ART.8: a loss of control beside forest costs one black die, beside rocks two, for the rest of the stage

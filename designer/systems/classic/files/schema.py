@@ -133,7 +133,8 @@ class RoadFile(_Model):
 
 class FaceFile(_Model):
     env: Literal[ENVIRONMENTS] = "meadow"         # type: ignore[valid-type]
-    ends: Annotated[dict[Union[StrictInt, StrictStr], Annotated[StrictStr, Field(max_length=8)]], Field(min_length=1, max_length=10)]
+    ends: Annotated[dict[Union[StrictInt, StrictStr], Annotated[StrictStr, Field(max_length=8)]],
+                    Field(min_length=1, max_length=10)]
     roads: Annotated[list[RoadFile], Field(min_length=1, max_length=45)]
     cells: Annotated[dict[str, CellFile | None], Field(max_length=400)] | None = None
 
