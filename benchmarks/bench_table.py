@@ -1,8 +1,8 @@
-"""Several DIRT cars on one stage: how long the two policies take to solve and how long 1,000 simulated races
+"""Several cars on one stage. DIRT: how long the two policies take to solve and how long 1,000 simulated races
 of 2, 4 and 6 cars take on the longest rulebook stage (rally 3, SS2); prints the figures and the per-seat
 results of the 4-car table. The aim: 1,000 four-car races within 5 s (the solve is apart: it is the
 single-car expected time, done once per stage). Wall and CPU time are both printed: on a loaded machine the
-CPU time is the fairer figure.
+CPU time is the fairer figure. Classic Rallyman: 1,000 races of 4 cars on each bundled demonstration stage.
 
     .venv/bin/python benchmarks/bench_table.py [--runs N]
 """
@@ -45,6 +45,29 @@ def main() -> None:
     for s in four.to_dict()["seats"]:
         print(f"{s['seat']:>24} {s['expected_seconds']:7.1f} {s['sd']:5.1f} {100 * s['blocked_chance']:6.0f} % "
               f"{s['blocked_turns']:13.2f} {s['turns']:6.2f} {s['turns_led']:5.2f}")
+
+    classic(args.runs)
+
+
+def classic(runs: int) -> None:
+    from designer.systems.classic.board.assembly import assemble
+    from designer.systems.classic.dice.table import ClassicTable, simulate_table as classic_table
+    from designer.systems.classic.files.rules import load_rules
+    from designer.systems.classic.system import SYSTEM
+
+    rules = load_rules()
+    for name in ("es1-demo", "es2-demo", "es3-demo"):
+        stage = SYSTEM.stages_of(SYSTEM.load(ROOT / f"stages/classic/{name}.yaml"))[0]
+        g = assemble(stage.route, SYSTEM.box_of(stage, ROOT / "stages/classic")).graph
+        t = time.perf_counter()
+        table = ClassicTable(g, rules, stage.tyres, stage.big_attack)
+        solve = time.perf_counter() - t
+        t, cpu = time.perf_counter(), time.process_time()
+        d = classic_table(g, rules, 4, runs, seed=1, table=table)
+        took, cpu = time.perf_counter() - t, time.process_time() - cpu
+        seats = ", ".join(f"{s['expected_seconds']:.1f}" for s in d["seats"])
+        print(f"classic {name} ({g.number_of_nodes()} cells, {stage.tyres}): solved in {solve:.2f} s; 4 cars, "
+              f"{runs} races in {took:.2f} s (CPU {cpu:.2f} s); seats {seats} s; table {d['table_minutes']} min")
 
 
 if __name__ == "__main__":
