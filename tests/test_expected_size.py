@@ -51,3 +51,27 @@ def test_a_short_circuit_is_still_solved():
     track = load_track(loads_stage(rx_text(1), "rx.yaml"))
     assert track.graph.number_of_nodes() <= E.MAX_CELLS
     E.check_size(track, track.graph)
+
+
+def test_one_plan_of_a_lazy_set_is_the_same_without_building_the_whole_set():
+    """Replaying a decision takes its plan from the set's rows (the arrays of every plan are not built and
+    kept): the same arrays as taken from the built set."""
+    import numpy as np
+
+    from designer.systems.dirt.dice.mishaps import load_mishaps
+    from designer.systems.dirt.dice.plans import subset
+    from designer.systems.dirt.dice.turn_model import NO_DAMAGE, DirtModel
+    from designer.systems.dirt.driving.road import road_of
+    from designer.systems.dirt.driving.ruleset import load_ruleset
+    from tests.test_expected_dirt import demo_track
+
+    model = DirtModel(road_of(demo_track().graph), load_ruleset(), load_mishaps())
+    ps = model.plans(model.road.starts()[0], 0, NO_DAMAGE)
+    lazy = [subset(ps, p) for p in range(ps.n)]
+    assert "cell" not in ps.__dict__
+    ps.cell                                            # now build every plan's arrays
+    for p, one in enumerate(lazy):
+        full = subset(ps, p)
+        for name in ("length", "cell", "gear", "fin", "q", "pj", "pc", "m", "cuts", "gain"):
+            assert np.array_equal(getattr(one, name), getattr(full, name)), (p, name)
+        assert one.steps == full.steps

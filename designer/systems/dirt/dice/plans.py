@@ -273,9 +273,13 @@ def subset_many(ps: PlanSet, rows) -> PlanSet:
 
 
 def subset(ps: PlanSet, p: int) -> PlanSet:
-    """One plan of a set, as a set of one (for replaying a decision)."""
+    """One plan of a set, as a set of one (for replaying a decision). A lazy set whose arrays were not asked
+    for yet gives its plan from its own rows, without building the arrays of every plan (the same numbers)."""
     sl = slice(p, p + 1)
     L = int(ps.length[p])
+    if isinstance(ps, LazyPlanSet) and "cell" not in ps.__dict__:
+        ps = LazyPlanSet(*ps._source, ps.sid[sl, :L + 1], ps.length[sl], ps.gain[sl], [ps.steps[p]], None)
+        sl, p = slice(0, 1), 0
     return PlanSet(length=ps.length[sl], cell=ps.cell[sl, :L + 1], gear=ps.gear[sl, :L + 1], fin=ps.fin[sl, :L + 1],
                    q=ps.q[sl, :L + 1], pj=ps.pj[sl, :L + 1], pc=ps.pc[sl, :L + 1], m=ps.m[sl, :L + 1],
                    cuts=ps.cuts[sl, :L + 1], gain=ps.gain[sl], steps=[ps.steps[p]])
