@@ -258,7 +258,8 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
         else "fixed weather",
     ]
     result["summary"] += cut_and_finish_notes(g, ideal, rules)
-    result["not_modelled"] = {"one car": list(R.NOT_PRICED), "several cars": list(R.SEVERAL_CARS)}
+    result["not_modelled"] = {"one car": list(R.NOT_PRICED),
+                              "several cars (analyze --simulate plays the table)": list(R.SEVERAL_CARS)}
     if raced is not None:
         result["simulated_table"] = raced
         result["not_modelled"]["several cars"] = list(T.NOT_SIMULATED)
