@@ -340,8 +340,8 @@ SIMULATE_OPTION = {"dirt": "table_runs", "classic": "table_runs", "rallye": "rac
 @click.option("--no-expected", "no_expected", is_flag=True,
               help="DIRT: skip the expected time under the dice (the shakedown line only; much quicker).")
 @click.option("--simulate", "runs", type=click.IntRange(1, 100_000), default=None, metavar="RUNS",
-              help="Race --players cars RUNS times on the stage (DIRT, classic, Rallye): per seat times, blocking, turns, "
-                   "and the table time from the simulated turns.")
+              help="Race --players cars RUNS times on the stage (DIRT, classic, Rallye): per seat times, "
+                   "blocking, turns, and the table time from the simulated turns.")
 def analyze(stages, as_json, players, max_risk, no_expected, runs):
     """Lines, limits, length, game time and table time, for a stage of any game system.
 

@@ -11,7 +11,12 @@ slide only through a cut. A plan that meets a car is played up to the cell befor
 Per seat (the start order): the stage time's mean, spread, 95 % interval, the chance of being blocked at
 least once, blocked turns, turns and turns led; for the table: the rounds, every car's turns together and
 the minutes at the table that those turns take (:mod:`..driving.estimate`'s seconds per turn, not one car's
-turns times the players).
+turns times the players). With ``draw_order`` the start order is drawn before each race, as the rulebook
+draws it, and the figures are per player (alike by construction: the check that seats are fair).
+
+Not modelled (named in ``dirt-table-rules.yaml``): a driver re-planning round a car (the plan is cut at the
+block), following a car into a corner with its technique, telling a spin (the car stays) from a crash (it
+leaves the road), damage or tokens carried between a rally's stages (:mod:`.table_rally`).
 
 >>> from designer.systems.dirt.board.stage import load_stage
 >>> from designer.systems.dirt.board.track import load_track
@@ -332,6 +337,7 @@ def simulate_table(track, players: int = 4, runs: int = 1000, seed: int | None =
         else:
             out[:, :, r] = per
     seats = [Seat(k + 1, out[0, k], out[1, k], out[2, k], out[3, k], out[4, k]) for k in range(players)]
-    return TableRun(players=players, runs=runs, seed=seed, seats=seats, by="player" if draw_order else "seat", rounds=rounds,
+    return TableRun(players=players, runs=runs, seed=seed, seats=seats, by="player" if draw_order else "seat",
+                    rounds=rounds,
                     table_turns=out[1].sum(axis=0), road_tiles=table.road_tiles, rules=table.rules,
                     single_car_seconds=table.gas.seconds if players > 1 else table.lead.seconds)
