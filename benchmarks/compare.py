@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
                 answers[label].add(answer)
         for label, cpu in times.items():
             said = f", answer {', '.join(sorted(answers[label]))}" if opts.kind != "cli" else ""
-            print(f"{label:>14}: least {min(cpu):.2f} s, median {statistics.median(cpu):.2f} s CPU over "
+            print(f"{label:>14}: least {min(cpu):.3f} s, median {statistics.median(cpu):.3f} s CPU over "
                   f"{len(cpu)} runs{said}")
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(other)], cwd=ROOT, capture_output=True)
