@@ -239,7 +239,7 @@ def test_a_circuit_counts_its_first_tile_once(tmp_path):
     text = subprocess.run(["pdftotext", "-layout", str(out), "-"], capture_output=True, text=True,
                           check=True).stdout
     notes = text[text.index("Pace notes"):text.index("Line and times")]
-    column = [float(m.group(1)) for m in re.finditer(r"\d[\d→…]*\s+(\d+(?:\.\d)?)\s*$", notes, re.M)]
+    column = [float(m.group(1)) for m in re.finditer(r"\d(?:→ ?\d)*→?\s{2,}(\d+(?:\.\d)?)\s*$", notes, re.M)]
     facts = stage_facts(load_stage(path), near=path.parent)
     assert column and sum(column) == pytest.approx(facts.fastest.game_seconds)
     first = facts.track.tiles[0].tile

@@ -44,11 +44,29 @@ def _poly_points(poly):
 class _Canvas:
     def __init__(self):
         self.parts: list[str] = []
+        self.boxes: list[tuple[float, float, float, float]] = []     # where text lies, for labels placed later
+        self.said: list[tuple[tuple, str]] = []                          # each text's box and words
 
     def add(self, s: str) -> None:
         self.parts.append(s)
 
+    def keep_clear(self, x, y, w, h) -> None:
+        self.boxes.append((x - w / 2, y - h / 2, x + w / 2, y + h / 2))
+
+    def is_clear(self, x, y, w, h) -> bool:
+        x1, y1, x2, y2 = x - w / 2, y - h / 2, x + w / 2, y + h / 2
+        return all(x2 <= a or x1 >= c or y2 <= b or y1 >= d for a, b, c, d in self.boxes)
+
+    def same_nearby(self, x, y, w, h, s) -> bool:
+        """True when a text ``s`` already lies where this one would (the same limit in the next lane on a small
+        map: drawn once)."""
+        x1, y1, x2, y2 = x - w / 2, y - h / 2, x + w / 2, y + h / 2
+        return any(t == str(s) and not (x2 <= a or x1 >= c or y2 <= b or y1 >= d) for (a, b, c, d), t in self.said)
+
     def text(self, x, y, s, size, fill="#222", weight="normal", anchor="middle", extra=""):
+        w = size * 0.62 * len(str(s))
+        self.keep_clear(x + {"start": w / 2, "end": -w / 2}.get(anchor, 0.0), y, w, size)
+        self.said.append((self.boxes[-1], str(s)))
         self.add(f'<text x="{x:.2f}" y="{y:.2f}" font-size="{size:.2f}" fill="{fill}" font-weight="{weight}" '
                  f'text-anchor="{anchor}" dominant-baseline="central" font-family="DejaVu Sans, Arial, sans-serif"{extra}>'
                  f'{escape(str(s))}</text>')
@@ -146,9 +164,10 @@ def _draw_road(c: _Canvas, face, world, size, road_colour, show_limits=True, tex
                           f'fill="#2f5e1e" stroke="white" stroke-width="{sw:.2f}"/>')
                     c.text(x, y, f"C{cell.cut}", r * 1.05, fill="white", weight="bold")
                     continue
-                if cell.limit is not None:
+                if cell.limit is not None and not c.same_nearby(x, y, 2 * r, 2 * r, cell.limit):
                     c.add(f'<circle cx="{x:.2f}" cy="{y:.2f}" r="{r:.2f}" fill="white" stroke="#222" stroke-width="{sw:.2f}"/>')
                     c.text(x, y, cell.limit, r * 1.35, weight="bold")
+                    c.keep_clear(x, y, 2 * r, 2 * r)
                 if cell.jump is not None:
                     jy = y + (r * 1.8 if cell.limit is not None else 0)
                     c.add(f'<path d="M{x - r:.2f},{jy + r * 0.6:.2f} L{x:.2f},{jy - r * 0.8:.2f} L{x + r:.2f},{jy + r * 0.6:.2f}" '
@@ -204,8 +223,12 @@ def sheet_svg(faces, columns: int = 8, size: float = 100.0, width_px: float | No
 def stage_svg(track, size: float = TILE_SIZE, width_px: float | None = 900, lines: dict | None = None,
               highlight: set[int] | None = None, numbers: bool = True, title: str | None = None,
               show_limits: bool = True, text_scale: float = 1.0, ids: bool = True,
-              overlaps: set[int] | None = None) -> str:
+              overlaps: set[int] | None = None, avoid: list | None = None) -> str:
     """A whole stage. ``lines`` maps a name ('fastest', 'shortest') to a list of (cell node, gear or None).
+
+    Tile numbers and ids are placed where they cover no other text (limit marks, tokens, the other labels)
+    nor the discs in ``avoid`` ((x, y, radius): a line drawn over the map afterwards), trying the spots of the
+    tile in turn.
 
     ``overlaps``: tiles that share their place with another; each gets a hatched outline in a warning colour,
     and every one but the first laid there is drawn see-through, so both stay visible.
@@ -232,24 +255,42 @@ def stage_svg(track, size: float = TILE_SIZE, width_px: float | None = 900, line
         _draw_overlaps(c, track, overlaps, size)
     for t in track.tiles:
         _draw_tokens(c, t, size)
-    # Tile numbers (driving order) and ids.
+    # Tile numbers (driving order) and ids, each at the first spot of its tile that covers no other text.
+    for x, y, r in avoid or []:
+        c.keep_clear(x, y, 2 * r, 2 * r)
     for t in track.tiles:
         cx, cy = hexgrid.to_pixel(t.hex, size)
         if first_on.get(t.hex, t.index) != t.index:
             cy += size * 0.3                  # a tile laid on another: its number and id below the first's
         if numbers:
             r = size * 0.13 * max(text_scale, 1.0) ** 0.5
-            c.add(f'<circle cx="{cx - size * 0.5:.2f}" cy="{cy - size * 0.62:.2f}" r="{r:.2f}" fill="#222"/>')
-            c.text(cx - size * 0.5, cy - size * 0.62, t.index + 1, r, fill="white", weight="bold")
+            x, y = _clear_spot(c, cx, cy, size, 2 * r, 2 * r, NUMBER_SPOTS)
+            c.add(f'<circle cx="{x:.2f}" cy="{y:.2f}" r="{r:.2f}" fill="#222"/>')
+            c.text(x, y, t.index + 1, r, fill="white", weight="bold")
+            c.keep_clear(x, y, 2 * r, 2 * r)
         if ids:
-            c.text(cx + size * 0.42, cy - size * 0.66, t.tile, size * 0.12 * max(text_scale, 1.0) ** 0.5,
-                   fill="#333", weight="bold")
+            fs = size * 0.12 * max(text_scale, 1.0) ** 0.5
+            x, y = _clear_spot(c, cx, cy, size, fs * 0.7 * len(t.tile), fs * 1.1, ID_SPOTS)
+            c.text(x, y, t.tile, fs, fill="#333", weight="bold")
     if lines:
         _draw_lines(c, track, lines, size)
     # Start and finish flags beside their tiles when cells are not drawn.
     minx, miny, maxx, maxy = hexgrid.bounding_box(track.hexes(), size)
     pad = size * 0.15
     return c.svg(minx - pad, miny - pad, maxx - minx + 2 * pad, maxy - miny + 2 * pad, width_px, title=title)
+
+
+# Spots for a tile's number disc and its id, in tile sizes from its centre: the usual one first.
+NUMBER_SPOTS = ((-0.5, -0.62), (-0.5, 0.62), (-0.86, 0.0), (0.5, 0.62), (0.0, -0.7), (0.0, 0.7), (-0.3, -0.35))
+ID_SPOTS = ((0.42, -0.66), (0.42, 0.66), (0.0, -0.72), (0.0, 0.72), (-0.4, 0.66), (0.62, 0.0), (0.0, 0.0))
+
+
+def _clear_spot(c: _Canvas, cx, cy, size, w, h, spots) -> tuple[float, float]:
+    for dx, dy in spots:
+        x, y = cx + dx * size, cy + dy * size
+        if c.is_clear(x, y, w, h):
+            return x, y
+    return cx + spots[0][0] * size, cy + spots[0][1] * size
 
 
 OVERLAP_COLOUR = "#e67e00"

@@ -15,6 +15,7 @@ turned ``k`` steps clockwise carries it to corner ``(4 + k) % 6`` of :func:`desi
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import replace
 
 from designer.core import hexgrid
@@ -152,16 +153,33 @@ def map_svg(track: Track, w: float, h: float, max_scale: float | None = 0.25, li
     ts = text_scale_for(scale)
     legible = units_for(LABEL_PT, scale) <= 0.0837 * SIZE * 2.6
     show_limits = legible and line is None
+    avoid = None
+    if line:                        # the line's gear discs and turn rings: tile labels keep clear of them
+        r = max(units_for(LABEL_PT, scale) * 0.78, SIZE * 0.045) * 1.5
+        avoid = [(*node_point(track, n, SIZE), r) for n, _ in line if n in track.graph]
     svg = stage_svg(track, size=SIZE, width_px=None, show_limits=show_limits and labels, text_scale=ts,
-                    numbers=labels, ids=labels)
+                    numbers=labels, ids=labels, avoid=avoid)
     font = units_for(LABEL_PT + 0.4, scale)
     parts = _assistance_label(track, font) if labels else []
     if line:
-        parts += _line_parts(track, line, turn_ends or [], scale)
+        parts += _line_parts(track, line, turn_ends or [], scale, _text_boxes(svg))
     return _inject(svg, parts), show_limits
 
 
-def _line_parts(track: Track, line, turn_ends: list[str], scale: float) -> list[str]:
+_TEXT = re.compile(r'<text x="([-\d.]+)" y="([-\d.]+)" font-size="([\d.]+)"[^>]*>([^<]*)</text>')
+
+
+def _text_boxes(svg: str) -> list[tuple[float, float, float, float]]:
+    """Where the drawing's words lie (x1, y1, x2, y2), so that the turn labels keep clear of them."""
+    out = []
+    for m in _TEXT.finditer(svg):
+        x, y, size = float(m.group(1)), float(m.group(2)), float(m.group(3))
+        w = size * 0.7 * len(m.group(4))
+        out.append((x - w / 2, y - size / 2, x + w / 2, y + size / 2))
+    return out
+
+
+def _line_parts(track: Track, line, turn_ends: list[str], scale: float, words=()) -> list[str]:
     pts = [node_point(track, n, SIZE) for n, _ in line if n in track.graph]
     gears = [g for n, g in line if n in track.graph]
     nodes = [n for n, _ in line if n in track.graph]
@@ -171,7 +189,12 @@ def _line_parts(track: Track, line, turn_ends: list[str], scale: float) -> list[
     r = max(font * 0.78, SIZE * 0.045)
     out = [f'<polyline points="{" ".join(f"{x:.2f},{y:.2f}" for x, y in pts)}" fill="none" stroke="{LINE_INK}" '
            f'stroke-width="{max(SIZE * 0.03, r * 0.3):.2f}" stroke-linejoin="round" stroke-linecap="round"/>']
+    drawn: set[tuple[int, int]] = set()
     for (x, y), g in zip(pts, gears):
+        spot = (round(x), round(y))
+        if spot in drawn:
+            continue            # a later lap over the same space: its disc once (the turn table gives each lap)
+        drawn.add(spot)
         if g is None:
             out.append(f'<circle cx="{x:.2f}" cy="{y:.2f}" r="{r * 0.45:.2f}" fill="{LINE_INK}"/>')
             continue
@@ -199,6 +222,9 @@ def _line_parts(track: Track, line, turn_ends: list[str], scale: float) -> list[
             score = min(math.hypot(cx - px, cy - py) for px, py in pts)
             if placed:
                 score = min(score, min(math.hypot(cx - px, cy - py) for px, py in placed) * 0.8)
+            if any(cx + lw / 2 > a and cx - lw / 2 < c and cy + lh / 2 > b and cy - lh / 2 < d
+                   for a, b, c, d in words):
+                score -= 10 * SIZE          # over a word of the drawing: only when every spot is
             if score > best_score:
                 best, best_score = (cx, cy), score
         cx, cy = best

@@ -106,7 +106,7 @@ def pace_notes_page(pdf: Book, f) -> None:
                       n.kind in ("corner", "chicane", "jump", "ford", "start", "finish", "cut"), GREY if quiet else INK)
         kind_lines = _lines(pdf, kinds.get(n.tile, "") if new_tile else "", widths[3] - 18, 6.5, False)
         call_lines = _lines(pdf, n.text, widths[4], *call_style[:2])
-        gear_text = "→".join(str(g) for g in gears.get(n.tile, [])) if gears and figures else ""
+        gear_text = "→ ".join(str(g) for g in gears.get(n.tile, [])) if gears and figures else ""
         gear_lines = _lines(pdf, gear_text, widths[at["Line gears"]], 7.5, False) if gears else [""]
         row_h = ROW_H + LINE_H * (max(len(kind_lines), len(call_lines), len(gear_lines)) - 1)
         if not pdf.room(row_h):
