@@ -12,6 +12,7 @@ from designer.systems.dirt.board.stage import load_stage
 from designer.systems.dirt.board.track import load_track
 from designer.systems.dirt.dice.table import Cells, Table, first_block, simulate_table
 from designer.systems.dirt.dice.table_rules import load_table_rules
+from designer.systems.dirt.dice.turn_model import FIN
 
 RULES = load_table_rules()
 
@@ -203,3 +204,29 @@ def test_a_rally_adds_its_stages_up(stage):
         assert s["expected_seconds"] == pytest.approx(sum(s["stage_seconds"]), abs=0.01)
     assert sum(s["win_chance"] for s in d["seats"]) == pytest.approx(1.0)
     assert d["table_minutes"] > 0 and len(d["table_turns"]) == 2
+
+
+def test_replanning_takes_a_plan_the_other_cars_allow(stage):
+    import random
+
+    track, table = stage
+    replan = Table(track, table_rules=RULES.replace(blocked_turn="replan"), lead=table.lead, gas=table.gas)
+    e = replan.gas
+    start = replan.starts[0]
+    d = e.solution.decision(start, 0)
+    steps = e.model.plans(*start).steps[d.plan]
+    second = steps[1][1][-1] if len(steps) > 1 else steps[0][1][-1]
+    others = {second: 6}
+    rng = random.Random(7)
+    ends = set()
+    for _ in range(200):
+        o, blocked = replan._turn(e, start, 0, others, rng)
+        assert blocked
+        if o.state is not FIN:
+            ends.add(o.state[0])
+    assert ends and second not in ends
+    for c in ends:                       # no end past the car either: no cell beyond it is reached
+        assert table.cells.pos[c] <= table.cells.pos[second] + 1e-9
+    run = simulate_table(track, 3, runs=30, seed=1, table=replan)
+    assert run.rules.named()["blocked_turn"]["value"] == "replan"
+    assert all((s.times > 0).all() for s in run.seats)

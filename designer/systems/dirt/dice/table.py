@@ -204,6 +204,7 @@ class Table:
         self.cells = Cells(model.road)
         self.players = {id(e): DicePlayer(e.model) for e in (self.lead, self.gas)}
         self._entered: dict = {}                  # (policy, state, decision) -> plan_cells of its plan
+        self._replans: dict = {}                  # (policy, state, tokens, other cars) -> the plan they allow
         self.starts = sorted(self.gas.starts, key=lambda s: self.gas.solution.value(s, 0))
 
     def _turn(self, e: ExpectedTime, state, bank, others: dict, rng):
@@ -221,6 +222,8 @@ class Table:
         j = first_block(None, others, self.cells, self.rules, entered)
         if j is None:
             return player.play(state, bank, d, rng, sol._vector), False
+        if self.rules.blocked_turn == "replan" and not model.sisu:
+            return self._replanned(e, state, bank, others, rng), True
         return self._cut(e, state, bank, d, j, rng), True
 
     def _cut(self, e: ExpectedTime, state, bank, d, j, rng):
@@ -249,6 +252,68 @@ class Table:
             card = gear if gear > 0 else int(self.rules.stalled_card_gear)
             return Outcome(1.0, float(model.rules.seconds(card)), state, bank, False, "blocked")
         return _draw(rng, model.stop_outcomes(*model._point(ps1, j - 1), damage), bank)
+
+    def _replanned(self, e: ExpectedTime, state, bank, others: dict, rng):
+        """The best plan of the boundary that the other cars allow (each plan ended at the cell before its
+        block), rolled one by one with its own stopping and securing rule."""
+        from designer.racing.mdp import Outcome
+        from designer.systems.dirt.dice.plans import BIG, secure_cost, subset
+        from designer.systems.dirt.dice.replay import Replay
+        from designer.systems.dirt.dice.rollout import roll_values
+
+        model, sol = e.model, e.solution
+        cell, gear, damage = state
+        key = (id(e), state, bank, tuple(sorted(others.items())))
+        hit = self._replans.get(key)
+        if hit is None:
+            ps = model.plans(cell, gear, damage)
+            stop, loss = model.point_values(ps, damage, sol._vector)
+            stop, loss = stop.copy(), loss.copy()
+            for p, steps in enumerate(ps.steps):
+                j = first_block(steps, others, self.cells, self.rules)
+                if j is not None:
+                    stop[p, j:, :] = BIG
+                    loss[p, j:, :] = BIG
+            values = roll_values(ps, stop, loss, model.limit, model.K)[0][:, bank]
+            p = int(np.argmin(values))
+            ps1 = subset(ps, p)
+            n = int(ps1.length[0])
+            stop1, loss1 = stop[p:p + 1, :n + 1], loss[p:p + 1, :n + 1]
+            _, kept = roll_values(ps1, stop1, loss1, model.limit, model.K, keep=True)
+            hit = (ps1, Replay(ps1, stop1, loss1, kept, model.limit, model.K), float(values[p]))
+            if len(self._replans) > 20_000:
+                self._replans.clear()
+            self._replans[key] = hit
+        ps1, replay, value = hit
+        if value >= BIG / 2:                 # nothing the others allow: the car does not move
+            card = gear if gear > 0 else int(self.rules.stalled_card_gear)
+            return Outcome(1.0, float(model.rules.seconds(card)), state, bank, False, "blocked")
+        player = self.players[id(e)]
+        steps = ps1.steps[0]
+        h = k = 0
+        tok = bank
+        for i in range(0, replay.length + 1):
+            act = replay.choice(i, h, k, tok)
+            if act == "stop":
+                return _draw(rng, model.stop_outcomes(*model._point(ps1, i), damage), tok)
+            j = i + 1
+            dice, _path, _g, events = steps[j - 1]
+            if act == "secure":
+                m = int(ps1.m[0, j])
+                tok -= secure_cost(k, m)
+                k += m
+                continue
+            counted = list(dice)
+            if "canon" in events or "long-jump" in events:
+                if player._hazards(rng, counted[:1]):
+                    outs = model.stop_outcomes(*model._point(ps1, j), damage) if "canon" in events \
+                        else model.loss_outcomes(*model._point(ps1, j), damage)
+                    return _draw(rng, outs, tok)
+                counted = counted[1:]
+            h += player._hazards(rng, counted)
+            if h >= model.limit:
+                return _draw(rng, model.loss_outcomes(*model._point(ps1, j), damage), tok)
+        raise AssertionError("a plan rolled one by one always ends")
 
     def race(self, players: int, rng) -> tuple:
         """One race of ``players`` cars; per car (seconds, turns, blocked turns, turns led, losses), and rounds."""

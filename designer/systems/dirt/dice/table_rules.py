@@ -23,7 +23,7 @@ CHOICES: dict[str, tuple] = {
     "overtake_gear": ("at-least-the-other-car", "free"),
     "corner_and_slide_passing": ("cut-only", "free"),
     "jump_over_cars": ("landing-cell-only",),
-    "blocked_turn": ("cut-at-the-block",),
+    "blocked_turn": ("cut-at-the-block", "replan"),
     "policy": ("single-car-leader-or-gas",),
     "stalled_card_gear": (1, 6),
     "car_after_loss_of_control": ("on-the-road",),
