@@ -41,6 +41,13 @@ def main() -> None:
         print(f"{players} car{'s' if players > 1 else ' '}: {args.runs} races in {took:5.2f} s (CPU {cpu:5.2f} s) "
               f"({1000 * took / args.runs:.2f} ms a race); rounds {run.rounds.mean():.1f}, "
               f"turns at the table {run.table_turns.mean():.1f}, table time {run.table_minutes:.0f} min")
+    replan = Table(track, table_rules=table.rules.replace(blocked_turn="replan"), lead=table.lead, gas=table.gas)
+    few = max(1, args.runs // 5)
+    t, cpu = time.perf_counter(), time.process_time()
+    again = simulate_table(track, 4, few, seed=1, table=replan)
+    took, cpu = time.perf_counter() - t, time.process_time() - cpu
+    print(f"4 cars re-planning round blocks: {few} races in {took:5.2f} s (CPU {cpu:5.2f} s); seats "
+          + ", ".join(f"{s['expected_seconds']:.1f}" for s in again.to_dict()["seats"]) + " s")
     print("4 cars, per seat: seat  mean s  sd   blocked  blocked turns  turns  led")
     for s in four.to_dict()["seats"]:
         print(f"{s['seat']:>24} {s['expected_seconds']:7.1f} {s['sd']:5.1f} {100 * s['blocked_chance']:6.0f} % "

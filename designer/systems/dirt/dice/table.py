@@ -14,8 +14,9 @@ the minutes at the table that those turns take (:mod:`..driving.estimate`'s seco
 turns times the players). With ``draw_order`` the start order is drawn before each race, as the rulebook
 draws it, and the figures are per player (alike by construction: the check that seats are fair).
 
-Not modelled (named in ``dirt-table-rules.yaml``): a driver re-planning round a car (the plan is cut at the
-block), following a car into a corner with its technique, telling a spin (the car stays) from a crash (it
+Not modelled (named in ``dirt-table-rules.yaml``): by default a driver does not re-plan round a car (the plan
+is cut at the block; ``blocked_turn: replan`` re-plans, 10 to 25 times slower), following a car into a corner with
+its technique, telling a spin (the car stays) from a crash (it
 leaves the road), damage or tokens carried between a rally's stages (:mod:`.table_rally`).
 
 >>> from designer.systems.dirt.board.stage import load_stage
