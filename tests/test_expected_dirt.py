@@ -246,3 +246,13 @@ def test_the_securing_table_lists_every_k_a_reader_may_meet():
         ks = {int(key.split("/")[1]) for key in row}
         affordable = {k for k in range(1, K + 1) if d["tokens"] >= k * (k + 1) // 2}
         assert ks == (affordable if i else set()), (d["cell"], i, sorted(ks))
+
+
+def test_the_reading_of_a_failed_big_attack_is_named_and_changes_the_figure():
+    from designer.systems.dirt.board.track import load_track
+
+    stage = loads_stage(DEMO + "options:\n  big_attack_failure: latest\n", "demo.yaml")
+    latest = expected_time(load_track(stage)).to_dict(details=False)
+    default = expected_time(demo_track()).to_dict(details=False)
+    assert default["big_attack_failure"] == "as_laid" and latest["big_attack_failure"] == "latest"
+    assert latest["seconds"] <= default["seconds"]        # laying the loss anywhere later never costs more
