@@ -217,7 +217,7 @@ def roads(draw):
 
 
 @pytest.mark.parametrize("reading", ["as_laid", "latest"])
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(case=roads())
 def test_the_product_is_a_real_policy_and_the_best_under_latest(case, reading):
     G = tiny_road(*case)
