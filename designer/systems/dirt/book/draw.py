@@ -89,8 +89,9 @@ def _arrow(edge: str, inward: bool, colour: str = LINE_INK) -> str:
     return f'<polygon points="{s}" fill="{colour}" stroke="white" stroke-width="{SIZE * 0.012:.2f}"/>'
 
 
-def number_mark(rotation: int, label: str, font_units: float, centre=(0.0, 0.0)) -> list[str]:
-    """A black corner where the printed number goes, with the number beside it."""
+def number_mark(rotation: int, label: str, font_units: float, centre=(0.0, 0.0), avoid=()) -> list[str]:
+    """A black corner where the printed number goes, with the number beside it (where it covers no word of
+    ``avoid``, boxes (x1, y1, x2, y2), when a spot towards the centre is free)."""
     c = number_corner(rotation)
     p = hexgrid.corner(c, SIZE * 0.985, centre)
     a = hexgrid.corner(c - 1, SIZE * 0.985, centre)
@@ -100,12 +101,16 @@ def number_mark(rotation: int, label: str, font_units: float, centre=(0.0, 0.0))
     pts = " ".join(f"{x:.2f},{y:.2f}" for x, y in tri)
     out = [f'<polygon points="{pts}" fill="#111"/>']
     # The number inside the tile, towards the centre from the corner, on a white label.
-    t = 0.56 if c in (0, 3) else 0.6
-    lx, ly = centre[0] + (p[0] - centre[0]) * t, centre[1] + (p[1] - centre[1]) * t
     w = font_units * 0.64 * len(label) + font_units * 0.5
     h = font_units * 1.3
-    if c in (0, 3):
-        lx += (-1 if c == 0 else 1) * w * 0.1
+    spots = []
+    for t in ((0.56 if c in (0, 3) else 0.6), 0.72, 0.45, 0.3):
+        lx, ly = centre[0] + (p[0] - centre[0]) * t, centre[1] + (p[1] - centre[1]) * t
+        if c in (0, 3):
+            lx += (-1 if c == 0 else 1) * w * 0.1
+        spots.append((lx, ly))
+    lx, ly = next(((x, y) for x, y in spots if not any(x + w / 2 > a and x - w / 2 < cc and y + h / 2 > b
+                                                        and y - h / 2 < d for a, b, cc, d in avoid)), spots[0])
     out.append(f'<rect x="{lx - w / 2:.2f}" y="{ly - h / 2:.2f}" width="{w:.2f}" height="{h:.2f}" fill="white" '
                f'stroke="#111" stroke-width="{SIZE * 0.01:.2f}"/>')
     out.append(_text(lx, ly, label, font_units))
@@ -124,7 +129,7 @@ def tile_svg(track: Track, tile, box_mm: float = 30.0, number: bool = True, arro
     if arrows and tile.world_exit:
         parts.append(_arrow(tile.world_exit, False))
     if number:
-        parts += number_mark(tile.rotation, tile.tile, units_for(LABEL_PT, scale))
+        parts += number_mark(tile.rotation, tile.tile, units_for(LABEL_PT, scale), avoid=_text_boxes(svg))
     return _inject(svg, parts)
 
 
