@@ -1,5 +1,5 @@
 """Tokens laid on tiles: chicanes (with or without a limit), water and jumps (asphalt, gravel and snow
-prints), Climb markers and RX arches.
+prints), Climb markers, RX arches and the mud spray (the cut token on its "-1" side).
 
 A token belongs to the stage, not to the tile: it is written on a placement of the stage::
 

@@ -12,11 +12,10 @@ from dataclasses import dataclass, field, replace
 import networkx as nx
 
 from designer.core import hexgrid
-from designer.core.errors import DesignerError
 from designer.systems.dirt.board.stage import Stage
 from designer.systems.dirt.board.tileset import EPS, Face, Tileset
 from designer.systems.dirt.board.circuit import NOT_ROAD, find_lap, race_order  # noqa: F401  NOT_ROAD re-exported
-from designer.systems.dirt.board.walk import driving_order  # noqa: F401  (re-exported)
+from designer.systems.dirt.board import walk
 
 
 
@@ -207,6 +206,11 @@ def place_tiles(stage: Stage, tileset: Tileset) -> tuple[list[PlacedTile], list[
         placed.append(tile)
         prev = tile
     return placed, unknown, errors
+
+
+def driving_order(placements, tileset: Tileset):
+    """:func:`.walk.driving_order` scoring its walks at junctions with :func:`place_tiles` (laps, jokers)."""
+    return walk.driving_order(placements, tileset, place=place_tiles)
 
 
 # -- the cell graph -------------------------------------------------------------------------
@@ -491,8 +495,4 @@ def race_graph(track: Track, tiles: list[PlacedTile], joker: int | None, laps: i
 
 def load_track(stage: Stage, near=None) -> Track:
     from designer.systems.dirt.board.tileset import get_tileset
-    try:
-        tileset = get_tileset(stage.tileset, near)
-    except DesignerError:
-        raise
-    return assemble(stage, tileset)
+    return assemble(stage, get_tileset(stage.tileset, near))

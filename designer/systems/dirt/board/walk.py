@@ -1,6 +1,7 @@
 """The driving order of tiles laid at positions (an imported layout): the reverse of placing a stage.
 
-:func:`driving_order` walks the road from tile to tile; :mod:`designer.systems.dirt.board.track` re-exports it.
+:func:`driving_order` walks the road from tile to tile; :mod:`designer.systems.dirt.board.track` gives it with
+the tile placing it scores its walks with.
 """
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from designer.systems.dirt.board.stage import Placement
 from designer.systems.dirt.board.tileset import Tileset
 
 
-def driving_order(placements: list[tuple[str, tuple[int, int], int]], tileset: Tileset) -> list[Placement]:
+def driving_order(placements: list[tuple[str, tuple[int, int], int]], tileset: Tileset,
+                  place=None) -> list[Placement]:
     """The reverse of :func:`place_tiles`: from (tile, hex, rotation) in any order, the tiles in driving order.
 
     The walk starts at a start tile (or, failing that, a tile with one road end open) and follows
@@ -65,7 +67,7 @@ def driving_order(placements: list[tuple[str, tuple[int, int], int]], tileset: T
         tried.add(choices)
         order_k, seen_k, forks = _walk(start, start_entry, dict(choices), by_hex, tileset, free_key=road_key)
         order_k = _with_rest(order_k, seen_k, by_hex, tileset)
-        score = _score(order_k, tileset)
+        score = _score(order_k, tileset, place)
         if best is None or score > best[0]:
             best = (score, order_k)
         if len(forks) and len(tried) == 1 and score[0] and score[1] and not score[2]:
@@ -88,14 +90,16 @@ def _with_rest(order: list[Placement], seen: set, by_hex: dict, tileset: Tileset
     return order
 
 
-def _score(order: list[Placement], tileset: Tileset) -> tuple:
+def _score(order: list[Placement], tileset: Tileset, place) -> tuple:
     """How good a walk is: it closes a lap, the tiles after it make a joker route, few tiles are left over,
-    and a long road (the first walk wins a tie)."""
+    and a long road (the first walk wins a tie). ``place``: :func:`.track.place_tiles` (passed in, as the
+    assembly imports this module); without it, only the length of the road counts."""
     from designer.systems.dirt.board.circuit import NOT_ROAD, find_lap
     from designer.systems.dirt.board.stage import Stage
-    from designer.systems.dirt.board.track import place_tiles
 
-    placed, _unknown, _errors = place_tiles(Stage(tiles=order), tileset)
+    if place is None:
+        return (False, False, 0, sum(1 for p in order if p.at is None or p.entry is not None))
+    placed, _unknown, _errors = place(Stage(tiles=order), tileset)
     lap = find_lap(placed)
     road = [t for t in placed if t.face.role not in NOT_ROAD]
     if lap is None:

@@ -36,7 +36,7 @@ is written in the short form (``202a A``, ``210b C``...) with ``start_rotation``
 tiles that do not follow from the previous tile (a stray tile, a second tile on one place, an unknown tile) keep
 their position and rotation so that nothing is lost and validation can point at them.
 
-Tokens (chicanes, water, jumps, Climb markers, RX arches) are kept on their tile's placement and written
+Tokens (chicanes, water, jumps, Climb markers, RX arches, mud spray) are kept on their tile's placement and written
 back on export (:mod:`designer.systems.dirt.io.tokens`); a token id we do not know is listed in the stage's
 ``notes`` and reported by the import. The author goes into the notes; graphic variants of a tile
 (``106b-2``) are read as their face (``106b``) and listed in the notes (``layout.VARIANTS_NOTE``).
