@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from designer.core import yamlio
 from designer.core.errors import DesignerError
-from designer.systems.dirt.driving.ruleset import READ_ELSEWHERE, STATUSES, rules_path
+from designer.systems.dirt.driving.ruleset import READ_ELSEWHERE, read_parameter, rules_path
 
 DANGERS = ("yellow", "orange", "red")
 DAMAGE_KINDS = ("green", "gear", "brake", "gas")
@@ -159,15 +159,7 @@ def load_mishaps(path: str | Path | None = None) -> Mishaps:
         if item is None:
             problems.append(((k,), "missing parameter (needed for the expected time under the dice)"))
             continue
-        if not isinstance(item, dict) or "value" not in item:
-            problems.append(((k,), "write it as {value: ..., status: ..., source: ...}"))
-            continue
-        if item.get("status") not in STATUSES:
-            problems.append(((k, "status"), "status must be rulebook, reference, assumed or decided"))
-        if not item.get("source"):
-            problems.append(((k, "source"), "every value needs its source (where it comes from)"))
-        values[k] = item["value"]
-        sources[k] = {"status": str(item.get("status")), "source": str(item.get("source", ""))}
+        read_parameter(k, item, problems, values, sources)
     parsed = None
     if not problems:
         try:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from designer.core import yamlio
 from designer.core.errors import DesignerError
+from designer.systems.dirt.driving.ruleset import read_parameter, rules_path
 
 TABLE_RULES_FILE = "dirt-table-rules.yaml"
-STATUSES = ("rulebook", "reference", "assumed", "decided")
 # parameter -> the values the simulation knows (an int range for numbers)
 CHOICES: dict[str, tuple] = {
     "start_stagger_rounds": (0, 6),
@@ -78,14 +78,7 @@ def _problem(key: str, value) -> str | None:
 
 
 def table_rules_path() -> Path:
-    from designer.systems.dirt.board.tileset import tileset_dirs
-
-    for d in tileset_dirs():
-        p = d / TABLE_RULES_FILE
-        if p.is_file():
-            return p
-    raise DesignerError(f"no {TABLE_RULES_FILE} found", hint="it ships in the tilesets/ folder; "
-                        "set RALLY_TILESETS to a folder holding it")
+    return rules_path(TABLE_RULES_FILE)
 
 
 def load_table_rules(path: str | Path | None = None) -> TableRules:
@@ -105,18 +98,11 @@ def load_table_rules(path: str | Path | None = None) -> TableRules:
         if k not in CHOICES:
             problems.append(((k,), f"unknown parameter; known: {', '.join(sorted(CHOICES))}"))
             continue
-        if not isinstance(item, dict) or "value" not in item:
-            problems.append(((k,), "write it as {value: ..., status: ..., source: ...}"))
+        if not read_parameter(k, item, problems, values, sources):
             continue
-        if item.get("status") not in STATUSES:
-            problems.append(((k, "status"), "status must be rulebook, reference, assumed or decided"))
-        if not item.get("source"):
-            problems.append(((k, "source"), "every value needs its source (where it comes from)"))
         wrong = _problem(k, item["value"])
         if wrong:
             problems.append(((k, "value"), wrong))
-        values[k] = item["value"]
-        sources[k] = {"status": str(item.get("status")), "source": str(item.get("source", ""))}
     problems += [((k,), "missing parameter") for k in CHOICES if k not in values and k not in
                  {p_[0] for p_, _ in problems}]
     if problems:

@@ -213,15 +213,34 @@ def _from_values(v: _Values, name: str, title: str, sources: dict, path: str | N
                    jump_gas_counts_gear=v.jump_gas_counts_gear, sources=sources, path=path)
 
 
-def rules_path() -> Path:
-    """Where the default ruleset file is: the first ``dirt-rules.yaml`` in the tileset folders."""
+def rules_path(name: str = RULES_FILE) -> Path:
+    """Where a parameter file is (by default the ruleset ``dirt-rules.yaml``): the first in the tileset folders."""
     from designer.systems.dirt.board.tileset import tileset_dirs
     for d in tileset_dirs():
-        p = d / RULES_FILE
+        p = d / name
         if p.is_file():
             return p
-    raise DesignerError(f"no {RULES_FILE} found", hint="it ships in the tilesets/ folder; "
+    raise DesignerError(f"no {name} found", hint="it ships in the tilesets/ folder; "
                         "set RALLY_TILESETS to a folder holding it")
+
+
+def read_parameter(key: str, item: Any, problems: list, values: dict, sources: dict) -> bool:
+    """Check one parameter written ``{value, status, source}``: its value goes to ``values[key]`` and its status
+    and source to ``sources[key]``; what is wrong is added to ``problems`` as ``(path, message)``. False when
+    there is no value to take."""
+    if not isinstance(item, dict) or "value" not in item:
+        problems.append(((key,), "write it as {value: ..., status: ..., source: ...}"))
+        return False
+    extra = set(item) - {"value", "status", "source"}
+    if extra:
+        problems.append(((key,), f"unexpected keys {', '.join(sorted(extra))}; only value, status, source"))
+    if item.get("status") not in STATUSES:
+        problems.append(((key, "status"), "status must be rulebook, reference, assumed or decided"))
+    if not item.get("source"):
+        problems.append(((key, "source"), "every value needs its source (where it comes from)"))
+    values[key] = item["value"]
+    sources[key] = {"status": str(item.get("status")), "source": str(item.get("source", ""))}
+    return True
 
 
 _CACHE: dict[tuple[str, float], Ruleset] = {}
@@ -254,19 +273,7 @@ def load_ruleset(path: str | Path | None = None) -> Ruleset:
         if k not in known:
             problems.append(((k,), f"unknown parameter; known: {', '.join(sorted(known))}"))
             continue
-        if not isinstance(item, dict) or "value" not in item:
-            problems.append(((k,), "write it as {value: ..., status: ..., source: ...}"))
-            continue
-        extra = set(item) - {"value", "status", "source"}
-        if extra:
-            problems.append(((k,), f"unexpected keys {', '.join(sorted(extra))}; only value, status, source"))
-        status = item.get("status")
-        if status not in STATUSES:
-            problems.append(((k, "status"), "status must be rulebook, reference, assumed or decided"))
-        if not item.get("source"):
-            problems.append(((k, "source"), "every value needs its source (where it comes from)"))
-        values[k] = item["value"]
-        sources[k] = {"status": str(status), "source": str(item.get("source", ""))}
+        read_parameter(k, item, problems, values, sources)
     for k in sorted(known - set(values)):
         if not any(path_[0] == k for path_, _ in problems):
             problems.append(((k,), "missing parameter"))
