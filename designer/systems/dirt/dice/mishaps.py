@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from designer.core import yamlio
 from designer.core.errors import DesignerError
-from designer.systems.dirt.driving.ruleset import READ_ELSEWHERE, read_parameter, rules_path
+from designer.systems.dirt.driving.ruleset import READ_ELSEWHERE, load_parameter_file, read_parameter
 
 DANGERS = ("yellow", "orange", "red")
 DAMAGE_KINDS = ("green", "gear", "brake", "gas")
@@ -140,15 +140,10 @@ _CACHE: dict[tuple[str, float], Mishaps] = {}
 
 def load_mishaps(path: str | Path | None = None) -> Mishaps:
     """The mishap parameters of a DIRT ruleset file (default ``tilesets/dirt-rules.yaml``)."""
-    p = Path(path) if path is not None else rules_path()
-    try:
-        key = (str(p.resolve()), p.stat().st_mtime)
-    except OSError:
-        key = None
-    if key and key in _CACHE:
-        return _CACHE[key]
-    data, lines = yamlio.load(p)
-    source = str(p)
+    return load_parameter_file(path, _CACHE, _mishaps_from)
+
+
+def _mishaps_from(data, lines, source: str):
     if not isinstance(data, dict):
         raise DesignerError("a ruleset file is a YAML mapping of parameters", where=f"{source}:1")
     problems: list[tuple[tuple, str]] = []
@@ -176,6 +171,4 @@ def load_mishaps(path: str | Path | None = None) -> Mishaps:
                   spare_wheel_seconds=v.spare_wheel_seconds, abandon_seconds=v.abandon_seconds,
                   max_tokens=v.expected_bounds.max_tokens, max_secured=v.expected_bounds.max_secured,
                   max_damage=v.expected_bounds.max_damage, sources=sources)
-    if key:
-        _CACHE[key] = out
     return out

@@ -224,6 +224,23 @@ def rules_path(name: str = RULES_FILE) -> Path:
                         "set RALLY_TILESETS to a folder holding it")
 
 
+def load_parameter_file(path: str | Path | None, cache: dict, build) -> Any:
+    """``build(data, lines, source)`` of a parameter file (default :func:`rules_path`), kept in ``cache`` by the
+    file's resolved path and modification time, so a file is read once until it changes."""
+    p = Path(path) if path is not None else rules_path()
+    try:
+        key = (str(p.resolve()), p.stat().st_mtime)
+    except OSError:
+        key = None
+    if key and key in cache:
+        return cache[key]
+    data, lines = yamlio.load(p)
+    out = build(data, lines, str(p))
+    if key:
+        cache[key] = out
+    return out
+
+
 def read_parameter(key: str, item: Any, problems: list, values: dict, sources: dict) -> bool:
     """Check one parameter written ``{value, status, source}``: its value goes to ``values[key]`` and its status
     and source to ``sources[key]``; what is wrong is added to ``problems`` as ``(path, message)``. False when
@@ -251,15 +268,10 @@ def load_ruleset(path: str | Path | None = None) -> Ruleset:
 
     Every parameter is written ``{value, status, source}``; see the file's header.
     """
-    p = Path(path) if path is not None else rules_path()
-    try:
-        key = (str(p.resolve()), p.stat().st_mtime)
-    except OSError:
-        key = None
-    if key and key in _CACHE:
-        return _CACHE[key]
-    data, lines = yamlio.load(p)
-    source = str(p)
+    return load_parameter_file(path, _CACHE, _ruleset_from)
+
+
+def _ruleset_from(data, lines, source: str):
     if not isinstance(data, dict):
         raise DesignerError("a ruleset file is a YAML mapping of parameters", where=f"{source}:1",
                             hint=f"see tilesets/{RULES_FILE}")
@@ -288,8 +300,6 @@ def load_ruleset(path: str | Path | None = None) -> Ruleset:
         raise yamlio.schema_error(source, lines, problems, "ruleset",
                                   hint=f"compare with tilesets/{RULES_FILE}")
     rules = _from_values(parsed, str(data.get("ruleset", "dirt")), str(data.get("title", "")), sources, source)
-    if key:
-        _CACHE[key] = rules
     return rules
 
 
