@@ -359,6 +359,7 @@ def analyze(stages, as_json, players, max_risk, no_expected, runs):
             if system.name != "dirt":
                 raise DesignerError("--no-expected is an option of DIRT's analysis", where=path)
             opts["expected"] = False
+        rally_race = runs is not None and system.is_rally(doc) and hasattr(system, "simulate_rally")
         if runs is not None:
             key = SIMULATE_OPTION.get(system.name)
             if key is None:
@@ -367,13 +368,20 @@ def analyze(stages, as_json, players, max_risk, no_expected, runs):
             if no_expected and system.name == "dirt":
                 raise DesignerError("--simulate plays the expected-time policy: it cannot go with --no-expected",
                                     where=path, hint="leave out --no-expected")
-            opts[key] = runs
+            if not rally_race:               # a rally is raced as a whole below, its stages one after another
+                opts[key] = runs
         for stage in system.stages_of(doc):
             result = system.analyse(stage, system.box_of(stage, near), players=players, **opts)
             if as_json:
                 results.append(result)
             else:
                 click.echo(system.report(result))
+        if rally_race:
+            result = system.simulate_rally(doc, near, players=players, runs=runs)
+            if as_json:
+                results.append(result)
+            else:
+                click.echo(f"{result['rally']}: the rally at the table\n" + "\n".join(result["summary"]))
     if as_json:
         click.echo(json.dumps(results[0] if len(results) == 1 else results, indent=2))
 

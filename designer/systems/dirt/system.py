@@ -102,6 +102,15 @@ class DirtSystem(GameSystem):
         result["summary"] = lines
         return result
 
+    def simulate_rally(self, rally, near: Path | None = None, *, players: int | None = None, runs: int = 200,
+                       progress=None) -> dict:
+        """Several cars raced over a rally's stages (dice/table_rally.py): per seat totals, the table time."""
+        from designer.systems.dirt.dice.table_rally import race_rally, rally_lines
+
+        result = race_rally(rally.stages, lambda s: self.box_of(s, near), players, runs, progress=progress)
+        result.update(system=self.name, rally=rally.name, summary=rally_lines(result))
+        return result
+
     def facts(self, stage, box, result: dict | None) -> dict:
         from designer.systems.dirt.board.validate import boxes_needed
 

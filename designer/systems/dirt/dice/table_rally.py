@@ -31,15 +31,27 @@ def next_order(order: list[int], totals: list[float], rule: str) -> list[int]:
 
 
 def simulate_rally(tracks, players: int = 4, runs: int = 200, seed: int | None = 0, tables: list | None = None,
-                   draw_order: bool = False) -> dict:
-    """Race ``players`` cars ``runs`` times over the stages ``tracks`` (assembled, in rally order); JSON-ready."""
+                   draw_order: bool = False, progress=None) -> dict:
+    """Race ``players`` cars ``runs`` times over the stages ``tracks`` (assembled, in rally order); JSON-ready.
+
+    ``progress(done, total, text)``, when given, is called as each stage's two policies are solved (one step a
+    stage) and then every few rallies (one step for all the races): ``total`` is the stages plus one."""
     if not 1 <= int(players) <= MAX_PLAYERS:
         raise DesignerError(f"a table races 1 to {MAX_PLAYERS} cars, not {players}", hint="e.g. --players 4")
     if not 1 <= int(runs) <= MAX_RUNS:
         raise DesignerError(f"{runs} is not a number of simulated rallies", hint=f"give 1 to {MAX_RUNS}")
-    tables = tables or [Table(t) for t in tracks]
+    if tables is None:
+        tracks = list(tracks)
+        if not tracks:
+            raise DesignerError("a rally needs at least one stage")
+        tables = []
+        for si, t in enumerate(tracks):
+            if progress:
+                progress(si, len(tracks) + 1, f"SS{si + 1}: solving the leader's and the others' policies")
+            tables.append(Table(t))
     if not tables:
         raise DesignerError("a rally needs at least one stage")
+    every = max(1, runs // 20)
     rule = tables[0].rules.rally_start_order
     rng = random.Random(seed)
     draw = random.Random(None if seed is None else seed + 1)
@@ -49,6 +61,8 @@ def simulate_rally(tracks, players: int = 4, runs: int = 200, seed: int | None =
     blocked = np.zeros((n, runs))
     table_turns = np.zeros((m, runs))
     for r in range(runs):
+        if progress and r % every == 0:
+            progress(m, m + 1, f"racing: rally {r + 1} of {runs}")
         order = list(range(n))
         if draw_order:
             draw.shuffle(order)
@@ -72,8 +86,11 @@ def simulate_rally(tracks, players: int = 4, runs: int = 200, seed: int | None =
         half = 1.96 * sd / math.sqrt(runs) if runs > 1 else 0.0
         seats.append({"seat": p + 1, "expected_seconds": round(float(x.mean()), 3), "sd": round(sd, 3),
                       "ci95": [round(float(x.mean()) - half, 3), round(float(x.mean()) + half, 3)],
+                      "p10_seconds": round(float(np.percentile(x, 10)), 3),
+                      "p90_seconds": round(float(np.percentile(x, 90)), 3),
                       "win_chance": round(float(wins[p].mean()), 4),
                       "blocked_chance": round(float((blocked[p] > 0).mean()), 4),
+                      "blocked_turns": round(float(blocked[p].mean()), 3),
                       "turns": round(float(turns[p].mean()), 3),
                       "stage_seconds": [round(float(per_stage[s, p].mean()), 3) for s in range(m)]})
     p = TABLE_TIME
@@ -81,6 +98,58 @@ def simulate_rally(tracks, players: int = 4, runs: int = 200, seed: int | None =
                   + float(table_turns[s].mean()) * p.seconds_per_turn / 60.0 for s, t in enumerate(tables))
     return {"players": n, "runs": runs, "seed": seed, "stages": m, "by": "player" if draw_order else "seat",
             "seats": seats, "table_turns": [round(float(table_turns[s].mean()), 3) for s in range(m)],
-            "table_minutes": round(minutes, 1), "table_time_parameters": p.to_dict(),
+            "rally_table_turns": round(float(table_turns.sum(axis=0).mean()), 3),
+            "table_minutes": round(minutes, 1),
+            "table_minutes_formula": "per stage: setup_minutes + build_minutes_per_tile * road_tiles + "
+                                     "simulated turns of all cars * seconds_per_turn / 60; added over the stages",
+            "table_time_parameters": p.to_dict(),
+            "single_car_expected_seconds": round(sum((t.lead if n == 1 else t.gas).seconds for t in tables), 3),
             "carried_between_stages": "start order only (damage, spare wheel and tokens start fresh each stage)",
             "assumed": tables[0].rules.named()}
+
+
+def rally_lines(d: dict) -> list[str]:
+    """A simulated rally (:func:`simulate_rally`) as lines of text for the report."""
+    from designer.racing.course import format_time
+
+    who = "player (start order drawn)" if d.get("by") == "player" else "car (first stage's start order)"
+    out = [f"  {d['players']} cars raced the {d['stages']} stages {d['runs']} times (seed {d['seed']}): "
+           f"{d['rally_table_turns']:.1f} turns at the table, about {d['table_minutes']} min at the table "
+           f"(single car alone: {format_time(d['single_car_expected_seconds'])})",
+           "    turns at the table per stage: " + ", ".join(f"SS{k + 1} {t:.1f}" for k, t in enumerate(d["table_turns"])),
+           f"    {who:>30}  {'total':>7} {'sd':>5}  {'p10-p90':>9}  {'wins':>5}  {'blocked':>7}  {'turns':>5}  per stage"]
+    for s in d["seats"]:
+        out.append(f"    {s['seat']:>30}  {format_time(s['expected_seconds']):>7} {s['sd']:5.1f}  "
+                   f"{s['p10_seconds']:4.0f}-{s['p90_seconds']:<4.0f}  {100 * s['win_chance']:4.0f}%  "
+                   f"{100 * s['blocked_chance']:6.0f}%  {s['turns']:5.1f}  "
+                   + " ".join(format_time(x) for x in s["stage_seconds"]))
+    out.append(f"    carried between stages: {d['carried_between_stages']}")
+    kept = [k for k, v in d.get("assumed", {}).items() if v.get("status") in ("assumed", "decided")]
+    out.append(f"    not in the rulebook (tilesets/dirt-table-rules.yaml): {', '.join(kept)}")
+    return out
+
+
+def race_rally(stages, box_of, players: int | None = None, runs: int = 200, seed: int | None = 0,
+               draw_order: bool = False, progress=None) -> dict:
+    """:func:`simulate_rally` of a rally's stages as written (``box_of(stage)`` gives a stage's box); a stage with
+    an error is refused by name before any solving. ``players``: the first stage's, or 4, when not given."""
+    from designer.systems.dirt.board.track import assemble
+    from designer.systems.dirt.board.validate import validate
+
+    stages = list(stages)
+    if not stages:
+        raise DesignerError("a rally needs at least one stage", hint="add a stage to the rally")
+    tracks = []
+    for k, stage in enumerate(stages, start=1):
+        box = box_of(stage)
+        track = assemble(stage, box)
+        wrong = [p for p in validate(stage, box, track) if p.severity == "error"]
+        if wrong:
+            raise DesignerError(f"SS{k} ({stage.name}) cannot be raced: {wrong[0].message}"
+                                + (f" (and {len(wrong) - 1} more errors)" if len(wrong) > 1 else ""),
+                                where=f"SS{k}", hint="fix the stage (rally-designer validate) before racing the rally")
+        tracks.append(track)
+    n = int(players or stages[0].players or 4)
+    result = simulate_rally(tracks, n, runs, seed, draw_order=draw_order, progress=progress)
+    result["stage_names"] = [s.name for s in stages]
+    return result
