@@ -81,19 +81,20 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
         numbers.setdefault(p.tile[:3], []).append(i)
     copies = getattr(stage, "copies", 1) or 1          # sets of tiles the builder owns (two boxes: 2)
     for num, idx in numbers.items():
-        if len(idx) > copies:
-            faces = {stage.tiles[i].tile for i in idx}
+        laid = [i for i in idx if i not in twice]          # tiles on the table (a second road of one tile is not)
+        if len(laid) > copies:
+            faces = {stage.tiles[i].tile for i in laid}
             if copies > 1:
-                msg = f"tile {num} is used {len(idx)} times; the stage is built with {copies} copies of each tile"
+                msg = f"tile {num} is used {len(laid)} times; the stage is built with {copies} copies of each tile"
             elif len(faces) > 1:
-                msg = f"both faces of tile {num} are used ({', '.join(sorted(faces))}); a tile has one face up"
+                msg = (f"both faces of tile {num} are used ({', '.join(sorted(faces))}): a tile has one face up, "
+                       f"so the layout needs {len(laid)} copies of tile {num}")
             else:
-                msg = f"tile {stage.tiles[idx[0]].tile} is used {len(idx)} times; the box holds one tile {num}"
-            for i in idx[copies:]:
-                if i in twice:
-                    continue
-                hint = ("replace it with another tile of the same shape, or set `copies: 2` in the stage when two "
-                        "boxes are on the table")
+                msg = f"tile {stage.tiles[idx[0]].tile} is used {len(laid)} times; the box holds one tile {num}"
+            box = next((name for name, test in EDITIONS if num.isdigit() and test(int(num))), "box")
+            for i in laid[copies:]:
+                hint = (f"replace it with another tile of the same shape, or set `copies: {len(laid)}` in the stage "
+                        f"when {len(laid)} sets of the {box} tiles are on the table")
                 if len(faces) == 1 and tileset.face(stage.tiles[i].tile).roads if stage.tiles[i].tile in tileset else False:
                     hint = ("to drive another road of the same tile, put it on the same place with the same turn "
                             "and enter it by an edge of that other road")
@@ -261,9 +262,15 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
     missing = track.missing_cells()
     if missing and not track.unknown:
         ids = ", ".join(sorted({t.tile for t in missing}))
+        gt = sorted({t.tile for t in missing if t.tile[:1] == "1"})
+        why = ("cell graphs exist for the DIRT core box and the expansion faces read from their pictures; "
+               "416 and 417 have no picture and stay at tile level")
+        if gt:
+            why = (f"the Rallyman: GT faces {', '.join(gt)} lay with DIRT tiles (the DIRT rulebook says the tracks "
+                   "are compatible) but no picture of a GT tile is among the references, so their cells are not "
+                   "known; " + why)
         add(Problem("no-cells", "info", f"faces without a cell graph: {ids}; lines and timing are not available",
-                    "cell graphs exist for the DIRT core box and the expansion faces read from their pictures; "
-                    "416 and 417 have no picture and stay at tile level"))
+                    why))
     out += _token_problems(track)
     unread = [line for line in (stage.notes or "").splitlines() if line.startswith("- tile ")]
     if UNREAD_TOKENS in (stage.notes or "") and unread:

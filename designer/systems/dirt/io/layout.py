@@ -14,7 +14,7 @@ from designer.core.words import plural
 from designer.systems.dirt.board.stage import Placement, Stage
 from designer.systems.dirt.board.tileset import ALIASES, Tileset, get_tileset
 from designer.systems.dirt.board.track import driving_order, place_tiles
-from designer.systems.dirt.board.validate import UNREAD_TOKENS
+from designer.systems.dirt.board.validate import EDITIONS, UNREAD_TOKENS
 
 MAX_BYTES = 5 * 1024 * 1024          # the largest file accepted
 MAX_TILES = 1000                     # the largest layout accepted (all Rallyman boxes hold ~300 tiles)
@@ -236,10 +236,38 @@ def stage_from_layout(tiles: list[LayoutTile], tileset: Tileset, *, name: str, n
     variants = variants_line(tiles, source)
     if variants:
         notes = notes + [variants]
+    copies, copies_note = copies_needed(origins)
+    if copies_note:
+        notes = notes + [copies_note]
     base = {"name": (name or "Imported stage")[:MAX_NAME],
             "tileset": _stage_tileset_name([p.tile for p in order], tileset),
-            "notes": "\n".join(notes) or None}
+            "notes": "\n".join(notes) or None, "copies": copies}
     return _compact(order, tileset, base)
+
+
+def copies_needed(laid: list[LayoutTile]) -> tuple[int, str]:
+    """How many copies of a tile the layout lays at most (a tile number on several places, e.g. both faces of
+    one tile), and the notes' line that says so (``""`` when one box is enough). A tile driven by two roads is one
+    tile on the table.
+
+    >>> n, note = copies_needed([LayoutTile("403a", (0, 0), 0), LayoutTile("403b", (2, 0), 0)])
+    >>> n, note.split(": ")[0]
+    (2, 'The layout lays tile 403 on 2 places (403a, 403b)')
+    """
+    places: dict[str, dict[tuple[int, int], str]] = {}
+    for t in laid:
+        if t.tile[:3].isdigit():
+            places.setdefault(t.tile[:3], {}).setdefault(tuple(t.hex), t.tile)
+    over = {num: on for num, on in places.items() if len(on) > 1}
+    if not over:
+        return 1, ""
+    n = max(len(on) for on in over.values())
+    tiles = "; ".join(f"tile {num} on {len(on)} places ({', '.join(sorted(set(on.values())))})"
+                      for num, on in sorted(over.items()))
+    boxes = ", ".join(dict.fromkeys(name for num in sorted(over) for name, test in EDITIONS if test(int(num))))
+    one = len(over) == 1
+    return n, (f"The layout lays {tiles}: it is built with {n} copies of {'it' if one else 'them'} "
+               f"({n} sets of the {boxes} tiles); `copies: {n}` says so.")
 
 
 def variants_line(tiles: list[LayoutTile], source: str) -> str:
