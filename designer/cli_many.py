@@ -21,13 +21,17 @@ from designer.core.errors import DesignerError
 @click.option("--jobs", "-j", type=int, default=None, help="Processes on this machine (default: every core).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on a Dask cluster, e.g. tcp://host:8786 (or set RALLY_DASK_SCHEDULER).")
-@click.option("--players", type=click.IntRange(1, 6), default=None)
+@click.option("--players", type=click.IntRange(1, 6), default=None,
+              help="Players at the table (default: each stage's, or 4).")
 @click.option("--no-expected", "no_expected", is_flag=True, help="DIRT: skip the expected time (much quicker).")
+@click.option("--simulate", "runs", type=click.IntRange(1, 100_000), default=None, metavar="RUNS",
+              help="DIRT and classic: race --players cars RUNS times on each stage; per seat time, sd, chance of "
+                   "being blocked and turns, and the table time from the simulated turns.")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--strict", is_flag=True,
               help="Exit 1 when a file could not be read or analysed, or a stage is invalid (default: exit 0, with "
                    "those rows flagged).")
-def batch(paths, csv_out, html_out, jobs, scheduler, players, no_expected, as_json, strict):
+def batch(paths, csv_out, html_out, jobs, scheduler, players, no_expected, runs, as_json, strict):
     """Analyse every stage of the given files and folders into one comparison table.
 
     A file that cannot be read (broken YAML, wrong types, an unknown box) or analysed is a row of the table with
@@ -39,13 +43,16 @@ def batch(paths, csv_out, html_out, jobs, scheduler, players, no_expected, as_js
     for out, suffix in ((csv_out, ".csv"), (html_out, ".html")):
         if out is not None and Path(out).suffix.lower() != suffix:
             raise DesignerError(f"this output must be a {suffix} file", where=out)
+    if runs is not None and no_expected:
+        raise DesignerError("--simulate plays the expected-time policy: it cannot go with --no-expected",
+                            hint="leave out --no-expected")
     _check_parallel(jobs, scheduler)
     total = len(stage_files(paths))
     show = sys.stderr.isatty() and not as_json
     with click.progressbar(length=total, label="analysing", file=sys.stderr) if show else _NoBar() as bar:
         rows = analyse_all(paths, jobs=jobs, scheduler=scheduler, players=players, thumbnails=bool(html_out),
                            progress=lambda done, _total: bar.update(1),
-                           options={"dirt": {"expected": False}} if no_expected else None)
+                           options={"dirt": {"expected": False}} if no_expected else None, simulate=runs)
     if csv_out:
         files.write_atomic(csv_out, csv_text(rows), suffixes=(".csv",), protect=paths, what="table")
     if html_out:
@@ -63,6 +70,8 @@ def batch(paths, csv_out, html_out, jobs, scheduler, players, no_expected, as_js
                    f"{num(r['pieces']):>6} {num(r['ideal_seconds']):>6} {num(r['expected_seconds']):>8} "
                    f"{num(r['loss_of_control'], '{:.0%}') if r['loss_of_control'] is not None else '-':>5} "
                    f"{num(r['table_minutes']):>6}")
+        if r.get("simulated_players"):
+            click.echo("    " + _seats_text(r))
     written = [x for x in (csv_out, html_out) if x]
     failed = sum(1 for r in rows if r.get("failed"))
     click.echo(f"{len(rows)} stages" + (f", {failed} could not be read or analysed" if failed else "")
@@ -70,6 +79,18 @@ def batch(paths, csv_out, html_out, jobs, scheduler, players, no_expected, as_js
     for r in bad:
         click.echo(f"  {'FAILED' if r.get('failed') else 'INVALID'} {r['file']}: {r.get('problems') or '-'}")
     _batch_exit(strict, bad)
+
+
+def _seats_text(r: dict) -> str:
+    """A batch row's simulated table in one line: the table time, then per seat the time and how often blocked."""
+    seats = []
+    for k in range(1, int(r["simulated_players"]) + 1):
+        sec, blocked = r.get(f"seat{k}_seconds"), r.get(f"seat{k}_blocked")
+        if isinstance(sec, (int, float)):
+            seats.append(f"{k}: {sec:.0f} s" + (f" ({blocked:.0%} blocked)" if isinstance(blocked, (int, float))
+                                                 else ""))
+    return (f"{r['simulated_players']} cars x {r['simulated_runs']} races: {r['simulated_table_turns']:.1f} turns, "
+            f"about {r['simulated_table_minutes']:.0f} min at the table; seats " + ", ".join(seats))
 
 
 def _batch_exit(strict: bool, bad: list) -> None:

@@ -39,10 +39,14 @@ def stage_files(paths) -> list[str]:
 
 
 def analyse_all(paths, *, jobs: int | None = None, scheduler: str | None = None, players: int | None = None,
-                thumbnails: bool = True, progress=None, options: dict | None = None) -> list[dict]:
+                thumbnails: bool = True, progress=None, options: dict | None = None,
+                simulate: int | None = None) -> list[dict]:
     """One row per stage (a rally file gives none: its stages are files of their own), in file order.
 
     ``options`` maps a game system to the analysis options its stages get, e.g. ``{"dirt": {"expected": False}}``.
+    ``simulate``: race ``players`` cars that many times on each DIRT and classic stage; the rows get the simulated
+    table's turns and minutes and per seat the time, its sd, the chance of being blocked and the turns
+    (:func:`designer.batch.worker.columns_of`).
     """
     from designer.batch.worker import analyse_file
 
@@ -50,6 +54,9 @@ def analyse_all(paths, *, jobs: int | None = None, scheduler: str | None = None,
     if not files:
         raise DesignerError("no stage files found", where=" ".join(map(str, paths)),
                             hint="give .yaml stage files or folders holding them")
-    jobs_in = [{"path": f, "players": players, "thumbnail": thumbnails, "options": options or {}} for f in files]
+    if simulate is not None and not 1 <= int(simulate) <= 100_000:
+        raise DesignerError(f"{simulate} is not a number of simulated races", hint="give 1 to 100000, e.g. 500")
+    jobs_in = [{"path": f, "players": players, "thumbnail": thumbnails, "options": options or {},
+                "simulate": simulate} for f in files]
     rows_per_file = parallel.run(analyse_file, jobs_in, jobs=jobs, scheduler=scheduler, progress=progress)
     return [row for rows in rows_per_file for row in rows]

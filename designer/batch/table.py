@@ -7,12 +7,24 @@ import html
 import io
 import math
 
-from designer.batch.worker import COLUMNS
+from designer.batch.worker import columns_of
 
 HEADINGS = {"file": "File", "system": "Game", "stage": "Stage", "valid": "Valid", "pieces": "Pieces",
             "length": "Length", "ideal_seconds": "Ideal time (s)", "expected_seconds": "Expected time (s)",
             "spread_seconds": "Spread, p90 minus p10 (s)", "loss_of_control": "Loss of control", "table_minutes": "Table (min)",
-            "boxes": "Boxes", "errors": "Errors", "warnings": "Warnings", "problems": "Problems"}
+            "boxes": "Boxes", "errors": "Errors", "warnings": "Warnings", "problems": "Problems",
+            "simulated_players": "Cars simulated", "simulated_runs": "Races simulated",
+            "simulated_table_turns": "Turns at the table (simulated)",
+            "simulated_table_minutes": "Table (min, simulated)"}
+SEAT_HEADINGS = {"seconds": "time (s)", "sd": "sd (s)", "blocked": "blocked", "turns": "turns"}
+
+
+def heading(key: str) -> str:
+    """A column's heading; per seat columns ``seat2_seconds`` read "Seat 2 time (s)"."""
+    if key in HEADINGS:
+        return HEADINGS[key]
+    seat, _, field = key.partition("_")
+    return f"Seat {seat[4:]} {SEAT_HEADINGS.get(field, field)}"
 
 
 def _cell(value, digits: int = 3) -> str:
@@ -25,7 +37,8 @@ def _cell(value, digits: int = 3) -> str:
     return str(value)
 
 
-ONE_DECIMAL = {"ideal_seconds", "expected_seconds", "spread_seconds", "table_minutes"}
+ONE_DECIMAL = {"ideal_seconds", "expected_seconds", "spread_seconds", "table_minutes", "simulated_table_minutes",
+               "simulated_table_turns"}
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -49,12 +62,14 @@ def csv_cell(value) -> str:
 
 
 def csv_text(rows: list[dict]) -> str:
-    """The rows as CSV, one column per :data:`COLUMNS`; no text cell can start a spreadsheet formula."""
+    """The rows as CSV, one column per :func:`~designer.batch.worker.columns_of` the rows (a simulated table adds
+    its own); no text cell can start a spreadsheet formula."""
+    columns = columns_of(rows)
     buf = io.StringIO()
     writer = csv.writer(buf)
-    writer.writerow(COLUMNS)
+    writer.writerow(columns)
     for row in rows:
-        writer.writerow([csv_cell(row.get(k)) for k in COLUMNS])
+        writer.writerow([csv_cell(row.get(k)) for k in columns])
     return buf.getvalue()
 
 
@@ -94,12 +109,17 @@ td.problems { max-width: 28em; font-size: 12px; color: #555; }
 """
 
 NUMERIC = {"pieces", "length", "ideal_seconds", "expected_seconds", "spread_seconds", "loss_of_control",
-           "table_minutes", "errors", "warnings"}
+           "table_minutes", "errors", "warnings", "simulated_players", "simulated_runs", "simulated_table_turns",
+           "simulated_table_minutes"}
+
+
+def _numeric(key: str) -> bool:
+    return key in NUMERIC or key.startswith("seat")
 
 
 def html_text(rows: list[dict], title: str = "Stage comparison") -> str:
-    shown = [k for k in COLUMNS if k != "file"]
-    head = "".join(f'<th data-k="{k}">{html.escape(HEADINGS[k])}</th>' for k in shown)
+    shown = [k for k in columns_of(rows) if k != "file"]
+    head = "".join(f'<th data-k="{k}">{html.escape(heading(k))}</th>' for k in shown)
     body = []
     for row in rows:
         svg = row.get("svg")
@@ -108,9 +128,9 @@ def html_text(rows: list[dict], title: str = "Stage comparison") -> str:
         cells = [f"<td>{thumb}</td>"]
         for k in shown:
             v = _cell(row.get(k))
-            cls = "num" if k in NUMERIC else ("bad" if k == "valid" and row.get(k) is False else "")
-            shown_text = _cell(row.get(k), 1) if k in ONE_DECIMAL else v
-            if k == "loss_of_control" and isinstance(row.get(k), (int, float)):
+            cls = "num" if _numeric(k) else ("bad" if k == "valid" and row.get(k) is False else "")
+            shown_text = _cell(row.get(k), 1) if k in ONE_DECIMAL or k.endswith(("_seconds", "_sd", "_turns")) else v
+            if (k == "loss_of_control" or k.endswith("_blocked")) and isinstance(row.get(k), (int, float)):
                 shown_text = f"{row[k]:.0%}"
             elif k == "valid":
                 shown_text = "yes" if row.get(k) else "NO"

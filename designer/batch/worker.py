@@ -7,6 +7,24 @@ from designer.core.errors import DesignerError
 
 COLUMNS = ("file", "system", "stage", "valid", "pieces", "length", "ideal_seconds", "expected_seconds",
            "spread_seconds", "loss_of_control", "table_minutes", "boxes", "errors", "warnings", "problems")
+# With a simulated table (``job["simulate"]``): the analysis option that races several cars, by system, and the
+# key of its result. The games whose table has seats with a stage time (DIRT, classic Rallyman).
+TABLE_OPTION = {"dirt": ("table_runs", "table"), "classic": ("table_runs", "simulated_table")}
+TABLE_COLUMNS = ("simulated_players", "simulated_runs", "simulated_table_turns", "simulated_table_minutes")
+# per seat: column suffix -> the seat's key in the simulated table
+SEAT_FIELDS = {"seconds": "expected_seconds", "sd": "sd", "blocked": "blocked_chance", "turns": "turns"}
+
+
+def seat_columns(players: int) -> list[str]:
+    """The per-seat columns of a table of ``players`` cars: ``seat1_seconds``, ``seat1_sd``..."""
+    return [f"seat{k}_{f}" for k in range(1, players + 1) for f in SEAT_FIELDS]
+
+
+def columns_of(rows: list[dict]) -> list[str]:
+    """The columns of a batch's rows: :data:`COLUMNS`, then the simulated table's when any row has one (per
+    seat up to the most players simulated)."""
+    n = max((r.get("simulated_players") or 0 for r in rows), default=0)
+    return list(COLUMNS) + (list(TABLE_COLUMNS) + seat_columns(n) if n else [])
 
 
 def _row(path: str, system, stage=None, **values) -> dict:
@@ -82,14 +100,31 @@ def _stage_row(job: dict, path: str, system, stage, near: Path) -> dict:
     if not errors:
         try:
             options = dict(job.get("options", {}).get(system.name, {}))
+            runs = job.get("simulate")
+            if runs and system.name in TABLE_OPTION:
+                options[TABLE_OPTION[system.name][0]] = int(runs)
             result = system.analyse(stage, box, players=job.get("players"), **options)
         except DesignerError as exc:                   # valid, but its analysis was refused (too large...)
             row["problems"] = (row["problems"] + "; " if row["problems"] else "") + message(exc)
             row["failed"] = True
     row.update({k: v for k, v in system.facts(stage, box, result).items() if k in row})
+    if result is not None and system.name in TABLE_OPTION:
+        row.update(table_figures(result.get(TABLE_OPTION[system.name][1])))
     if job.get("thumbnail"):
         try:
             row["svg"] = system.draw(stage, box, None)
         except Exception:                              # no map for this row; its figures stand
             row["svg"] = None
     return row
+
+
+def table_figures(table: dict | None) -> dict:
+    """The row's columns of a simulated table (:data:`TABLE_COLUMNS`, then per seat); none without one."""
+    if not table:
+        return {}
+    out = {"simulated_players": table.get("players"), "simulated_runs": table.get("runs"),
+           "simulated_table_turns": table.get("table_turns"), "simulated_table_minutes": table.get("table_minutes")}
+    for seat in table.get("seats") or []:
+        for suffix, key in SEAT_FIELDS.items():
+            out[f"seat{seat['seat']}_{suffix}"] = seat.get(key)
+    return out
