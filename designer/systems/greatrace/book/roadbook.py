@@ -119,9 +119,12 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
                      f"{'is' if p['owed_mech'] == 1 else 'are'} still owed (1 prestige point each).", 8.5)
     pdf.add_page()
     pdf.heading("Trade-off, both directions, Monte Carlo")
-    pdf.para("Trade-off: no other way is better on actions, price, fuel and mechanic at once (every way within "
-             f"{plural(result.get('pareto_slack', 1), 'action')} of the fastest). Rounds add the funding "
-             "actions the purse needs.", 8)
+    slack = result.get("pareto_slack")
+    reach = ("every such way" if slack is None and result.get("search_complete", True)
+             else f"every such way within {plural(slack, 'action')} of the fastest" if slack is not None
+             else "among the candidate routes: the board is too large for the whole search")
+    pdf.para(f"Trade-off: no other way is better on actions, price, fuel and mechanic at once ({reach}). Rounds "
+             "add the funding actions the purse needs.", 8)
     pdf.grid(["actions", "price", "fuel", "mech", "rounds", "spaces", "path"],
              [[p["actions"], f"{p['francs']} F", p.get("fuel", ""), p.get("mech", ""), p["rounds"], p["spaces"],
                " - ".join(p["path"])] for p in result["pareto"]], [14, 16, 10, 10, 12, 12, 0])

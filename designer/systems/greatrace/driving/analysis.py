@@ -14,9 +14,12 @@ from designer.systems.greatrace.files.race import Race
 CANDIDATES = 16
 
 
-PARETO_SLACK = 1
-"""The trade-off set holds every way with at most this many actions more than the fastest (complete there);
-the ruleset's ``trade_off_slack`` overrides it."""
+def trade_off_slack(rules) -> int | None:
+    """How far past the fastest the trade-off set looks: None (the default, ``complete``) for the whole set;
+    a ruleset may bound it with ``trade_off_slack: {value: 0..3}`` on boards too large for the whole set."""
+    if "trade_off_slack" not in rules.params or rules["trade_off_slack"] == "complete":
+        return None
+    return int(rules["trade_off_slack"])
 
 
 def pareto(plans: list[Plan]) -> list[Plan]:
@@ -43,7 +46,7 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
 
     cm = CostMap(board, race)
     if slack is None:
-        slack = int(board.rules["trade_off_slack"]) if "trade_off_slack" in board.rules.params else PARETO_SLACK
+        slack = trade_off_slack(board.rules)
     start, finish = cm.hex_of_city(race.start), cm.hex_of_city(race.finish)
     if start is None or finish is None:
         missing = race.start if start is None else race.finish

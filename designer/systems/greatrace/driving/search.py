@@ -164,10 +164,15 @@ def _bounds(tiles, land, lines, finish, engine_max):
 
 
 def search(cm, start: Hex, finish: Hex, *, transport: bool = True, only: list[Hex] | None = None,
-           pareto: bool = True, slack: int = 3, limit: int = MAX_LABELS) -> list[Found]:
-    """The ways from ``start`` to ``finish`` that no other beats: the Pareto set over (actions, francs, fuel,
-    mechanic) among the ways with at most ``slack`` actions more than the fastest, fewest actions first
-    (``pareto=False``: only the first, the cheapest of the fastest).
+           pareto: bool = True, slack: int | None = None, limit: int = MAX_LABELS) -> list[Found]:
+    """The ways from ``start`` to ``finish`` that no other beats: the complete Pareto set over (actions,
+    francs, fuel, mechanic), fewest actions first (``slack``: only the ways with at most that many actions
+    more than the fastest; ``pareto=False``: only the first, the cheapest of the fastest).
+
+    The set is finite: going round a loop costs an action and gives back at most what the gauges hold, so a
+    label that comes back to a place and car it has been at is beaten by the first visit. Labels whose lower
+    bounds (actions by the engine, fuel and mechanic of the cheapest spaces ahead, the fuel beyond the tank
+    bought at the cheaper price) are beaten by a way already found are cut.
 
     ``only``: a route's hexes in order; the car then follows that route (for pricing a given route).
     """
@@ -177,6 +182,7 @@ def search(cm, start: Hex, finish: Hex, *, transport: bool = True, only: list[He
         return []
     gmax = rules.gauge_max("fuel"), rules.gauge_max("engine"), rules.gauge_max("chassis")
     price_city, price_else = rules.fuel_price(True), rules.fuel_price(False)
+    cheapest_fuel = min(price_city, price_else)
     rep_city, rep_else = rules.repair_price(True), rules.repair_price(False)
     danger = int(rules["danger_mechanic"])
     discount = int(rules["transport_card_discount"])
@@ -220,7 +226,10 @@ def search(cm, start: Hex, finish: Hex, *, transport: bool = True, only: list[He
             return
         spare = state[8] / gmax[1] if phase == 1 else 0.0
         need = max(0, math.ceil(lb_act[h] - spare - 1e-9))
-        low = (cost[0] + need, cost[1], cost[2] + int(lb_mech[h] + 1e-9), cost[3] + int(lb_fuel[h] + 1e-9))
+        fuel_ahead = int(lb_fuel[h] + 1e-9)
+        # every level burnt beyond the tank is bought, at the cheaper price at best
+        low = (cost[0] + need, cost[1] + max(0, fuel_ahead - state[2]) * cheapest_fuel,
+               cost[2] + int(lb_mech[h] + 1e-9), cost[3] + fuel_ahead)
         if cap[0] is not None and low[0] > cap[0]:
             return
         for g in goal_costs:
@@ -266,7 +275,7 @@ def search(cm, start: Hex, finish: Hex, *, transport: bool = True, only: list[He
             goal_costs.append(cost)
             if best_actions is None:
                 best_actions = actions
-                cap[0] = actions + slack
+                cap[0] = None if slack is None else actions + slack
             continue
         pilots, repairs, escorts_used = extra
         if state[0] == 0:

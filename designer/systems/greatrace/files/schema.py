@@ -117,14 +117,14 @@ class Rules(_Model):
     median_city: Param[MedianCity]
     chassis_floor: Param[StrictInt]
     table_minutes_per_player_round: Param[Union[StrictInt, StrictFloat]]
-    trade_off_slack: Optional[Param[StrictInt]] = None
+    trade_off_slack: Optional[Param[Union[Literal["complete"], StrictInt]]] = None
     open_space_cost: Optional[Param[Literal["expected_rounded_up"]]] = None
 
     @field_validator("trade_off_slack")
     @classmethod
     def _slack(cls, p):
-        if p is not None and not 0 <= p.value <= 3:
-            raise ValueError(f"value {p.value} is out of range: write 0 to 3 actions")
+        if p is not None and p.value != "complete" and not 0 <= p.value <= 3:
+            raise ValueError(f"value {p.value} is out of range: write 'complete' or 0 to 3 actions")
         return p
 
     @field_validator("city_entry_fuel", "risk_zone_extra_fuel", "danger_mechanic")
