@@ -51,19 +51,23 @@ def test_impossible_asks_show_a_message():
     assert "start" in at.session_state["gen_error"] and any("start" in e.value for e in at.error)
 
 
-def test_the_app_search_in_steps_is_the_library_search():
-    """The Generate tab examines a few candidates at a time to show its progress: the same stages, in the same order,
-    as the library's search, and a progress that counts up to every candidate."""
+def test_the_app_search_is_the_library_search_with_progress():
+    """The Generate tab runs the library's search (the CLI's): the same stages in the same order whether or not a
+    progress is watched, and a progress that counts up in waves, never past the candidates."""
     from designer.app.dirt.generate_view import search
     from designer.systems.dirt import generate as G
 
-    spec = G.Spec(tiles=(6, 8), candidates=7, seed=3)
-    seen = []
-    mine = search(spec, keep=3, progress=lambda done, total: seen.append((done, total)), step=2)
-    theirs = G.search(spec, keep=3)
-    assert [(c.index, c.score, [p.tile for p in c.stage.tiles]) for c in mine] == \
-        [(c.index, c.score, [p.tile for p in c.stage.tiles]) for c in theirs]
-    assert seen == [(2, 7), (4, 7), (6, 7), (7, 7)]
+    for spec in (G.Spec(tiles=(6, 8), candidates=7, seed=3), G.Spec(tiles=(8, 12), candidates=60, seed=11),
+                 G.Spec(tiles=(10, 14), candidates=40, seed=2, difficulty="hard")):
+        seen = []
+        mine = search(spec, keep=3, progress=lambda done, total: seen.append((done, total)))
+        theirs = G.search(spec, keep=3)
+        assert [(c.index, c.score, [p.tile for p in c.stage.tiles]) for c in mine] == \
+            [(c.index, c.score, [p.tile for p in c.stage.tiles]) for c in theirs]
+        assert seen and all(total == spec.candidates for _, total in seen)
+        done = [d for d, _ in seen]
+        assert done == sorted(set(done)) and done[-1] <= spec.candidates
+        assert done[0] == min(4, spec.candidates)
 
 
 def test_the_app_search_says_what_the_library_says():

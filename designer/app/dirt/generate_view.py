@@ -1,10 +1,9 @@
 """The Generate tab: stages made by the generator from the player's boxes, table and difficulty, opened in the
-designer with one click. The search runs in the app's own process (nothing is written on the server), a few
-candidates at a time, with a progress box under the Generate button saying how many have been examined; its Cancel
-button (or any other click) stops it. The number of candidates is capped so that a search stays within a minute."""
+designer with one click. The search is the library's (the one ``rally-designer generate`` runs: candidates examined
+in order, a cheap bound before the line search, stopped once enough meet every target), in the app's own process
+(nothing is written on the server), with a progress box under the Generate button saying how many candidates have
+been examined; its Cancel button (or any other click) stops it. The number of candidates is capped."""
 from __future__ import annotations
-
-from dataclasses import asdict, replace
 
 import streamlit as st
 
@@ -34,36 +33,14 @@ def _spec() -> G.Spec:
                   seed=int(ss.get("gen_seed", 0)), candidates=int(ss.get("gen_candidates", 120)))
 
 
-STEP = 2                    # candidates examined between two updates of the progress box (about half a second)
 BUSY = "gen_busy"
 
 
-def search(spec: G.Spec, keep: int = 3, progress=None, step: int = STEP) -> list:
-    """The library's search (:func:`designer.systems.dirt.generate.search`, the same candidates in the same order)
-    run ``step`` candidates at a time through its work unit :func:`~designer.systems.dirt.generate.work`, calling
-    ``progress(done, total)`` after each step."""
-    from designer.systems.dirt.board.stage import Stage
-
-    spec.check()
-    try:                        # the library's own checks of the boxes (no start or finish left...), on one candidate
-        G.search(replace(spec, candidates=1), keep=1)
-    except DesignerError as exc:
-        if not exc.message.startswith("none of"):
-            raise
-    payload, found = asdict(spec), []
-    total = spec.candidates
-    for start in range(0, total, step):
-        found += G.work({"spec": payload, "indices": list(range(start, min(total, start + step)))})
-        if progress:
-            progress(min(total, start + step), total)
-    if not found:
-        raise DesignerError(f"none of {total} candidates met the constraints",
-                            hint="allow more tiles or a larger table, reserve fewer tiles, or ask for more candidates")
-    found.sort(key=lambda r: (r["score"], r["index"]))
-    copies = max(n for _b, n in spec.copies)
-    tileset = get_tileset(spec.tileset_name)
-    return [G.Candidate(Stage(name=spec.name, tileset=tileset.name, tiles=r["tiles"], copies=copies), spec.seed,
-                        r["index"], r["score"], r["figures"]) for r in found[:keep]]
+def search(spec: G.Spec, keep: int = 3, progress=None) -> list:
+    """The library's own search (:func:`designer.systems.dirt.generate.search`, what ``rally-designer generate``
+    runs): candidates examined in order and only as far as needed, in this process. ``progress(done, total)`` is
+    called after each wave of candidates (4, 8, 16...), so the progress box moves and a click stops the search."""
+    return G.search(spec, jobs=1, keep=keep, progress=progress)
 
 
 def on_generate() -> None:

@@ -395,14 +395,15 @@ def search(spec: Spec, *, jobs: int | None = 1, scheduler: str | None = None, ke
         return [r for group in parallel.run(work, jobs_in, jobs=jobs, scheduler=scheduler) for r in group]
 
     records: list[dict] = []
-    done, wave = 0, spec.candidates if local else min(spec.candidates, 4)
+    # one wave in this process, unless someone watches the progress: then waves of 4, 8, 16... (the same stages)
+    done, wave = 0, spec.candidates if local and progress is None else min(spec.candidates, 4)
     while done < spec.candidates:
         if stop and sum(1 for r in records if r["exact"] and r["score"] == 0) >= stop:
             break
         indices = list(range(done, min(spec.candidates, done + wave)))
         records += run(indices, True, here=done == 0)   # the first few here: one often meets every target
         done += len(indices)
-        wave *= 4
+        wave *= 2 if local else 4
         if progress:
             progress(done, spec.candidates)
     while True:                                        # measure the bounded ones that could still rank
