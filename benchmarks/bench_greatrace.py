@@ -29,9 +29,9 @@ def main() -> None:
         race = SYSTEM.load(path)
         board = SYSTEM.box_of(race)
         d = direction(board, race)
-        route = d["_plans"]["fastest"].route
+        plan = d["_plans"]["fastest"]
         t_routes = _time(lambda: direction(board, race))
-        t_mc = _time(lambda: montecarlo.simulate(d["_cm"], route, runs=1000))
+        t_mc = _time(lambda: montecarlo.simulate(d["_cm"], plan, runs=1000))
         t_all = _time(lambda: SYSTEM.analyse(race, board, runs=500), repeat=2)
         t_book = _time(lambda: SYSTEM.roadbook(race, near=path.parent), repeat=1)
         print(f"{race.name[:58]:58} {t_routes:7.3f}s {t_mc:7.3f}s {t_all:7.3f}s {t_book:8.3f}s")

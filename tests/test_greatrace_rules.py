@@ -132,19 +132,31 @@ def test_the_engine_read_at_the_start_of_an_action_limits_the_whole_move():
 
 
 def test_a_blind_move_that_cannot_be_paid_goes_back_and_ends_the_action():
-    # Four open spaces of dunes (3 fuel each) need 12 fuel; the gauge holds 10. The fourth blind move draws a
-    # dune the car cannot pay: it goes back, the action ends, the tile stays; the next action buys fuel on the
-    # spot (20 F), with a funding action since the purse is empty: the car was stranded there.
-    board = _line_board([{"terrain": "dune", "count": 6, "fuel": 3, "mech": 0}], cols=6)
-    race = _race(dashboard={"fuel": 10, "engine": 5, "chassis": 3}, money=0)
+    # Four open spaces; the bag holds 2 dunes (3 fuel) and 6 tracks (0 fuel). The plan counts each space at the
+    # bag's expectation rounded up (0.75 -> 1 fuel): 4 + 1 for the city = 5, the tank, one action, nothing to
+    # buy. When both dunes are drawn the second cannot be paid (2 fuel left): the car goes back, the action
+    # ends, the tile stays (FAQ); the next action buys what is missing on the spot (20 F a level), with a
+    # funding action since the purse is empty: the car was stranded there.
+    from designer.systems.greatrace.driving.plan import plan_route
+
+    board = _line_board([{"terrain": "dune", "count": 2, "fuel": 3, "mech": 0},
+                         {"terrain": "track", "count": 6, "fuel": 0, "mech": 0}], cols=6)
+    race = _race(dashboard={"fuel": 5, "engine": 5, "chassis": 3}, money=0)
     cm = CostMap(board, race)
-    out = run_once(cm, _straight(cm, 6), random.Random(3))
-    assert out["blind_failures"] == 1
-    assert out["tiles_drawn"] == 4            # the tile that could not be paid stayed on the board
-    assert out["stranded"] and out["funding_actions"] >= 1
-    assert out["fuel"] == 4 * 3 + 1           # four dunes and the city
-    assert out["actions"] == 2                # three dunes, back from the fourth | the fourth and the city
-    assert out["failed"] is None
+    plan = plan_route(cm, _straight(cm, 6))
+    assert (plan.actions, plan.francs, plan.fuel_burnt) == (1, 0, 5)
+    runs = [run_once(cm, plan, random.Random(seed)) for seed in range(60)]
+    blind = [r for r in runs if r["blind_failures"]]
+    assert 0 < len(blind) < len(runs)              # both dunes drawn: 15 of 70 draws of four
+    for r in blind:
+        assert r["failed"] is None and r["blind_failures"] == 1
+        assert r["tiles_drawn"] == 4                # the tile that could not be paid stayed on the board
+        assert r["fuel"] == 2 * 3 + 1               # two dunes, two tracks and the city
+        assert r["actions"] == 2 and r["stranded"] and r["funding_actions"] == 1
+        assert r["francs"] > 0 and r["francs"] % 20 == 0
+    for r in runs:
+        if not r["blind_failures"]:
+            assert (r["actions"], r["francs"], r["stranded"]) == (1, 0, False)
 
 
 def test_count_actions_breaks_at_cities_and_laid_stop_tiles():

@@ -135,7 +135,7 @@ def analyse(board: Board, race: Race, *, players: int | None = None, runs: int =
     for name in ("fastest", "cheapest", "shortest"):
         plan = fwd["_plans"][name]
         key = plan.route.key()
-        mc[name] = done[key] if key in done else montecarlo.simulate(cm, plan.route, runs=runs, seed=seed)
+        mc[name] = done[key] if key in done else montecarlo.simulate(cm, plan, runs=runs, seed=seed)
         done[key] = mc[name]
     result["montecarlo"] = mc
     fast = fwd["_plans"]["fastest"]

@@ -1,26 +1,41 @@
-"""Drive a route many times, drawing the open spaces' tiles from the bag, with the rulebook's mechanics
-(:func:`designer.systems.greatrace.files.rules.enter`): the spread of fuel, mechanic, pilot actions and francs, and
-the chance of being stranded.
+"""Drive a planned route many times, drawing the open spaces' tiles from the bag, with the rulebook's mechanics
+(:func:`designer.systems.greatrace.files.rules.entry_cost`): the spread of actions, fuel, mechanic and francs,
+and the chance of being stranded.
 
-The driver's policy: at each action start, buy the fuel the coming action is expected to burn (at least the
-next space's worst cost); in a city, the fuel of the whole leg ahead plus one level, and repair the engine to
-its limit and the chassis to its start; out of a city, parts (40 F) only when the next space cannot be paid
-otherwise. A blind move that cannot be paid sends the car back and ends the action; the tile stays. When the
-purse is short, the driver takes funding actions (``funding_assistants`` of the ruleset on the funding space
-each time), which cost assistants and so rounds. The car is *stranded* when it runs dry away from a city
-without the francs to refuel or repair there: it must then wait for funding where it stands.
+The driver follows the plan the route search made (:func:`designer.systems.greatrace.driving.plan.drive`): the
+same route, the same actions in the same order, the fuel bought at the start of the same actions, the repairs
+the plan makes, the damage split as the plan splits it, the TRANSPORT, ESCORTE and GUIDE cards and the ESCORTE
+assistants where the plan plays them, and the plan's funding for what the purse lacks. On a route whose tiles
+are all laid it drives exactly the plan: the same actions, francs, fuel and mechanic. Where a drawn tile is not
+what the plan counted (the bag's expectation rounded up), the driver keeps to the plan and adds only what the
+tile forces:
+
+- at an action's start, fuel beyond the plan's purchase when the tank cannot pay the spaces still to cover up
+  to where the planned action ends (known tiles exactly, open spaces at their planning cost), at the price
+  where the car stands;
+- a repair of the fewest levels (an extra action, at the price where the car stands) when the engine is at 0
+  or the next known space asks more mechanic than the car has;
+- a drawn DANGER: a spare ESCORTE card (one the plan does not play later), else its 2 mechanic, else an
+  ESCORTE assistant; a drawn STOP ends the action unless a spare GUIDE card is held;
+- a blind move that cannot be paid sends the car back and ends the action (the tile stays: FAQ);
+- an action that ends early is followed by another towards where the planned action ends;
+- the purse: the first time it is short, the funding the plan takes for its whole shortfall; later, the
+  fewest assistants for the gap.
+
+The car is *stranded* when it must buy fuel or parts away from a city without the francs to pay: it waits
+for funding where it stands.
 """
 from __future__ import annotations
 
 import math
 import random
-from dataclasses import replace
 from statistics import mean
 
 from designer.systems.greatrace.driving.costs import CostMap
-from designer.systems.greatrace.driving.plan import engine_limit, split_legs
+from designer.systems.greatrace.driving.plan import Plan, funding_plan, plan_route
 from designer.systems.greatrace.driving.routes import Route
-from designer.systems.greatrace.files.rules import Car, Entry, buy_fuel, enter, entry_cost, repair
+from designer.systems.greatrace.driving.search import start_hand, tiles_of
+from designer.systems.greatrace.files.rules import Entry, entry_cost
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -30,159 +45,262 @@ def _percentile(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, max(0, int(math.ceil(q * len(s))) - 1))]
 
 
-def _start_car(cm: CostMap) -> Car:
-    r, race = cm.rules, cm.race
-    return Car(fuel=race.fuel if race.fuel is not None else r.gauge_max("fuel"),
-               engine=race.engine if race.engine is not None else r.gauge_max("engine"),
-               chassis=race.chassis if race.chassis is not None else r.gauge_max("chassis"),
-               money=race.money, escorts=race.cards.get("escort", 0),
-               transport_cards=race.cards.get("transport", 0), guides=race.cards.get("guide", 0))
+class _Stuck(Exception):
+    """The car cannot go on (the reason is the message)."""
 
 
-MAX_FUNDING_IN_A_ROW = 20
+class _Drive:
+    """One drive of a plan: the car, the purse, the bag and what was counted."""
 
+    def __init__(self, cm: CostMap, plan: Plan, rng: random.Random):
+        rules, race = cm.rules, cm.race
+        self.cm, self.plan, self.rules, self.rng = cm, plan, rules, rng
+        self.gmax = {g: rules.gauge_max(g) for g in ("fuel", "engine", "chassis")}
+        self.fuel = race.fuel if race.fuel is not None else self.gmax["fuel"]
+        self.engine = race.engine if race.engine is not None else self.gmax["engine"]
+        self.chassis = race.chassis if race.chassis is not None else self.gmax["chassis"]
+        self.money = race.money
+        # the hand: TRANSPORT, ESCORTE, GUIDE (as the search starts it: discarded down to the chassis)
+        self.hand = list(start_hand(race, self.chassis))
+        self.planned = tiles_of(cm)
+        self.bag = [kind for kind, n in cm.bag.values() for _ in range(n)]
+        self.drawn: dict = {}
+        self.hexes = plan.route.hexes()
+        self.pos = 0
+        self.left = [0, 0, 0]                   # cards the plan still plays
+        for a in plan.driven.schedule:
+            self.left[0] += a.get("transport_cards", 0)
+            self.left[1] += a.get("escort_cards", 0)
+            self.left[2] += a.get("guides", 0)
+        self.n = dict(pilots=0, repairs=0, escort_assistants=0, funding_actions=0, funding_assistants=0,
+                      fuel=0, mech=0, francs=0, blind_failures=0)
+        self.funded = False
+        self.stranded = False
 
-def run_once(cm: CostMap, route: Route, rng: random.Random) -> dict:
-    rules = cm.rules
-    limit = engine_limit(cm)
-    per_funding = int(rules["funding_assistants"])
-    income = rules.funding(per_funding)
-    car = _start_car(cm)
-    chassis0 = car.chassis
-    bag = [kind for kind, n in cm.bag.values() for _ in range(n)]
-    drawn: dict = {}
-    # Fuel the plan expects from each step to the end of its leg (what to buy in a city).
-    leg_need: dict[int, float] = {}
-    for idx in split_legs(cm, route):
-        leg_need[idx[0]] = sum(cm.spaces[route.steps[i].to].fuel for i in idx)
-    pos = actions = fuel_used = mech_taken = spent = blind_fail = repairs = funding = fails_here = 0
-    hexes = route.hexes()
-    stranded = False
-    failed = None
+    # -- the purse ---------------------------------------------------------------------------------
+    def pay(self, amount: int, away: bool) -> None:
+        if amount <= self.money:
+            self.money -= amount
+            return
+        if away:
+            self.stranded = True
+        gap = amount - self.money
+        raise_for = max(gap, self.plan.shortfall) if not self.funded else gap
+        self.funded = True
+        actions, assistants, raised = funding_plan(raise_for, self.rules)
+        if raised < gap:
+            raise _Stuck("the funding space cannot raise what the route costs")
+        self.n["funding_actions"] += actions
+        self.n["funding_assistants"] += assistants
+        self.money += raised - amount
 
-    def fund(need: int) -> None:
-        nonlocal car, funding
-        n = 0
-        while car.money < need and n < MAX_FUNDING_IN_A_ROW:
-            car = replace(car, money=car.money + income)
-            funding += 1
-            n += 1
+    def buy_fuel(self, levels: int) -> None:
+        levels = max(0, min(levels, self.gmax["fuel"] - self.fuel))
+        if levels:
+            in_city = self.hexes[self.pos] in self.cm.cities
+            francs = levels * self.rules.fuel_price(in_city)
+            self.pay(francs, away=not in_city)
+            self.fuel += levels
+            self.n["francs"] += francs
 
-    turns = 0
-    while pos < len(route.steps):
-        turns += 1
-        if turns > 4 * len(route.steps) + 20:
-            failed = "the car makes no headway on this route"
-            break
-        here = hexes[pos]
-        in_city = here in cm.cities
-        step = route.steps[pos]
-        # -- the start of an action: fuel, parts, and funding when the purse is short ----------------
-        nxt = _entry(cm, step, drawn)
-        fuel_need, mech_need = entry_cost(nxt, rules) if nxt else (cm.spaces[step.to].worst_fuel,
-                                                                  math.ceil(cm.spaces[step.to].mech))
-        want = max(fuel_need, _action_need(cm, route, pos, car.engine, drawn))
-        if in_city:
-            want = max(want, int(math.ceil(leg_need.get(pos, 0.0))) + 1)
-        want = min(want, rules.gauge_max("fuel"))
-        fare = 0
-        if step.via != "land":
-            use = min(car.transport_cards, int(math.ceil(step.fare / int(rules["transport_card_discount"]))))
-            fare = rules.fare(step.fare, use)
-        short_fuel = max(0, fuel_need - car.fuel)
-        price = rules.fuel_price(in_city)
-        if in_city:
-            mend = max(0, limit - car.engine) + max(0, chassis0 - car.chassis)
-            fund(fare + max(0, want - car.fuel) * price + mend * rules.repair_price(True))
-        elif short_fuel and car.money < short_fuel * price:
-            stranded = True                          # dry away from a city, without the francs to refuel
-            fund(max(0, want - car.fuel) * price)
-        car, f = buy_fuel(car, max(0, want - car.fuel), in_city, rules)
-        spent += f
-        broken = car.engine <= 0 or car.engine + car.chassis < mech_need
-        if in_city and (car.engine < limit or car.chassis < chassis0) or broken:
-            levels = max(1 - car.engine, mech_need - car.engine - car.chassis, 0) if broken else 0
-            if broken:
-                if not in_city and car.money < levels * rules.repair_price(False):
-                    stranded = True
-                fund(levels * rules.repair_price(in_city))
-            top_engine = max(levels, limit - car.engine) if in_city else levels
-            car, r = repair(car, top_engine, max(0, chassis0 - car.chassis) if in_city else 0, in_city, rules)
-            spent += r
-            repairs += 1 if r else 0
-        if car.engine <= 0 or car.fuel < fuel_need or car.money < fare:
-            failed = "cannot pay the next space even after funding"
-            break
-        actions += 1
-        moves = car.engine
-        used = 0
-        # -- the pilot action ---------------------------------------------------------------------
-        while pos < len(route.steps) and used < moves:
-            step = route.steps[pos]
-            if step.via != "land":
-                if used:
-                    break
-                use = min(car.transport_cards, int(math.ceil(step.fare / int(rules["transport_card_discount"]))))
-                fare = rules.fare(step.fare, use)
-                car = replace(car, money=car.money - fare, transport_cards=car.transport_cards - use)
-                spent += fare
-            entry = _entry(cm, step, drawn)
-            if entry is None:
-                if not bag:
-                    failed = "the bag is empty"
-                    break
-                kind = bag.pop(rng.randrange(len(bag)))
-                drawn[step.to] = kind
-                entry = _entry(cm, step, drawn)
-            out = enter(car, entry, rules)
-            if not out.entered:
-                blind_fail += 1
-                fails_here += 1
+    def repair(self, engine: int, chassis: int) -> None:
+        engine = max(0, min(engine, self.gmax["engine"] - self.engine))
+        chassis = max(0, min(chassis, self.gmax["chassis"] - self.chassis))
+        if engine + chassis == 0:
+            return
+        in_city = self.hexes[self.pos] in self.cm.cities
+        francs = (engine + chassis) * self.rules.repair_price(in_city)
+        self.pay(francs, away=not in_city)
+        self.engine += engine
+        self.chassis += chassis
+        self.n["francs"] += francs
+        self.n["repairs"] += 1
+
+    # -- the spaces ----------------------------------------------------------------------------------
+    def entry(self, h) -> Entry | None:
+        sp = self.cm.spaces[h]
+        if sp.entry is not None:
+            return sp.entry
+        kind = self.drawn.get(h)
+        if kind is None:
+            return None
+        return Entry(fuel=kind.fuel, mech=kind.mech, danger=kind.danger, stop=kind.stop, risk=sp.risk)
+
+    def cost(self, h) -> tuple[int, int]:
+        """Fuel and mechanic of entering h as far as the driver knows (an open space at its planning cost)."""
+        e = self.entry(h)
+        if e is None:
+            t = self.planned[h]
+            return t.fuel, t.mech
+        fuel, mech = entry_cost(e, self.rules)
+        return fuel, mech
+
+    def fuel_ahead(self, target: int, steps: list[dict], first: int) -> int:
+        """Fuel the spaces up to ``target`` (or the engine's reach) ask, to the first sure stop."""
+        total = 0
+        for i in range(self.pos + 1, min(target, self.pos + max(1, self.engine)) + 1):
+            total += self.cost(self.hexes[i])[0]
+            e = self.entry(self.hexes[i])
+            step = _step(steps, i - 1 - first)
+            if e is not None and (e.city or (e.stop and not step.get("guide"))):
                 break
-            fails_here = 0
-            car = out.car
-            fuel_used += out.fuel_paid
-            mech_taken += out.mech_paid
-            pos += 1
+        return total
+
+    def discard(self, step: dict) -> None:
+        """Down to the chassis: cards above the plan's hand go first, then cards the plan does not play later."""
+        planned = step.get("hand")
+        for k in (0, 1, 2):
+            while sum(self.hand) > self.chassis and planned is not None and self.hand[k] > planned[k]:
+                self.hand[k] -= 1
+        for spare in (True, False):
+            for k in (0, 1, 2):
+                while sum(self.hand) > self.chassis and self.hand[k] > (self.left[k] if spare else 0):
+                    self.hand[k] -= 1
+
+    # -- one action ----------------------------------------------------------------------------------
+    def pilot(self, target: int, steps: list[dict], first: int, buy: int) -> None:
+        """One pilot action from the car's place towards ``target`` (a position on the route); ``first``: where
+        the planned action started, ``buy``: the fuel the plan buys at its start."""
+        nxt = self.cost(self.hexes[self.pos + 1])
+        e = self.entry(self.hexes[self.pos + 1])
+        step = _step(steps, self.pos - first)
+        if e is not None and e.danger and (step.get("escort_assistant") or step.get("escort_card") and self.hand[1]):
+            nxt = nxt[0], nxt[1] - int(self.rules["danger_mechanic"])
+        if self.engine <= 0 or nxt[1] > self.engine + self.chassis:
+            levels = max(1 - self.engine, nxt[1] - self.engine - self.chassis, 0)
+            up = min(levels, self.gmax["engine"] - self.engine)
+            self.repair(up, levels - up)
+            if self.engine <= 0 or nxt[1] > self.engine + self.chassis:
+                raise _Stuck("the car cannot be mended to go on")
+        need = self.fuel_ahead(target, steps, first)
+        self.buy_fuel(buy + max(0, need - self.fuel - buy))
+        self.n["pilots"] += 1
+        moves, used = self.engine, 0
+        while self.pos < target and used < moves:
+            h = self.hexes[self.pos + 1]
+            step = _step(steps, self.pos - first)
+            e = self.entry(h)
+            blind = e is None
+            if blind:
+                if not self.bag:
+                    raise _Stuck("the bag is empty")
+                self.drawn[h] = self.bag.pop(self.rng.randrange(len(self.bag)))
+                e = self.entry(h)
+            fuel, mech = entry_cost(e, self.rules)
+            escort_card = assistant = False
+            if e.danger and not e.city:
+                if not blind:                             # a laid tile: as the plan plays it
+                    escort_card, assistant = step.get("escort_card", False), step.get("escort_assistant", False)
+                elif self.hand[1] > self.left[1]:
+                    escort_card = True
+                elif mech > self.engine + self.chassis:
+                    assistant = True
+                escort_card = escort_card and self.hand[1] > 0
+                if escort_card or assistant:
+                    mech -= int(self.rules["danger_mechanic"])
+            if fuel > self.fuel or mech > self.engine + self.chassis:
+                self.n["blind_failures"] += 1 if blind else 0
+                return                                   # the car stays (or goes back); the action ends
+            self.left[1] -= 1 if step.get("escort_card") else 0
+            self.hand[1] -= 1 if escort_card else 0
+            self.n["escort_assistants"] += 1 if assistant else 0
+            x = min(max(step.get("engine", 0), mech - self.chassis, 0), mech, self.engine)
+            self.engine -= x
+            self.chassis -= mech - x
+            self.fuel -= fuel
+            self.n["fuel"] += fuel
+            self.n["mech"] += mech
+            self.pos += 1
             used += 1
-            if out.ends_action:
-                break
-        if failed or fails_here >= 3:
-            failed = failed or "cannot pay the next space even after funding"
-            break
-    assistants = actions + repairs + funding * per_funding
-    return {"stranded": stranded, "failed": failed, "actions": actions, "fuel": fuel_used, "mech": mech_taken,
-            "francs": spent, "blind_failures": blind_fail, "repairs": repairs, "funding_actions": funding,
-            "rounds": int(math.ceil(assistants / int(rules["assistants_per_round"]))), "money_left": car.money,
-            "tiles_drawn": len(drawn)}
+            stop = e.stop and not e.city
+            if step.get("guide"):
+                self.left[2] -= 1
+            if stop and self.hand[2] and (step.get("guide") if not blind else self.hand[2] > self.left[2]):
+                self.hand[2] -= 1
+                stop = False
+            self.discard(step)
+            if e.city or stop or self.engine <= 0:
+                return
+
+    def crossing(self, act: dict) -> None:
+        land = int(self.rules["city_entry_fuel"])
+        self.buy_fuel(act["buy"] + max(0, land - self.fuel - act["buy"]))
+        cards = min(act["transport_cards"], self.hand[0])
+        fare = self.rules.fare(act["printed_fare"], cards)
+        self.pay(fare, away=False)
+        if self.fuel < land:
+            raise _Stuck("no fuel to land in the city the line goes to")
+        self.hand[0] -= cards
+        self.left[0] -= act["transport_cards"]
+        self.n["francs"] += fare
+        self.n["pilots"] += 1
+        self.fuel -= land
+        self.n["fuel"] += land
+        self.pos += 1
+
+    def run(self) -> dict:
+        failed = None
+        end = len(self.hexes) - 1
+        try:
+            for act in self.plan.driven.schedule:
+                if self.pos >= end:
+                    break
+                if act["action"] == "repair":
+                    self.buy_fuel(act["buy"])
+                    self.repair(act["engine"], act["chassis"])
+                elif act["action"] in ("sea", "air"):
+                    self.crossing(act)
+                else:
+                    first, target = self.pos, self.pos + len(act["hexes"])
+                    buy, tries = act["buy"], 0
+                    while self.pos < target:
+                        tries += 1
+                        if tries > 3 * len(act["hexes"]) + 6:
+                            raise _Stuck("the car makes no headway on this route")
+                        self.pilot(target, act["steps"], first, buy)
+                        buy = 0
+            if self.pos < end:
+                raise _Stuck("the plan ends before the finish")
+        except _Stuck as why:
+            failed = str(why)
+        n = self.n
+        actions = n["pilots"] + n["repairs"] + n["escort_assistants"]
+        return {"stranded": self.stranded, "failed": failed, "actions": actions, "pilot_actions": n["pilots"],
+                "repairs": n["repairs"], "escort_assistants": n["escort_assistants"], "fuel": n["fuel"],
+                "mech": n["mech"], "francs": n["francs"], "blind_failures": n["blind_failures"],
+                "funding_actions": n["funding_actions"], "funding_assistants": n["funding_assistants"],
+                "rounds": int(math.ceil((actions + n["funding_assistants"]) / int(self.rules["assistants_per_round"]))),
+                "money_left": self.money, "tiles_drawn": len(self.drawn)}
 
 
-def _action_need(cm: CostMap, route: Route, pos: int, moves: int, drawn) -> int:
-    """Fuel the next pilot action is expected to burn: up to ``moves`` spaces, to the first sure stop."""
-    total = 0.0
-    for step in route.steps[pos:pos + max(0, moves)]:
-        e = _entry(cm, step, drawn)
-        sp = cm.spaces[step.to]
-        total += sp.fuel if e is None or sp.entry is not None else e.fuel + (1 if e.risk else 0)
-        if step.via != "land" or sp.stops or (e is not None and e.stop):
-            break
-    return int(math.ceil(total - 1e-9))
+def _step(steps: list[dict], i: int) -> dict:
+    return steps[i] if 0 <= i < len(steps) else {}
 
 
-def _entry(cm: CostMap, step, drawn) -> Entry | None:
-    sp = cm.spaces[step.to]
-    if sp.entry is not None:
-        return sp.entry
-    kind = drawn.get(step.to)
-    if kind is None:
-        return None
-    return Entry(fuel=kind.fuel, mech=kind.mech, danger=kind.danger, stop=kind.stop, risk=sp.risk)
+def run_once(cm: CostMap, plan: Plan | Route, rng: random.Random) -> dict:
+    """One drive of ``plan`` (a Route is planned first) with tiles drawn by ``rng``."""
+    if isinstance(plan, Route):
+        route = plan
+        plan = plan_route(cm, route)
+        if plan is None:
+            return _cannot()
+    return _Drive(cm, plan, rng).run()
 
 
-def simulate(cm: CostMap, route: Route, runs: int = 1000, seed: int = 1) -> dict:
-    """Summary of ``runs`` drives of the route (reproducible with ``seed``)."""
+def _cannot() -> dict:
+    return {"stranded": False, "failed": "the car cannot drive this route under the rules", "actions": 0,
+            "pilot_actions": 0, "repairs": 0, "escort_assistants": 0, "fuel": 0, "mech": 0, "francs": 0,
+            "blind_failures": 0, "funding_actions": 0, "funding_assistants": 0, "rounds": 0, "money_left": 0,
+            "tiles_drawn": 0}
+
+
+def simulate(cm: CostMap, plan: Plan | Route, runs: int = 1000, seed: int = 1) -> dict:
+    """Summary of ``runs`` drives of the plan (reproducible with ``seed``)."""
     rng = random.Random(seed)
-    results = [run_once(cm, route, rng) for _ in range(max(1, runs))]
+    if isinstance(plan, Route):
+        plan = plan_route(cm, plan)
+    results = ([_Drive(cm, plan, rng).run() for _ in range(max(1, runs))] if plan is not None
+               else [_cannot()] * max(1, runs))
     done = [r for r in results if not r["failed"]]
     out = {"runs": len(results), "seed": seed,
            "stranded_chance": round(mean(1 if r["stranded"] else 0 for r in results), 4),
@@ -192,7 +310,7 @@ def simulate(cm: CostMap, route: Route, runs: int = 1000, seed: int = 1) -> dict
     for r in results:
         if r["failed"]:
             out["failed_reasons"][r["failed"]] = out["failed_reasons"].get(r["failed"], 0) + 1
-    for key in ("fuel", "mech", "actions", "francs", "funding_actions", "rounds"):
+    for key in ("actions", "pilot_actions", "repairs", "fuel", "mech", "francs", "funding_actions", "rounds"):
         vals = [r[key] for r in done]
         out[key] = ({"mean": round(mean(vals), 2), "p10": _percentile(vals, 0.1), "p50": _percentile(vals, 0.5),
                      "p90": _percentile(vals, 0.9), "max": max(vals)} if vals else None)

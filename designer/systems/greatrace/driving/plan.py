@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from designer.core import hexgrid
 from designer.systems.greatrace.files.board import label
@@ -81,7 +82,7 @@ class Plan:
     francs: int
     fares: int
     shortfall: int
-    funding_actions: int            # funding actions (of ``funding_assistants`` each) to cover the shortfall
+    funding_actions: int            # funding actions (:func:`funding_plan`) to cover the shortfall
     repairs: int                    # mechanic actions (one per repair stop)
     scouting_actions: int
     bands: list[str]
@@ -92,9 +93,10 @@ class Plan:
     fuel_burnt: int = 0
     mech_lost: int = 0
     end: dict = field(default_factory=dict)
+    driven: Any = None              # the search's way (its schedule is what the Monte Carlo's driver follows)
 
     def to_dict(self) -> dict:
-        d = {k: v for k, v in self.__dict__.items() if k not in ("route", "legs")}
+        d = {k: v for k, v in self.__dict__.items() if k not in ("route", "legs", "driven")}
         d["fuel"] = round(self.fuel, 2)
         d["mech"] = round(self.mech, 2)
         d["expected_actions"] = round(self.expected_actions, 2)
@@ -264,6 +266,7 @@ def plan_route(cm: CostMap, route: Route, driven=None) -> Plan | None:
                 funding_actions=funding_actions, repairs=driven.repairs,
                 scouting_actions=_up(open_n / max(1, int(rules["scout_tiles"]))),
                 bands=_bands(cm, hexes), path=[_name(cm, h) if h in cm.cities else label(h) for h in hexes])
+    plan.driven = driven
     plan.pilot_actions = driven.pilots
     plan.escort_assistants = driven.escort_assistants
     plan.funding_assistants = funding_assistants

@@ -109,6 +109,13 @@ def _discards(cards: tuple[int, int, int], limit: int):
                 yield (a, b, g)
 
 
+def start_hand(race, chassis: int) -> tuple[int, int, int]:
+    """The TRANSPORT, ESCORTE and GUIDE cards a race starts with, discarded down to the chassis (GUIDE kept
+    first, then ESCORTE)."""
+    hand = (race.cards.get("transport", 0), race.cards.get("escort", 0), race.cards.get("guide", 0))
+    return max(_discards(hand, chassis), key=lambda h: (h[2], h[1], h[0])) if sum(hand) > chassis else hand
+
+
 class _Labels:
     """Non-dominated labels per place and car: costs no higher and fuel no lower than another's."""
 
@@ -206,8 +213,7 @@ def search(cm, start: Hex, finish: Hex, *, transport: bool = True, only: list[He
     t0 = race.fuel if race.fuel is not None else gmax[0]
     e0 = race.engine if race.engine is not None else gmax[1]
     c0 = race.chassis if race.chassis is not None else gmax[2]
-    hand = (race.cards.get("transport", 0), race.cards.get("escort", 0), race.cards.get("guide", 0))
-    hand = max(_discards(hand, c0), key=lambda h: (h[2], h[1], h[0])) if sum(hand) > c0 else hand
+    hand = start_hand(race, c0)
 
     # A label: (cost4, extra) + state. Boundary state: (0, hex, t, p, e, c, hand). In an action:
     # (1, hex, t, p, r, e, c, hand, left, city_start). cost4 = (actions, francs, mech, fuel) for the heap order.
@@ -353,7 +359,15 @@ def search(cm, start: Hex, finish: Hex, *, transport: bool = True, only: list[He
     return front if pareto else front[:1]
 
 
+def _car(state) -> tuple:
+    """(fuel, engine, chassis, hand) of a label's state, at a boundary or inside an action."""
+    return (state[2], state[4], state[5], state[6]) if state[0] == 0 else (state[2], state[5], state[6], state[7])
+
+
 def _rebuild(parents: dict, i: int, cities: set, prices: tuple[int, int]) -> Found:
+    """The way to label ``i`` as a schedule a driver can follow: per action, the fuel bought at its start
+    (``buy``, ``buy_francs``), and per space entered the damage on the engine and on the chassis, the ESCORTE
+    card, ESCORTE assistant or GUIDE card played and the hand kept."""
     chain = []
     while i is not None:
         parent, move, cost, extra, state = parents[i]
@@ -364,46 +378,64 @@ def _rebuild(parents: dict, i: int, cities: set, prices: tuple[int, int]) -> Fou
     f = Found(actions=cost[0], francs=cost[1], mech=cost[2], fuel=cost[3], pilots=extra[0], repairs=extra[1],
               escort_assistants=extra[2], end=(state[2], state[4], state[5]) + state[6])
     f.path = [chain[0][3][1]]
-    current = None
-    pool_at = action_at = f.path[0]
+    act = pool = None              # the current action, the last action started in a city
     bought: dict = {}
+    prev = _car(chain[0][3])
 
-    def buy(at, levels):
-        if levels:
+    def buy(action, levels):
+        if levels and action is not None:
+            at = action["from"] if "from" in action else action["at"]
             price = prices[0] if at in cities else prices[1]
+            action["buy"] += levels
+            action["buy_francs"] += levels * price
             bought.setdefault(at, [0, 0])
             bought[at][0] += levels
             bought[at][1] += levels * price
 
     for move, cost, extra, state in chain[1:]:
         kind = move[0]
-        if kind in ("pilot", "repair", "sea", "air"):
-            action_at = move[1] if kind in ("pilot", "repair") else f.path[-1]
-            if action_at in cities:
-                pool_at = action_at
+        now = _car(state)
         if kind == "pilot":
-            current = {"action": "pilot", "from": move[1], "hexes": [], "francs": 0}
-            f.schedule.append(current)
-        elif kind == "land":
+            act = {"action": "pilot", "from": move[1], "hexes": [], "steps": [], "francs": 0}
+        elif kind in ("sea", "air"):
+            act = {"action": kind, "from": f.path[-1], "hexes": [move[1]], "fare": move[5], "printed_fare": move[2],
+                   "transport_cards": move[3], "francs": move[4] + move[5]}
+        elif kind == "repair":
+            act = {"action": "repair", "at": move[1], "engine": move[2], "chassis": move[3], "francs": move[4]}
+        if kind in ("pilot", "repair", "sea", "air"):
+            act.update(buy=0, buy_francs=0)
+            f.schedule.append(act)
+            if (act.get("from") or act.get("at")) in cities:
+                pool = act
+        if kind == "land":
             f.path.append(move[1])
             f.steps.append(("land", move[1], 0))
-            current["hexes"].append(move[1])
-            current["francs"] += move[2]
-            current["escort_assistants"] = current.get("escort_assistants", 0) + move[5]
-            current["escort_cards"] = current.get("escort_cards", 0) + move[4]
-            current["guides"] = current.get("guides", 0) + (1 if move[6] else 0)
-            buy(pool_at, move[7])
-            buy(action_at, move[8])
+            act["hexes"].append(move[1])
+            act["steps"].append({"to": move[1], "engine": prev[1] - now[1], "chassis": prev[2] - now[2],
+                                 "escort_card": bool(move[4]), "escort_assistant": bool(move[5]),
+                                 "guide": bool(move[6]), "hand": now[3]})
+            act["francs"] += move[2]
+            act["escort_assistants"] = act.get("escort_assistants", 0) + move[5]
+            act["escort_cards"] = act.get("escort_cards", 0) + move[4]
+            act["guides"] = act.get("guides", 0) + (1 if move[6] else 0)
+            buy(pool, move[7])
+            buy(act, move[8])
         elif kind in ("sea", "air"):
             f.path.append(move[1])
             f.steps.append((kind, move[1], move[2]))
-            f.schedule.append({"action": kind, "from": f.path[-2], "hexes": [move[1]], "fare": move[5],
-                               "transport_cards": move[3], "francs": move[4] + move[5]})
-            buy(pool_at, move[6])
-            buy(action_at, move[7])
-        elif kind == "repair":
-            f.schedule.append({"action": "repair", "at": move[1], "engine": move[2], "chassis": move[3],
-                               "francs": move[4]})
-    f.schedule = [s for s in f.schedule if s["action"] != "pilot" or s["hexes"]]
+            buy(pool, move[6])
+            buy(act, move[7])
+        prev = now
+    kept: list[dict] = []
+    carry = 0, 0
+    for a in f.schedule:           # a pilot action that moves nothing: its purchase goes to the next action
+        if a["action"] == "pilot" and not a["hexes"]:
+            carry = carry[0] + a["buy"], carry[1] + a["buy_francs"]
+            continue
+        a["buy"] += carry[0]
+        a["buy_francs"] += carry[1]
+        carry = 0, 0
+        kept.append(a)
+    f.schedule = kept
     f.fuel_bought = {h: (n, fr) for h, (n, fr) in bought.items()}
     return f

@@ -2,7 +2,7 @@
 
 Numbers come from a ruleset YAML (``tilesets/greatrace/greatrace-rules.yaml``), each written as
 ``{value, status, source}``. The functions here are the rulebook's mechanics, small and pure, so the route
-planner, the Monte Carlo and the tests all use the same ones.
+planner, the Monte Carlo and the tests all use the same prices and costs.
 
 >>> rules = load_ruleset()
 >>> rules.funding(3)
@@ -23,7 +23,7 @@ from designer.core.errors import DesignerError
 STATUSES = ("rulebook", "reference", "assumed", "decided")
 DEFAULT_RULES = paths.TILESETS / "greatrace" / "greatrace-rules.yaml"
 REQUIRED = ("fuel_price", "repair_price", "city_entry_fuel", "risk_zone_extra_fuel", "danger_mechanic",
-            "transport_card_discount", "funding_scale", "funding_assistants", "assistants_per_round", "scout_tiles", "start_money",
+            "transport_card_discount", "funding_scale", "assistants_per_round", "scout_tiles", "start_money",
             "gauge_max", "median_city", "chassis_floor", "table_minutes_per_player_round")
 
 

@@ -107,7 +107,7 @@ class Rules(_Model):
     danger_mechanic: Param[StrictInt]
     transport_card_discount: Param[StrictInt]
     funding_scale: Param[dict[StrictStr, StrictInt]]
-    funding_assistants: Param[StrictInt]
+    funding_assistants: Optional[Param[StrictInt]] = None     # older rulesets: nothing reads it now
     assistants_per_round: Param[StrictInt]
     scout_tiles: Param[StrictInt]
     start_money: Param[StartMoney]
@@ -185,7 +185,7 @@ class Rules(_Model):
 
     @model_validator(mode="after")
     def _consistent(self):
-        n = self.funding_assistants.value
+        n = self.funding_assistants.value if self.funding_assistants is not None else 1
         if not 1 <= n <= len(self.funding_scale.value):
             raise ValueError(f"funding_assistants is {n}: write 1 to {len(self.funding_scale.value)} "
                              "(a number of the funding scale)")
