@@ -1,76 +1,62 @@
-"""The map editor of The Great Race pages: click hexes (or name them) to paint cities, risk zones and off-board
-hexes, edit the cities, transport lines and bag as tables, see the problems at once, download the YAML."""
+"""The map editor of The Great Race pages: name the board, click hexes (or name them) to paint cities, risk zones
+and off-board hexes, edit the cities, transport lines and bag as tables, see the problems at once, download the
+YAML."""
 from __future__ import annotations
 
-import altair as alt
-import pandas as pd
+import functools
+
 import streamlit as st
 
+from designer.app.greatrace import hexmap
 from designer.app.greatrace.state import K, current_race, doc, ss, svg_image, tag
 from designer.app.tables import editable
+from designer.core import offered
 from designer.core.errors import DesignerError
-from designer.core.hexgrid import to_pixel
 from designer.systems.greatrace.files import edit
-from designer.systems.greatrace.files.board import board_from_data, hex_of, label
+from designer.systems.greatrace.files.board import board_from_data
 from designer.systems.greatrace.book.draw import board_svg
 from designer.systems.greatrace.driving.validate import validate_board, validate_race
 
-HEX_SHAPE = "M1,0L0.5,0.866L-0.5,0.866L-1,0L-0.5,-0.866L0.5,-0.866Z"
-KIND_COLOURS = {"open": "#f3ecd9", "risk": "#555555", "off": "#ffffff", "city": "#e0b341", "purple city": "#6b3fa0",
-                "median slot": "#c7b3e0"}
-
-
 def _kinds(data: dict) -> dict[str, str]:
-    kinds = {}
-    for h in data.get("risk", []):
-        kinds[str(h).upper()] = "risk"
-    for h in data.get("off", []):
-        kinds[str(h).upper()] = "off"
-    for c in data.get("cities", []):
-        kinds[str(c["at"]).upper()] = "median slot" if c.get("median") else "purple city" if c.get("purple") else "city"
-    return kinds
+    """Each painted hex and what it is (the map's key changes with it, so a click on a repainted map counts)."""
+    return {p["hex"]: p["kind"] for p in hexmap.editor_points(data) if p["kind"] != "open"}
 
 
-PPU = 20.0   # chart pixels per hex radius
+def _on_map(key: str) -> None:
+    """A hex of the map was clicked: paint it as the Paint choice says, or take it as an end of a line."""
+    h = hexmap.hex_from_event(ss.get(key))
+    if h is None:
+        return
+    mode = ss.get(K + "paint_mode") or edit.MODES[0]
+    name, fare = ss.get(K + "paint_name") or "", ss.get(K + "paint_fare") or 0
+    if mode in edit.LINE_MODES:
+        first = ss.get(K + "line_from")
+        if not first:
+            ss[K + "line_from"] = h
+            return
+        ss.pop(K + "line_from", None)
+        if first != h:
+            _apply([first, h], mode, name, fare)
+        return
+    ss.pop(K + "line_from", None)
+    _apply([h], mode, name, fare)
 
 
-def chart_layout(data: dict) -> dict:
-    """Domains and size of the clickable hex chart: one hex radius is ``PPU`` pixels both ways."""
-    cols, rows = int(data["columns"]), int(data["rows"])
-    xs, ys = [], []
-    for c in range(cols):
-        for r in range(rows):
-            x, y = to_pixel(hex_of(c, r), 1.0)
-            xs.append(x)
-            ys.append(-y)
-    x_domain = [min(xs) - 1.0, max(xs) + 1.0]
-    y_domain = [min(ys) - 1.0, max(ys) + 1.0]
-    return {"x_domain": x_domain, "y_domain": y_domain, "width": round((x_domain[1] - x_domain[0]) * PPU),
-            "height": round((y_domain[1] - y_domain[0]) * PPU)}
-
-
-def _hex_chart(data: dict) -> alt.Chart:
-    kinds = _kinds(data)
-    names = {str(c["at"]).upper(): c["name"] for c in data.get("cities", [])}
-    rows = []
-    for c in range(int(data["columns"])):
-        for r in range(int(data["rows"])):
-            x, y = to_pixel(hex_of(c, r), 1.0)
-            name = label(hex_of(c, r))
-            rows.append({"hex": name, "x": x, "y": -y, "kind": kinds.get(name, "open"), "city": names.get(name, "")})
-    df = pd.DataFrame(rows)
-    lay = chart_layout(data)
-    pick = alt.selection_point(name="pick", fields=["hex"], on="click", toggle=False)
-    base = alt.Chart(df).encode(
-        x=alt.X("x:Q", axis=None, scale=alt.Scale(domain=lay["x_domain"], zero=False, nice=False)),
-        y=alt.Y("y:Q", axis=None, scale=alt.Scale(domain=lay["y_domain"], zero=False, nice=False)))
-    hexes = base.mark_point(shape=HEX_SHAPE, filled=True, size=(2 * PPU * 0.96) ** 2, opacity=1, stroke="#777",
-                            strokeWidth=0.7).encode(
-        color=alt.Color("kind:N", scale=alt.Scale(domain=list(KIND_COLOURS), range=list(KIND_COLOURS.values())),
-                        legend=alt.Legend(orient="bottom", title=None)),
-        tooltip=["hex", "kind", "city"]).add_params(pick)
-    labels = base.mark_text(fontSize=8, color="#333").encode(text="hex")
-    return (hexes + labels).properties(width=lay["width"], height=lay["height"])
+def _on_name(part: str) -> None:
+    """The board's name or title typed: kept when it is a plain name (the race follows its board's name)."""
+    key = f"{K}board_{part}_{doc()}"
+    value = str(ss.get(key, "")).strip()
+    if not value or not offered.is_plain(value):
+        ss[K + "name_error"] = (f"'{value}' cannot be the board's {part}: write letters, digits, spaces or - _ . + "
+                                "(no folder)" if value else f"the board needs a {part}")
+        return
+    data = dict(ss[K + "board"])
+    old = data.get("board")
+    data["board" if part == "name" else "title"] = value
+    ss[K + "board"] = data
+    if part == "name" and (ss.get(K + "race") or {}).get("board") == old:
+        ss[K + "race"] = {**ss[K + "race"], "board": value}
+    ss[K + "result"] = None
 
 
 def _apply(hexes: list[str], mode: str, city_name: str, fare: int) -> None:
@@ -110,6 +96,13 @@ def _table(data: dict, part: str, columns: list[str], **options) -> dict:
 
 def editor_tab() -> None:
     data = ss[K + "board"]
+    n1, n2 = st.columns([1, 2])
+    n1.text_input("Board name", value=str(data.get("board", "")), key=f"{K}board_name_{doc()}",
+                  on_change=_on_name, args=("name",), help="the name a race gives to race on this board")
+    n2.text_input("Board title", value=str(data.get("title", data.get("board", ""))), key=f"{K}board_title_{doc()}",
+                  on_change=_on_name, args=("title",))
+    if ss.get(K + "name_error"):
+        st.error(ss.pop(K + "name_error"))
     st.markdown("Paint hexes: choose what a hex becomes, then click hexes on the map (or name them and press "
                 "Apply). For a transport line, click its two cities one after the other.")
     c1, c2, c3, c4 = st.columns([3, 2, 1, 1])
@@ -123,19 +116,12 @@ def editor_tab() -> None:
     pending = ss.get(K + "line_from")
     if mode in edit.LINE_MODES and pending:
         st.caption(f"line from {pending}: click the other city")
-    event = st.altair_chart(_hex_chart(data), on_select="rerun", key=K + "hex_chart_" + tag(_kinds(data)),
-                            selection_mode="pick")
-    picked = [p.get("hex") for p in (getattr(event, "selection", {}) or {}).get("pick", []) if p.get("hex")]
-    if picked and ss.get(K + "last_pick") != (tuple(picked), mode):
-        ss[K + "last_pick"] = (tuple(picked), mode)
-        if mode in edit.LINE_MODES:
-            if not ss.get(K + "line_from"):
-                ss[K + "line_from"] = picked[0]
-                st.rerun()
-            picked = [ss.pop(K + "line_from")] + picked[:1]
-        _apply(picked, mode, city_name, fare)
-        if not ss.get(K + "paint_error"):
-            st.rerun()
+    points = hexmap.editor_points(data)
+    key = K + "hex_map_" + tag((_kinds(data), pending))
+    with st.container(key=K + "hex_map_box"):
+        st.vega_lite_chart(spec=hexmap.chart(points, hexmap.EDITOR_COLOURS, picked=pending), key=key,
+                           on_select=functools.partial(_on_map, key), selection_mode=hexmap.PARAM, theme=None,
+                           width="content")
     if ss.get(K + "paint_error"):
         st.error(ss.pop(K + "paint_error"))
     data = ss[K + "board"]

@@ -44,7 +44,7 @@ def open_text(text: str, source: str, near: Path | None = None) -> None:
 
 
 RACE_WIDGETS = ("race_name", "start", "finish", "median", "players", "fuel", "engine", "chassis", "money",
-                "c_transport", "c_escort", "c_guide")
+                "c_transport", "c_escort", "c_guide", "laid_pending")
 
 
 def forget_race_widgets() -> None:

@@ -1,11 +1,14 @@
 """The Race and Analysis tabs of The Great Race pages."""
 from __future__ import annotations
 
+import functools
+
 import pandas as pd
 import streamlit as st
 
 from designer.app import busy, layout
-from designer.app.greatrace.state import K, current_board, current_race, doc, ss, svg_image, wkey
+from designer.app.greatrace import hexmap
+from designer.app.greatrace.state import K, current_board, current_race, doc, ss, svg_image, tag, wkey
 from designer.app.tables import editable
 from designer.core.errors import DesignerError
 from designer.systems.greatrace.files.race import dumps_race
@@ -49,12 +52,57 @@ def _name_follows(field: str) -> None:
 
 
 def _laid_rows(laid: dict) -> list[dict]:
-    return [{"hex": h, "terrain": t} for h, t in laid.items()]
+    """The table's rows: the tiles laid, then the rows still missing their hex or terrain (kept while the map
+    lays other tiles)."""
+    rows = [{"hex": h, "terrain": t} for h, t in laid.items()]
+    return rows + [r for r in ss.get(wkey("laid_pending"), []) if str(r.get("hex") or "").strip().upper() not in laid]
 
 
 def _laid_of(rows: list[dict]) -> dict:
-    """The tiles laid from the table's rows (a row still missing its hex or its terrain is left out)."""
+    """The tiles laid from the table's rows (a row still missing its hex or its terrain is left out of the race
+    and kept for the table)."""
+    ss[wkey("laid_pending")] = [{"hex": r.get("hex"), "terrain": r.get("terrain")} for r in rows
+                                if (r.get("hex") or r.get("terrain")) and not (r.get("hex") and r.get("terrain"))]
     return {str(r["hex"]).strip().upper(): r["terrain"] for r in rows if r.get("hex") and r.get("terrain")}
+
+
+REMOVE = "(take the tile away)"
+
+
+def _on_lay(key: str) -> None:
+    """A hex of the race map was clicked: lay the chosen terrain there (or take its tile away)."""
+    h = hexmap.hex_from_event(ss.get(key))
+    if h is None:
+        return
+    race = dict(ss[K + "race"])
+    point = next((p for p in hexmap.race_points(ss[K + "board"], race) if p["hex"] == h), None)
+    if point is None or point["kind"] in ("city", "purple city"):
+        ss[K + "lay_error"] = f"{h} is a city: tiles are laid on the spaces between cities"
+        return
+    laid = dict(race.get("laid") or {})
+    terrain = ss.get(K + "lay_terrain")
+    if terrain == REMOVE or terrain is None:
+        laid.pop(h, None)
+    else:
+        laid[h] = terrain
+    race["laid"] = laid
+    ss[K + "race"] = race
+    ss[K + "result"] = None
+
+
+def _lay_map(board, data: dict) -> None:
+    """The race's map: a click lays the terrain chosen above it (the table beside it follows)."""
+    terrains = [k.terrain for k in board.bag] + [REMOVE]
+    st.selectbox("A click on the map lays", terrains, key=K + "lay_terrain",
+                 help="choose a terrain of the bag, then click the hexes where such tiles lie on the table")
+    points = hexmap.race_points(ss[K + "board"], data)
+    key = K + "race_map_" + tag((data.get("laid"), data.get("median"), ss[K + "board"].get("cities")))
+    with st.container(key=K + "race_map_box"):
+        st.vega_lite_chart(spec=hexmap.chart(points, hexmap.race_colours(ss[K + "board"], points), max_width=560),
+                           key=key, on_select=functools.partial(_on_lay, key), selection_mode=hexmap.PARAM,
+                           theme=None, width="content")
+    if ss.get(K + "lay_error"):
+        st.warning(ss.pop(K + "lay_error"))
 
 
 def race_tab() -> None:
@@ -93,10 +141,14 @@ def race_tab() -> None:
     transport = h1.number_input("TRANSPORT cards", 0, 9, int(cards.get("transport", 0)), key=wkey("c_transport"))
     escort = h2.number_input("ESCORTE cards", 0, 9, int(cards.get("escort", 0)), key=wkey("c_escort"))
     guide = h3.number_input("GUIDE cards", 0, 9, int(cards.get("guide", 0)), key=wkey("c_guide"))
-    st.markdown("**Tiles already laid** (hex and terrain)")
-    laid = editable(K + "laid", doc(), data.get("laid") or {}, ["hex", "terrain"], to_rows=_laid_rows,
-                    from_rows=_laid_of, column_config={"terrain": st.column_config.SelectboxColumn(
-                        options=[k.terrain for k in board.bag])})
+    st.markdown("**Tiles already laid**: click the map, or type a hex and choose its terrain in the table")
+    left, right = st.columns([3, 2])
+    with left:
+        _lay_map(board, data)
+    with right:
+        laid = editable(K + "laid", doc(), data.get("laid") or {}, ["hex", "terrain"], to_rows=_laid_rows,
+                        from_rows=_laid_of, column_config={"terrain": st.column_config.SelectboxColumn(
+                            options=[k.terrain for k in board.bag])})
     new = {"system": "greatrace", "race": ss[wkey("race_name")], "board": board.name, "start": start, "finish": finish,
            "players": int(players), "dashboard": {"fuel": int(fuel), "engine": int(engine), "chassis": int(chassis)},
            "money": int(money), "cards": {"transport": int(transport), "escort": int(escort), "guide": int(guide)},

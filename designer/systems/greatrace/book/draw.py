@@ -27,7 +27,12 @@ def board_svg(board: Board, cm: CostMap | None = None, routes: dict | None = Non
     x0, y0, x1, y1 = hexgrid.bounding_box(all_hexes, SIZE)
     top = 26.0 if title else 8.0
     ox, oy = PAD - x0, PAD + top - y0 + 10
-    width, height = x1 - x0 + 2 * PAD, y1 - y0 + 2 * PAD + top + 60
+    items = _legend_items(routes or {})
+    # wide enough for the board, the title and the widest legend item; the legend flows in rows below
+    width = max(x1 - x0, text_width(title, 15, bold=True) if title else 0.0, max(w for w, _ in items)) + 2 * PAD
+    legend_rows = _flow(items, width - 2 * PAD)
+    legend_top = y1 - y0 + 2 * PAD + top
+    height = legend_top + len(legend_rows) * LEGEND_ROW + 12
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="DejaVu Sans, sans-serif">',
            '<rect width="100%" height="100%" fill="white"/>']
@@ -122,7 +127,7 @@ def board_svg(board: Board, cm: CostMap | None = None, routes: dict | None = Non
                 labels.append(f'<text x="{x:.1f}" y="{ty:.1f}" font-size="{size}" font-weight="{weight}"{style} '
                               f'text-anchor="middle" {extra}>{esc(text)}</text>')
     out.extend(labels)
-    out.append(_legend(PAD, height - 40, routes or {}))
+    out.append(_legend(PAD, legend_top, legend_rows))
     out.append("</svg>")
     return "\n".join(out)
 
@@ -156,22 +161,59 @@ def _place_name(cx: float, cy: float, lines: list[tuple], hard: list, circles: l
     return best[1], best[2], best[3]
 
 
-def _legend(x: float, y: float, routes: dict) -> str:
-    parts = ['<g font-size="9">',
-             f'<rect x="{x}" y="{y}" width="12" height="10" fill="#5a5a5a"/><text x="{x + 16}" y="{y + 9}">risk zone +1 fuel</text>',
-             f'<circle cx="{x + 126}" cy="{y + 5}" r="6" fill="#6b3fa0" stroke="black"/>'
-             f'<text x="{x + 136}" y="{y + 9}">purple city (cards drawn)</text>',
-             f'<line x1="{x + 270}" y1="{y + 5}" x2="{x + 300}" y2="{y + 5}" stroke="#1a4f8b" stroke-width="2" '
-             f'stroke-dasharray="6 4"/><text x="{x + 304}" y="{y + 9}">sea</text>',
-             f'<line x1="{x + 330}" y1="{y + 5}" x2="{x + 360}" y2="{y + 5}" stroke="#1a4f8b" stroke-width="2" '
-             f'stroke-dasharray="1 4"/><text x="{x + 364}" y="{y + 9}">air</text>',
-             f'<text x="{x + 390}" y="{y + 9}">tiles: ! danger  ■ stop  f fuel  m mechanic</text>']
-    dx = 0
+LEGEND_ROW = 18.0
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """About how wide ``text`` is drawn in DejaVu Sans at ``size`` (a little over, never under)."""
+    return len(text) * size * (0.66 if bold else 0.6)
+
+
+def _legend_items(routes: dict) -> list[tuple[float, object]]:
+    """The legend's items: (width, a function of (x, y) giving its SVG)."""
+    def swatch(label, mark):
+        return (22 + text_width(label, 9), lambda x, y: mark(x, y) + f'<text x="{x + 18:.1f}" y="{y + 9:.1f}">'
+                                                               f'{esc(label)}</text>')
+
+    items = [swatch("risk zone +1 fuel",
+                    lambda x, y: f'<rect x="{x:.1f}" y="{y:.1f}" width="12" height="10" fill="#5a5a5a"/>'),
+             swatch("purple city (cards drawn)",
+                    lambda x, y: f'<circle cx="{x + 6:.1f}" cy="{y + 5:.1f}" r="6" fill="#6b3fa0" stroke="black"/>')]
+    for mode, dash in (("sea", "6 4"), ("air", "1 4")):
+        items.append((40 + text_width(mode, 9), lambda x, y, mode=mode, dash=dash:
+                      f'<line x1="{x:.1f}" y1="{y + 5:.1f}" x2="{x + 30:.1f}" y2="{y + 5:.1f}" stroke="#1a4f8b" '
+                      f'stroke-width="2" stroke-dasharray="{dash}"/><text x="{x + 34:.1f}" y="{y + 9:.1f}">{mode}</text>'))
+    words = "tiles: ! danger  ■ stop  f fuel  m mechanic"
+    items.append((text_width(words, 9) + 4, lambda x, y: f'<text x="{x:.1f}" y="{y + 9:.1f}">{words}</text>'))
     for name in routes:
         colour, dash = ROUTE_STYLES.get(name, ("#333", ""))
-        parts.append(f'<line x1="{x + dx}" y1="{y + 24}" x2="{x + dx + 30}" y2="{y + 24}" stroke="{colour}" '
-                     f'stroke-width="4"' + (f' stroke-dasharray="{dash}"' if dash else "") + '/>'
-                     f'<text x="{x + dx + 34}" y="{y + 28}">{esc(name)} route</text>')
-        dx += 130
+        label = f"{name} route"
+        items.append((40 + text_width(label, 9), lambda x, y, colour=colour, dash=dash, label=label:
+                      f'<line x1="{x:.1f}" y1="{y + 5:.1f}" x2="{x + 30:.1f}" y2="{y + 5:.1f}" stroke="{colour}" '
+                      f'stroke-width="4"' + (f' stroke-dasharray="{dash}"' if dash else "") + '/>'
+                      f'<text x="{x + 34:.1f}" y="{y + 9:.1f}">{esc(label)}</text>'))
+    return items
+
+
+def _flow(items: list, width: float, gap: float = 14.0) -> list[list]:
+    """The items in rows no wider than ``width`` (an item wider than a row gets a row of its own)."""
+    rows: list[list] = [[]]
+    used = 0.0
+    for w, draw in items:
+        if rows[-1] and used + gap + w > width:
+            rows.append([])
+            used = 0.0
+        used += (gap if rows[-1] else 0.0) + w
+        rows[-1].append((w, draw))
+    return rows
+
+
+def _legend(x0: float, y0: float, rows: list[list]) -> str:
+    parts = ['<g font-size="9">']
+    for r, row in enumerate(rows):
+        x = x0
+        for w, draw in row:
+            parts.append(draw(x, y0 + r * LEGEND_ROW))
+            x += w + 14.0
     parts.append("</g>")
     return "".join(parts)
