@@ -60,7 +60,7 @@ def test_open_the_system_and_see_the_analysis(page, app_url):
 
 
 def test_click_a_hex_to_make_it_a_city(page, app_url):
-    from designer.app.greatrace.editor import chart_layout
+    from designer.app.greatrace import hexmap
     from designer.core.hexgrid import to_pixel
     from designer.systems.greatrace.files.board import board_to_data, load_board, parse_label
 
@@ -70,14 +70,16 @@ def test_click_a_hex_to_make_it_a_city(page, app_url):
     assert "10 cities" in page.get_by_text("The board is valid").inner_text()
     page.locator(".st-key-greatrace_paint_mode label").filter(has_text="city").first.click()
     _settle(page)
-    lay = chart_layout(board_to_data(load_board(ROOT / "tilesets/greatrace/demo-frontier.yaml")))
-    area = page.locator('[data-testid="stVegaLiteChart"] path.background').first
+    data = board_to_data(load_board(ROOT / "tilesets/greatrace/demo-frontier.yaml"))
+    lay = hexmap.layout(hexmap.editor_points(data))
+    area = page.locator('.st-key-greatrace_hex_map_box [data-testid="stVegaLiteChart"] path.background').first
     area.wait_for(timeout=WAIT_MS)
+    area.scroll_into_view_if_needed()
     box = area.bounding_box()
     x, y = to_pixel(parse_label("E7"), 1.0)
     px = box["x"] + (x - lay["x_domain"][0]) / (lay["x_domain"][1] - lay["x_domain"][0]) * box["width"]
-    py = box["y"] + (lay["y_domain"][1] + y) / (lay["y_domain"][1] - lay["y_domain"][0]) * box["height"]
-    page.mouse.click(px, py + 9)      # below the hex's name, on the hex itself
+    py = box["y"] + (y - lay["y_domain"][0]) / (lay["y_domain"][1] - lay["y_domain"][0]) * box["height"]
+    page.mouse.click(px, py)          # on the hex's name too: the clear hexagon on top takes the click
     _settle(page)
     page.get_by_text("11 cities").wait_for(timeout=WAIT_MS)
     _shot(page, "greatrace-editor")

@@ -14,7 +14,7 @@ from designer.systems.greatrace.files.board import hex_of, label
 
 PARAM = "hex_pick"
 HEX_PATH = "M1,0L0.5,0.866L-0.5,0.866L-1,0L-0.5,-0.866L0.5,-0.866Z"   # flat-topped, unit circumradius
-MAX_PPU = 26.0          # pixels per hex radius at most (a small board is not blown up)
+MAX_PPU = 34.0          # pixels per hex radius at most (a small board is not blown up)
 MIN_PPU = 9.0           # and at least (a large board scrolls rather than shrinks to dots)
 EDITOR_COLOURS = {"open": "#f3ecd9", "risk": "#555555", "off": "#ffffff", "city": "#e0b341",
                   "purple city": "#6b3fa0", "median slot": "#c7b3e0"}
