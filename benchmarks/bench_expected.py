@@ -1,8 +1,9 @@
 """Speed of the expected time under the dice: the optimum of the longest rulebook stage (rally-3 ss2), all 18
 rulebook stages, and 10,000 simulated runs of a stage. Prints its figures.
 
-Run: .venv/bin/python benchmarks/bench_expected.py [--quick | --bounds]
-  --quick: rally-3 ss2 and the simulation only; --bounds: how the model's bounds move Rally 1 SS1's answer
+Run: .venv/bin/python benchmarks/bench_expected.py [--quick | --bounds | --readings]
+  --quick: rally-3 ss2 and the simulation only; --bounds: how the model's bounds move Rally 1 SS1's answer;
+  --readings: every rulebook stage under each reading of a failed Big Attack (achievable, as_laid, latest)
 """
 from __future__ import annotations
 
@@ -20,8 +21,11 @@ from designer.systems.dirt.dice.expected_time import expected_time  # noqa: E402
 from designer.systems.dirt.dice.mishaps import load_mishaps  # noqa: E402
 
 
-def solve_one(path: Path, **bounds):
-    track = load_track(load_stage(path))
+def solve_one(path: Path, reading: str | None = None, **bounds):
+    stage = load_stage(path)
+    if reading is not None:
+        stage = stage.model_copy(update={"options": stage.options.model_copy(update={"big_attack_failure": reading})})
+    track = load_track(stage)
     mishaps = load_mishaps().replace(**bounds) if bounds else None
     t0, c0 = time.perf_counter(), time.process_time()
     result = expected_time(track, mishaps=mishaps)
@@ -85,8 +89,26 @@ def main(quick: bool = False) -> None:
     print(f"all 18 rulebook stages: {cpu:.1f} s CPU, {total:.1f} s wall (target <= 20 s), {states} states")
 
 
+def readings() -> None:
+    """Each rulebook stage under the three readings of where a failed Big Attack loses control."""
+    names = ("achievable", "as_laid", "latest")
+    print(f"  {'stage':12s} " + " ".join(f"{n + ' s':>11s} {'CPU':>5s}" for n in names))
+    cpu = dict.fromkeys(names, 0.0)
+    for path in sorted((ROOT / "stages/dirt").glob("rally-*/ss*.yaml")):
+        row = []
+        for n in names:
+            result, _secs = solve_one(path, n)
+            assert result.model.reading == n
+            cpu[n] += result.extra_cache["cpu_seconds"]
+            row.append(f"{result.seconds:11.3f} {result.extra_cache['cpu_seconds']:5.1f}")
+        print(f"  {path.parent.name + '/' + path.stem:12s} " + " ".join(row), flush=True)
+    print("CPU over the 18 stages: " + ", ".join(f"{n} {cpu[n]:.1f} s" for n in names))
+
+
 if __name__ == "__main__":
     if "--bounds" in sys.argv:
         bounds()
+    elif "--readings" in sys.argv:
+        readings()
     else:
         main(quick="--quick" in sys.argv)

@@ -108,7 +108,7 @@ class Options(_Model):
     leader_dice: bool = True
     canon_start: bool = False
     red_zone: bool = False
-    big_attack_failure: Literal["as_laid", "latest"] = "as_laid"   # where a failed Big Attack's loss lies
+    big_attack_failure: Literal["achievable", "latest", "as_laid"] = "as_laid"   # a failed Big Attack's loss
 
 
 class Stage(_Model):
@@ -223,7 +223,7 @@ def _schema_hint(problems: list) -> str:
     if opts:
         parts.append("the options under `options:` are " + ", ".join(Options.model_fields))
     if any(p and p[0] == "options" and len(p) > 1 and p[1] in Options.model_fields for p, _ in problems):
-        parts.append("options take yes/no, except big_attack_failure: as_laid or latest")
+        parts.append("options take yes/no, except big_attack_failure: achievable, latest or as_laid")
     if any(p and p[0] == "tiles" for p, _ in problems) or not parts:
         parts.append(_TILES_HINT)
     return "; ".join(parts)

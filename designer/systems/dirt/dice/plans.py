@@ -180,6 +180,14 @@ class PointNumbers:
             nums = self.lut[code]
         return nums
 
+    def of(self, point: tuple) -> int:
+        """The number of one point (cell, gear, finished, cuts), numbering it when new."""
+        cell, gear, fin, cuts = point
+        c = 1 + ((cell * 8 + gear) * 2 + int(fin)) * 16 + min(cuts, 15)
+        if not self.lut[c]:
+            self._fresh(c)
+        return int(self.lut[c])
+
     def _fresh(self, c: int) -> None:
         """Number the point of code ``c`` (1 + ((cell * 8 + gear) * 2 + finished) * 16 + cuts)."""
         pt = ((c - 1) // 256, ((c - 1) // 32) % 8, bool(((c - 1) // 16) % 2), (c - 1) % 16)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from designer.racing.mdp import Outcome
 from designer.systems.dirt.dice.plans import secure_cost
+from designer.systems.dirt.dice.relay import laid_point
 from designer.systems.dirt.dice.turn_model import Decision, DirtModel
 
 
@@ -64,6 +65,7 @@ class DicePlayer:
             bank, credit = min(total, model.T1 - 1), max(0, total - (model.T1 - 1))
             first = None
             h = 0
+            shown = {"mask": 0, "gas": 0, "brake": 0, "leader": 0}     # how the dice fell, die by die
             for j, (dice, _path, _g, events) in enumerate(steps, start=1):
                 counted = list(dice)
                 if "canon" in events:
@@ -71,15 +73,25 @@ class DicePlayer:
                         return done(model.stop_outcomes(*model._point(ps1, 1), damage), bank, credit, "canon")
                     counted = counted[1:]
                 elif "long-jump" in events:
-                    if self._hazards(rng, counted[:1]) and first is None:
+                    hit = self._hazards(rng, counted[:1])
+                    _note(shown, counted[0], hit)
+                    if hit and first is None:
                         first = j
                     counted = counted[1:]
-                h += self._hazards(rng, counted)
+                for d in counted:
+                    hit = self._hazards(rng, [d])
+                    _note(shown, d, hit)
+                    h += hit
                 if h >= model.limit and first is None:
                     first = j
             if first is None:
                 return done(model.stop_outcomes(*model._point(ps1, n), damage), bank, credit, "attack")
-            return done(model.attack_failure(ps1, first, bank, loss, damage), bank, credit, "attack-failed")
+            laid = None
+            if model.achievable:          # the dice laid again where they can lose control at least cost
+                outcome = (shown["mask"], shown["gas"], shown["brake"], shown["leader"])
+                laid = laid_point(model, cell, gear, steps, outcome, damage, bank, value)
+            return done(model.attack_failure(ps1, first, bank, loss, damage, laid=laid), bank, credit,
+                        "attack-failed")
         h = k = 0
         tok = t
         for i in range(0, n + 1):
@@ -106,3 +118,12 @@ class DicePlayer:
             if h >= model.limit:
                 return done(model.loss_or_rescue(ps1, j, tok, damage), tok, 0.0, "loss")
         raise AssertionError("a plan rolled one by one always ends")
+
+
+def _note(shown: dict, die: str, hit: int) -> None:
+    """Count one rolled die of a Big Attack: a gear die by its bit, the others by their kind."""
+    if hit:
+        if die.startswith("gear"):
+            shown["mask"] |= 1 << (int(die[4:]) - 1)
+        else:
+            shown[die] += 1

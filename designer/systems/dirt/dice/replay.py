@@ -7,6 +7,7 @@ numbers as Python lists so that each answer is a few list reads rather than many
 """
 from __future__ import annotations
 
+from designer.racing.mdp import Outcome
 from designer.systems.dirt.dice.plans import BIG, PlanSet, secure_cost
 
 
@@ -52,3 +53,26 @@ class Replay:
         c = secure_cost(k, m)
         sec = U[h][k + m][t - c] if (k + m <= self.K and t >= c) else BIG
         return roll, sec
+
+
+def cheapest_from(values: list) -> list:
+    """For every point j, the point at or after j with the least value (the first of equal ones)."""
+    out = list(range(len(values)))
+    for j in range(len(values) - 2, -1, -1):
+        if values[out[j + 1]] < values[j]:
+            out[j] = out[j + 1]
+    return out
+
+
+def _merge(outs: list[Outcome]) -> list[Outcome]:
+    """Outcomes with the same seconds, state, tokens and loss as one (their chances added in order)."""
+    first: dict = {}
+    total: dict = {}
+    for o in outs:
+        key = (o.seconds, o.state, o.bank, o.loss)
+        if key in total:
+            total[key] += o.p
+        else:
+            first[key], total[key] = o, o.p
+    return [o if p == o.p else Outcome(p, o.seconds, o.state, o.bank, o.loss, o.info)
+            for o, p in zip(first.values(), total.values()) if p > 0]

@@ -147,14 +147,19 @@ def _row_sum(a: np.ndarray) -> np.ndarray:
 
 
 def attack_values(ps: PlanSet, stop: np.ndarray, loss: np.ndarray, limit: int,
-                  rescue: np.ndarray | None = None, fl: tuple | None = None, latest: bool = False) -> np.ndarray:
+                  rescue: np.ndarray | None = None, fl: tuple | None = None, latest: bool = False,
+                  spread: np.ndarray | None = None) -> np.ndarray:
     """Value of a Big Attack of each plan with t tokens before it, ``A[p, t]`` (stop/loss as for
     :func:`roll_values`, already shifted to the tokens held after the attack's gain). ``rescue[p, t]``: the
     value of a failure cancelled by the SISU token (the attack's end reached), when the token is held.
     ``latest``: the loss of control may be laid at any point at or after the first failing step (the
-    ``big_attack_failure: latest`` reading); otherwise it lies on the first failing step (``as_laid``)."""
+    ``big_attack_failure: latest`` reading); otherwise it lies on the first failing step (``as_laid``).
+    ``spread[p, t]``: the failures already valued where their dice can be laid (``achievable``, :mod:`.relay`)."""
     P, L1, T1 = stop.shape
     fail, ok = first_loss(ps, limit) if fl is None else fl
+    if spread is not None:
+        pc = ps.pc[:, 1, None]
+        return pc * stop[:, 1] + (1 - pc) * (ok[:, None] * stop[np.arange(P), ps.length] + spread)
     best_after = loss.copy()
     if latest:              # the loss of control laid at the cheapest point at or after the first failing step
         for j in range(L1 - 2, 0, -1):

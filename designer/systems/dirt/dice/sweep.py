@@ -24,6 +24,7 @@ import numpy as np
 
 from designer.systems.dirt.dice import rollout
 from designer.systems.dirt.dice.plans import BIG, PlanSet
+from designer.systems.dirt.dice.relay import Relaid, closure_points
 from designer.systems.dirt.dice.rollout import attack_values, roll_values
 from designer.systems.dirt.dice.turn_model import Decision, DirtModel
 
@@ -45,7 +46,8 @@ def closure(model: DirtModel, starts) -> set:
         cell, gear, damage = st
         done = followed.setdefault(damage, set())
         new = set()
-        for num in model.points(model.plans(cell, gear, damage)):
+        ps = model.plans(cell, gear, damage)
+        for num in closure_points(model, ps) if model.achievable else model.points(ps):
             if num in done:
                 continue
             done.add(num)
@@ -202,12 +204,14 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
         width = max(ps.sid.shape[1] for ps in sets)
         big, table, index = gather(model, [states[i][2] for i in owners], sets, width, value)
         owner = np.repeat(np.array(owners, dtype=np.int64), [ps.n for ps in sets])
+        owner_set = np.repeat(np.arange(len(sets)), [ps.n for ps in sets])
         local = np.concatenate([np.arange(ps.n) for ps in sets])
         R = len(owner)
         shape = (n, int(max(ps.n for ps in sets)))
         steps = model.steps
         kernels = rollout.KERNELS
-        if kernels is not None and kernels.fits(model.limit, model.K, T1, int(big.length.max()), FIRST):
+        if kernels is not None and not model.achievable and kernels.fits(model.limit, model.K, T1,
+                                                                         int(big.length.max()), FIRST):
             # the same branch and bound, in the same order, compiled (the same numbers and choices)
             best, mode, pick = kernels.decide_group(big.sid, big.length, big.gain, index, table, steps.ints,
                                                     steps.floats, owner, local, n, model.limit, model.K, FIRST,
@@ -218,23 +222,33 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
         # least its cheapest point with the tokens after the gain; one by one spends tokens and never earns
         # any, so it is worth at least its cheapest point with the tokens held (values never grow with tokens).
         cheapest = _cheapest(table.min(axis=1), index)
-        low = {"roll": cheapest, "attack": model._shift(big, cheapest[:, None, :])[:, 0]}
+        relay = None
+        if model.achievable:             # a failure may be laid anywhere the boundary's turns reach
+            relay = Relaid(model, [states[i] for i in owners], sets, value)
+            low = {"roll": cheapest, "attack": _relay_bound(model, big, table, index, relay.low[owner_set])}
+        else:
+            low = {"roll": cheapest, "attack": model._shift(big, cheapest[:, None, :])[:, 0]}
         done = {"roll": np.zeros(R, dtype=bool), "attack": np.zeros(R, dtype=bool)}
 
         def run(kind, sel):
             nonlocal best, pick, mode
             done[kind] |= sel
             rows = np.nonzero(sel)[0]
-            vals = _roll_out(model, kind, big, rows, table, index)
+            vals = _roll_out(model, kind, big, rows, table, index,
+                             None if relay is None or kind == "roll" else relay.spread(owner_set[rows], local[rows]))
             best, pick, better = _best_of(vals, owner[rows], local[rows], shape, best, pick)
             mode = np.where(better, 1 if kind == "roll" else 2, mode)
 
-        run("attack", first_of(low["attack"], owner))     # the most promising plans of each state first
-        run("roll", first_of(low["roll"], owner))
+        if relay is None:
+            run("attack", first_of(low["attack"], owner))     # the most promising plans of each state first
+            run("roll", first_of(low["roll"], owner))
+        else:                   # a Big Attack laid again costs more to value: one by one first, then its best
+            run("roll", first_of(low["roll"], owner))
+            run("attack", first_of(low["attack"], owner, first=1))
         for kind in ("attack", "roll", "roll", "roll"):
             sel = ~done[kind] & (low[kind] < best[owner] - 1e-9).any(axis=1)
-            if kind == "roll":
-                sel &= first_of(low[kind], owner, sel)
+            if kind == "roll" or relay is not None:
+                sel &= first_of(low[kind], owner, sel, first=FIRST if kind == "roll" else 2)
             if sel.any():
                 run(kind, sel)
         for kind in ("attack", "roll"):              # whatever is left, until no bound can beat the best
@@ -242,6 +256,8 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
                 sel = ~done[kind] & (low[kind] < best[owner] - 1e-9).any(axis=1)
                 if not sel.any():
                     break
+                if relay is not None and kind == "attack":
+                    sel &= first_of(low[kind], owner, sel, first=4)
                 run(kind, sel)
     return _decisions(best, mode, pick)
 
@@ -262,8 +278,9 @@ def _decisions(best: np.ndarray, mode: np.ndarray, pick: np.ndarray) -> list[tup
 
 
 def _roll_out(model: DirtModel, kind: str, big: PlanSet, rows: np.ndarray, table: np.ndarray,
-              index: np.ndarray) -> np.ndarray:
-    """The values of some plans of a stacked set, one by one or as a Big Attack, per tokens held (numpy)."""
+              index: np.ndarray, spread: np.ndarray | None = None) -> np.ndarray:
+    """The values of some plans of a stacked set, one by one or as a Big Attack, per tokens held (numpy);
+    ``spread``: their Big Attacks' failures valued where the dice can be laid again (achievable)."""
     sub, w = _rows(model, big, rows)
     both = table[index[rows, :w]]
     st, lo = both[:, :, 0], both[:, :, 1]
@@ -271,7 +288,22 @@ def _roll_out(model: DirtModel, kind: str, big: PlanSet, rows: np.ndarray, table
         return roll_values(sub, st, lo, model.limit, model.K)[0]
     where = model.shift_index(sub, st.shape)
     return attack_values(sub, model._shift(sub, st, where), model._shift(sub, lo, where), model.limit,
-                         latest=model.latest)
+                         latest=model.latest, spread=spread)
+
+
+def _relay_bound(model: DirtModel, big: PlanSet, table: np.ndarray, index: np.ndarray,
+                 low: np.ndarray) -> np.ndarray:
+    """A lower bound of every plan's Big Attack when its failures may be laid anywhere (achievable): its end
+    when the dice show no loss, and when they do, the cheapest loss of control of any turn from its boundary
+    (``low[row, tokens]``, before the gain)."""
+    rows = np.arange(len(big.length))
+    sub, w = _rows(model, big, rows)
+    both = table[index[:, :w]]
+    where = model.shift_index(sub, both[:, :, 0].shape)
+    st = model._shift(sub, both[:, :, 0], where)
+    fail, ok = rollout.first_loss(sub, model.limit)
+    spread = (1 - ok)[:, None] * model._shift(sub, low[:, None, :])[:, 0]
+    return attack_values(sub, st, st, model.limit, fl=(fail, ok), spread=spread)
 
 
 def _cheapest(point_min: np.ndarray, index: np.ndarray) -> np.ndarray:
@@ -296,11 +328,11 @@ def _best_of(vals, owner, local, shape, best, pick):
     return np.where(better, v, best), np.where(better, p, pick), better
 
 
-def first_of(low: np.ndarray, owner: np.ndarray, sel: np.ndarray | None = None) -> np.ndarray:
+def first_of(low: np.ndarray, owner: np.ndarray, sel: np.ndarray | None = None, first: int = FIRST) -> np.ndarray:
     """Among the rows (the selected ones when ``sel`` is given), the FIRST of each owner with the lowest bound."""
     key = low[:, 0] if sel is None else np.where(sel, low[:, 0], np.inf)
     order = np.lexsort((key, owner))
     so = owner[order]
     rank = np.empty(len(owner), dtype=np.int64)
     rank[order] = np.arange(len(owner)) - np.searchsorted(so, so)
-    return rank < FIRST
+    return rank < first

@@ -35,7 +35,8 @@ from designer.racing.mdp import Outcome
 from designer.systems.dirt.dice.mishaps import Mishaps
 from designer.systems.dirt.dice.plans import (BIG, PlanSet, PointNumbers, StepTable, fits_all, plan_set, search_plans,
                                               secure_cost, subset, subset_many)
-from designer.systems.dirt.dice.replay import Replay
+from designer.systems.dirt.dice.relay import closure_points, relay_outcomes, relay_values
+from designer.systems.dirt.dice.replay import Replay, _merge, cheapest_from  # noqa: F401  (read by tests)
 from designer.systems.dirt.dice.rollout import attack_values, first_loss, roll_values
 from designer.systems.dirt.driving.ruleset import Pool, Ruleset
 
@@ -71,8 +72,14 @@ class DirtModel:
         self.T1 = mishaps.max_tokens + 1
         self.K = mishaps.max_secured
         self.limit = rules.hazard_limit
-        # a failed Big Attack's loss of control: on its first failing step (as_laid) or any later point (latest)
-        self.latest = getattr(rules.options, "big_attack_failure", "as_laid") == "latest"
+        # a failed Big Attack's loss of control: where its dice can be laid again (achievable), on its first
+        # failing step (as_laid) or any later point of its plan (latest)
+        self.reading = getattr(rules.options, "big_attack_failure", "achievable")
+        self.latest = self.reading == "latest"
+        self.achievable = self.reading == "achievable"
+        self._layings: dict = {}                  # (cell, gear, dice rolled) -> relay.layings
+        self._classes: dict = {}                  # (cell, gear, dice rolled, long-jump dice) -> failure classes
+        self._relay_cache: dict = {}              # (dice rolled, long-jump dice) -> outcomes, steps that lose
         self.fin_value = -np.arange(self.T1, dtype=float)
         self._tokens = np.arange(self.T1)
         g = road.graph
@@ -319,6 +326,10 @@ class DirtModel:
             # at least the least of its points' values after its Big Attack gain. Plans whose bound cannot
             # beat the best plan found are not rolled out.
             low = self._shift(ps, np.minimum(stop, loss)[:, :, None, :].min(axis=1).reshape(ps.n, 1, self.T1))[:, 0]
+            if self.achievable:                 # a failure may be laid off the plan: its points bound it too
+                nums = np.array(closure_points(self, ps) or [0], dtype=np.int64)
+                off = self.fill(damage, nums, value)[nums, 1].min(axis=0)
+                low = np.minimum(low, self._shift(ps, np.broadcast_to(off, (ps.n, 1, self.T1)))[:, 0])
             order = np.argsort(low[:, 0], kind="stable")
             done = np.zeros(ps.n, dtype=bool)
             batch = order[:8]
@@ -328,9 +339,10 @@ class DirtModel:
                 st, lo = stop[batch], loss[batch]
                 lo_roll, rescue = self.sisu_rescue(sub, lo, damage, value)
                 rolled, _ = roll_values(sub, st, lo_roll, self.limit, self.K)
-                attack = attack_values(sub, self._shift(sub, st), self._shift(sub, lo), self.limit,
-                                       None if rescue is None else self._shift(sub, rescue[:, None, :])[:, 0],
-                                       latest=self.latest)
+                resc = None if rescue is None else self._shift(sub, rescue[:, None, :])[:, 0]
+                spread = relay_values(self, cell, gear, ps, batch, damage, value, resc) if self.achievable else None
+                attack = attack_values(sub, self._shift(sub, st), self._shift(sub, lo), self.limit, resc,
+                                       latest=self.latest, spread=spread)
                 for mode, vals in (("roll", rolled), ("attack", attack)):
                     p = np.argmin(vals, axis=0)
                     v = vals[p, np.arange(self.T1)]
@@ -399,17 +411,19 @@ class DirtModel:
         return self.loss_outcomes(*self._point(ps1, j), damage)
 
     def attack_failure(self, ps1, j: int, bank: int, loss: np.ndarray, damage: tuple,
-                       cheapest: list | None = None) -> list:
+                       cheapest: list | None = None, laid: tuple | None = None) -> list:
         """What a failed Big Attack (first failing step j) leads to: a loss of control on step j (as_laid) or
         the cheapest one at or after j (latest), or the SISU token spent and the attack's end reached.
-        ``cheapest``: :func:`cheapest_from` of the plan's loss values with these tokens, when already worked out."""
+        ``cheapest``: :func:`cheapest_from` of the plan's loss values with these tokens, when already worked out;
+        ``laid``: (point, its loss value) where the dice are laid again (achievable, :mod:`.relay`)."""
         n = int(ps1.length[0])
-        jj = (cheapest_from(loss[0, :n + 1, bank].tolist()) if cheapest is None else cheapest)[j] if self.latest else j
-        if ps1.rescue is not None:
-            stop_su, _, raw = ps1.rescue
-            if stop_su[0, n, bank] < raw[0, jj, bank] - 1e-9:
-                return self.stop_outcomes(*self._point(ps1, n), tuple(damage[:4]) + (0,))
-        return self.loss_outcomes(*self._point(ps1, jj), damage)
+        if laid is None:
+            jj = (cheapest_from(loss[0, :n + 1, bank].tolist()) if cheapest is None else cheapest)[j] \
+                if self.latest else j
+            laid = (self._point(ps1, jj), loss[0, jj, bank])
+        if ps1.rescue is not None and ps1.rescue[0][0, n, bank] < laid[1] - 1e-9:
+            return self.stop_outcomes(*self._point(ps1, n), tuple(damage[:4]) + (0,))
+        return self.loss_outcomes(*laid[0], damage)
 
     def _point(self, ps1, i):
         return (int(ps1.cell[0, i]), int(ps1.gear[0, i]), bool(ps1.fin[0, i]), int(ps1.cuts[0, i]))
@@ -438,7 +452,11 @@ class DirtModel:
             if pc:
                 emit(pc, self.stop_outcomes(*self._point(ps1, 1), damage), bank, credit, "canon")
             emit((1 - pc) * ok[0], self.stop_outcomes(*self._point(ps1, n), damage), bank, credit, "attack")
-            for j in range(1, n + 1):
+            if self.achievable:
+                for prob, pt, v in relay_outcomes(self, cell, gear, ps1.steps[0], damage, bank, value):
+                    emit((1 - pc) * prob, self.attack_failure(ps1, 0, bank, loss, damage, laid=(pt, v)), bank, credit,
+                         "attack-failed")
+            for j in range(1, n + 1) if not self.achievable else ():
                 if fail[0, j] > 0:
                     emit((1 - pc) * fail[0, j], self.attack_failure(ps1, j, bank, loss, damage, cheapest), bank, credit,
                          "attack-failed")
@@ -475,25 +493,3 @@ class DirtModel:
             mass = nxt
         return _merge(out)
 
-
-def cheapest_from(values: list) -> list:
-    """For every point j, the point at or after j with the least value (the first of equal ones)."""
-    out = list(range(len(values)))
-    for j in range(len(values) - 2, -1, -1):
-        if values[out[j + 1]] < values[j]:
-            out[j] = out[j + 1]
-    return out
-
-
-def _merge(outs: list[Outcome]) -> list[Outcome]:
-    """Outcomes with the same seconds, state, tokens and loss as one (their chances added in order)."""
-    first: dict = {}
-    total: dict = {}
-    for o in outs:
-        key = (o.seconds, o.state, o.bank, o.loss)
-        if key in total:
-            total[key] += o.p
-        else:
-            first[key], total[key] = o, o.p
-    return [o if p == o.p else Outcome(p, o.seconds, o.state, o.bank, o.loss, o.info)
-            for o, p in zip(first.values(), total.values()) if p > 0]

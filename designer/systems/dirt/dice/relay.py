@@ -1,0 +1,389 @@
+"""Where a failed Big Attack can lose control when its rolled dice are laid again (``big_attack_failure:
+achievable``, the default reading of rulebook p. 16-17 "Grosse Attaque").
+
+After a failed Big Attack the driver takes every rolled die, its result unchanged, and lays them again as if
+planning a move: on any legal route of the turn, not necessarily all of them, but enough to trigger the loss of
+control, which happens on the cell of the hazard that caused it. So where it can happen depends on which dice
+showed a hazard. For one plan this module lists every legal laying of (a part of) its dice from the boundary
+(:func:`layings`: each step with the dice used before it and after it) and, for every way the dice can fall
+that fails the attack, the points of the turn (cell, gear, finished, cuts entered) where some laying reaches
+the loss of control (:func:`failure_classes`): the outcomes with the same points are one class, with their
+chance added.
+
+What a laying may do, die by die (the turn engine's legal moves, restricted to the rolled dice):
+
+- a gear die keeps its number and its result; the white gas, red brake and orange leader dice of one kind
+  showing a hazard and those showing none can be laid in any order the driver likes;
+- the loss of control lies on the step where the hazards laid so far first reach the hazard limit, or on a
+  long jump whose die shows a hazard (p. 12); the laying stops there. Steps before it must not lose control
+  (no hazard on an earlier long-jump die), and a canon start's gear 2 showing a hazard ends a turn without a
+  loss (p. 23), so a laying cannot start that way;
+- a loss on the step that crosses the finish line still finishes (p. 20), only when the dice can be laid so.
+
+*Decided*: a loss caused on purpose by entering a cell above its limit (the rulebook allows it: "à cause d'un
+élément du circuit") is not offered: a laying here never breaks a limit. Leaving it out can only raise the
+figure, which stays a time a driver achieves.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from designer.systems.dirt.dice.plan_search import cut_cells
+from designer.systems.dirt.dice.plans import BIG, PlanSteps
+from designer.systems.dirt.driving.dice_used import _BRAKE, _CANON, _GAS, _LEADER, _M, _POP
+
+KINDS = (("gas", _GAS), ("brake", _BRAKE), ("leader", _LEADER))
+
+
+def _counts(used: int) -> tuple:
+    return tuple((used >> shift) & _M for _k, shift in KINDS)
+
+
+def _fits(used: int, rolled: int) -> bool:
+    """Whether the dice ``used`` are among the dice ``rolled`` (the canon mark and red-zone counts aside)."""
+    if used & 63 & ~rolled:
+        return False
+    return all(((used >> s) & _M) <= ((rolled >> s) & _M) for _k, s in KINDS)
+
+
+def layings(engine, cut, cell: int, gear: int, rolled: int) -> list[tuple]:
+    """Every step of every legal laying of some of the dice ``rolled`` (packed as the turn engine packs them)
+    from a boundary: ``(used before, jump dice before, used after, jump die of the step, point)``, the point
+    ``(cell, gear, finished, cuts entered)`` after the step; each distinct step once, in the order found."""
+    start = (cell, gear, 0, (), 0)
+    seen = {start}
+    todo = [start]
+    out: dict = {}
+    off = 63 & ~rolled
+    top = [(s, (rolled >> s) & _M) for _k, s in KINDS]
+    while todo:
+        c, g, used, jumps, cuts = todo.pop()
+        for opt in engine.die_options(g, used):
+            nused = opt[1]
+            if nused & off or any((nused >> s) & _M > n for s, n in top):
+                continue
+            for v, ng, term, step, jd in engine.cell_moves(c, g, opt):
+                path = step[1]
+                ncuts = min(15, cuts + (cut[path[0]] or cut[path[-1]]))
+                point = (v, ng, term == 2, ncuts)
+                out.setdefault((used, jumps, nused, jd, point), None)
+                if term:
+                    continue
+                njumps = jumps if jd is None else tuple(sorted(jumps + (jd,)))
+                key = (v, ng, nused, njumps, ncuts)
+                if key not in seen:
+                    seen.add(key)
+                    todo.append(key)
+    return list(out)
+
+
+def outcomes(rules, rolled: int, jumps: tuple) -> list[tuple[float, tuple]]:
+    """The ways the dice of a plan (``rolled``, its long-jump dice ``jumps``) fall that fail a Big Attack:
+    ``(chance, (gear dice showing a hazard as bits, hazards among its gas, brake and leader dice))``, the chances
+    of the same outcome added. A canon start's gear 2 shows no hazard here (its hazard ends the turn, p. 23)."""
+    faces = rules.die_faces
+    hz = {d: n / faces for d, n in rules.hazard_faces.items()}
+    limit = rules.hazard_limit
+    canon = bool(rolled & _CANON)
+    gear_jumps = {int(j[4:]) for j in jumps if j.startswith("gear")}
+    kind_jumps = [sum(1 for j in jumps if j == k) for k, _s in KINDS]
+    gears = [k for k in range(1, 7) if rolled & (1 << (k - 1)) and not (canon and k == 2)]
+    counts = _counts(rolled)
+    out: dict = {}
+    # every gear die on its own; of each kind, the plain dice by their number of hazards and each jump die alone
+    for bits in itertools.product((0, 1), repeat=len(gears)):
+        p_gear, mask, counted, jump_hit = 1.0, 0, 0, False
+        for k, b in zip(gears, bits):
+            h = hz[f"gear{k}"]
+            p_gear *= h if b else 1 - h
+            if b:
+                mask |= 1 << (k - 1)
+                if k in gear_jumps:
+                    jump_hit = True
+                else:
+                    counted += 1
+        per_kind = []
+        for (kind, _s), n, nj in zip(KINDS, counts, kind_jumps):
+            h = hz[kind]
+            plain = n - nj
+            rows = []
+            for x in range(plain + 1):
+                px = math.comb(plain, x) * h ** x * (1 - h) ** (plain - x)
+                for y in range(nj + 1):
+                    py = math.comb(nj, y) * h ** y * (1 - h) ** (nj - y)
+                    rows.append((px * py, x, y))
+            per_kind.append(rows)
+        for combo in itertools.product(*per_kind):
+            p = p_gear
+            shown = counted
+            hit = jump_hit
+            for px, x, y in combo:
+                p *= px
+                shown += x
+                hit = hit or y > 0
+            if p <= 0 or not (hit or shown >= limit):
+                continue
+            key = (mask,) + tuple(x + y for _p, x, y in combo)
+            out[key] = out.get(key, 0.0) + p
+    return [(p, key) for key, p in out.items()]
+
+
+def _loses(step: tuple, rolled: int, outcome: tuple, limit: int) -> bool:
+    """Whether a laying can lose control on this step, given how the rolled dice fell."""
+    used, jumps, nused, jd, _point = step
+    mask, shown = outcome[0], outcome[1:]
+    canon_now = bool(nused & _CANON) and not used & _CANON
+    if used & _CANON and mask & 2:          # the laying started with a canon gear 2 showing a hazard: no loss
+        return False
+    if canon_now:                           # that step's gear 2 is not counted (p. 23)
+        return False
+    for j in jumps:                         # an earlier long-jump gear die showing a hazard lost control there
+        if j.startswith("gear") and mask & (1 << (int(j[4:]) - 1)):
+            return False
+    pre = _POP[used & mask & 63]
+    post = _POP[nused & mask & 63]
+    room = 0
+    jump_ok = jd is not None and jd.startswith("gear") and bool(mask & (1 << (int(jd[4:]) - 1)))
+    for (kind, s), n, h in zip(KINDS, _counts(rolled), shown):
+        a, d = (used >> s) & _M, ((nused >> s) & _M) - ((used >> s) & _M)
+        clean = n - h
+        nj = sum(1 for j in jumps if j == kind)
+        if clean < nj:                      # an earlier long jump of this kind needs a die showing no hazard
+            return False
+        x0 = max(0, a - clean)              # the fewest hazards of this kind laid before the step
+        x1 = min(a - nj, h)                 # the most (the long-jump dice before show none)
+        if x0 > x1:
+            return False
+        pre += x0
+        post += min(x0 + d, h)
+        room += max(0, min(x1, h - d) - x0)      # each more hazard laid before raises what the step can reach
+        if jd == kind and h - x0 >= 1:
+            jump_ok = True
+    if pre >= limit:
+        return False
+    return jump_ok or post + min(limit - 1 - pre, room) >= limit
+
+
+def failure_classes(rules, steps: list[tuple], rolled: int, jumps: tuple, as_index: bool = False,
+                    cache: dict | None = None):
+    """For a plan of dice ``rolled`` (its long-jump dice ``jumps``) and its :func:`layings`: ``(chance, points)``
+    for every set of points where the loss of control of a failed Big Attack can be laid, the chances of the
+    outcomes giving the same set added (in the order of :func:`outcomes`). Every outcome and step at once
+    (numpy); :func:`_loses` says the same of one step and one outcome. ``as_index``: (the points, the classes
+    with their points as indexes in that list, and the number of the class of each outcome); ``cache``: a dict kept between calls on one ruleset."""
+    known = {} if cache is None else cache.setdefault((rolled, jumps), {})
+    outs = known.get(None)
+    if outs is None:
+        outs = known[None] = outcomes(rules, rolled, jumps)
+    if not outs or not steps:
+        return ([], [], {}) if as_index else []
+    points = sorted({st[4] for st in steps})
+    where = {pt: i for i, pt in enumerate(points)}
+    # whether a step can lose depends on the dice before and after it, not on its cell: worked out once per
+    # distinct (dice before, jump dice before, dice after, jump die) and plan dice
+    sigs: dict = {}
+    sig_of = np.array([sigs.setdefault(st[:4], len(sigs)) for st in steps], dtype=np.int64)
+    fresh = [sg for sg in sigs if sg not in known]
+    if fresh:
+        got = _loses_all(_step_arrays(fresh), rolled, np.array([o for _p, o in outs], dtype=np.int64),
+                         rules.hazard_limit)
+        for i, sg in enumerate(fresh):
+            known[sg] = got[:, i]
+    ok = np.stack([known[sg] for sg in sigs], axis=1)[:, sig_of]
+    hit = np.zeros((len(outs), len(points)), dtype=bool)
+    o_idx, s_idx = np.nonzero(ok)
+    hit[o_idx, np.array([where[st[4]] for st in steps], dtype=np.int64)[s_idx]] = True
+    out: dict = {}
+    which: dict = {}                     # outcome -> number of its class
+    for (p, o), row in zip(outs, hit):
+        key = row.tobytes()
+        if key in out:
+            out[key][0] += p
+        else:
+            out[key] = [p, np.nonzero(row)[0], len(out)]
+        which[o] = out[key][2]
+    return [(p, tuple(points[i] for i in idx.tolist())) for p, idx, _n in out.values()] if not as_index else \
+        (points, [(p, idx) for p, idx, _n in out.values()], which)
+
+
+_BITS = np.array(_POP, dtype=np.int64)
+
+
+def _step_arrays(steps: list[tuple]) -> dict:
+    """The steps of :func:`layings` as arrays over steps (what :func:`_loses_all` reads)."""
+    used = np.array([st[0] for st in steps], dtype=np.int64)
+    nused = np.array([st[2] for st in steps], dtype=np.int64)
+    gear_jumps = np.array([sum(1 << (int(j[4:]) - 1) for j in st[1] if j.startswith("gear")) for st in steps],
+                          dtype=np.int64)
+    jd = [st[3] for st in steps]
+    return {
+        "pre_g": used & 63, "post_g": nused & 63, "jumps_g": gear_jumps,
+        "canon_before": (used & _CANON) != 0, "canon_now": ((nused & _CANON) != 0) & ((used & _CANON) == 0),
+        "a": [(used >> s) & _M for _k, s in KINDS],
+        "d": [((nused >> s) & _M) - ((used >> s) & _M) for _k, s in KINDS],
+        "nj": [np.array([sum(1 for j in st[1] if j == k) for st in steps], dtype=np.int64) for k, _s in KINDS],
+        "jd_g": np.array([1 << (int(j[4:]) - 1) if j and j.startswith("gear") else 0 for j in jd], dtype=np.int64),
+        "jd_kind": [np.array([j == k for j in jd]) for k, _s in KINDS],
+    }
+
+
+def _loses_all(arr: dict, rolled: int, outs: np.ndarray, limit: int) -> np.ndarray:
+    """:func:`_loses` for every outcome (rows of ``outs``: gear hazard bits, hazards of each kind) and every
+    step at once: a boolean [outcome, step]."""
+    mask = outs[:, :1]
+    bad = (arr["canon_before"][None, :] & ((mask & 2) != 0)) | arr["canon_now"][None, :]
+    bad |= (arr["jumps_g"][None, :] & mask) != 0
+    pre = _BITS[arr["pre_g"][None, :] & mask]
+    post = _BITS[arr["post_g"][None, :] & mask]
+    room = np.zeros_like(pre)
+    jump_ok = (arr["jd_g"][None, :] & mask) != 0
+    for i, n in enumerate(_counts(rolled)):
+        h = outs[:, 1 + i:2 + i]
+        a, d, nj = arr["a"][i][None, :], arr["d"][i][None, :], arr["nj"][i][None, :]
+        clean = n - h
+        x0 = np.maximum(0, a - clean)
+        x1 = np.minimum(a - nj, h)
+        bad |= (clean < nj) | (x0 > x1)
+        pre = pre + x0
+        post = post + np.minimum(x0 + d, h)
+        room = room + np.maximum(0, np.minimum(x1, h - d) - x0)
+        jump_ok |= arr["jd_kind"][i][None, :] & (h - x0 >= 1)
+    return ~bad & (pre < limit) & (jump_ok | (post + np.minimum(limit - 1 - pre, room) >= limit))
+
+
+def plan_dice(plan_steps) -> tuple[int, tuple]:
+    """The dice of a plan (its steps: dice, cells, gear, events) packed as the turn engine packs them, with the
+    canon mark, and its long-jump dice (sorted labels)."""
+    used, jumps = 0, []
+    for dice, _path, _g, events in plan_steps:
+        if "canon" in events:
+            used |= _CANON
+        if "long-jump" in events:
+            jumps.append(dice[0])
+        for d in dice:
+            if d.startswith("gear"):
+                used |= 1 << (int(d[4:]) - 1)
+            else:
+                used += 1 << dict(KINDS)[d]
+    return used, tuple(sorted(jumps))
+
+
+# -- the values of a failed Big Attack for the solver (a DirtModel's tables of point values) ----------------
+
+def plan_classes(model, cell: int, gear: int, plan_steps) -> tuple:
+    """:func:`failure_classes` of one plan from a boundary of ``model`` (a DirtModel) as arrays: the chance of
+    each class, the model's point numbers of all classes one after the other, where each class starts and the
+    number of the class of each failing outcome (:func:`outcomes`);
+    kept per (boundary, dice rolled, long-jump dice), and the layings per dice rolled."""
+    rolled, jumps = plan_dice(plan_steps)
+    key = (cell, gear, rolled, jumps)
+    hit = model._classes.get(key)
+    if hit is None:
+        lkey = (cell, gear, rolled & ~_CANON)
+        steps = model._layings.get(lkey)
+        if steps is None:
+            engine = model.engine(model.pool(cell, (0, 0, 0, 0, 0)))
+            steps = model._layings[lkey] = layings(engine, cut_cells(engine), cell, gear, rolled & ~_CANON)
+        points, classes, which = failure_classes(model.rules, steps, rolled, jumps, as_index=True,
+                                                 cache=model._relay_cache)
+        numbers = np.array([model.numbers.of(pt) for pt in points], dtype=np.int64)
+        sizes = [len(idx) for _p, idx in classes]
+        hit = model._classes[key] = (np.array([p for p, _i in classes]),
+                                     numbers[np.concatenate([idx for _p, idx in classes])] if classes
+                                     else np.zeros(0, dtype=np.int64),
+                                     np.cumsum([0] + sizes[:-1]).astype(np.int64)[:len(sizes)], which)
+    return hit
+
+
+def relay_values(model, cell: int, gear: int, ps, plans, damage: tuple, value, rescue=None):
+    """For plans (numbers in ``ps``) of a boundary: the failures of their Big Attacks, each class of outcomes
+    laid at its cheapest point, added (``spread[plan, tokens]``, tokens held before the attack).
+    ``rescue[plan, tokens]``: a failure cancelled by the SISU token (already shifted), when held."""
+    plans = [int(p) for p in plans]
+    T1 = model.T1
+    spread = np.zeros((len(plans), T1))
+    got = [plan_classes(model, cell, gear, ps.steps[p])[:3] for p in plans]
+    nums = np.concatenate([g[1] for g in got] + [np.zeros(1, dtype=np.int64)])
+    table = model.fill(damage, nums, value)
+    probs, starts, rows, gains, shift = [], [], [], [], 0
+    for r, (p, (prob, pts, start)) in enumerate(zip(plans, got)):
+        probs.append(prob)
+        starts.append(start + shift)
+        rows.append(np.full(len(prob), r, dtype=np.int64))
+        gains.append(np.full(len(pts), int(ps.gain[p]), dtype=np.int64))
+        shift += len(pts)
+    if not shift:
+        return spread
+    nums = nums[:-1]
+    total = model._tokens[None, :] + np.concatenate(gains)[:, None]
+    idx = np.minimum(total, T1 - 1)
+    raw = table[nums, 1]
+    vals = np.where(raw >= BIG, BIG, np.take_along_axis(raw, idx, axis=1) - (total - idx))
+    best = np.minimum.reduceat(vals, np.concatenate(starts), axis=0)
+    rows = np.concatenate(rows)
+    if rescue is not None:
+        best = np.minimum(best, rescue[rows])
+    terms = np.concatenate(probs)[:, None] * best
+    np.add.at(spread, rows, terms)                  # added class after class, in order
+    return spread
+
+
+def relay_outcomes(model, cell: int, gear: int, plan_steps, damage: tuple, bank: int, value) -> list[tuple]:
+    """Where each class of failures of a plan's Big Attack is laid with ``bank`` tokens after the attack:
+    ``(chance, point, its loss value)``, the cheapest point of the class (the first of equal ones)."""
+    probs, nums, starts, _which = plan_classes(model, cell, gear, plan_steps)
+    return [(p, *_cheapest_of(model, nums, starts, c, damage, bank, value)) for c, p in enumerate(probs.tolist())]
+
+
+def laid_point(model, cell: int, gear: int, plan_steps, outcome: tuple, damage: tuple, bank: int, value) -> tuple:
+    """Where the driver lays the loss of control of a failed Big Attack whose dice fell as ``outcome`` (gear
+    dice showing a hazard as bits, hazards of each kind; see :func:`outcomes`): (point, its loss value)."""
+    probs, nums, starts, which = plan_classes(model, cell, gear, plan_steps)
+    return _cheapest_of(model, nums, starts, which[outcome], damage, bank, value)
+
+
+def _cheapest_of(model, nums, starts, c: int, damage: tuple, bank: int, value) -> tuple:
+    a = int(starts[c])
+    b = int(starts[c + 1]) if c + 1 < len(starts) else len(nums)
+    vals = model.fill(damage, nums[a:b], value)[nums[a:b], 1, bank]
+    i = int(np.argmin(vals))
+    return model._point_list[int(nums[a + i])], float(vals[i])
+
+
+def closure_points(model, ps) -> list:
+    """The numbers of every point a turn from a plan set's boundary reaches (its search's candidates): where
+    a failed Big Attack of its plans may be laid (a superset of their :func:`plan_classes`)."""
+    steps = ps.steps
+    if not isinstance(steps, PlanSteps):
+        return model.points(ps)
+    search = steps.search
+    hit = search.cache.get("all_points")
+    if hit is None:
+        every = np.unique(model.numbers._every(search, model.steps))
+        hit = search.cache["all_points"] = every[every > 0].tolist()
+    return hit
+
+
+class Relaid:
+    """The failed Big Attacks of the plan sets of many states (a group of the sweep): ``low[state]`` the
+    cheapest loss of control any of their turns can reach, :meth:`spread` the failures of some plans."""
+
+    def __init__(self, model, states: list, sets: list, value):
+        self.model, self.states, self.sets, self.value = model, states, sets, value
+        low = []
+        for (cell, gear, damage), ps in zip(states, sets):
+            nums = np.array(closure_points(model, ps) or [0], dtype=np.int64)
+            low.append(model.fill(damage, nums, value)[nums, 1].min(axis=0))
+        self.low = np.array(low)
+
+    def spread(self, which: np.ndarray, plans: np.ndarray) -> np.ndarray:
+        """``spread[row, tokens]`` of plan ``plans[row]`` of set ``which[row]``."""
+        out = np.zeros((len(which), self.model.T1))
+        for k in np.unique(which).tolist():
+            rows = np.nonzero(which == k)[0]
+            cell, gear, damage = self.states[k]
+            out[rows] = relay_values(self.model, cell, gear, self.sets[k], plans[rows], damage, self.value)
+        return out
