@@ -80,7 +80,9 @@ def times_block(pdf: Book, f) -> None:
         pdf.cell(pdf.get_string_width(head) + 6, 8, head)
         pdf.font(11, True, GREY)
         pdf.cell(0, 8, f"ideal {clock(line.game_seconds)}", new_x="LMARGIN", new_y="NEXT")
-        failure = {"as_laid": "a failed Big Attack's loss of control lies where its dice first reach the limit",
+        failure = {"achievable": "a failed Big Attack's dice are laid again where they can lose control at least "
+                                 "cost, the loss on the hazard that reaches the limit",
+                   "as_laid": "a failed Big Attack's loss of control lies where its dice first reach the limit",
                    "latest": "a failed Big Attack's loss of control may be laid at any later point of its plan"}
         reading = failure.get(exp.big_attack_failure or "", "")
         pdf.para("Expected: the average a driver posts playing the best way under the dice (hazards, losses of "
