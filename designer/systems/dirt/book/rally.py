@@ -3,6 +3,11 @@ rally, small maps) and the rally sheet to fill in at the table, laid out as the 
 for up to six players (the box says 1-6): time and SISU per stage (the SISU rule: write "SISU" beside the
 time), penalties (time controls, liaison), damage V/G/F and flat tyres and the spare wheel O/N between
 stages, running totals, final time and position. A single-stage book has its sheet too.
+
+With more than one player and the expected time solved (``--expected``), the sheet ends with the rally raced by
+that many cars (:func:`designer.systems.dirt.dice.table_rally.simulate_rally`, seeded): per car the total, its
+spread, wins, the chance of being blocked, turns and each stage's time, and the table time from every car's
+simulated turns. A book for competitive play (no lines) leaves it out, as it leaves out the game times.
 """
 from __future__ import annotations
 
@@ -162,8 +167,10 @@ def _cover_maps(pdf: Book, facts: list) -> None:
 
 # -- the rally sheet ---------------------------------------------------------------------------
 
-def rally_sheet(pdf: Book, name: str, facts: list) -> None:
-    """The sheet to fill in at the table: one column per player (six), rows stage by stage."""
+def rally_sheet(pdf: Book, name: str, facts: list, runs: int | None = None) -> None:
+    """The sheet to fill in at the table: one column per player (six), rows stage by stage; then, with several
+    players and the expected time solved, the rally raced by them (``runs`` races, :data:`BOOK_RUNS` by default).
+    """
     pdf.add_page()
     pdf.running = f"{name} · rally sheet"
     pdf.heading(f"Rally sheet · {name}", 14)
@@ -220,6 +227,58 @@ def rally_sheet(pdf: Book, name: str, facts: list) -> None:
              "at the next stage. Spare wheel: O if its card can be used in the next stage, N if not. Total time: "
              "the sum so far, with the position (#). A player who retires takes one minute more than the slowest "
              "finisher.", 7.5, GREY, 3.5)
+    table = simulated_table(facts, runs or BOOK_RUNS)
+    if table is not None:
+        table_block(pdf, table)
 
 
-__all__ = ["rally_cover", "rally_sheet", "strip_text", "SHEET_PLAYERS"]
+# -- the rally raced by the table's cars ---------------------------------------------------------
+
+BOOK_RUNS = 500
+
+
+def simulated_table(facts: list, runs: int = BOOK_RUNS) -> dict | None:
+    """The rally raced ``runs`` times by the book's players, when there are several, the book prints lines and
+    its expected times are solved (every stage valid with a cell graph); None otherwise."""
+    from designer.systems.dirt.dice.table_rally import simulate_rally
+
+    players = max((f.players for f in facts), default=1)
+    if players < 2 or not facts or not all(f.lines and f.fastest is not None and f.fastest.expected is not None
+                                           and f.track.has_cells for f in facts):
+        return None
+    return simulate_rally([f.track for f in facts], players, runs)
+
+
+def table_block(pdf: Book, d: dict) -> None:
+    """A simulated rally (:func:`simulated_table`) printed under the sheet: a line of table figures, one row per
+    car, and what it rests on."""
+    from designer.systems.dirt.book.facts import clock as clk
+
+    pdf.need(38 + 5 * d["players"])
+    pdf.ln(1)
+    pdf.subheading(f"At the table: {d['players']} cars raced {d['runs']} times (simulation)", 9.5)
+    pdf.para(f"About {minutes(d['table_minutes'])} at the table ({d['rally_table_turns']:.0f} turns of all cars, "
+             f"{', '.join(f'{t:.0f}' for t in d['table_turns'])} by stage); one car alone: "
+             f"{clk(d['single_car_expected_seconds'])}.", 8.5, INK, 4.0)
+    m = d["stages"]
+    cols = [Column("Car", 10, "C", bold=True), Column("Total", 16, "R"), Column("± sd", 13, "R"),
+            Column("p10–p90", 24, "R"), Column("Wins", 12, "R"), Column("Blocked", 15, "R"), Column("Turns", 13, "R")]
+    cols += [Column(f"SS{k}", 0, "R") for k in range(1, m + 1)] if m > 1 else [Column("", 0)]
+    rows = []
+    for s in d["seats"]:
+        row = [str(s["seat"]), clk(s["expected_seconds"]), f"{s['sd']:.0f} s",
+               f"{clk(s['p10_seconds'])}–{clk(s['p90_seconds'])}", f"{100 * s['win_chance']:.0f}%",
+               f"{100 * s['blocked_chance']:.0f}%", f"{s['turns']:.1f}"]
+        row += [clk(x) for x in s["stage_seconds"]] if m > 1 else [""]
+        rows.append(row)
+    pdf.table(cols, rows, size=8.0)
+    pdf.ln(1)
+    kept = [k.replace("_", " ") for k, v in d.get("assumed", {}).items() if v.get("status") in ("assumed", "decided")]
+    pdf.para("Car 1 starts the first stage first, car 2 second...; later stages start by the totals so far. Blocked: "
+             "the chance of being stopped by another car at least once. Each car plays the best single-car policy "
+             "with the dice it gets (leader or gas); damage, spare wheel and tokens start fresh each stage. "
+             f"Seeded ({d['seed']}), rules of tilesets/dirt-table-rules.yaml; not in the rulebook: "
+             f"{', '.join(kept)}.", 7, GREY, 3.2)
+
+
+__all__ = ["rally_cover", "rally_sheet", "strip_text", "SHEET_PLAYERS", "simulated_table", "table_block"]
