@@ -182,7 +182,8 @@ def _legend_items(routes: dict) -> list[tuple[float, object]]:
     for mode, dash in (("sea", "6 4"), ("air", "1 4")):
         items.append((40 + text_width(mode, 9), lambda x, y, mode=mode, dash=dash:
                       f'<line x1="{x:.1f}" y1="{y + 5:.1f}" x2="{x + 30:.1f}" y2="{y + 5:.1f}" stroke="#1a4f8b" '
-                      f'stroke-width="2" stroke-dasharray="{dash}"/><text x="{x + 34:.1f}" y="{y + 9:.1f}">{mode}</text>'))
+                      f'stroke-width="2" stroke-dasharray="{dash}"/>'
+                      f'<text x="{x + 34:.1f}" y="{y + 9:.1f}">{mode}</text>'))
     words = "tiles: ! danger  ■ stop  f fuel  m mechanic"
     items.append((text_width(words, 9) + 4, lambda x, y: f'<text x="{x:.1f}" y="{y + 9:.1f}">{words}</text>'))
     for name in routes:

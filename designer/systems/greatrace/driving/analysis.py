@@ -86,9 +86,12 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
                                 hint="use a smaller board or smaller gauges, or lay tiles on the open spaces")
         plans.sort(key=lambda p: (p.actions, p.francs, p.mech_lost, p.fuel_burnt))
     p_fast = plans[0]
-    pool = [shortest] + (routes.candidate_routes(cm, start, finish, candidates, cards, transport) if complete else [])
-    if transport and complete:
-        pool.append(routes.shortest_route(cm, start, finish, transport=False))
+    pool = [shortest]
+    if complete and (slack is not None or not full):
+        # a bounded trade-off set may miss the cheapest way: candidate routes, each driven, stand in for the rest
+        pool += routes.candidate_routes(cm, start, finish, candidates, cards, transport)
+        if transport:
+            pool.append(routes.shortest_route(cm, start, finish, transport=False))
     by_key = {p.route.key(): p for p in plans}
     for r in pool:
         if r is not None and r.key() not in seen:

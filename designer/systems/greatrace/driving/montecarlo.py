@@ -52,7 +52,8 @@ class _Stuck(Exception):
 class _Drive:
     """One drive of a plan: the car, the purse, the bag and what was counted."""
 
-    def __init__(self, cm: CostMap, plan: Plan, rng: random.Random):
+    def __init__(self, cm: CostMap, plan: Plan, rng: random.Random, planned: dict | None = None,
+                 funding: dict | None = None):
         rules, race = cm.rules, cm.race
         self.cm, self.plan, self.rules, self.rng = cm, plan, rules, rng
         self.gmax = {g: rules.gauge_max(g) for g in ("fuel", "engine", "chassis")}
@@ -62,7 +63,8 @@ class _Drive:
         self.money = race.money
         # the hand: TRANSPORT, ESCORTE, GUIDE (as the search starts it: discarded down to the chassis)
         self.hand = list(start_hand(race, self.chassis))
-        self.planned = tiles_of(cm)
+        self.planned = planned if planned is not None else tiles_of(cm)
+        self.funding = funding if funding is not None else {}       # francs to raise -> funding_plan
         self.bag = [kind for kind, n in cm.bag.values() for _ in range(n)]
         self.drawn: dict = {}
         self.hexes = plan.route.hexes()
@@ -87,7 +89,9 @@ class _Drive:
         gap = amount - self.money
         raise_for = max(gap, self.plan.shortfall) if not self.funded else gap
         self.funded = True
-        actions, assistants, raised = funding_plan(raise_for, self.rules)
+        if raise_for not in self.funding:
+            self.funding[raise_for] = funding_plan(raise_for, self.rules)
+        actions, assistants, raised = self.funding[raise_for]
         if raised < gap:
             raise _Stuck("the funding space cannot raise what the route costs")
         self.n["funding_actions"] += actions
@@ -299,7 +303,8 @@ def simulate(cm: CostMap, plan: Plan | Route, runs: int = 1000, seed: int = 1) -
     rng = random.Random(seed)
     if isinstance(plan, Route):
         plan = plan_route(cm, plan)
-    results = ([_Drive(cm, plan, rng).run() for _ in range(max(1, runs))] if plan is not None
+    planned, funding = tiles_of(cm), {}
+    results = ([_Drive(cm, plan, rng, planned, funding).run() for _ in range(max(1, runs))] if plan is not None
                else [_cannot()] * max(1, runs))
     done = [r for r in results if not r["failed"]]
     out = {"runs": len(results), "seed": seed,
