@@ -85,3 +85,24 @@ def test_the_simulator_replays_the_laid_failures():
     runs = result.simulate(4000, seed=3)
     lo, hi = runs.ci95
     assert lo - 0.05 <= result.seconds <= hi + 0.05
+
+
+@pytest.mark.parametrize("sisu", [False, True])
+def test_the_sweep_lays_failures_as_the_recursion_does(sisu):
+    """Under achievable, the sweep (many boundaries at once, with its own bound) gives the values of the plain
+    recursion (one boundary at a time), with and without the SISU token."""
+    from designer.racing.mdp import solve
+    from designer.systems.dirt.dice.sweep import sweep
+
+    G = tiny_road(8, 2, {(3, 0): 3, (5, 1): 2}, {(4, 0): 3})
+
+    def model():
+        return DirtModel(road_of(G), RULES, load_mishaps(), sisu=sisu)
+
+    swept = model()
+    starts = [(s, 0, swept.start_damage) for s in swept.road.starts()]
+    known = sweep(swept, starts)
+    reference = solve(model(), starts)
+    assert set(known[0]) >= set(reference.values)
+    worst = max(float(abs(known[0][s] - v).max()) for s, v in reference.values.items())
+    assert worst < 1e-9
