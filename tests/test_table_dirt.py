@@ -230,3 +230,29 @@ def test_replanning_takes_a_plan_the_other_cars_allow(stage):
     run = simulate_table(track, 3, runs=30, seed=1, table=replan)
     assert run.rules.named()["blocked_turn"]["value"] == "replan"
     assert all((s.times > 0).all() for s in run.seats)
+
+
+def test_a_rally_of_one_car_is_the_single_car_figures(stage):
+    from designer.systems.dirt.dice.table_rally import simulate_rally
+
+    track, table = stage
+    d = simulate_rally([track, track], players=1, runs=300, seed=6, tables=[table, table])
+    seat = d["seats"][0]
+    assert d["single_car_expected_seconds"] == pytest.approx(2 * table.lead.seconds, abs=0.01)
+    lo, hi = seat["ci95"]
+    assert lo <= 2 * table.lead.seconds <= hi                  # the exact single-car solve within the interval
+    assert seat["blocked_chance"] == 0 and seat["win_chance"] == 1.0
+
+
+def test_a_rally_with_the_start_order_drawn_treats_players_alike(stage):
+    from designer.systems.dirt.dice.table_rally import simulate_rally
+
+    track, table = stage
+    d = simulate_rally([track, track], players=3, runs=300, seed=8, tables=[table, table], draw_order=True)
+    assert d["by"] == "player"
+    seats = d["seats"]
+    for a in seats:
+        for b in seats:
+            se = ((a["sd"] ** 2 + b["sd"] ** 2) / d["runs"]) ** 0.5
+            assert abs(a["expected_seconds"] - b["expected_seconds"]) <= 3.5 * se, (a, b)
+            assert abs(a["win_chance"] - b["win_chance"]) <= 0.15
