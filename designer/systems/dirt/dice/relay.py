@@ -373,11 +373,36 @@ class Relaid:
 
     def __init__(self, model, states: list, sets: list, value):
         self.model, self.states, self.sets, self.value = model, states, sets, value
-        low = []
-        for (cell, gear, damage), ps in zip(states, sets):
-            nums = np.array(closure_points(model, ps) or [0], dtype=np.int64)
-            low.append(model.fill(damage, nums, value)[nums, 1].min(axis=0))
-        self.low = np.array(low)
+
+    def low(self, which: np.ndarray, plans: np.ndarray) -> np.ndarray:
+        """``low[row, tokens]``: the cheapest loss of control a laying of plan ``plans[row]`` of set
+        ``which[row]`` can reach, or less. A laying of n dice reaches its points with some turn of the search
+        of n dice or fewer (a point the search did not expand is dominated by one it did, with fewer dice,
+        whose same moves reach the same points), so the least loss over the search's points of n dice or
+        fewer bounds it."""
+        model = self.model
+        out = np.empty((len(which), model.T1))
+        for k in np.unique(which).tolist():
+            rows = np.nonzero(which == k)[0]
+            (_cell, _gear, damage), ps = self.states[k], self.sets[k]
+            steps = ps.steps
+            if not isinstance(steps, PlanSteps):        # a set of its own: every point of its plans
+                nums = np.array(model.points(ps) or [0], dtype=np.int64)
+                out[rows] = model.fill(damage, nums, self.value)[nums, 1].min(axis=0)
+                continue
+            search = steps.search
+            hit = search.cache.get("by_dice")
+            if hit is None:
+                every = model.numbers._every(search, model.steps)
+                nums = every[np.arange(search.n), search.depth]
+                order = np.argsort(search.dice, kind="stable")
+                hit = search.cache["by_dice"] = (nums[order], search.dice[order])
+            nums, dice = hit
+            table = model.fill(damage, np.concatenate([nums, np.zeros(1, dtype=np.int64)]), self.value)
+            lows = np.minimum.accumulate(table[nums, 1], axis=0)       # the least over the first i candidates
+            need = search.dice[steps.cand[plans[rows]]]
+            out[rows] = lows[np.searchsorted(dice, need, side="right") - 1]
+        return out
 
     def spread(self, which: np.ndarray, plans: np.ndarray) -> np.ndarray:
         """``spread[row, tokens]`` of plan ``plans[row]`` of set ``which[row]``."""

@@ -225,7 +225,7 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
         relay = None
         if model.achievable:             # a failure may be laid anywhere the boundary's turns reach
             relay = Relaid(model, [states[i] for i in owners], sets, value)
-            low = {"roll": cheapest, "attack": _relay_bound(model, big, table, index, relay.low[owner_set])}
+            low = {"roll": cheapest, "attack": _relay_bound(model, big, table, index, relay.low(owner_set, local))}
         else:
             low = {"roll": cheapest, "attack": model._shift(big, cheapest[:, None, :])[:, 0]}
         done = {"roll": np.zeros(R, dtype=bool), "attack": np.zeros(R, dtype=bool)}
