@@ -32,7 +32,8 @@ from designer.core.scratch import scratch
 from designer.racing import course as _course
 from designer.racing.course import CellLine, format_time, graph_to_dict  # noqa: F401  (part of this module's API)
 from designer.racing.search import dijkstra, path_to
-from designer.systems.dirt.driving.rules import Ruleset, Turn, TurnEngine, load_ruleset, road_of
+from designer.systems.dirt.driving.rules import Ruleset, Step, Turn, TurnEngine, load_ruleset, road_of
+from designer.systems.dirt.driving.windows import Windows, moves_in_a_turn
 
 __all__ = ["Line", "CellLine", "fastest_line", "shortest_line", "speed_limits", "turn_graph",
            "check_track", "graph_to_dict"]
@@ -155,6 +156,29 @@ def _gc_paused():
             gc.enable()
 
 
+#: Ends of turns and whole turns found on earlier roads, by the window of road they saw (see
+#: :mod:`designer.systems.dirt.driving.windows`), the rules, the dashboard column and the risk budget: an edited stage,
+#: another stage of the same rally or a generated candidate asks the turn engine only where its road is new.
+_SHARED: dict = {}
+_SHARED_MAX = 400_000
+_SETTINGS: dict[tuple, int] = {}            # rules, leader, risk budget and dashboard column, numbered
+
+
+_SHARING = [True]
+
+
+def _stop_sharing() -> None:
+    _SHARING[0] = False
+    _SHARED.clear()
+
+
+def _share(key, value):
+    if len(_SHARED) >= _SHARED_MAX:
+        _SHARED.clear()
+    _SHARED[key] = value
+    return value
+
+
 class _Turns:
     """The turn graph of one stage, built lazily: one engine per dashboard column."""
 
@@ -168,29 +192,83 @@ class _Turns:
         self._engines: dict = {}
         self._pools: dict[int, Any] = {}
         self._ends: dict[tuple[int, int], list] = {}
+        self._windows: dict = {}                 # per dashboard column: the road's windows and the settings' number
+        self._win_of: dict = {}
+        self._adj: dict | None = None
 
-    def engine(self, cell: int) -> TurnEngine:
+    def pool(self, cell: int):
         pool = self._pools.get(cell)
         if pool is None:
             surface = self.road.graph.nodes[self.road.nodes[cell]].get("terrain") or self.surface or "gravel"
             pool = self._pools[cell] = self.rules.pool(surface, self.leader)
+        return pool
+
+    def engine(self, cell: int) -> TurnEngine:
+        pool = self.pool(cell)
         eng = self._engines.get(pool)
         if eng is None:
             eng = self._engines[pool] = TurnEngine(self.road, self.rules, pool, self.max_risk)
         return eng
 
+    def window(self, cell: int):
+        """The key of what a turn from ``cell`` sees (None where turns are not shared: a circuit's laps)."""
+        if not _SHARING[0]:
+            return None
+        hit = self._win_of.get(cell, False)
+        if hit is not False:
+            return hit
+        pool = self.pool(cell)
+        windows = self._windows.get(pool)
+        if windows is None:
+            settings = (self.rules.key, self.leader, self.max_risk, pool)
+            token = _SETTINGS.get(settings)
+            if token is None:
+                token = _SETTINGS[settings] = len(_SETTINGS)
+            windows = self._windows[pool] = (Windows(self.road, moves_in_a_turn(pool, self.rules)), token)
+        win = windows[0].window(cell) if _SHARING[0] else None
+        hit = self._win_of[cell] = None if win is None else (windows[1], win)
+        return hit
+
     def ends(self, cell: int, gear: int) -> list[tuple[int, int, bool]]:
         key = (cell, gear)
         hit = self._ends.get(key)
         if hit is None:
-            hit = self._ends[key] = self.engine(cell).ends(cell, gear)
+            win = self.window(cell)
+            rel = None if win is None else _SHARED.get((win, gear))
+            if rel is None:
+                hit = self.engine(cell).ends(cell, gear)
+                if win is not None:
+                    if self._windows[self.pool(cell)][0].check(cell, hit):
+                        _share((win, gear), tuple((v - cell, g, f) for v, g, f in hit))
+                    else:                       # the rules moved a car past the window: share nothing any more
+                        _stop_sharing()
+            else:
+                hit = [(cell + d, g, f) for d, g, f in rel]
+            self._ends[key] = hit
         return hit
 
     def best_turn(self, cell: int, gear: int, end: int, end_gear: int, finished: bool) -> Turn:
-        return self.engine(cell).best_turn(cell, gear, end, end_gear, finished)
+        win = self.window(cell)
+        if win is None:
+            return self.engine(cell).best_turn(cell, gear, end, end_gear, finished)
+        key = (win, gear, end - cell, end_gear, finished, "turn")
+        kept = _SHARED.get(key)
+        names, index = self.road.nodes, self.road.index
+        if kept is None:
+            turn = self.engine(cell).best_turn(cell, gear, end, end_gear, finished)
+            if turn is not None:
+                steps = tuple((s.dice, tuple(index[c] - cell for c in s.cells), s.gear, s.events) for s in turn.steps)
+                _share(key, (steps, turn.seconds, turn.risk))
+            return turn
+        steps, seconds, risk = kept
+        return Turn(start=names[cell], start_gear=gear, seconds=seconds, risk=risk,
+                    steps=tuple(Step(dice=d, cells=tuple(names[cell + c] for c in cells), gear=g, events=e)
+                                for d, cells, g, e in steps))
 
     def explore(self) -> dict[tuple[int, int, bool], list[tuple[int, int, bool]]]:
-        """Every state reachable from the start grid and its successors (the whole turn graph)."""
+        """Every state reachable from the start grid and its successors (the whole turn graph; made once)."""
+        if self._adj is not None:
+            return self._adj
         adj: dict = {}
         todo = [(s, 0, False) for s in self.road.starts()]
         seen = set(todo)
@@ -203,6 +281,7 @@ class _Turns:
                     if n not in seen:
                         seen.add(n)
                         todo.append(n)
+        self._adj = adj
         return adj
 
 
