@@ -1,7 +1,11 @@
 """Batch analysis of every bundled stage (DIRT with the expected time) and the DIRT generator, on 1 and 2 local
 processes (and a local two-worker Dask cluster when ``distributed`` is installed). Prints figures; not a test.
 
-    python benchmarks/bench_batch.py [--rounds 2] [--no-dask] [--no-generator]
+    python benchmarks/bench_batch.py [--rounds 2] [--no-dask] [--no-generator] [--simulate RUNS]
+
+With ``--simulate RUNS`` it also times the batch of the rulebook's DIRT stages (stages/dirt/rally-*) with 4 cars
+raced RUNS times on each (``batch --players 4 --simulate RUNS``) against the same batch without the table, in one
+process: the table's share of a batch.
 
 The machine this runs on is often shared, so beside wall times it prints CPU seconds: the work of one process
 (this process, jobs=1), and for a pool the CPU each worker spent on the batch (probed before and after with
@@ -68,6 +72,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--no-dask", action="store_true")
     parser.add_argument("--no-generator", action="store_true")
+    parser.add_argument("--simulate", type=int, default=0, metavar="RUNS")
     opts = parser.parse_args(argv)
     from designer.batch import analyse_all, stage_files
     from designer.systems.dirt import generate as G
@@ -104,6 +109,15 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"Dask, 2 local workers: wall {wall3:6.1f} s, parent CPU {parent:4.1f} s, workers' CPU "
                       f"{', '.join(f'{v:.1f}' for v in sorted(spent.values(), reverse=True))} s; "
                       f"{_speedup(cpu, parent, spent, 0.0)} over 1 process   [load {_load()}]")
+    if opts.simulate:
+        rulebook = sorted((ROOT / "stages" / "dirt").glob("rally-*"))
+        for label, kw in (("without the table", {}), (f"4 cars x {opts.simulate} races", {"players": 4,
+                                                                                        "simulate": opts.simulate})):
+            wall, cpu = time.perf_counter(), time.process_time()
+            rows = analyse_all(rulebook, jobs=1, thumbnails=False, **kw)
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            print(f"rulebook DIRT stages, 1 process, {label}: {len(rows)} stages, wall {wall:6.1f} s, CPU {cpu:6.1f} s"
+                  f"   [load {_load()}]")
     if not opts.no_generator:
         spec = G.Spec(tiles=(10, 14), seed=1, candidates=60, difficulty="medium")
         for label, kw in (("1 process", {"jobs": 1}), ("2 processes", {"jobs": 2})):
