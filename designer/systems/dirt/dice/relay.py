@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 
 import numpy as np
 
 from designer.systems.dirt.dice.plan_search import cut_cells
 from designer.systems.dirt.dice.plans import BIG, PlanSteps
-from designer.systems.dirt.driving.dice_used import _BRAKE, _CANON, _GAS, _LEADER, _M, _POP
+from designer.systems.dirt.driving.dice_used import _BRAKE, _CANON, _GAS, _LEADER, _M, _POP, _RZ
 
 KINDS = (("gas", _GAS), ("brake", _BRAKE), ("leader", _LEADER))
 
@@ -49,6 +50,9 @@ def _fits(used: int, rolled: int) -> bool:
     return all(((used >> s) & _M) <= ((rolled >> s) & _M) for _k, s in KINDS)
 
 
+_OPTIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()    # turn engine -> options of rolled dice
+
+
 def layings(engine, cut, cell: int, gear: int, rolled: int) -> list[tuple]:
     """Every step of every legal laying of some of the dice ``rolled`` (packed as the turn engine packs them)
     from a boundary: ``(used before, jump dice before, used after, jump die of the step, point)``, the point
@@ -58,14 +62,23 @@ def layings(engine, cut, cell: int, gear: int, rolled: int) -> list[tuple]:
     todo = [start]
     out: dict = {}
     off = 63 & ~rolled
-    top = [(s, (rolled >> s) & _M) for _k, s in KINDS]
+    gl, bl, ll = ((rolled >> s) & _M for _k, s in KINDS)
+    per = _OPTIONS.get(engine)
+    if per is None:
+        per = _OPTIONS[engine] = {}
+    kept = per.setdefault(rolled, {})               # the die options among the rolled dice per (gear, used)
+    moves = engine.cell_moves
     while todo:
         c, g, used, jumps, cuts = todo.pop()
-        for opt in engine.die_options(g, used):
+        opts = kept.get((g, used))
+        if opts is None:
+            opts = kept[(g, used)] = [
+                opt for opt in engine.die_options(g, used)
+                if not (opt[1] & off or ((opt[1] >> _GAS) & _M) > gl or ((opt[1] >> _BRAKE) & _M) > bl
+                        or ((opt[1] >> _LEADER) & _M) > ll)]
+        for opt in opts:
             nused = opt[1]
-            if nused & off or any((nused >> s) & _M > n for s, n in top):
-                continue
-            for v, ng, term, step, jd in engine.cell_moves(c, g, opt):
+            for v, ng, term, step, jd in moves(c, g, opt):
                 path = step[1]
                 ncuts = min(15, cuts + (cut[path[0]] or cut[path[-1]]))
                 point = (v, ng, term == 2, ncuts)
@@ -273,12 +286,12 @@ def plan_dice(plan_steps) -> tuple[int, tuple]:
 
 # -- the values of a failed Big Attack for the solver (a DirtModel's tables of point values) ----------------
 
-def plan_classes(model, cell: int, gear: int, plan_steps) -> tuple:
+def plan_classes(model, cell: int, gear: int, plan_steps=None, dice: tuple | None = None) -> tuple:
     """:func:`failure_classes` of one plan from a boundary of ``model`` (a DirtModel) as arrays: the chance of
     each class, the model's point numbers of all classes one after the other, where each class starts and the
-    number of the class of each failing outcome (:func:`outcomes`);
-    kept per (boundary, dice rolled, long-jump dice), and the layings per dice rolled."""
-    rolled, jumps = plan_dice(plan_steps)
+    number of the class of each failing outcome (:func:`outcomes`); kept per (boundary, dice rolled, long-jump
+    dice), and the layings per dice rolled. The plan is given by its steps or by ``dice`` (:func:`plan_dice`)."""
+    rolled, jumps = plan_dice(plan_steps) if dice is None else dice
     key = (cell, gear, rolled, jumps)
     hit = model._classes.get(key)
     if hit is None:
@@ -298,44 +311,78 @@ def plan_classes(model, cell: int, gear: int, plan_steps) -> tuple:
     return hit
 
 
+def _classes_of(model, cell: int, gear: int, ps, p: int) -> tuple:
+    """:func:`plan_classes` of plan ``p`` of a plan set; a set taken from a search reads the plan's dice from
+    the search (kept on it per candidate), without building its steps."""
+    steps = ps.steps
+    if not isinstance(steps, PlanSteps):
+        return plan_classes(model, cell, gear, steps[p])
+    search = steps.search
+    memo = search.cache.setdefault("relay", {})
+    c = int(steps.cand[p])
+    hit = memo.get(c)
+    if hit is None:
+        used = int(search.used[c]) & ~(_M << _RZ)
+        jumps = tuple(j for j in search.key(c)[3])
+        hit = memo[c] = plan_classes(model, cell, gear, dice=(used, jumps))
+    return hit
+
+
+def _spread(model, entries: list, value, rescue=None) -> np.ndarray:
+    """``spread[row, tokens]`` for rows ``(damage, Big Attack gain, plan_classes)``: each class of failures at
+    its cheapest point after the gain, weighed by its chance and added class after class. ``rescue[row,
+    tokens]``: a failure cancelled by the SISU token (already shifted), when held."""
+    T1 = model.T1
+    spread = np.zeros((len(entries), T1))
+    by_damage: dict = {}
+    for r, (damage, _gain, cl) in enumerate(entries):
+        if len(cl[0]):
+            by_damage.setdefault(damage, []).append(r)
+    for damage, rows_of in by_damage.items():
+        cls = [entries[r][2] for r in rows_of]
+        nums = np.concatenate([c[1] for c in cls])
+        table = model.fill(damage, nums, value)
+        npts = np.array([len(c[1]) for c in cls], dtype=np.int64)
+        ncls = np.array([len(c[0]) for c in cls], dtype=np.int64)
+        offsets = np.cumsum(npts) - npts
+        starts = [np.concatenate([c[2] for c in cls]) + np.repeat(offsets, ncls)]
+        rows = [np.repeat(np.array(rows_of, dtype=np.int64), ncls)]
+        gains = [np.repeat(np.array([entries[r][1] for r in rows_of], dtype=np.int64), npts)]
+        total = model._tokens[None, :] + np.concatenate(gains)[:, None]
+        idx = np.minimum(total, T1 - 1)
+        raw = table[nums, 1]
+        vals = np.where(raw >= BIG, BIG, np.take_along_axis(raw, idx, axis=1) - (total - idx))
+        best = np.minimum.reduceat(vals, np.concatenate(starts), axis=0)
+        rows = np.concatenate(rows)
+        if rescue is not None:
+            best = np.minimum(best, rescue[rows])
+        terms = np.concatenate([c[0] for c in cls])[:, None] * best
+        first = np.cumsum(ncls) - ncls                  # each row's classes, one after the other
+        spread[rows_of] = np.add.reduceat(terms, first, axis=0)      # added class after class, in order
+    return spread
+
+
 def relay_values(model, cell: int, gear: int, ps, plans, damage: tuple, value, rescue=None):
     """For plans (numbers in ``ps``) of a boundary: the failures of their Big Attacks, each class of outcomes
     laid at its cheapest point, added (``spread[plan, tokens]``, tokens held before the attack).
     ``rescue[plan, tokens]``: a failure cancelled by the SISU token (already shifted), when held."""
-    plans = [int(p) for p in plans]
-    T1 = model.T1
-    spread = np.zeros((len(plans), T1))
-    got = [plan_classes(model, cell, gear, ps.steps[p])[:3] for p in plans]
-    nums = np.concatenate([g[1] for g in got] + [np.zeros(1, dtype=np.int64)])
-    table = model.fill(damage, nums, value)
-    probs, starts, rows, gains, shift = [], [], [], [], 0
-    for r, (p, (prob, pts, start)) in enumerate(zip(plans, got)):
-        probs.append(prob)
-        starts.append(start + shift)
-        rows.append(np.full(len(prob), r, dtype=np.int64))
-        gains.append(np.full(len(pts), int(ps.gain[p]), dtype=np.int64))
-        shift += len(pts)
-    if not shift:
-        return spread
-    nums = nums[:-1]
-    total = model._tokens[None, :] + np.concatenate(gains)[:, None]
-    idx = np.minimum(total, T1 - 1)
-    raw = table[nums, 1]
-    vals = np.where(raw >= BIG, BIG, np.take_along_axis(raw, idx, axis=1) - (total - idx))
-    best = np.minimum.reduceat(vals, np.concatenate(starts), axis=0)
-    rows = np.concatenate(rows)
-    if rescue is not None:
-        best = np.minimum(best, rescue[rows])
-    terms = np.concatenate(probs)[:, None] * best
-    np.add.at(spread, rows, terms)                  # added class after class, in order
-    return spread
+    entries = [(damage, int(ps.gain[p]), _classes_of(model, cell, gear, ps, int(p))) for p in plans]
+    return _spread(model, entries, value, rescue)
 
 
 def relay_outcomes(model, cell: int, gear: int, plan_steps, damage: tuple, bank: int, value) -> list[tuple]:
     """Where each class of failures of a plan's Big Attack is laid with ``bank`` tokens after the attack:
     ``(chance, point, its loss value)``, the cheapest point of the class (the first of equal ones)."""
     probs, nums, starts, _which = plan_classes(model, cell, gear, plan_steps)
-    return [(p, *_cheapest_of(model, nums, starts, c, damage, bank, value)) for c, p in enumerate(probs.tolist())]
+    if not len(nums):
+        return []
+    vals = model.fill(damage, nums, value)[nums, 1, bank].tolist()
+    ends = starts.tolist()[1:] + [len(nums)]
+    out = []
+    for p, a, b in zip(probs.tolist(), starts.tolist(), ends):
+        i = min(range(a, b), key=vals.__getitem__)
+        out.append((p, model._point_list[int(nums[i])], vals[i]))
+    return out
 
 
 def laid_point(model, cell: int, gear: int, plan_steps, outcome: tuple, damage: tuple, bank: int, value) -> tuple:
@@ -406,9 +453,9 @@ class Relaid:
 
     def spread(self, which: np.ndarray, plans: np.ndarray) -> np.ndarray:
         """``spread[row, tokens]`` of plan ``plans[row]`` of set ``which[row]``."""
-        out = np.zeros((len(which), self.model.T1))
-        for k in np.unique(which).tolist():
-            rows = np.nonzero(which == k)[0]
+        entries = []
+        for k, p in zip(which.tolist(), plans.tolist()):
             cell, gear, damage = self.states[k]
-            out[rows] = relay_values(self.model, cell, gear, self.sets[k], plans[rows], damage, self.value)
-        return out
+            ps = self.sets[k]
+            entries.append((damage, int(ps.gain[p]), _classes_of(self.model, cell, gear, ps, p)))
+        return _spread(self.model, entries, self.value)
