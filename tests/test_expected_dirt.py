@@ -256,3 +256,7 @@ def test_the_reading_of_a_failed_big_attack_is_named_and_changes_the_figure():
     default = expected_time(demo_track()).to_dict(details=False)
     assert default["big_attack_failure"] == "as_laid" and latest["big_attack_failure"] == "latest"
     assert latest["seconds"] <= default["seconds"]        # laying the loss anywhere later never costs more
+    laid = expected_time(load_track(loads_stage(DEMO + "options:\n  big_attack_failure: achievable\n",
+                                                "demo.yaml"))).to_dict(details=False)
+    assert laid["big_attack_failure"] == "achievable"
+    assert laid["seconds"] <= default["seconds"] + 1e-9   # the dice laid again where the plan lies is one laying
