@@ -264,7 +264,7 @@ def analysis_tab() -> None:
     for name, mc in result["montecarlo"].items():
         row = {"route": name, "runs": mc["runs"], "stranded": f"{100 * mc['stranded_chance']:.1f}%",
                "needs funding": f"{100 * mc['funding_chance']:.1f}%"}
-        for k, head in (("fuel", "fuel"), ("mech", "mechanic"), ("actions", "pilot actions"), ("rounds", "rounds"),
+        for k, head in (("fuel", "fuel"), ("mech", "mechanic"), ("actions", "actions"), ("rounds", "rounds"),
                         ("francs", "paid during the race, F")):
             v = mc.get(k)
             row[head] = f"{v['mean']} ({v['p10']}-{v['p90']})" if v else "-"

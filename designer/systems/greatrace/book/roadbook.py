@@ -146,7 +146,7 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
         rows.append([name, mc["runs"], fmt("fuel"), fmt("mech"), fmt("actions"), fmt("rounds"), fmt("francs"),
                      f"{100 * mc['stranded_chance']:.0f}%"
                      + (f"\nunfinished {100 * mc['failed_chance']:.0f}%" if mc["failed_chance"] else "")])
-    pdf.grid(["route", "runs", "fuel mean (p10-p90)", "mechanic", "pilot actions", "rounds", "paid during race (draws)",
+    pdf.grid(["route", "runs", "fuel mean (p10-p90)", "mechanic", "actions", "rounds", "paid during race (draws)",
               "stranded"], rows, [15, 10, 27, 27, 25, 25, 0, 25], size=7)
     d = result["duration"]
     pdf.para(f"Length and duration (fastest route): {plural(d['spaces'], 'space')}, {plural(d['pilot_actions'], 'pilot action')} "
