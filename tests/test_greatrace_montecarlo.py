@@ -122,3 +122,31 @@ def test_drawn_tiles_that_cost_more_than_planned_cost_actions_not_the_plan():
     assert all(r["actions"] >= 1 for r in runs)
     cheap = [r for r in runs if r["fuel"] <= plan.fuel_burnt and r["mech"] <= plan.mech_lost]
     assert cheap and all(r["actions"] == plan.actions for r in cheap)
+
+
+def test_a_drawn_stop_ends_the_action_unless_a_spare_guide_is_held():
+    """Every tile of the bag is a STOP (the plan counts no STOP on an open space): three open spaces and the
+    city, one planned action. Without a GUIDE card every drawn STOP ends the action: 4 actions. With three
+    GUIDE cards (the plan plays none) each STOP is ignored: the plan's one action."""
+    for guides, actions in ((0, 4), (3, 1)):
+        board, race = _open_strip({"terrain": "ford", "fuel": 1, "mech": 0, "stop": True}, 3,
+                                  {"fuel": 10, "engine": 5})
+        race.cards = {"guide": guides}
+        d = direction(board, race, candidates=2)
+        plan = d["_plans"]["fastest"]
+        assert plan.actions == 1
+        run = montecarlo.run_once(d["_cm"], plan, random.Random(0))
+        assert run["failed"] is None and run["actions"] == actions and run["fuel"] == 3 + 1
+
+
+def test_a_drawn_danger_takes_a_spare_escorte_card_first():
+    """Every tile is a DANGER (1 mechanic + 2): the plan counts 3 mechanic a space. With two ESCORTE cards the
+    driver cancels the first two dangers and loses 1 + 1 + 3 mechanic instead of 9."""
+    board, race = _open_strip({"terrain": "rocks", "fuel": 1, "mech": 1, "danger": True}, 3,
+                              {"fuel": 10, "engine": 5, "chassis": 5})
+    race.cards = {"escort": 2}
+    d = direction(board, race, candidates=2)
+    plan = d["_plans"]["fastest"]
+    assert plan.mech_lost == 9
+    run = montecarlo.run_once(d["_cm"], plan, random.Random(0))
+    assert run["failed"] is None and run["mech"] == 1 + 1 + 3 and run["actions"] == plan.actions
