@@ -3,7 +3,7 @@ from pathlib import Path
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from designer.systems.classic.dice import attack as A
 from designer.systems.classic.dice.moves import IllegalMove
@@ -34,6 +34,7 @@ def test_drop_seconds_sisu_and_time_control():
     assert A.time_control_penalty(RULES, 3) == 15
 
 
+@settings(deadline=None, max_examples=60)
 @given(st.lists(st.sampled_from(["gear1", "gear2", "gear3", "gear4", "gear5", "gas", "orange"]), max_size=7))
 def test_loss_chance_is_a_probability_and_grows_with_dice(dice):
     p = A.loss_chance(RULES, dice)

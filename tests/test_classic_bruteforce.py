@@ -18,6 +18,12 @@ rule of a turn is written again here, from the articles, without the product's m
   reached: one minute, a restart in gear 1 (gear 0 here) from that cell; from a drift cell from the inside line
   (ART.7.4, ART.26.3). ART.13: the finish is crossed even with a loss of control.
 - ART.17: the ideal time is a shakedown, no mark rolled.
+- ART.9.3: entering a cut draws a cut card; a puncture takes a gas die for the rest of the stage, a third with none
+  repaired retires the car. ART.10: in gear 0 or 1 at the start of a turn the spare wheel repairs one puncture
+  (its card is the turn; once a stage).
+- ART.7.5: the SISU card, held, cancels a loss of control the dice made: the move is made (the turn ends there).
+- ART.6: with seconds held from a Big Attack, once two marks show a die may be placed instead of rolled (no mark),
+  for 1 s, then 2 s, ... in that turn.
 """
 from __future__ import annotations
 
@@ -42,14 +48,18 @@ GEARS = (1, 2, 3, 4, 5)
 CARD = {1: 50, 2: 40, 3: 30, 4: 20, 5: 10}       # ART.4 and the reference time cards
 LOSS = 60                                        # a loss of control: 1'00" (reference)
 DAMAGE = {"meadow": 0, "earth": 0, "forest": 1, "rocks": 2}   # ART.8, the legend of zone C
+SPARE, RETIRE = 60, 600                          # ART.10 spare wheel card, ART.9.3 retirement (assumed values)
+PUNCTURE = 0.3333                                # the cut card puncture chance (assumed: about one card in three)
+DROP = (1, 2, 3, 4, 5, 6, 7)                     # ART.6: 1 s for the first die placed, 2 s for the second ...
 P_MARK = {"gear1": 1 / 6, "gear2": 2 / 6, "gear3": 2 / 6, "gear4": 2 / 6, "gear5": 2 / 6, "gas": 1 / 6}
 
 
 # -- the brute force ---------------------------------------------------------------------------------------------
 
 class Brute:
-    def __init__(self, g: nx.DiGraph, tyres: str):
+    def __init__(self, g: nx.DiGraph, tyres: str, spare: int = SPARE, puncture: float = PUNCTURE):
         self.g, self.tyres = g, tyres
+        self.spare, self.puncture = spare, puncture
         self.order = {n: i for i, n in enumerate(nx.topological_sort(g))}
 
     # where the road goes on after a cell (for the landing of a jump)
@@ -72,17 +82,17 @@ class Brute:
             return inside[-1]
         return inside[len(inside) // 2]                  # ART.26.3: the middle inside cell
 
-    def gas_ok(self, frm: str, to: str, gas: tuple[int, int]) -> bool:
+    def gas_ok(self, frm: str, to: str, gas: tuple[int, int], punctures: int = 0) -> bool:
         """gas = (used on asphalt cells, used on snow cells); the die crossing the finish is on the road the
-        car leaves."""
-        if sum(gas) >= 2:
+        car leaves; a puncture takes one of the two gas dice (ART.9.3)."""
+        if sum(gas) >= 2 - punctures:
             return False
         surface = self.g.nodes[to if to != "finish" else frm].get("surface")
         if self.tyres == "snow" and surface == "asphalt":
             return gas[0] < 1
         return True
 
-    def moves(self, node, gear, used, gas, lost_dice=0):
+    def moves(self, node, gear, used, gas, lost_dice=0, punctures=0):
         """Every die and cell from here: (die, new gear, where the car is, event, gas after); ``lost_dice``
         black dice lost to damage (ART.8: any of the gear dice, as many fewer per turn)."""
         out = []
@@ -101,7 +111,7 @@ class Brute:
                     continue
                 ngas = gas
                 if die == "gas":
-                    if not self.gas_ok(node, to, gas):
+                    if not self.gas_ok(node, to, gas, punctures):
                         continue
                     snow = self.g.nodes[to if to != "finish" else node].get("surface") == "snow"
                     ngas = (gas[0] + (not snow), gas[1] + snow)
@@ -173,37 +183,56 @@ class Brute:
         return finish
 
     # -- the expected time: the best of stopping or each die, every mark weighed ------------------------------
-    def expected(self) -> float:
+    def expected(self, sisu: bool = False, bank: int = 0) -> float:
+        """``sisu``: the car holds its SISU card (ART.7.5); ``bank``: seconds it holds from a Big Attack, to
+        drop (ART.6). A boundary is (cell, gear, black dice lost, punctures, spare wheel held, SISU held, bank)."""
         @functools.lru_cache(maxsize=None)
-        def boundary(node, gear, dmg):
-            return within(node, gear, frozenset(), (0, 0), 0, 0, False, dmg)
+        def boundary(node, gear, dmg, punct, spare, sisu, bank):
+            best = within(node, gear, frozenset(), (0, 0), 0, 0, False, dmg, punct, spare, sisu, bank, 0)
+            if punct and spare and gear <= 1:
+                # ART.10: the spare wheel card is the turn, a puncture repaired, the car restarts in gear 1
+                best = min(best, self.spare + boundary(node, 0, dmg, punct - 1, False, sisu, bank))
+            return best
 
         @functools.lru_cache(maxsize=None)
-        def within(node, gear, used, gas, marks, snow_marks, moved, dmg):
-            best = CARD[gear] + boundary(node, gear, dmg) if moved else float("inf")
-            for die, k, to, event, ngas in self.moves(node, gear, used, gas, dmg):
+        def within(node, gear, used, gas, marks, snow_marks, moved, dmg, punct, spare, sisu, bank, placed):
+            best = CARD[gear] + boundary(node, gear, dmg, punct, spare, sisu, bank) if moved else float("inf")
+            for die, k, to, event, ngas in self.moves(node, gear, used, gas, dmg, punct):
                 if event == "loss":
                     continue                         # a sure loss is never better than stopping
-                p = P_MARK[die]
                 nused = used | {die} if die != "gas" else used
-                cost = 0.0
-                for marked, q in ((False, 1 - p), (True, p)):
-                    m, ms = marks + marked, snow_marks + (marked and self.snowy(to))
-                    if event == "finish":
-                        v = CARD[k]
-                    elif marked and (self.lost(m, ms) or event == "bump"):
-                        hurt = min(dmg + DAMAGE[self.g.nodes[to].get("env", "meadow")], len(GEARS) - 1)
-                        v = LOSS + boundary(self.restart(to), 0, hurt)
-                    else:
-                        v = within(to, k, nused, ngas, m, ms, True, dmg)
-                    cost += q * v
-                best = min(best, cost)
+                ways = [(P_MARK[die], 0, bank, placed)]                    # rolled
+                if bank and marks >= 2 and placed < len(DROP) and DROP[placed] <= bank:
+                    ways.append((0.0, DROP[placed], bank - DROP[placed], placed + 1))   # ART.6: placed, no mark
+                for p, cost, b, pl in ways:
+                    total = cost
+                    for marked, q in ((False, 1 - p), (True, p)):
+                        if not q:
+                            continue
+                        m, ms = marks + marked, snow_marks + (marked and self.snowy(to))
+                        if event == "finish":
+                            v = CARD[k]
+                        elif marked and (self.lost(m, ms) or event == "bump"):
+                            hurt = min(dmg + DAMAGE[self.g.nodes[to].get("env", "meadow")], len(GEARS) - 1)
+                            v = LOSS + boundary(self.restart(to), 0, hurt, punct, spare, sisu, b)
+                            if sisu:                 # ART.7.5: the move made, the turn ends there (decided)
+                                v = min(v, CARD[k] + boundary(to, k, dmg, punct, spare, False, b))
+                        elif self.g.nodes[to].get("lane") == "cut" and self.g.nodes[node].get("lane") != "cut":
+                            # ART.9.3: a cut card; only a puncture touches this car (a gas die), a third retires it
+                            go = within(to, k, nused, ngas, m, ms, True, dmg, punct, spare, sisu, b, pl)
+                            hurt = RETIRE if punct == 2 else within(to, k, nused, ngas, m, ms, True, dmg, punct + 1,
+                                                                     spare, sisu, b, pl)
+                            v = (1 - self.puncture) * go + self.puncture * hurt
+                        else:
+                            v = within(to, k, nused, ngas, m, ms, True, dmg, punct, spare, sisu, b, pl)
+                        total += q * v
+                    best = min(best, total)
             return best
 
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20000))
         try:
-            return boundary("start", 0, 0)
+            return boundary("start", 0, 0, 0, True, sisu, bank)
         finally:
             sys.setrecursionlimit(limit)
 
@@ -279,6 +308,64 @@ def test_expected_time_agrees_with_the_brute_force(case):
 
 
 @settings(max_examples=25, deadline=None)
+@given(tiny_stages(), st.booleans(), st.integers(0, 3))
+def test_sisu_and_dropping_seconds_agree_with_the_brute_force(case, sisu, bank):
+    """ART.7.5 (the SISU card held) and ART.6 (seconds held from a Big Attack, dropped to place dice)."""
+    corner, bump, snow, tyres, env = case
+    g = course(corner, bump, snow, env)
+    if L.ideal_line(g, RULES, M.Car(tyres=tyres)) is None:
+        return
+    product = E.Solver(g, RULES, M.Car(tyres=tyres, sisu=sisu), bank_cap=bank).solve(bank)
+    brute = Brute(g, tyres).expected(sisu=sisu, bank=bank)
+    assert abs(product - brute) < 1e-6, (product, brute)
+    plain = E.Solver(g, RULES, M.Car(tyres=tyres)).solve()
+    assert product <= plain + 1e-9                     # a card or seconds held never cost time
+
+
+@st.composite
+def cut_stages(draw):
+    """A corner with a cut somewhere on a tiny road (ART.9.3)."""
+    corner = {"inside": "C3", "note": draw(st.integers(1, 4)), "cut": "C4", "k": draw(st.integers(1, 5))}
+    if draw(st.booleans()):
+        corner.update(drift="B2 C2 D2", gear=draw(st.integers(2, 5)))
+    return corner, draw(st.booleans()), draw(st.sampled_from(["asphalt", "snow"])), draw(st.integers(0, 60))
+
+
+@settings(max_examples=20, deadline=None)
+@given(cut_stages())
+def test_punctures_and_the_spare_wheel_agree_with_the_brute_force(case):
+    """ART.9.3 (a puncture on most cut cards here), ART.10 (the spare wheel, at any price from 0 to 60 s)."""
+    corner, snow, tyres, spare = case
+    g = course(corner, None, snow)
+    rules = RULES.with_values(cut_card={"good": 0.05, "dirty": 0.05, "puncture": 0.9}, spare_wheel_seconds=spare)
+    product = E.Solver(g, rules, M.Car(tyres=tyres)).solve()
+    brute = Brute(g, tyres, spare=spare, puncture=0.9).expected()
+    assert abs(product - brute) < 1e-6, (product, brute)
+    without = E.Solver(g, rules, M.Car(tyres=tyres, spare=False)).solve()
+    assert product <= without + 1e-9                    # the spare wheel card held never costs time
+
+
+def long_course(note: int, k: int):
+    """A 10-cell road: a corner with a cut early (C3, K on C4), a hairpin late (H3, note 1): gas dice matter."""
+    face = ("{env: meadow, ends: {0: A3, 1: J3}, roads: [{ends: [0, 1], path: A3 B3 C3 D3 E3 F3 G3 H3 I3 J3, "
+            f"corners: [{{inside: C3, note: {note}, cut: C4, k: {k}}}, {{inside: H3, note: 1}}]}}]}}")
+    box = loads_box(f"system: classic\nbox: tiny\nsize: 10\nzones:\n  X:\n    faces:\n      asphalt: {face}\n",
+                    "tiny.yaml")
+    c = assemble(parse_share("X0-1"), box)
+    assert c.ok, c.problems
+    return c.graph
+
+
+@pytest.mark.parametrize("note,k,spare", [(1, 2, 0), (1, 2, 10), (1, 3, 10), (2, 3, 0)])
+def test_the_spare_wheel_pays_where_the_brute_force_says_art_10(note, k, spare):
+    g = long_course(note, k)
+    rules = RULES.with_values(cut_card={"good": 0.05, "dirty": 0.05, "puncture": 0.9}, spare_wheel_seconds=spare)
+    product = E.Solver(g, rules, M.Car()).solve()
+    assert product == pytest.approx(Brute(g, "asphalt", spare=spare, puncture=0.9).expected(), abs=1e-6)
+    assert product < E.Solver(g, rules, M.Car(spare=False)).solve() - 1e-3     # played: a gas die back
+
+
+@settings(max_examples=25, deadline=None)
 @given(tiny_stages(), st.booleans())
 def test_no_policy_beats_the_ideal(case, big_attack):
     corner, bump, snow, tyres, env = case
@@ -292,6 +379,9 @@ def test_no_policy_beats_the_ideal(case, big_attack):
 
 def test_the_rulebook_values_the_brute_force_uses_are_the_rulesets():
     assert RULES.time_card == CARD and RULES.loss_seconds == LOSS
+    assert RULES.spare_wheel_seconds == SPARE and RULES.retirement_seconds == RETIRE
+    assert RULES.cut_card["puncture"] == pytest.approx(PUNCTURE, abs=1e-3) and RULES.drop_seconds == DROP
+    assert RULES.drop_after_marks == 2 and RULES.sisu_after == "stop"
     assert {d: float(RULES.hazard_chance(d)) for d in P_MARK} == pytest.approx(P_MARK)
 
 

@@ -162,4 +162,4 @@ def test_damage_after_a_loss_costs_time_for_the_rest_of_the_stage():
         g.nodes[n]["damage"] = 3 if n not in ("start", "finish") else 0
     harsh = E.expected_time(g, RULES, car)
     assert harsh["seconds"] > gentle["seconds"]
-    assert sorted(harsh["solver"].family) == [0, 3, 4]       # one black die is always kept
+    assert sorted({c.damage for c in harsh["solver"].family}) == [0, 3, 4]    # one black die is always kept

@@ -109,6 +109,7 @@ def stage_tab() -> None:
         players = c4.number_input("Players", 1, 6, stage.players)
         leader = c5.checkbox("Opens the road (ART.20)", stage.leader)
         attack = c6.checkbox("Big Attack (ART.5)", stage.big_attack)
+        sisu = c6.checkbox("SISU card held (ART.7.5)", stage.sisu)
         splits = c7.text_input("Split points (crossing:cell)", " ".join(f"{i + 1}:{c}" for i, c in stage.splits),
                                help="ART.16, e.g. 1:E4 2:D3")
         if st.form_submit_button("Apply"):
@@ -117,7 +118,8 @@ def stage_tab() -> None:
                 r = notation.parse_any(route, "route")
                 data = {**S.stage_to_data(stage), "stage": name, "route": notation.sheet(r), "tyres": tyres,
                         "weather": weather, "assistance": assistance, "players": int(players), "leader": leader,
-                        "big_attack": attack, "splits": splits.replace(",", " ").split() or None}
+                        "big_attack": attack, "sisu": sisu,
+                        "splits": splits.replace(",", " ").split() or None}
                 _replace_stage(S.stage_from_data(data, {}, stage.source, near=stage.near))
                 ss.pop(K + "route_text", None)
                 st.rerun()

@@ -118,7 +118,8 @@ def rally_notes(stage, box, rules: Rules, result: dict) -> dict:
     mixed = 0.0
     for d, p in chances.items():
         car = M.Car(tyres=stage.tyres, leader=stage.leader, damage=min(d, rules.top - 1))
-        mixed += p * policy.solve_stage(g, rules, car, big_attack=stage.big_attack)[1].value(("start", 0, car.damage))
+        model, solution, _ = policy.solve_stage(g, rules, car, big_attack=stage.big_attack)
+        mixed += p * solution.value(model.start)
     out["carried"] = {"from": before.name, "dice_lost_chances": {str(d): round(p, 4) for d, p in chances.items()},
                       "expected_seconds": round(mixed, 1), "expected_time": format_time(mixed)}
     fresh = 1 - chances.get(0, 0.0)
@@ -137,10 +138,41 @@ def cut_and_finish_notes(g, ideal: dict, rules: Rules) -> list[str]:
         card = rules.cut_card
         out.append(f"the ideal line takes {len(cuts)} cut{'s' if len(cuts) > 1 else ''} (K): each draws a cut card "
                    f"(good {card['good']:.0%}, dirty {card['dirty']:.0%}, puncture {card['puncture']:.0%}: a gas die "
-                   f"lost); the cut card is not priced in these times")
+                   f"lost, the spare wheel may repair it); the expected time prices the punctures, the ideal "
+                   f"(a shakedown, ART.17) does not")
     if ideal.get("finish_damage"):
         out.append("the ideal line jumps a bump two gears over into the finish: a loss of control on the line "
                    "(ART.11, ART.13), one black die lost for the next stage unless an assistance follows")
+    return out
+
+
+def card_figures(model, solution, stats) -> dict:
+    """What the cards and the seconds held do under the best policy: punctures (ART.9.3), the spare wheel
+    (ART.10), the SISU card (ART.7.5) and the seconds dropped (ART.6), per run, exactly."""
+    out = {"punctures": 0.0, "spare_wheel": 0.0, "sisu": 0.0, "drop_turns": 0.0, "retired": 0.0}
+    for (state, bank), occ in stats.occupancy.items():
+        if state[0] == "finish":
+            continue
+        car = state[3]
+        for o in solution.outcomes(state, bank):
+            nxt = o.state[3]
+            if not isinstance(nxt, M.Car):
+                out["retired"] += occ * o.p * (nxt == "retired")
+                continue
+            if nxt.spare != car.spare:
+                out["spare_wheel"] += occ * o.p
+            elif nxt.punctures > car.punctures:
+                out["punctures"] += occ * o.p * (nxt.punctures - car.punctures)
+            if nxt.sisu != car.sisu:
+                out["sisu"] += occ * o.p
+            if o.bank < bank and not o.loss:
+                out["drop_turns"] += occ * o.p
+    out = {k: round(v, 4) for k, v in out.items()}
+    solver = model.solver
+    out["sisu_held"] = solver.car.sisu
+    if solver.car.sisu:
+        without = solver.variant(sisu=False).value("start", 0)
+        out["sisu_worth_seconds"] = round(without - solution.value(model.start), 2)
     return out
 
 
@@ -195,7 +227,7 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
     g = course.graph
     E.check_size(g, stage.big_attack, stage.source if stage.source and stage.source != "<text>" else None)
     apply_soft_sector(g, stage)
-    car = M.Car(tyres=stage.tyres, leader=stage.leader, damage=min(stage.damage_in, rules.top - 1))
+    car = M.Car(tyres=stage.tyres, leader=stage.leader, damage=min(stage.damage_in, rules.top - 1), sisu=stage.sisu)
     main = L.main_line(g)
     short = L.shortest(g) or []
     ideal = L.ideal_line(g, rules, car, big_attack=stage.big_attack)
@@ -216,8 +248,8 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
         raced = T.simulate_table(g, rules, players, runs=table_runs, tyres=stage.tyres, big_attack=stage.big_attack)
     exp_seconds = solution.value(model.start)
     attacks = sum(1 for p in model.solver.attack.values() if p)
-    dice_lost = sum(occ * o.p * (o.info or 0) for (st_, _b), occ in stats.occupancy.items()
-                    if st_[0] != "finish" for o in solution.outcomes(st_) if o.loss)
+    dice_lost = sum(occ * o.p * (o.info or 0) for (st_, b_), occ in stats.occupancy.items()
+                    if st_[0] != "finish" for o in solution.outcomes(st_, b_) if o.loss)
     turns = stats.turns
     dist = solution.distribution([model.start])
     table_min = turns * players * rules.table_seconds / 60 + (players - 1) * rules.table_seconds / 60
@@ -229,7 +261,9 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
                 "states": sum(len(x.W) for x in model.solver.family.values()),
                 "big_attack": stage.big_attack, "attack_turns": attacks,
                 "not_priced": list(R.NOT_PRICED)
-                + ([] if stage.big_attack else ["Big Attack (set big_attack: true in the stage)"]),
+                + ([] if stage.big_attack else ["Big Attack and dropping the seconds it wins (set big_attack: true "
+                                                "in the stage)"]),
+                "cards": card_figures(model, solution, stats),
                 "finish_damage": R.finish_damage(solution, stats)}
     if monte_carlo:
         runs = policy.monte_carlo(model, solution, runs=monte_carlo, seed=7).to_dict()

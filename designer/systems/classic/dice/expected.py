@@ -18,7 +18,19 @@ once: one second won per die; too many marks lose control on the cell of the die
 A loss of control beside forest or rocks costs black dice for the rest of the stage (ART.8): the car after it
 is solved as its own car with fewer dice (one die at least is kept: decided; no repair within a stage, ART.14).
 
-Left out of the value (said in the result): cut cards (ART.9.3), dropping seconds (ART.6), the SISU card (ART.7.5).
+A cut card is drawn on entering a cut (ART.9.3), with the ruleset's card chances: a good or dirty card costs
+this car nothing (a dirty cut slows the cars behind: the table of several cars prices it), a puncture takes a gas
+die for the rest of the stage and a third one with none repaired retires the car (``retirement_seconds``). At a
+turn boundary in gear 0 or 1 a punctured car may play its spare wheel (ART.10): the card's seconds are the turn,
+one puncture is repaired and the car restarts in gear 1 (gear 0 here); once a stage.
+
+With ``big_attack`` the seconds won are held (up to ``drop_seconds_bank_cap``) and may be dropped in a later
+turn rolled die by die (ART.6): once ``drop_seconds_after_marks`` marks show, a die may be placed instead of
+rolled, for 1 s, then 2 s, ... in that turn; a placed die shows no mark (no loss, no stop in a ford).
+
+A car holding its SISU card (ART.7.5) may cancel a loss of control that the dice made (marks, a bump taken one
+gear over, a double downshift): the move is made, the card is gone, and the turn stops there (``sisu_after``:
+stop) or goes on with the marks forgotten (continue). The policy plays it where it pays.
 :mod:`designer.systems.classic.dice.policy` hands this policy to the shared solver (:mod:`designer.racing.mdp`)
 for its exact statistics and plays it with random dice to check the value by Monte Carlo.
 """
@@ -26,6 +38,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import replace
+from typing import NamedTuple
 
 import networkx as nx
 
@@ -54,28 +67,64 @@ def check_size(g: nx.DiGraph, big_attack: bool, where: str | None = None) -> Non
                             else "shorten the route, or split it into two stages")
 
 
+FINISH_AT = ("finish", 0)
+
+
+class Branch(NamedTuple):
+    """One way a die (or a Big Attack) can go: its chance, the seconds it adds, the car after it (its solver)
+    and either the turn going on (``ts``) or the place it ended at (``at``: (cell, gear), or FINISH_AT)."""
+    p: float
+    seconds: float
+    solver: "Solver"
+    ts: M.TurnState | None = None
+    hz: int = 0
+    hz_snow: int = 0
+    bank: int = 0
+    placed: int = 0
+    at: tuple | None = None
+    loss: bool = False
+    card: str | None = None        # the cut card drawn on this die: good, dirty, puncture
+    info: int = 0                  # black dice lost (a loss of control; crossing the finish after a loss)
+
+
 class Solver:
     def __init__(self, g: nx.DiGraph, rules: Rules, car: M.Car | None = None, big_attack: bool = False,
-                 family: dict | None = None):
+                 family: dict | None = None, bank_cap: int | None = None):
         self.g, self.rules, self.car = g, rules, car or M.Car()
-        self.family = family if family is not None else {}      # black dice lost -> the solver of that car
-        self.family[self.car.damage] = self
+        self.family = family if family is not None else {}      # the car (damage, punctures, cards...) -> solver
+        self.family[self.car] = self
         self.big_attack = big_attack
-        self.attack: dict = {}      # (cell, gear) -> the Big Attack plan chosen there, or None
+        # seconds held for dropping (ART.6) come only from a Big Attack; a test may hand a car some to begin with
+        self.cap = bank_cap if bank_cap is not None else (rules.drop_bank_cap if big_attack else 0)
+        self.attack: dict = {}      # (cell, gear, bank) -> the Big Attack plan chosen there, or None
+        self.decision: dict = {}    # (cell, gear, bank) -> "roll", "spare" or a Big Attack plan
         self.V: dict = {}
         self._steps: dict = {}
         self._hazard: dict = {}
         self.W: dict = {}
-        self.loss_chance: dict = {}
+        self._plan_cache: dict = {}
+        self._plan_outcomes: dict = {}
+        self._cut_cells = {n for n, d in g.nodes(data=True) if d.get("lane") == "cut"}
 
-    # -- limits -----------------------------------------------------------------------------
+    # -- the car after an event ---------------------------------------------------------------
+    def variant(self, **changes) -> "Solver":
+        """The solver of this car with ``changes`` (damage, punctures, spare, sisu, dirt, leader)."""
+        car = replace(self.car, **changes)
+        hit = self.family.get(car)
+        if hit is None:
+            hit = Solver(self.g, self.rules, car, self.big_attack, self.family, self.cap)
+        return hit
+
     def damaged(self, lost: int) -> "Solver":
         """The solver of this car after ``lost`` more black dice (ART.8); at least one die is kept (decided)."""
         dmg = min(self.car.damage + lost, self.rules.top - 1)
-        hit = self.family.get(dmg)
-        if hit is None:
-            hit = Solver(self.g, self.rules, replace(self.car, damage=dmg), self.big_attack, self.family)
-        return hit
+        return self if dmg == self.car.damage else self.variant(damage=dmg)
+
+    def punctured(self, n: int = 1) -> "Solver | None":
+        """The car after ``n`` more punctures; None when it retires (a third one with none repaired, ART.9.3)."""
+        if self.car.punctures + n >= 3:
+            return None
+        return self.variant(punctures=self.car.punctures + n) if n else self
 
     def after_loss(self, node: str) -> tuple["Solver", str]:
         """Where the car restarts after a loss of control on ``node`` and the solver of the damaged car."""
@@ -98,26 +147,58 @@ class Solver:
             hit = self._hazard[key] = float(self.rules.hazard_chance(M.hazard_die(self.rules, self.g, self.car, die, to)))
         return hit
 
+    def draws_card(self, frm: str, to: str) -> bool:
+        """A cut card is drawn on entering a cut (ART.9.3)."""
+        return (to in self._cut_cells and frm not in self._cut_cells
+                and not (self.car.clean and self.g.nodes[to].get("corner") in self.car.clean))
+
+    def _snow(self, node: str) -> bool:
+        return node != "finish" and self.g.nodes[node].get("surface") == "snow"
+
     # -- values -----------------------------------------------------------------------------
-    def value(self, node: str, gear: int) -> float:
-        """Expected seconds from a turn boundary to the end of the stage."""
-        key = (node, gear)
+    def value(self, node: str, gear: int, bank: int = 0) -> float:
+        """Expected seconds from a turn boundary to the end of the stage, holding ``bank`` seconds (ART.6)."""
+        key = (node, gear, bank)
         if key not in self.V:
-            best = self._within(M.TurnState(node, gear), 0, 0)[0]
+            best, how = self._within(M.TurnState(node, gear), 0, 0, bank, 0)[0], "roll"
             plan = None
             if self.big_attack:
                 for steps in self._plans(node, gear):
-                    cost = self._attack_cost(steps)
+                    cost = self.worth(self.attack_branches(node, steps, bank))
                     if cost < best - 1e-12:
-                        best, plan = cost, steps
+                        best, plan, how = cost, steps, steps
+            car = self.car
+            if car.punctures and car.spare and gear <= 1 and node != "finish":
+                # ART.10: the spare wheel at the start of a turn in gear 0 or 1, the car restarts in gear 1
+                cost = self.rules.spare_wheel_seconds + self.repaired().value(node, 0, bank)
+                if cost < best - 1e-12:
+                    best, plan, how = cost, None, "spare"
             self.attack[key] = plan
+            self.decision[key] = how
             self.V[key] = best
         return self.V[key]
+
+    def repaired(self) -> "Solver":
+        return self.variant(punctures=self.car.punctures - 1, spare=False)
+
+    def worth(self, branches) -> float:
+        return sum(b.p * self.branch_value(b) for b in branches)
+
+    @staticmethod
+    def branch_value(b: Branch) -> float:
+        if b.ts is not None:
+            return b.seconds + b.solver._within(b.ts, b.hz, b.hz_snow, b.bank, b.placed)[0]
+        if b.at == FINISH_AT:
+            return b.seconds
+        return b.seconds + b.solver.value(b.at[0], b.at[1], b.bank)
 
     # -- Big Attack (ART.5) --------------------------------------------------------------------
     def _plans(self, node: str, gear: int) -> list[list[M.Step]]:
         """Every safe die sequence of two dice or more from a turn boundary (no ford, bump or double risk)."""
-        out = []
+        hit = self._plan_cache.get((node, gear))
+        if hit is not None:
+            return hit
+        out = self._plan_cache[(node, gear)] = []
 
         def walk(state: M.TurnState):
             for die, to, s in M.legal_steps(self.g, self.rules, self.car, state):
@@ -159,36 +240,146 @@ class Solver:
         out.append((sum(live.values()), False, steps[-1]))
         return out
 
-    def _attack_cost(self, steps: list[M.Step]) -> float:
-        k, rules = len(steps), self.rules
-        total = 0.0
-        for q, lost, stop in self.attack_outcomes(steps):
-            if stop.event == "finish":
-                total += q * (rules.card(stop.gear) - k)
-            elif lost:
-                hurt, restart = self.after_loss(stop.to)
-                total += q * (rules.loss_seconds - k + hurt.value(restart, 0))
-            else:
-                total += q * (rules.card(stop.gear) - k + self.value(stop.to, stop.gear))
-        return total
+    def _cuts(self, node: str, steps, upto) -> int:
+        """Cut cards a plan from ``node`` draws up to (and with) the step ``upto``."""
+        n, prev = 0, node
+        for s in steps:
+            n += self.draws_card(prev, s.to)
+            prev = s.to
+            if s is upto:
+                break
+        return n
 
-    def _within(self, state: M.TurnState, hz: int, hz_snow: int):
+    def attack_branches(self, node: str, steps: list[M.Step], bank: int) -> list[Branch]:
+        """The ways a Big Attack plan from a turn boundary ends, seconds won (one a die) counted off and held.
+
+        Decided: the cut cards of the cells the car passes are drawn, a puncture taking effect once the move is
+        made (the plan's gas dice are not lost: ART.5 remark 2 is not modelled); the SISU card, held, may cancel
+        a loss and make the whole move (ART.7.5), chosen when it pays on average."""
+        k, rules = len(steps), self.rules
+        held = min(self.cap, bank + k)
+        last = steps[-1]
+        out: list[Branch] = []
+        key = id(steps)
+        table = self._plan_outcomes.get(key)
+        if table is None:
+            n_last = self._cuts(node, steps, last)
+            table = self._plan_outcomes[key] = (steps, [(q, lost, stop, self._cuts(node, steps, stop), n_last)
+                                                        for q, lost, stop in self.attack_outcomes(steps)])
+        for q, lost, stop, n_stop, n_last in table[1]:
+            if not lost:
+                for cars, pc in self._after_cards(n_stop):
+                    if cars is None:
+                        out.append(Branch(q * pc, rules.retirement_seconds - k, self, at=FINISH_AT, card="puncture"))
+                    elif stop.event == "finish":
+                        out.append(Branch(q * pc, rules.card(stop.gear) - k, cars, at=FINISH_AT))
+                    else:
+                        out.append(Branch(q * pc, rules.card(stop.gear) - k, cars, at=(stop.to, stop.gear), bank=held))
+                continue
+            loss = []
+            for cars, pc in self._after_cards(n_stop):
+                if cars is None:
+                    loss.append(Branch(q * pc, rules.retirement_seconds - k, self, at=FINISH_AT, card="puncture"))
+                    continue
+                hurt, restart = cars.after_loss(stop.to)
+                loss.append(Branch(q * pc, rules.loss_seconds - k, hurt, at=(restart, 0), bank=held, loss=True,
+                                   info=hurt.car.damage - self.car.damage))
+            if self.car.sisu:
+                saved = []
+                for cars, pc in self._after_cards(n_last):
+                    if cars is None:
+                        saved.append(Branch(q * pc, rules.retirement_seconds - k, self, at=FINISH_AT, card="puncture"))
+                        continue
+                    cars = cars.variant(sisu=False)
+                    at = FINISH_AT if last.event == "finish" else (last.to, last.gear)
+                    saved.append(Branch(q * pc, rules.card(last.gear) - k, cars, at=at, bank=held))
+                if self.worth(saved) < self.worth(loss):
+                    loss = saved
+            out += loss
+        return out
+
+    def _after_cards(self, n: int):
+        """(the car after ``n`` cut cards, chance) for each number of punctures among them (None: retired)."""
+        punct = self.rules.cut_card.get("puncture", 0.0)
+        if not n or not punct:
+            return [(self, 1.0)]
+        from math import comb
+        return [(self.punctured(j), comb(n, j) * punct ** j * (1 - punct) ** (n - j)) for j in range(n + 1)]
+
+    # -- one turn, die by die ----------------------------------------------------------------------
+    def _within(self, state: M.TurnState, hz: int, hz_snow: int, bank: int = 0, placed: int = 0):
         key = (state.node, state.gear, state.used, tuple(sorted(state.gas_used.items())), hz, hz_snow,
-               bool(state.steps))
+               bool(state.steps), bank, placed)
         if key in self.W:
             return self.W[key]
         best = (float("inf"), None)
         if state.steps:
-            best = (self.rules.card(state.gear) + self.value(state.node, state.gear), "stop")
+            best = (self.rules.card(state.gear) + self.value(state.node, state.gear, bank), "stop")
+        place = self.can_place(hz, bank, placed)
         for die, to, s, nxt, p in self._moves(state):
-            calm = self._after(nxt, s, hz, hz_snow, False)
-            marked = self._after(nxt, s, hz + 1, hz_snow + (self.g.nodes[s.to].get("surface") == "snow"
-                                                            if s.to != "finish" else 0), True)
-            cost = (1 - p) * calm + p * marked
-            if cost < best[0] - 1e-12:
-                best = (cost, (die, to))
+            for how in (("roll", "place") if place else ("roll",)):
+                cost = self.worth(self.branches(state, hz, hz_snow, bank, placed, how, s, nxt, p))
+                if cost < best[0] - 1e-12:
+                    best = (cost, (how, die, to))
         self.W[key] = best
         return best
+
+    def can_place(self, hz: int, bank: int, placed: int) -> bool:
+        """ART.6: a die may be placed for seconds once enough marks show and the seconds are held."""
+        drop = self.rules.drop_seconds
+        return bool(bank) and hz >= self.rules.drop_after_marks and placed < len(drop) and drop[placed] <= bank
+
+    def branches(self, state, hz, hz_snow, bank, placed, how, s, nxt, p) -> list[Branch]:
+        """Every way one die from ``state`` can go: rolled (a mark or not) or placed (ART.6), then the cut card
+        of a cut entered (ART.9.3) and, on a loss of control the dice made, the SISU card where it pays."""
+        rules = self.rules
+        seconds = 0
+        if how == "place":
+            seconds = rules.drop_seconds[placed]
+            bank, placed, marks = bank - seconds, placed + 1, ((False, 1.0),)
+        else:
+            marks = ((False, 1 - p), (True, p)) if p else ((False, 1.0),)
+        out: list[Branch] = []
+        for marked, pm in marks:
+            h, hs = hz + marked, hz_snow + (marked and self._snow(s.to))
+            if s.event == "finish":
+                hurt = s.damage or (marked and (self._lost("finish", h, hs) or s.risk == "bump"))
+                out.append(Branch(pm, seconds + rules.card(nxt.gear), self, at=FINISH_AT, info=int(bool(hurt))))
+                continue
+            if marked and (self._lost(s.to, h, hs) or s.risk in ("double", "bump")):
+                out.append(self._loss(pm, seconds, s, nxt, h, hs, bank, placed))
+                continue
+            if marked and s.risk == "ford":
+                out.append(Branch(pm, seconds + rules.card(nxt.gear), self, at=(s.to, nxt.gear), bank=bank))
+                continue
+            if self.draws_card(state.node, s.to):
+                for card, pc in rules.cut_card.items():
+                    if not pc:
+                        continue
+                    car = self.punctured() if card == "puncture" else self
+                    if car is None:
+                        out.append(Branch(pm * pc, seconds + rules.retirement_seconds, self, at=FINISH_AT,
+                                          card=card))
+                    else:
+                        out.append(Branch(pm * pc, seconds, car, nxt, h, hs, bank, placed, card=card))
+                continue
+            out.append(Branch(pm, seconds, self, nxt, h, hs, bank, placed))
+        return out
+
+    def _loss(self, p, seconds, s, nxt, hz, hz_snow, bank, placed) -> Branch:
+        """A loss of control the dice made on ``s``: the minute and the restart, or the SISU card (ART.7.5)."""
+        rules = self.rules
+        hurt, restart = self.after_loss(s.to)
+        loss = Branch(p, seconds + rules.loss_seconds, hurt, at=(restart, 0), bank=bank, loss=True,
+                      info=hurt.car.damage - self.car.damage)
+        if not self.car.sisu:
+            return loss
+        saved = self.variant(sisu=False)
+        if rules.sisu_after == "continue":
+            sisu = Branch(p, seconds, saved, nxt, 0, 0, bank, placed)
+        else:
+            sisu = Branch(p, seconds + rules.card(nxt.gear), saved, at=(s.to, nxt.gear), bank=bank)
+        return min((loss, sisu), key=self.branch_value)
 
     def _moves(self, state: M.TurnState) -> list:
         """The legal safe steps from a turn state, with the state after each and its hazard chance (cached:
@@ -204,22 +395,11 @@ class Solver:
             self._steps[key] = hit
         return hit
 
-    def _after(self, nxt: M.TurnState, s: M.Step, hz: int, hz_snow: int, marked: bool) -> float:
-        rules = self.rules
-        if s.event == "finish":
-            return rules.card(nxt.gear)
-        if marked and (self._lost(s.to, hz, hz_snow) or s.risk in ("double", "bump")):
-            hurt, restart = self.after_loss(s.to)
-            return rules.loss_seconds + hurt.value(restart, 0)
-        if marked and s.risk == "ford":
-            return rules.card(nxt.gear) + self.value(s.to, nxt.gear)
-        return self._within(nxt, hz, hz_snow)[0]
-
-    def solve(self) -> float:
+    def solve(self, bank: int = 0) -> float:
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20000))
         try:
-            return self.value("start", 0)
+            return self.value("start", 0, bank)
         finally:
             sys.setrecursionlimit(limit)
 

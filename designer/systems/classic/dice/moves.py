@@ -37,6 +37,9 @@ class Car:
     damage: int = 0                   # black dice lost (ART.8)
     punctures: int = 0                # gas dice lost (ART.9.3)
     dirt: tuple = ()                  # ((corner, dirty-cut tokens), ...) (ART.9.3 corde sale)
+    spare: bool = True                # the spare wheel card still held (ART.10: once a stage, back at assistance)
+    sisu: bool = False                # the SISU card still held (ART.7.5: once a rally)
+    clean: tuple = ()                 # corners whose gravel cut a good card has cleaned: no card (ART.21)
 
     def dirt_on(self, corner) -> int:
         return dict(self.dirt).get(corner, 0)

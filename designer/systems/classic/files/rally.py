@@ -14,9 +14,12 @@
 from __future__ import annotations
 
 # Rules that change a stage for one car and are not in its figures, and rules of several cars at the table.
-NOT_PRICED = ("cut cards (ART.9.3: a puncture costs a gas die; named on the line instead)",
-              "dropping seconds (ART.6)", "the SISU card (ART.7.5, once per rally)",
-              "the spare wheel (ART.10, only after a puncture)")
+NOT_PRICED = ("a dirty cut slowing the same car when it passes the corner again (ART.9.3; the cars behind pay "
+              "it in the table of several cars)",
+              "punctures and the spare wheel carried to the next stage without an assistance (ART.10, ART.14)",
+              "a gas die lost to a puncture in the middle of a Big Attack (ART.5 remark 2)",
+              "a car leaving the road towards the cut restarting in it with a cut card (ART.7.4)",
+              "the SISU card's worth for the later stages of a rally (ART.7.5: held here only with sisu: true)")
 SEVERAL_CARS = ("overtaking and blocking (ART.12)", "dirty cuts for the cars behind (ART.9.3)",
                 "cut cleaning (ART.21)", "the leader's orange dice changing hands (ART.20)",
                 "time-control penalty bids (ART.22)")
@@ -46,10 +49,10 @@ def link_stages(stages: list) -> None:
 def finish_damage(solution, stats) -> dict[int, float]:
     """The chance of each number of black dice lost when the car crosses the finish, under the best policy."""
     out: dict[int, float] = {}
-    for (state, _bank), occ in stats.occupancy.items():
+    for (state, bank), occ in stats.occupancy.items():
         if state[0] == "finish":
             continue
-        for o in solution.outcomes(state):
+        for o in solution.outcomes(state, bank):
             if o.state[0] == "finish":
                 d = min(state[2] + (o.info or 0), MAX_CARRIED)
                 out[d] = out.get(d, 0.0) + occ * o.p

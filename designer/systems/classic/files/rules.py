@@ -25,6 +25,10 @@ TYRES, ROADS, ENVIRONMENTS = schema.TYRES, schema.ROADS, schema.ENVIRONMENTS
 REQUIRED = ("gears", "gas_dice", "time_card", "loss_of_control_seconds", "die_faces", "hazard_faces",
             "hazard_limit", "dashboards", "damage_by_environment", "corner_overspeed", "bump", "cut_card",
             "drop_seconds", "time_control_penalty_step", "seconds_per_turn_at_table", "soft_tyres_on_snow")
+# Parameters added later: a ruleset copied before them still loads, with the bundled file's values (below, the
+# same as tilesets/classic/classic-rules.yaml) and the status "assumed" for lack of its own.
+OPTIONAL = {"drop_seconds_after_marks": 2, "drop_seconds_bank_cap": 3, "sisu_after": "stop",
+            "spare_wheel_seconds": 60, "retirement_seconds": 600}
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,11 @@ class Rules:
     penalty_step: int
     table_seconds: int
     soft_snow_limit: int = 2
+    drop_after_marks: int = 2          # ART.6: marks showing before a die may be placed for seconds
+    drop_bank_cap: int = 3             # seconds held for dropping, counted up to this many (solver state)
+    sisu_after: str = "stop"           # ART.7.5: after the SISU card, the turn "stop"s there or "continue"s
+    spare_wheel_seconds: int = 60      # ART.10: the spare wheel card on the chrono pile
+    retirement_seconds: int = 600      # ART.9.3: a third puncture with none repaired retires the car
     sources: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
@@ -106,7 +115,7 @@ def rules_from_data(data, lines, source: str) -> Rules:
 
     if not isinstance(data, dict):
         fail((), "a ruleset is a mapping of parameters")
-    known = set(REQUIRED) | {"system", "ruleset", "title", "notes"}
+    known = set(REQUIRED) | set(OPTIONAL) | {"system", "ruleset", "title", "notes"}
     unknown = sorted(set(data) - known)
     if unknown:
         fail((unknown[0],), f"unknown parameter {', '.join(unknown)}", f"a classic ruleset has {', '.join(REQUIRED)}")
@@ -119,8 +128,19 @@ def rules_from_data(data, lines, source: str) -> Rules:
         param = schema.check(schema.Param, item, lines, source, "ruleset", (key,))
         sources[key] = {"status": param.status, "source": param.source}
         v[key] = item["value"]
+    for key, default in OPTIONAL.items():
+        item = data.get(key)
+        if item is None:
+            sources[key], v[key] = {"status": "assumed", "source": "not in this ruleset: the bundled value"}, default
+            continue
+        if not isinstance(item, dict) or "value" not in item:
+            fail((key,), f"parameter `{key}` has no `value`",
+                 "write it as {value: ..., status: rulebook|reference|assumed|decided, source: '...'}")
+        param = schema.check(schema.Param, item, lines, source, "ruleset", (key,))
+        sources[key] = {"status": param.status, "source": param.source}
+        v[key] = item["value"]
     vals = schema.check(schema.RuleValues, v, lines, source, "ruleset",
-                        rename={k: (k, "value") for k in REQUIRED})
+                        rename={k: (k, "value") for k in (*REQUIRED, *OPTIONAL)})
 
     def bad(key, msg):
         fail((key, "value"), f"bad ruleset value: {key}: {msg}")
@@ -163,7 +183,9 @@ def rules_from_data(data, lines, source: str) -> Rules:
                  cut_card={k: float(p) for k, p in cut.items()},
                  drop_seconds=tuple(vals.drop_seconds), penalty_step=vals.time_control_penalty_step,
                  table_seconds=vals.seconds_per_turn_at_table, soft_snow_limit=vals.soft_tyres_on_snow,
-                 sources=sources)
+                 drop_after_marks=vals.drop_seconds_after_marks, drop_bank_cap=vals.drop_seconds_bank_cap,
+                 sisu_after=vals.sisu_after, spare_wheel_seconds=vals.spare_wheel_seconds,
+                 retirement_seconds=vals.retirement_seconds, sources=sources)
 
 
 @functools.lru_cache(maxsize=8)

@@ -75,6 +75,7 @@ class _StageCommon(_Model):
     assistance: StrictBool | None = None
     leader: StrictBool | None = None
     big_attack: StrictBool | None = None
+    sisu: StrictBool | None = None
     demo: StrictBool | None = None
     notes: Annotated[list[Text], Field(max_length=MAX_NOTES)] | None = None
     penalty_seconds: Annotated[StrictInt, Field(ge=0, le=3600)] | None = None
@@ -203,6 +204,11 @@ class RuleValues(_Model):
     time_control_penalty_step: Annotated[StrictInt, Field(ge=1, le=60)]
     seconds_per_turn_at_table: Annotated[StrictInt, Field(ge=1, le=3600)]
     soft_tyres_on_snow: Annotated[StrictInt, Field(ge=1, le=10)]
+    drop_seconds_after_marks: Annotated[StrictInt, Field(ge=0, le=10)]
+    drop_seconds_bank_cap: Annotated[StrictInt, Field(ge=0, le=10)]
+    sisu_after: Literal["stop", "continue"]
+    spare_wheel_seconds: Seconds
+    retirement_seconds: Annotated[StrictInt, Field(ge=0, le=36000)]
 
 
 def check(model: type[_Model], data: Any, lines: dict, source: str, what: str, at: tuple = (),

@@ -35,6 +35,7 @@ class Stage:
     leader: bool = False
     rules: str | None = None
     big_attack: bool = False
+    sisu: bool = False                  # the car holds its SISU card at the start (ART.7.5: once a rally)
     notes: list[str] = field(default_factory=list)
     source: str = "<stage>"
     near: Path | None = field(default=None, compare=False)   # folder of the file read from disk; None: upload
@@ -118,7 +119,8 @@ def stage_from_data(data, lines, source: str, at: tuple = (), defaults: dict | N
     return Stage(name=name, route=route, zones=zones, weather=values.get("weather", "fixed"),
                  tyres=values.get("tyres", "asphalt"), assistance=values.get("assistance", True), splits=splits,
                  players=values.get("players", 4), leader=values.get("leader", False), rules=rules,
-                 big_attack=values.get("big_attack", False), notes=list(values.get("notes") or []),
+                 big_attack=values.get("big_attack", False), sisu=values.get("sisu", False),
+                 notes=list(values.get("notes") or []),
                  source=source, near=near, damage_in=values.get("damage_in", 0),
                  soft_sector=values.get("soft_sector"), penalty_seconds=values.get("penalty_seconds", 0))
 
@@ -192,6 +194,8 @@ def stage_to_data(stage: Stage) -> dict:
         out["leader"] = True
     if stage.big_attack:
         out["big_attack"] = True
+    if stage.sisu:
+        out["sisu"] = True
     if stage.rules:
         out["rules"] = stage.rules
     if stage.notes:
