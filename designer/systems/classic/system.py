@@ -87,6 +87,31 @@ class ClassicSystem(GameSystem):
         options.pop("max_risk", None)
         return analyse(stage, box, players=players, **options)
 
+    def simulate_rally(self, rally, near: Path | None = None, *, players: int | None = None, runs: int = 200,
+                       progress=None) -> dict:
+        """Several cars raced over a rally's stages (dice/rally_table.py): per seat totals with the time-control
+        penalties (ART.22) and the start order by the standings (ART.3.2)."""
+        from designer.systems.classic.board.assembly import assemble
+        from designer.systems.classic.dice import expected as E
+        from designer.systems.classic.dice.rally_table import rally_lines, simulate_rally_table
+        from designer.systems.classic.files.rules import rules_for
+
+        stages = []
+        for stage in rally.stages:
+            course = assemble(stage.route, self.box_of(stage, near))
+            if not course.ok:
+                raise DesignerError(f"cannot race stage {stage.name!r}: " + "; ".join(
+                    p.message for p in course.problems if p.severity == "error"), where=stage.source,
+                    hint="`rally-designer validate` the rally: it lists every problem")
+            E.check_size(course.graph, stage.big_attack, stage.source)
+            stages.append({"name": stage.name, "graph": course.graph, "tyres": stage.tyres,
+                           "big_attack": stage.big_attack, "assistance": stage.assistance})
+        first = rally.stages[0]
+        result = simulate_rally_table(stages, rules_for(first), players or first.players, runs,
+                                      sisu=first.sisu)
+        result.update(system=self.name, rally=rally.name, summary=rally_lines(result))
+        return result
+
     def facts(self, stage, box, result: dict | None) -> dict:
         result = result or {}
         ideal, exp = result.get("ideal_line") or {}, result.get("expected") or {}

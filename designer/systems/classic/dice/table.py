@@ -1,37 +1,48 @@
 """Several classic Rallyman cars on one stage (:func:`simulate_table`), as ``tilesets/classic/classic-table-rules.yaml``
-reads the rulebook: the staggered start (ART.3.3), the order of play by the cars' places on the road (ART.3.4),
-the car opening the road taking the orange gas dice on gravel (ART.20), cells that hold one car in a corner and
-as many as their lanes elsewhere (ART.12: a die towards a full cell is not played and the turn ends there), and
-the cut cards of gravel cuts, cleaned for good by a good card (ART.21), drawn and counted per car.
+reads the rulebook:
 
-Each car plays the single-car policy (:mod:`.policy`), solved for the leader car and for the others. Per seat:
-the stage time's mean, spread and interval, the chance of being blocked, turns, turns leading, cut cards drawn.
-Not simulated: the time-control penalties between stages (ART.22: a choice of each player, no rally here), and
-what a dirty cut or a puncture costs (counted only, as the single-car times leave them out).
+- the staggered start (ART.3.3) and the order of play by the cars' places on the road (ART.3.4);
+- the car opening the road takes the orange gas dice on gravel (ART.20), and a car that passes it takes them
+  over at once, for the rest of its turn;
+- overtaking (ART.12): a cell of a corner holds one car, any other cell as many as its lanes, so a car passes
+  another on a straight with room, or by the cut beside the inside line and drift (different cells); a die
+  towards a full cell is not played and the turn ends with the card of the gear engaged. A car that lost control
+  holds no cell until its next turn when it went off the road, and blocks its whole corner when it spun
+  (``spin_chance`` of the loss cards);
+- cut cards (ART.9.3, ART.21) priced for every car: a puncture costs the car that draws it a gas die (its
+  spare wheel may repair it), a dirty cut lowers the corner's notes by one for every car that comes after (their
+  policy is solved again for the notes they meet), a good card on gravel cleans the cut for them (no card).
+
+Each car plays the single-car policy (:mod:`.policy`) of the car it is at that moment: leader or not, with the
+dirt and clean cuts the others left ahead of it, its punctures, spare wheel and SISU card. Per seat: the stage
+time's mean, spread and interval, the chance of being blocked, turns, turns leading, passes, cut cards, dirty
+cuts and punctures. :mod:`.rally_table` races a rally's stages with the time-control penalties (ART.22).
 """
 from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from designer.core import yamlio
 from designer.core.errors import DesignerError
-from designer.racing.mdp import Outcome
 from designer.systems.classic.dice import moves as M
 from designer.systems.classic.dice import policy as P
-from designer.systems.classic.dice.attack import cut_card
+from designer.systems.classic.dice.expected import FINISH_AT, Solver
 
 RULES_FILE = Path(__file__).resolve().parents[4] / "tilesets" / "classic" / "classic-table-rules.yaml"
 STATUSES = ("rulebook", "reference", "assumed", "decided")
 KEYS = ("start_stagger_rounds", "play_order", "leader", "cell_capacity", "blocked_move", "stalled_card_gear",
-        "cut_cards", "policy")
+        "cut_cards", "spin_chance", "own_cut_cards", "time_control_bid", "policy")
 MAX_PLAYERS, MAX_RUNS, MAX_ROUNDS = 6, 100_000, 400
-NOT_SIMULATED = ("what a dirty cut and a puncture cost the cars (ART.9.3, ART.21: the cards are counted only)",
-                 "time-control penalty bids between stages (ART.22)",
-                 "a Big Attack plan laid through a car (the plan is rolled as laid)")
+BIDS = ("none", "avoid-opening")
+NOT_SIMULATED = ("a Big Attack plan laid through a car (the plan is rolled as laid; its cut cards price its own "
+                 "punctures but leave no dirt or clean cut for the others)",
+                 "a car crosswise on a drift half-cell blocking the road (ART.18)",
+                 "a car restarting into the cut after leaving the road towards it (ART.7.4)")
 
 
 def load_table_rules(path: str | Path | None = None) -> dict:
@@ -47,6 +58,14 @@ def load_table_rules(path: str | Path | None = None) -> dict:
             problems.append(((k,), "missing: write it as {value: ..., status: ..., source: ...}"))
         elif item.get("status") not in STATUSES or not item.get("source"):
             problems.append(((k,), "needs a status (rulebook, reference, assumed, decided) and a source"))
+    sc = data.get("spin_chance")
+    v = sc.get("value") if isinstance(sc, dict) else None
+    if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1):
+        problems.append((("spin_chance", "value"), "a chance from 0 to 1"))
+    for key, allowed in (("cut_cards", ("priced", "counted-not-priced")), ("time_control_bid", BIDS)):
+        v = data[key].get("value") if isinstance(data.get(key), dict) else None
+        if v is not None and v not in allowed:
+            problems.append(((key, "value"), f"one of {', '.join(allowed)}"))
     for k in ("start_stagger_rounds", "stalled_card_gear"):
         v = (data.get(k) or {}).get("value") if isinstance(data.get(k), dict) else None
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 6):
@@ -58,147 +77,256 @@ def load_table_rules(path: str | Path | None = None) -> dict:
     return {k: {"value": data[k]["value"], "status": data[k]["status"], "source": data[k]["source"]} for k in KEYS}
 
 
-class ClassicTable:
-    """A stage's two policies (leader and not) and what the table reads of its cells."""
+class Seat:
+    """One car at the table: where it is, its car (damage, punctures, cards), its seconds held and its tally."""
 
-    def __init__(self, g, rules, tyres: str = "asphalt", big_attack: bool = False, table_rules: dict | None = None):
+    def __init__(self, kit: M.Car):
+        self.kit, self.at, self.bank = kit, None, 0      # at: None before the start, (cell, gear), or FINISH
+        self.lost = None                                 # (cell, spun) from a loss of control until its next turn
+        self.seconds = 0.0
+        self.tally = dict.fromkeys(TALLY, 0)
+
+
+TALLY = ("turns", "blocked", "led", "lead_taken", "cut_cards", "dirty_cuts", "punctures", "passes", "spins", "sisu", "spares")
+
+
+class ClassicTable:
+    """A stage's solvers (one family: the leader and the others, with the dirt and clean cuts other cars left,
+    punctures and cards) and what the table reads of its cells."""
+
+    def __init__(self, g, rules, tyres: str = "asphalt", big_attack: bool = False, table_rules: dict | None = None,
+                 sisu: bool = False):
         self.g, self.rules = g, rules
         self.table_rules = table_rules or load_table_rules()
-        self.lead = P.solve_stage(g, rules, M.Car(tyres=tyres, leader=True), big_attack)
-        self.other = P.solve_stage(g, rules, M.Car(tyres=tyres, leader=False), big_attack)
-        model = self.other[0]
-        self.order = model.order
+        self.root = Solver(g, rules, M.Car(tyres=tyres, sisu=sisu), big_attack)
+        self.lead = P.solve_stage(g, rules, M.Car(tyres=tyres, leader=True, sisu=sisu), big_attack)
+        self.other = P.solve_stage(g, rules, M.Car(tyres=tyres, leader=False, sisu=sisu), big_attack)
+        self.order = self.other[0].order
         self.capacity = {n: (1 if d.get("corner") else int(d.get("lanes") or 1)) for n, d in g.nodes(data=True)}
         self.capacity["start"] = self.capacity["finish"] = MAX_PLAYERS
-        self.gravel_cut = {n: d.get("corner") for n, d in g.nodes(data=True)
-                           if d.get("lane") == "cut" and d.get("surface") == "gravel"}
+        self.corner_of = {n: d.get("corner") for n, d in g.nodes(data=True) if d.get("corner")}
+        self.corner_cells: dict = {}
+        for n, c in self.corner_of.items():
+            self.corner_cells.setdefault(c, []).append(n)
+        self.corner_end = {c: max(self.order[n] for n in cells) for c, cells in self.corner_cells.items()}
+        self.gravel_cut = {n: c for n, c in self.corner_of.items()
+                           if g.nodes[n].get("lane") == "cut" and g.nodes[n].get("surface") == "gravel"}
         self.stall = int(self.table_rules["stalled_card_gear"]["value"])
+        self.spin = float(self.table_rules["spin_chance"]["value"])
+        self.dirt_counts = self.table_rules["cut_cards"]["value"] == "priced"
 
-    def _walk(self, model, state, held: dict, rng, clean: set, cuts: list):
-        """One turn of the policy with dice, a die towards a full cell not played (the turn ends there)."""
-        S = model._of(state)
-        g, rules = S.g, S.rules
-        dmg = S.car.damage
-        ts, hz, hz_snow = M.TurnState(state[0], state[1]), 0, 0
-        while True:
-            _, action = S._within(ts, hz, hz_snow)
-            if action in ("stop", None):
-                return Outcome(1.0, rules.card(ts.gear), (ts.node, ts.gear, dmg), 0), False
-            die, to = action
-            if to != "finish" and held.get(to, 0) >= self.capacity[to]:
-                card = rules.card(ts.gear) if ts.gear else rules.card(self.stall)
-                return Outcome(1.0, card, (ts.node, ts.gear, dmg), 0, False, "blocked"), True
-            s = M.step(g, rules, S.car, ts, die, to)
-            nxt = M.apply(g, rules, S.car, ts, die, to)
-            nxt.steps = [s]
-            if to in self.gravel_cut:
-                self._cut(to, rng, clean, cuts)
-            marked = rng.random() < S._p(die, to)
-            h, hs = hz + marked, hz_snow + (marked and model._snow(s.to))
-            if s.event == "finish":
-                return Outcome(1.0, rules.card(nxt.gear), P.FINISH, 0), False
-            if marked and (S._lost(s.to, h, hs) or s.risk in ("double", "bump")):
-                return model._loss(S, 1.0, rules.loss_seconds, s.to), False
-            if marked and s.risk == "ford":
-                return Outcome(1.0, rules.card(nxt.gear), (s.to, nxt.gear, dmg), 0), False
-            ts, hz, hz_snow = nxt, h, hs
+    # -- the car a seat drives this turn -------------------------------------------------------------
+    def solver(self, seat: Seat, leading: bool, dirt: list, clean: list) -> Solver:
+        """The seat's solver: leader or not, with the dirt and clean cuts other cars left on corners ahead."""
+        here = self.order[seat.at[0]] if seat.at and seat.at is not P.FINISH else -1
+        mine = id(seat)
+        d: dict = {}
+        for corner, who in dirt:
+            if who != mine and self.corner_end[corner] >= here:
+                d[corner] = d.get(corner, 0) + 1
+        c = tuple(sorted({corner for corner, who in clean if who != mine and self.corner_end[corner] >= here}))
+        car = replace(seat.kit, leader=leading, dirt=tuple(sorted(d.items())), clean=c)
+        hit = self.root.family.get(car)
+        return hit if hit is not None else self.root.variant(leader=leading, dirt=car.dirt, clean=c, damage=car.damage,
+                                                             punctures=car.punctures, spare=car.spare, sisu=car.sisu)
 
-    def _cut(self, cell, rng, clean: set, cuts: list):
-        """A cut card drawn on a gravel cut not yet clean (ART.21): counted; a good card cleans it for good."""
-        corner = self.gravel_cut[cell]
-        if corner in clean:
+    def held(self, seats: list, me: Seat) -> dict:
+        """Cells the other cars hold (ART.12): a car off the road holds none until its next turn, a car spun in
+        a corner blocks every cell of that corner."""
+        out: dict = {}
+        for o in seats:
+            if o is me or o.at is None or o.at is P.FINISH:
+                continue
+            if o.lost is not None:
+                cell, spun = o.lost
+                if not spun:
+                    continue
+                for n in self.corner_cells.get(self.corner_of.get(cell), [cell]):
+                    out[n] = MAX_PLAYERS
+                continue
+            out[o.at[0]] = out.get(o.at[0], 0) + 1
+        return out
+
+    # -- one turn ------------------------------------------------------------------------------------
+    def turn(self, seat: Seat, S: Solver, held: dict, rng, spin_rng, leader: Seat | None, dirt: list, clean: list):
+        """One turn of ``seat`` with the policy of ``S``; returns the solver it ends with."""
+        rules = S.rules
+        node, gear = seat.at if seat.at is not None else ("start", 0)
+        seat.lost = None
+        S.value(node, gear, seat.bank)
+        how = S.decision[(node, gear, seat.bank)]
+        if how == "spare":
+            fixed = S.repaired()
+            self._end(seat, fixed, rules.spare_wheel_seconds, (node, 0), seat.bank)
+            seat.tally["spares"] += 1
             return
-        r, acc, card = rng.random(), 0.0, "puncture"
-        for name in ("good", "dirty", "puncture"):
-            acc += self.rules.cut_card.get(name, 0.0)
-            if r < acc:
-                card = name
-                break
-        _car, _dirt, now = cut_card(M.Car(), corner, card, "gravel", frozenset(clean))
-        clean.update(now)
-        cuts[0] += 1
-        cuts[1] += card == "dirty"
-        cuts[2] += card == "puncture"
+        if how != "roll":                  # a Big Attack plan is laid before the roll: not checked for cars
+            b = P.pick(S.attack_branches(node, how, seat.bank), rng)
+            self._close(seat, S, b, 0.0, spin_rng, b.at[0])
+            return
+        ts, hz, hs, bank, placed, seconds = M.TurnState(node, gear), 0, 0, seat.bank, 0, 0.0
+        while True:
+            _, action = S._within(ts, hz, hs, bank, placed)
+            if action in ("stop", None):
+                self._end(seat, S, seconds + rules.card(ts.gear), (ts.node, ts.gear), bank)
+                return
+            how, die, to = action
+            if to != "finish" and held.get(to, 0) >= self.capacity[to]:
+                # ART.12: a move that cannot be made; the card of the gear engaged again
+                card = rules.card(ts.gear) if ts.gear else rules.card(self.stall)
+                self._end(seat, S, seconds + card, (ts.node, ts.gear), bank)
+                seat.tally["blocked"] += 1
+                return
+            s = M.step(S.g, rules, S.car, ts, die, to)
+            nxt = M.apply(S.g, rules, S.car, ts, die, to)
+            nxt.steps = [s]
+            b = P.pick(S.branches(ts, hz, hs, bank, placed, how, s, nxt, S._p(die, to)), rng)
+            if b.card is not None:
+                self._card(seat, s.to, b.card, dirt, clean)
+            if b.ts is None:
+                self._close(seat, S, b, seconds, spin_rng, s.to)
+                return
+            S, ts, hz, hs, bank, placed, seconds = b.solver, b.ts, b.hz, b.hz_snow, b.bank, b.placed, seconds + b.seconds
+            if leader is not None and not S.car.leader and self.order[ts.node] > self.order[leader.at[0]]:
+                # ART.20: the car that passes the leader takes the orange dice at once
+                S = S.variant(leader=True)
+                seat.tally["lead_taken"] += 1
 
-    def race(self, n: int, rng):
-        """One race: per car seconds, turns, blocked turns, turns led, cut cards (drawn, dirty, punctures)."""
-        state = [None] * n
-        secs, turns, blocked, led = [0.0] * n, [0] * n, [0] * n, [0] * n
-        cuts = [[0, 0, 0] for _ in range(n)]
+    def _card(self, seat: Seat, cell: str, card: str, dirt: list, clean: list):
+        """A cut card drawn (ART.9.3, ART.21): a dirty cut slows the cars behind, a good card on gravel cleans
+        the cut for them; counted per car."""
+        corner = self.corner_of.get(cell)
+        seat.tally["cut_cards"] += 1
+        seat.tally["dirty_cuts"] += card == "dirty"
+        seat.tally["punctures"] += card == "puncture"
+        if card == "dirty" and self.dirt_counts:
+            dirt.append((corner, id(seat)))
+        elif card == "good" and cell in self.gravel_cut:
+            clean.append((corner, id(seat)))
+
+    def _close(self, seat: Seat, S: Solver, b, seconds: float, spin_rng, cell: str):
+        """The end of a turn on a branch; a loss of control leaves the car spun on ``cell`` (blocking a corner)
+        or off the road (passed freely) until its next turn (ART.7.2, ART.12)."""
+        at = P.FINISH if b.at == FINISH_AT else b.at          # retired (a third puncture): out, its 600 s counted
+        if b.loss:
+            spun = spin_rng.random() < self.spin
+            seat.lost = (cell, spun)
+            seat.tally["spins"] += spun
+        if b.solver.car.sisu != S.car.sisu:
+            seat.tally["sisu"] += 1
+        self._end(seat, b.solver, seconds + b.seconds, at, b.bank)
+
+    def _end(self, seat: Seat, S: Solver, seconds: float, at, bank: int):
+        seat.seconds += seconds
+        seat.tally["turns"] += 1
+        seat.at, seat.bank = at, bank
+        seat.kit = replace(S.car, leader=False, dirt=(), clean=())
+
+    def place(self, seat: Seat) -> int:
+        return self.order[seat.at[0]] if seat.at is not None and seat.at is not P.FINISH else -1
+
+    def place(self, seat: Seat) -> int:
+        """How far along the road a car is (before the start -1, past the finish the most)."""
+        if seat.at is None:
+            return -1
+        return 1 << 30 if seat.at is P.FINISH else self.order[seat.at[0]]
+
+    def race(self, n: int, rng, spin_rng=None, kits: list | None = None) -> tuple[list[Seat], int]:
+        """One race of ``n`` cars started in seat order (``kits``: each car as it comes to the start)."""
+        spin_rng = spin_rng or random.Random(0)
+        seats = [Seat(kits[k] if kits else self.root.car) for k in range(n)]
+        dirt: list = []
+        clean: list = []
         arrival = list(range(n))
-        clean: set = set()
         stagger = int(self.table_rules["start_stagger_rounds"]["value"])
         done, finished_any, rounds = 0, False, 0
-        order_of = self.order
         while done < n:
             rounds += 1
             if rounds > MAX_ROUNDS:
                 raise DesignerError("a simulated race did not finish", hint="check the stage's speed limits")
-            on = [k for k in range(n) if state[k] is not None and state[k] is not P.FINISH]
-            on.sort(key=lambda k: (-order_of[state[k][0]], -state[k][1], arrival[k]))
-            waiting = [k for k in range(n) if state[k] is None and rounds - 1 >= k * stagger]
-            for i, k in enumerate(on + waiting):
-                held: dict = {}
-                for o in range(n):
-                    if o != k and state[o] is not None and state[o] is not P.FINISH:
-                        held[state[o][0]] = held.get(state[o][0], 0) + 1
-                leading = i == 0 and not finished_any
-                model, solution, _ = self.lead if leading else self.other
-                s = state[k] if state[k] is not None else model.start
-                decision = solution.decision(s, 0)
-                if isinstance(decision, P.Roll):
-                    o, was = self._walk(model, s, held, rng, clean, cuts[k])
-                else:                       # a Big Attack plan is laid before the roll: not checked for cars
-                    o, was = P.Player(model).play(s, 0, decision, rng, None), False
-                secs[k] += o.seconds
-                turns[k] += 1
-                blocked[k] += was
-                led[k] += leading
-                if o.state[0] != s[0]:
+            on = [k for k in range(n) if seats[k].at is not None and seats[k].at is not P.FINISH]
+            on.sort(key=lambda k: (-self.place(seats[k]), -seats[k].at[1], arrival[k]))
+            waiting = [k for k in range(n) if seats[k].at is None and rounds - 1 >= k * stagger]
+            play = on + waiting
+            first = seats[play[0]] if play and not finished_any else None       # the car opening the road
+            for i, k in enumerate(play):
+                seat = seats[k]
+                leading = seat is first and not finished_any
+                leader = first if first is not None and not leading and first.at not in (None, P.FINISH) \
+                    and not finished_any else None
+                before = [o for o in seats if o is not seat and self.place(o) > self.place(seat)]
+                S = self.solver(seat, leading, dirt, clean)
+                start = seat.at
+                self.turn(seat, S, self.held(seats, seat), rng, spin_rng, leader, dirt, clean)
+                seat.tally["led"] += leading
+                seat.tally["passes"] += sum(1 for o in before if self.place(o) < self.place(seat))
+                if seat.at is P.FINISH or start is None or seat.at[0] != start[0]:
                     arrival[k] = rounds * n + i
-                state[k] = o.state
-                if model.terminal(o.state) is not None:
-                    state[k] = P.FINISH
+                if seat.at is P.FINISH:
                     done += 1
                     finished_any = True
-        return secs, turns, blocked, led, cuts, rounds
+        return seats, rounds
 
 
 def simulate_table(g, rules, players: int = 4, runs: int = 1000, seed: int | None = 0, tyres: str = "asphalt",
-                   big_attack: bool = False, table: ClassicTable | None = None) -> dict:
-    """Race ``players`` cars ``runs`` times on a classic course graph; seeded; JSON-ready, per seat."""
+                   big_attack: bool = False, table: ClassicTable | None = None, sisu: bool = False,
+                   draw_start: bool = False) -> dict:
+    """Race ``players`` cars ``runs`` times on a classic course graph; seeded; JSON-ready, per seat.
+
+    Seat k starts k-th (ART.3.2: the first stage's order is agreed between the drivers); ``draw_start``: the
+    order is drawn afresh for each race, so that every seat has the same chances."""
+    check_size(players, runs)
+    table = table or ClassicTable(g, rules, tyres, big_attack, sisu=sisu)
+    rng, spin_rng, draw = random.Random(seed), random.Random(f"spin-{seed}"), random.Random(f"order-{seed}")
+    n = players
+    secs = np.zeros((n, runs))
+    tally = {k: np.zeros((n, runs)) for k in TALLY}
+    rounds = np.zeros(runs)
+    for r in range(runs):
+        raced, rounds[r] = table.race(n, rng, spin_rng)
+        order = draw.sample(range(n), n) if draw_start else range(n)
+        seats = [None] * n
+        for pos, k in enumerate(order):
+            seats[k] = raced[pos]
+        for k, seat in enumerate(seats):
+            secs[k, r] = seat.seconds
+            for key in TALLY:
+                tally[key][k, r] = seat.tally[key]
+    seats = [seat_figures(k, secs[k], {key: v[k] for key, v in tally.items()}) for k in range(n)]
+    lead_value = table.lead[1].value(table.lead[0].start)
+    other_value = table.other[1].value(table.other[0].start)
+    turns = tally["turns"].sum(axis=0).mean()
+    return {"players": n, "runs": runs, "seed": seed, "seats": seats, "rounds": round(float(rounds.mean()), 3),
+            "table_turns": round(float(turns), 3),
+            "table_minutes": round(float(turns) * rules.table_seconds / 60, 1),
+            "table_minutes_formula": "simulated turns of all cars * table_seconds (classic-rules.yaml) / 60",
+            "single_car_expected_seconds": {"leader": round(lead_value, 3), "not_leader": round(other_value, 3)},
+            "assumed": table.table_rules, "not_simulated": list(NOT_SIMULATED)}
+
+
+def check_size(players, runs) -> None:
     if not 1 <= int(players) <= MAX_PLAYERS:
         raise DesignerError(f"a table races 1 to {MAX_PLAYERS} cars, not {players}", hint="e.g. --players 4")
     if not 1 <= int(runs) <= MAX_RUNS:
         raise DesignerError(f"{runs} is not a number of simulated races", hint=f"give 1 to {MAX_RUNS}, e.g. 1000")
-    table = table or ClassicTable(g, rules, tyres, big_attack)
-    rng = random.Random(seed)
-    n = players
-    out = np.zeros((7, n, runs))
-    rounds = np.zeros(runs)
-    for r in range(runs):
-        secs, turns, blocked, led, cuts, rounds[r] = table.race(n, rng)
-        out[:4, :, r] = [secs, turns, blocked, led]
-        out[4:, :, r] = np.array(cuts).T
-    seats = []
-    for k in range(n):
-        x = out[0, k]
-        sd = float(x.std(ddof=1)) if runs > 1 else 0.0
-        half = 1.96 * sd / math.sqrt(runs) if runs > 1 else 0.0
-        seats.append({"seat": k + 1, "expected_seconds": round(float(x.mean()), 3), "sd": round(sd, 3),
-                      "ci95": [round(float(x.mean()) - half, 3), round(float(x.mean()) + half, 3)],
-                      "blocked_chance": round(float((out[2, k] > 0).mean()), 4),
-                      "turns": round(float(out[1, k].mean()), 3), "turns_led": round(float(out[3, k].mean()), 3),
-                      "cut_cards": round(float(out[4, k].mean()), 3), "dirty_cuts": round(float(out[5, k].mean()), 3),
-                      "punctures": round(float(out[6, k].mean()), 3)})
-    lead_value = table.lead[1].value(table.lead[0].start)
-    other_value = table.other[1].value(table.other[0].start)
-    return {"players": n, "runs": runs, "seed": seed, "seats": seats, "rounds": round(float(rounds.mean()), 3),
-            "table_turns": round(float(out[1].sum(axis=0).mean()), 3),
-            "table_minutes": round(float(out[1].sum(axis=0).mean()) * rules.table_seconds / 60, 1),
-            "table_minutes_formula": "simulated turns of all cars * table_seconds (classic-rules.yaml) / 60",
-            "single_car_expected_seconds": {"leader": round(lead_value, 3), "not_leader": round(other_value, 3)},
-            "assumed": table.table_rules}
+
+
+def seat_figures(k: int, x: np.ndarray, tally: dict) -> dict:
+    """One seat's figures over the races: the time's mean, spread and 95% interval, and its tally's means."""
+    runs = len(x)
+    sd = float(x.std(ddof=1)) if runs > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(runs) if runs > 1 else 0.0
+    m = float(x.mean())
+    out = {"seat": k + 1, "expected_seconds": round(m, 3), "sd": round(sd, 3), "ci95": [round(m - half, 3),
+                                                                                         round(m + half, 3)],
+           "blocked_chance": round(float((tally["blocked"] > 0).mean()), 4)}
+    names = {"turns": "turns", "led": "turns_led", "lead_taken": "lead_taken", "passes": "passes",
+             "cut_cards": "cut_cards", "dirty_cuts": "dirty_cuts", "punctures": "punctures", "spins": "spins",
+             "sisu": "sisu_played", "spares": "spare_wheels"}
+    for key, name in names.items():
+        if key in tally:
+            out[name] = round(float(tally[key].mean()), 3)
+    return out
 
 
 def table_lines(d: dict) -> list[str]:
@@ -208,5 +336,6 @@ def table_lines(d: dict) -> list[str]:
     for s in d["seats"]:
         out.append(f"  seat {s['seat']}: {s['expected_seconds']:.1f} s ± {s['sd']:.0f}, blocked in "
                    f"{s['blocked_chance']:.0%} of races, {s['turns']:.1f} turns ({s['turns_led']:.1f} leading), "
-                   f"{s['cut_cards']:.2f} cut cards")
+                   f"{s['passes']:.2f} cars passed, {s['cut_cards']:.2f} cut cards ({s['dirty_cuts']:.2f} dirty, "
+                   f"{s['punctures']:.2f} punctures)")
     return out
