@@ -400,6 +400,15 @@ def _cheapest_of(model, nums, starts, c: int, damage: tuple, bank: int, value) -
     return model._point_list[int(nums[a + i])], float(vals[i])
 
 
+def reach_low(model, ps, damage: tuple, value) -> np.ndarray:
+    """The cheapest loss of control over every point a turn from a plan set's boundary reaches, per tokens
+    (a lower bound of where its failed Big Attacks can be laid; -BIG when the set keeps no search)."""
+    if not isinstance(ps.steps, PlanSteps):
+        return np.full(model.T1, -BIG)
+    nums = np.array(closure_points(model, ps) or [0], dtype=np.int64)
+    return model.fill(damage, nums, value)[nums, 1].min(axis=0)
+
+
 def closure_points(model, ps) -> list:
     """The numbers of every point a turn from a plan set's boundary reaches (its search's candidates): where
     a failed Big Attack of its plans may be laid (a superset of their :func:`plan_classes`)."""
@@ -433,9 +442,8 @@ class Relaid:
             rows = np.nonzero(which == k)[0]
             (_cell, _gear, damage), ps = self.states[k], self.sets[k]
             steps = ps.steps
-            if not isinstance(steps, PlanSteps):        # a set of its own: every point of its plans
-                nums = np.array(model.points(ps) or [0], dtype=np.int64)
-                out[rows] = model.fill(damage, nums, self.value)[nums, 1].min(axis=0)
+            if not isinstance(steps, PlanSteps):        # a set of its own (no search kept): no bound
+                out[rows] = -BIG
                 continue
             search = steps.search
             hit = search.cache.get("by_dice")

@@ -35,7 +35,7 @@ from designer.racing.mdp import Outcome
 from designer.systems.dirt.dice.mishaps import Mishaps
 from designer.systems.dirt.dice.plans import (BIG, PlanSet, PointNumbers, StepTable, fits_all, plan_set, search_plans,
                                               secure_cost, subset, subset_many)
-from designer.systems.dirt.dice.relay import closure_points, relay_outcomes, relay_values
+from designer.systems.dirt.dice.relay import reach_low, relay_outcomes, relay_values
 from designer.systems.dirt.dice.replay import Replay, _merge, cheapest_from  # noqa: F401  (read by tests)
 from designer.systems.dirt.dice.rollout import attack_values, first_loss, roll_values
 from designer.systems.dirt.driving.ruleset import Pool, Ruleset
@@ -327,8 +327,7 @@ class DirtModel:
             # beat the best plan found are not rolled out.
             low = self._shift(ps, np.minimum(stop, loss)[:, :, None, :].min(axis=1).reshape(ps.n, 1, self.T1))[:, 0]
             if self.achievable:                 # a failure may be laid off the plan: its points bound it too
-                nums = np.array(closure_points(self, ps) or [0], dtype=np.int64)
-                off = self.fill(damage, nums, value)[nums, 1].min(axis=0)
+                off = reach_low(self, ps, damage, value)
                 low = np.minimum(low, self._shift(ps, np.broadcast_to(off, (ps.n, 1, self.T1)))[:, 0])
             order = np.argsort(low[:, 0], kind="stable")
             done = np.zeros(ps.n, dtype=bool)
