@@ -37,8 +37,25 @@ def pages(pdf: Path) -> list[str]:
     return out.split("\f")[:-1] if out.endswith("\f") else out.split("\f")
 
 
-def page_of(texts: list[str], heading: str) -> list[int]:
-    return [i for i, t in enumerate(texts) if t.lstrip().startswith(heading)]
+SECTION_HEADS = ("ROAD BOOK · ", "Build sheet · ", "Pace notes · ", "Line and times · ", "Rally sheet · ")
+
+
+def sections(texts: list[str], heading: str) -> list[str]:
+    """The text of every section that starts with ``heading``, up to the next section's heading: sections share
+    pages (a short one follows the one before it) and a long one runs onto the next page."""
+    out, current = [], None
+    for line in "\n".join(texts).splitlines():
+        head = line.lstrip().startswith(SECTION_HEADS)
+        if head and current is not None:
+            out.append("\n".join(current))
+            current = None
+        if head and line.lstrip().startswith(heading):
+            current = [line]
+        elif current is not None:
+            current.append(line)
+    if current is not None:
+        out.append("\n".join(current))
+    return out
 
 
 def flat(text: str) -> str:
@@ -120,10 +137,9 @@ def test_no_type_below_six_points(rally_pdf, r3_pdf):
 def test_build_sheet_names_the_number_corner_of_every_tile(rally_pdf):
     texts = pages(rally_pdf)
     rally = load_rally(RALLY1)
-    sheets = page_of(texts, "Build sheet · ")
+    sheets = sections(texts, "Build sheet · ")
     assert len(sheets) == 3
-    for stage, i in zip(rally.stages, sheets):
-        body = texts[i]
+    for stage, body in zip(rally.stages, sheets):
         track = stage_facts(stage, near=RALLY1.parent, lines=False).track
         said = re.findall(r"number at the (upper left|upper right|lower left|lower right|left|right) corner"
                           r"|(either way round)", body)
@@ -188,7 +204,7 @@ def test_pace_notes_in_driving_order(rally_pdf, dirt):
     stage = load_rally(RALLY1).stages[0]
     notes = pace_notes(assemble(stage, dirt))
     texts = pages(rally_pdf)
-    body = texts[page_of(texts, f"Pace notes · {stage.name}")[0]]
+    body = sections(texts, f"Pace notes · {stage.name}")[0]
     rows = re.findall(r"^\s*(\d+)\s+\+(\d+)\s+(?:\d+\s+\d{3}[ab]\s+\S+(?: \S+)*?\s{2,})?(.+?)\s{2,}", body, re.M)
     got = [(int(d), int(p), text.strip()) for d, p, text in rows]
     assert got == [(n.distance_from_start, n.distance_from_previous, n.text) for n in notes]
@@ -199,24 +215,24 @@ def test_pace_notes_in_driving_order(rally_pdf, dirt):
 def test_turn_labels_on_the_map_and_in_the_table(rally_pdf):
     texts = pages(rally_pdf)
     rally = load_rally(RALLY1)
-    for stage, i in zip(rally.stages, page_of(texts, "Line and times · ")):
+    for stage, text in zip(rally.stages, sections(texts, "Line and times · ")):
         facts = stage_facts(stage, near=RALLY1.parent)
         n = len(facts.fastest.turns)
-        words = re.findall(r"\bT(\d+)\b", texts[i])
+        words = re.findall(r"\bT(\d+)\b", text)
         for k in range(1, n + 1):
             assert words.count(str(k)) >= 2, (stage.name, k)          # once on the map, once in the table
-        table = re.findall(r"^\s*T(\d+)\s+tile (\d+) · (\d{3}[ab]): (.+?)\s{2,}", texts[i], re.M)
+        table = re.findall(r"^\s*T(\d+)\s+tile (\d+) · (\d{3}[ab]): (.+?)\s{2,}", text, re.M)
         assert [int(t[0]) for t in table] == list(range(1, n + 1))
         for (k, tile, face, _), turn in zip(table, facts.fastest.turns):
             d = facts.track.graph.nodes[turn.cells[-1]]
             assert (int(tile), face) == (d["index"] + 1, d["tile"])
-        assert "4:s2b" not in texts[i]                                  # no internal cell ids
+        assert "4:s2b" not in text                                  # no internal cell ids
 
 
 @needs_poppler
 def test_times_are_labelled_and_assumptions_named(rally_pdf):
     texts = pages(rally_pdf)
-    line = flat(texts[page_of(texts, "Line and times · ")[0]])
+    line = flat(sections(texts, "Line and times · ")[0])
     assert re.search(r"Ideal \d+:\d\d", line) and "Risk" in line and "chance of at least one loss of control" in line
     assert "Assumed" in line and "time card" in line
 

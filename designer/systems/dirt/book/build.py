@@ -19,6 +19,7 @@ from designer.core.pdfkit import GREY, INK, Book
 from designer.systems.dirt.board.render import DANGER_COLOUR
 from designer.systems.dirt.board.track import Track, build_graph
 from designer.systems.dirt.book.draw import corner_words, tile_svg
+from designer.systems.dirt.book.flow import GAP
 from designer.systems.dirt.book.line import lane_word
 
 ARROWS = {"A": "↑", "B": "↗", "C": "↘", "D": "↓", "E": "↙", "F": "↖"}
@@ -343,8 +344,9 @@ def _card(pdf: Book, f, tile, row: dict, x: float, y: float, w: float, picture: 
         pdf.set_y(pdf.get_y() + 0.4)
 
 
-def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None) -> None:
-    """The build sheet of one stage; ``previous``: the facts of the stage before it in a rally."""
+def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None, reserve: float = 0.0) -> None:
+    """The build sheet of one stage; ``previous``: the facts of the stage before it in a rally; ``reserve``:
+    mm to leave free under the cards for the section after them, when smaller cards (not under CARD_MIN) do it."""
     pdf.add_page()
     pdf.heading(f"Build sheet · {f.stage.name}")
     boxes = ", ".join(f.boxes) or "–"
@@ -395,6 +397,10 @@ def build_sheet(pdf: Book, f, previous=None, previous_label: str | None = None) 
     pairs = (len(rows) + 1) // 2
     fit = (pdf.bottom - pdf.get_y()) / max(pairs, 1) - 1.2
     card_h = CARD_H if fit < CARD_MIN else min(CARD_H, fit)
+    if reserve:
+        fit = (pdf.bottom - pdf.get_y() - reserve - GAP) / max(pairs, 1) - 1.2
+        if fit >= CARD_MIN:
+            card_h = min(card_h, fit)
     picture = card_h - 1
     for k in range(0, len(rows), 2):
         pair = rows[k:k + 2]

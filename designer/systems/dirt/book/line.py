@@ -8,6 +8,7 @@ from __future__ import annotations
 from designer.core.pdfkit import ALERT, GREY, INK, Book, Column
 from designer.systems.dirt.book.draw import map_svg
 from designer.systems.dirt.book.facts import clock, minutes
+from designer.systems.dirt.book.flow import height_alone, open_section
 from designer.systems.dirt.driving.bends import line_sides
 
 LANE_WORDS = {1: ["road"], 2: ["left lane", "right lane"], 3: ["left lane", "middle lane", "right lane"]}
@@ -123,15 +124,23 @@ def times_block(pdf: Book, f) -> None:
     pdf.set_text_color(*INK)
 
 
-def line_page(pdf: Book, f) -> None:
-    pdf.add_page()
+MIN_MAP = 90.0          # mm: the line's map is never drawn smaller than this to share a page
+SHRINK = 0.5            # nor smaller than this share of the height it has alone on a page
+
+
+def line_page(pdf: Book, f, new_page: bool = True, alone: bool = True) -> float:
+    """The line and times of a stage: on a page of their own, or (``new_page=False``) from where the book is,
+    the map taking the height the times and the turn table leave; ``alone``: nothing else is on the page
+    (a long turn table may then run onto the next one). Returns the map's height (mm, 0: none)."""
+    if new_page:
+        pdf.add_page()
     pdf.heading(f"Line and times · {f.stage.name}")
     line = f.fastest
     if line is None:
         pdf.font(10, True)
         pdf.cell(0, 6, "The fastest line is not available.", new_x="LMARGIN", new_y="NEXT")
         pdf.para(f"Reason: {f.fastest_missing or 'unknown'}. The rest of the road book does not depend on it.", 9)
-        return
+        return 0.0
     times_block(pdf, f)
     pdf.ln(1.5)
     turn_rows = len(line.turns)
@@ -139,7 +148,7 @@ def line_page(pdf: Book, f) -> None:
     table_h = 28 + 4.5 * turn_rows
     top = pdf.get_y()
     box_h = pdf.bottom - top - table_h
-    if box_h < 90:
+    if box_h < 90 and alone:
         box_h = min(pdf.bottom - top - 4, 170)
     ends = [t.cells[-1] for t in line.turns if t.cells]
     svg, _ = map_svg(f.track, pdf.epw, box_h, line=line.cell_gears, turn_ends=ends)
@@ -149,7 +158,7 @@ def line_page(pdf: Book, f) -> None:
              "each turn ends (black ring). Speed limits are on the first page's map and in the pace notes.",
              6.8, GREY, 3.0)
     if not line.turns:
-        return
+        return dh
     pdf.ln(1)
     cols = [Column("Turn", 11, bold=True), Column("Ends at", 0), Column("Dice, in order", 46),
             Column("Gear", 10, "C", bold=True), Column("Card", 11, "R"), Column("Risk", 12, "R")]
@@ -167,6 +176,20 @@ def line_page(pdf: Book, f) -> None:
     if line.loss_chance is not None and line.loss_chance > 0.5:
         pdf.para("The ideal line is a target, not a plan: most drivers who try it lose control somewhere.",
                  7, ALERT, 3.2)
+    return dh
 
 
-__all__ = ["line_page", "cell_words", "line_sides", "times_block"]
+def line_section(pdf: Book, f) -> None:
+    """The line and times below the section before them when they fit with the map at least :data:`MIN_MAP`
+    tall and three quarters of the height it has alone on a page; else on a new page."""
+    drawn = {}
+    alone = height_alone(pdf, lambda b: drawn.setdefault("map", line_page(b, f)))
+    if alone is not None:
+        natural = drawn.get("map", 0.0)
+        smallest = min(natural, max(MIN_MAP, SHRINK * natural))
+        alone -= natural - smallest
+    shared = open_section(pdf, alone)
+    line_page(pdf, f, new_page=False, alone=not shared)
+
+
+__all__ = ["line_page", "line_section", "MIN_MAP", "cell_words", "line_sides", "times_block"]

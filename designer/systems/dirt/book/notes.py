@@ -47,14 +47,20 @@ def _seconds(v: float | None) -> str:
     return f"{v:.0f}" if abs(v - round(v)) < 0.05 else f"{v:.1f}"
 
 
-def pace_notes_page(pdf: Book, f) -> None:
-    pdf.add_page()
+def pace_notes_page(pdf: Book, f, new_page: bool = True) -> list[float]:
+    """The pace notes of a stage: from a page of their own, or (``new_page=False``) from where the book is; a
+    long table runs onto the next page under its header again. Returns where each row ends on the page the
+    notes start on (mm below their start), so that a book can tell how much of them fits a page."""
+    if new_page:
+        pdf.add_page()
+    page, start = pdf.page_no(), pdf.get_y()
+    ends: list[float] = []
     pdf.heading(f"Pace notes · {f.stage.name}")
     if not f.notes:
         reason = ("the stage does not assemble" if (f.track.unknown or f.track.errors)
                   else "some faces have no cell graph")
         pdf.para(f"No pace notes: {reason}.", 9)
-        return
+        return [pdf.get_y() - start]
     line = f.fastest
     gears = gears_by_tile(f.track, line.cell_gears) if line else {}
     ideal = ideal_by_tile(f.track, line) if line and line.turns else {}
@@ -64,7 +70,7 @@ def pace_notes_page(pdf: Book, f) -> None:
     again = len(order) > len(set(order))          # a circuit comes back to its first tile
     if any(n.kind == "chicane" for n in f.notes):
         legend += (" Chicane n: a chicane token limits its row to gear n; 'one lane closed': a chicane closes the "
-                   "space beside it.")
+                   "space beside it (both assumed: tilesets/dirt-token-rules.yaml).")
     if any(n.kind == "corner" and n.direction is None for n in f.notes):
         legend += " Bend n: a bend whose side the tile does not tell."
     if gears:
@@ -75,7 +81,7 @@ def pace_notes_page(pdf: Book, f) -> None:
         legend += " Ideal s: the time cards of the ideal line's turns that start on the tile (no hazard rolled)."
     if expected:
         legend += (" Exp. s: the expected seconds of the turns started on the tile, playing the best way under "
-                   "the dice (added up, less the seconds tokens kept to the finish: the expected time).")
+                   "the dice (time cards and the cost of losses of control; the sum is under the table).")
     pdf.para(legend, 7, GREY, 3.2)
     pdf.ln(1.5)
     cols = [Column("From start", 15, "R"), Column("+", 8, "R"), Column("", 2.5), Column("Tile", 45),
@@ -149,8 +155,47 @@ def pace_notes_page(pdf: Book, f) -> None:
             exp = expected.get(n.tile)
             pdf.cell(widths[at["Exp. s"]], ROW_H, _seconds(exp[0]) if figures and exp else "", align="R")
         pdf.set_xy(pdf.l_margin, y + row_h)
+        if pdf.page_no() == page:
+            ends.append(pdf.get_y() - start)
         last_tile = n.tile
+    if ideal or expected:
+        _sums(pdf, f, widths, at, ideal, expected)
+        if pdf.page_no() == page:
+            ends.append(pdf.get_y() - start)
     pdf.set_text_color(*INK)
+    return ends
+
+
+def _sums(pdf: Book, f, widths: list[float], at: dict[str, int], ideal: dict, expected: dict) -> None:
+    """The sums of the seconds columns, and what the expected seconds add up to against the expected time."""
+    total = sum(v[0] for v in expected.values())
+    words = []
+    if ideal:
+        words.append("Ideal s adds up to the ideal time.")
+    exp = f.fastest.expected if f.fastest else None
+    if expected and exp is not None:
+        gap = total - exp.seconds
+        words.append(f"Exp. s adds up to {total:.1f} s against an expected time of {exp.seconds:.1f} s: the sum counts "
+                     "every turn's time card, losses of control included, while the expected time also takes off the "
+                     "seconds tokens a driver still holds at the finish (1 s each) and adds the time of an abandon "
+                     f"(no gear die left); here these come to {abs(gap):.1f} s {'off' if gap >= 0 else 'on'} "
+                     "on average.")
+    text = " ".join(words)
+    pdf.font(6.8)
+    if not pdf.room(ROW_H + 0.5 + 3.0 * len(pdf.wrap(text, pdf.epw))):
+        pdf.add_page()
+    y = pdf.get_y()
+    pdf.rule(y, width=0.3)
+    pdf.set_x(pdf.l_margin)
+    label_w = sum(widths[:at["Ideal s"] if ideal else at["Exp. s"]])
+    pdf.font(7.5, True, INK)
+    pdf.cell(label_w, ROW_H, "Sum of the column", align="R")
+    if ideal:
+        pdf.cell(widths[at["Ideal s"]], ROW_H, _seconds(sum(ideal.values())), align="R")
+    if expected:
+        pdf.cell(widths[at["Exp. s"]], ROW_H, _seconds(total), align="R")
+    pdf.set_xy(pdf.l_margin, y + ROW_H + 0.5)
+    pdf.para(text, 6.8, GREY, 3.0)
 
 
 LINE_H = 3.4            # a further line of a wrapped call (mm)

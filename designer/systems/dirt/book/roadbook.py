@@ -1,12 +1,13 @@
 """The printable road book of a DIRT stage or rally (PDF): what an organiser hands to the players.
 
-For each stage, on its own pages:
+For each stage, from a new page, in this order (a short section follows the one before it on the same page
+when it fits, :mod:`.flow`):
 
 1. title block and map: rally, stage, surface, options, tiles, length, expected and ideal time, table time,
    assistance, boxes, table space; the map at cell level with tiles numbered in driving order;
 2. build sheet (:mod:`.build`): pick list by tile number, what to change from the stage before, and
    each tile drawn as laid with the corner where its printed number goes;
-3. pace notes (:mod:`.notes`): one compact row per call, in driving order;
+3. pace notes (:mod:`.notes`): one compact row per call, in driving order, and the sums of the seconds columns;
 4. line and times (:mod:`.line`): expected time as the headline, the ideal time beside it, the risk,
    the assumed values, the line's map with T1..Tn at each turn's end and the turns in words.
 
@@ -31,12 +32,15 @@ from designer.systems.dirt.book.build import build_rows, build_sheet
 from designer.systems.dirt.book.draw import map_svg, tile_svg
 from designer.systems.dirt.book.facts import (FastestLine, StageFacts, Turn, clock, fastest_line, minutes,
                                               options_text, stage_facts, stage_label)
-from designer.systems.dirt.book.line import line_page
+from designer.systems.dirt.book.flow import height_alone, open_section, room_below
+from designer.systems.dirt.book.line import line_section
 from designer.systems.dirt.book.notes import pace_notes_page
 from designer.systems.dirt.book.rally import rally_cover, rally_sheet
 
 FONT_DIR = paths.FONTS
 MAP_MAX_SCALE = 0.25
+NOTES_FIRST = 8          # pace-note rows that must fit under the build sheet for the notes to start there
+NOTES_LAST = 4           # and rows (or the sums under them) left for the next page
 # Sentences of a stage's notes written for the data's authors, not for players.
 _AUTHOR_NOTE = re.compile(r"reference facts|\bR\d+\b|\.py\b|designer\.|\bsection \d", re.I)
 
@@ -139,10 +143,19 @@ def stage_pages(pdf: Book, f: StageFacts, rally_name=None, position=None, count=
                 last: bool = True) -> None:
     title_page(pdf, f, rally_name, position, count, last)
     prev_label = stage_label(previous.stage, position - 1) if previous is not None and position else None
-    build_sheet(pdf, f, previous, prev_label)
-    pace_notes_page(pdf, f)
+    # The pace notes and the line page follow what is before them on its page when they fit (flow.py): the
+    # build sheet's cards shrink a little when that makes room for all the pace notes under them; else the
+    # notes start there when their first NOTES_FIRST rows fit and run onto the next page.
+    rows: dict[str, list[float]] = {}
+    notes_h = height_alone(pdf, lambda b: rows.setdefault("ends", pace_notes_page(b, f)))
+    build_sheet(pdf, f, previous, prev_label, reserve=notes_h or 0.0)
+    ends = rows.get("ends") or []
+    # a split leaves NOTES_LAST rows at least for the next page (else the notes start on a page of their own)
+    first = ends[NOTES_FIRST - 1] if len(ends) >= NOTES_FIRST + NOTES_LAST else notes_h
+    open_section(pdf, notes_h if notes_h is not None and room_below(pdf) >= notes_h else first)
+    pace_notes_page(pdf, f, new_page=False)
     if f.lines:
-        line_page(pdf, f)
+        line_section(pdf, f)
 
 
 def _book(paper: str, title: str) -> Book:
