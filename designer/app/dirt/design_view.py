@@ -6,11 +6,10 @@ import functools
 
 import streamlit as st
 
-from designer.app.dirt import carried, checks, design_actions, editing, mapview, state, token_view
+from designer.app.dirt import carried, checks, design_actions, editing, map_tiles, mapview, state, token_view
 from designer.app.dirt.design_actions import laying_part
-from designer.app.recent import Recent
 from designer.core.words import plural
-from designer.systems.dirt.board.render import face_svg, stage_svg, svg_to_png
+from designer.systems.dirt.board.render import face_svg, svg_to_png
 from designer.systems.dirt.board.validate import boxes_needed, footprint
 
 ss = st.session_state
@@ -125,15 +124,10 @@ def palette_part() -> None:
 
 # -- the map ------------------------------------------------------------------------------
 
-_DRAWINGS = Recent(32)                   # the last drawings made, by stage text and marks
-
-
-def map_drawing(track, errors: tuple[int, ...], overlaps: tuple[int, ...] = ()) -> str:
-    """The stage's drawing for the map, kept for the last stages drawn: selecting a tile or zooming does not
-    draw it again. The key is the stage's own text, so the same stage in two sessions shares one drawing."""
-    return _DRAWINGS.get((track.stage.model_dump_json(), track.tileset.name, errors, overlaps),
-                         lambda: stage_svg(track, highlight=set(errors), overlaps=set(overlaps), width_px=None,
-                                           title=track.stage.name))
+def map_drawing(track, errors: tuple[int, ...], overlaps: tuple[int, ...] = ()):
+    """The stage's drawing for the map, tile by tile (:mod:`designer.app.dirt.map_tiles`): each tile's picture is
+    kept by what it shows, so an edit draws only the tiles it changed, and selecting a tile or zooming draws none."""
+    return map_tiles.tiled_drawing(track, errors, overlaps)
 
 
 def _map(track, problems) -> None:
@@ -212,6 +206,11 @@ def _selected_tile(stage, ts, track) -> None:
 
 # -- validation ---------------------------------------------------------------------------
 
+#: Problems listed at first (the tile just placed and errors first); a long list (a stage laid twice over) is there
+#: on request, since every listed problem is redrawn on every edit.
+PROBLEMS_LISTED = 12
+
+
 def _validation(stage, track, problems) -> None:
     errs = [p for p in problems if p.severity == "error"]
     warns = [p for p in problems if p.severity == "warning"]
@@ -230,10 +229,14 @@ def _validation(stage, track, problems) -> None:
             st.error(plural(len(errs), "error") + (f", {plural(len(warns), 'warning')}" if warns else ""),
                      icon=":material/cancel:")
         if shown:
+            listed = shown if ss.get("all_problems") else shown[:PROBLEMS_LISTED]
             box = st.container(key="problems", height=210 if len(shown) > 2 else "content")
             with box:
-                for k, p in enumerate(shown):
+                for k, p in enumerate(listed):
                     _problem(k, p)
+            if len(shown) > PROBLEMS_LISTED:
+                st.toggle(f"List all {len(shown)} problems (the first {PROBLEMS_LISTED} are listed)",
+                          key="all_problems", help="Each problem listed costs the page a little on every edit")
 
 
 def _problem(k: int, p) -> None:

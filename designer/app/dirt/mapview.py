@@ -81,9 +81,10 @@ def blank_svg() -> str:
             f'<rect x="{-r:.2f}" y="{-h:.2f}" width="{2 * r:.2f}" height="{2 * h:.2f}" fill="white"/></svg>')
 
 
-def layout(svg: str, points: list[dict], max_width: int = 760, max_height: int = 640) -> dict:
-    """Pixel size of the chart, data domains and where the drawing goes."""
-    vx, vy, vw, vh = viewbox(svg)
+def layout(svg, points: list[dict], max_width: int = 760, max_height: int = 640) -> dict:
+    """Pixel size of the chart, data domains and where the drawing goes; ``svg`` is the drawing, or its viewBox
+    ``(x, y, width, height)``."""
+    vx, vy, vw, vh = viewbox(svg) if isinstance(svg, str) else svg
     x0, y0, x1, y1 = vx, vy, vx + vw, vy + vh
     r = SIZE * 1.02
     for p in points:
@@ -106,15 +107,20 @@ def svg_data_uri(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
 
 
-def map_chart(svg: str, points: list[dict], max_width: int = 760, max_height: int = 640) -> dict:
+def map_chart(svg, points: list[dict], max_width: int = 760, max_height: int = 640) -> dict:
     """The clickable map as a Vega-Lite specification (a plain dict: building it through Altair, whose schema
     check alone takes a quarter of a second, would cost more than the rest of a click).
+
+    ``svg`` is the stage's drawing as one SVG, or as tile pictures (a
+    :class:`~designer.app.dirt.map_tiles.TiledDrawing`: each tile's picture at its place and its number drawn by
+    the chart, so that an edit sends the browser the same pictures for the tiles it did not change).
 
     Layers: the drawing, the dashed open end with its "+", then a selectable hexagon over every tile. Their data
     are named datasets (``drawing``, ``open_end``, ``tiles``) apart from the layers: when a click changes only
     them (another tile selected, a tile turned the same size), the browser puts the new data into the chart it
     has instead of building the chart again."""
-    lay = layout(svg, points, max_width, max_height)
+    tiled = not isinstance(svg, str)
+    lay = layout(svg.viewbox if tiled else svg, points, max_width, max_height)
     x = {"field": "x", "type": "quantitative", "axis": None,
          "scale": {"domain": lay["x_domain"], "nice": False, "zero": False}}
     y = {"field": "y", "type": "quantitative", "axis": None,
@@ -128,18 +134,21 @@ def map_chart(svg: str, points: list[dict], max_width: int = 760, max_height: in
                      "stroke": "#1456c8" if p["selected"] else "rgba(0,0,0,0)",
                      "stroke_width": 5.0 if p["selected"] else 0.0})
     opens = [r for r in rows if r["kind"] == "open"]
+    drawing_data = [{"x": img["x"], "y": img["y"], "url": svg_data_uri(svg)}] if not tiled else svg.rows
+    drawing_layers = [_tiled_layers(svg, lay, x, y)] if tiled else [
+        {"data": {"name": "drawing"},
+         "mark": {"type": "image", "width": img["width"], "height": img["height"], "aspect": False,
+                  "align": "center", "baseline": "middle"},
+         "encoding": {"x": x, "y": y, "url": {"field": "url", "type": "nominal"}}}]
     return {
         "width": lay["width"], "height": lay["height"], "padding": 0,
         "autosize": {"type": "pad", "contains": "padding"},
         "config": {"view": {"stroke": None}},
-        "datasets": {"drawing": [{"x": img["x"], "y": img["y"], "url": svg_data_uri(svg)}],
+        "datasets": {"drawing": drawing_data,
                      "open_end": opens or [{"x": img["x"], "y": img["y"], "kind": "none"}],
                      "tiles": rows},
         "layer": [
-            {"data": {"name": "drawing"},
-             "mark": {"type": "image", "width": img["width"], "height": img["height"], "aspect": False,
-                      "align": "center", "baseline": "middle"},
-             "encoding": {"x": x, "y": y, "url": {"field": "url", "type": "nominal"}}},
+            *drawing_layers,
             {"data": {"name": "open_end"}, "transform": [{"filter": "datum.kind === 'open'"}],
              "mark": {"type": "point", "shape": HEX_PATH, "filled": False, "size": size, "stroke": "#888888",
                       "strokeWidth": 1.5, "strokeDash": [6, 4], "fill": "#f4f4f4", "fillOpacity": 0.5},
@@ -159,6 +168,26 @@ def map_chart(svg: str, points: list[dict], max_width: int = 760, max_height: in
                                                    "clear": "dblclick", "toggle": False}}]},
         ],
     }
+
+
+def _tiled_layers(drawing, lay: dict, x: dict, y: dict) -> dict:
+    """The layers of a tiled drawing: every tile's picture at its centre, then its number disc."""
+    ppu = lay["ppu"]
+    w, h = drawing.box
+    radius = drawing.rows[0]["nr"] * ppu if drawing.rows else 1.0
+    nx, ny = dict(x, field="nx"), dict(y, field="ny")
+    return {"data": {"name": "drawing"}, "layer": [
+        {"mark": {"type": "image", "width": w * ppu, "height": h * ppu, "aspect": False, "align": "center",
+                  "baseline": "middle"},
+         "encoding": {"x": x, "y": y, "url": {"field": "url", "type": "nominal"},
+                      "opacity": {"field": "opacity", "type": "quantitative", "scale": None}}},
+        {"mark": {"type": "point", "shape": "circle", "filled": True, "size": (2 * radius) ** 2, "color": "#222222",
+                  "opacity": 1},
+         "encoding": {"x": nx, "y": ny}},
+        {"mark": {"type": "text", "fontSize": radius, "color": "white", "fontWeight": "bold",
+                  "font": "DejaVu Sans, Arial, sans-serif", "baseline": "middle", "align": "center"},
+         "encoding": {"x": nx, "y": ny, "text": {"field": "number", "type": "nominal"}}},
+    ]}
 
 
 def tile_from_event(event: Any, param: str = PARAM) -> int | None:

@@ -280,6 +280,50 @@ def stage_svg(track, size: float = TILE_SIZE, width_px: float | None = 900, line
     return c.svg(minx - pad, miny - pad, maxx - minx + 2 * pad, maxy - miny + 2 * pad, width_px, title=title)
 
 
+#: Half the width and half the height of the box of one tile's picture (:func:`tile_svg`), in tile sizes: the hexagon
+#: and whatever a label or a stacked tile's number may reach past it.
+TILE_BOX = (1.06, 1.1)
+
+
+def tile_svg(tile, size: float = TILE_SIZE, highlight: bool = False, hatched: bool = False, stacked: bool = False,
+             ids: bool = True, show_limits: bool = True) -> tuple[str, tuple[float, float, float]]:
+    """One placed tile drawn alone, centred on (0, 0): its face turned as laid, the error outline (``highlight``),
+    the overlap hatch (``hatched``), its tokens and its id, on no background; ``stacked``: laid on another tile
+    (its labels lower down, as :func:`stage_svg` places them). A map can lay these pictures side by side and draw
+    again only the tiles that changed.
+
+    Returns the SVG (its box :data:`TILE_BOX`) and where the tile's number disc goes: ``(x, y, radius)`` from the
+    centre, at the first spot that covers no text of the tile (the number itself changes when a tile is inserted
+    before it, so it is not part of the picture)."""
+    from dataclasses import replace
+
+    c = _Canvas()
+    at = replace(tile, hex=(0, 0))
+    _draw_face(c, at.face, (0, 0), at.rotation, size, label=None, highlight=highlight, show_limits=show_limits)
+    if hatched:
+        _draw_overlaps(c, _Alone(at), {at.index}, size, numbered=False)
+    _draw_tokens(c, at, size)
+    cy = size * 0.3 if stacked else 0.0
+    r = size * 0.13
+    x, y = _clear_spot(c, 0.0, cy, size, 2 * r, 2 * r, NUMBER_SPOTS)
+    c.keep_clear(x, y, 2 * r, 2 * r)
+    if ids:
+        fs = size * 0.12
+        ix, iy = _clear_spot(c, 0.0, cy, size, fs * 0.7 * len(at.tile), fs * 1.1, ID_SPOTS)
+        c.text(ix, iy, at.tile, fs, fill="#333", weight="bold")
+    w, h = TILE_BOX[0] * size, TILE_BOX[1] * size
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{-w:.2f} {-h:.2f} {2 * w:.2f} {2 * h:.2f}" '
+           f'width="{2 * w:.0f}" height="{2 * h:.0f}">' + "".join(c.parts) + "</svg>")
+    return svg, (x, y, r)
+
+
+class _Alone:
+    """A track of one tile, for the drawing steps that read a track's tiles."""
+
+    def __init__(self, tile):
+        self.tiles = [tile]
+
+
 # Spots for a tile's number disc and its id, in tile sizes from its centre: the usual one first.
 NUMBER_SPOTS = ((-0.5, -0.62), (-0.5, 0.62), (-0.86, 0.0), (0.5, 0.62), (0.0, -0.7), (0.0, 0.7), (-0.3, -0.35))
 ID_SPOTS = ((0.42, -0.66), (0.42, 0.66), (0.0, -0.72), (0.0, 0.72), (-0.4, 0.66), (0.62, 0.0), (0.0, 0.0))
@@ -296,8 +340,9 @@ def _clear_spot(c: _Canvas, cx, cy, size, w, h, spots) -> tuple[float, float]:
 OVERLAP_COLOUR = "#e67e00"
 
 
-def _draw_overlaps(c: _Canvas, track, overlaps: set[int], size: float):
-    """A hatched, dashed outline in the warning colour on every tile that shares its place with another."""
+def _draw_overlaps(c: _Canvas, track, overlaps: set[int], size: float, numbered: bool = True):
+    """A hatched, dashed outline in the warning colour on every tile that shares its place with another (its title
+    names the tile by its number in the stage and its id, or by its id alone)."""
     c.add('<defs><pattern id="overlap-hatch" width="14" height="14" patternUnits="userSpaceOnUse" '
           'patternTransform="rotate(45)"><rect width="5" height="14" fill="' + OVERLAP_COLOUR + '" '
           'fill-opacity="0.35"/></pattern></defs>')
@@ -306,8 +351,9 @@ def _draw_overlaps(c: _Canvas, track, overlaps: set[int], size: float):
             corners = hexgrid.corners(size * 0.93, hexgrid.to_pixel(t.hex, size))
             c.add(f'<polygon class="overlap" points="{_pts(corners)}" fill="url(#overlap-hatch)" '
                   f'stroke="{OVERLAP_COLOUR}" stroke-width="{size * 0.06:.2f}" '
-                  f'stroke-dasharray="{size * 0.12:.2f},{size * 0.07:.2f}"><title>Tile {t.index + 1} '
-                  f'({escape(t.tile)}) shares its place with another tile</title></polygon>')
+                  f'stroke-dasharray="{size * 0.12:.2f},{size * 0.07:.2f}"><title>'
+                  + (f"Tile {t.index + 1} ({escape(t.tile)})" if numbered else f"Tile {escape(t.tile)}")
+                  + ' shares its place with another tile</title></polygon>')
 
 
 TOKEN_MARKS = {"chicane": ("X", "#c0392b"), "chicane-limit": ("X", "#c0392b"), "water": ("~", "#1f5fbf"),
