@@ -1,4 +1,7 @@
-"""The Rally tab: several stages in order, assistance between them, and the rally's totals."""
+"""The Rally tab: several stages in order, assistance between them, the rally's totals, and the rally raced by
+several cars at the table (:func:`designer.systems.dirt.dice.table_rally.race_rally`): per car totals, spread,
+wins, chance of being blocked, turns, and the table time from the simulated turns, with a progress box under the
+button that starts it."""
 from __future__ import annotations
 
 import streamlit as st
@@ -6,6 +9,7 @@ import streamlit as st
 from designer.app import busy, layout
 from designer.app.dirt import analysis, analysis_view, editing, sources, state
 from designer.app.dirt.sources import Unavailable
+from designer.core.errors import DesignerError
 from designer.systems.dirt.board.stage import Stage
 from designer.systems.dirt.board.track import assemble
 from designer.systems.dirt.board.validate import validate
@@ -153,6 +157,112 @@ def render(ctx) -> None:
     if tot["timed"] < tot["stages"]:
         st.caption("Length and times count only the valid stages with cell graphs"
                    + ("" if with_times else " (the analysis of lines is not available)") + ".")
+    table_section(stages, players)
     st.download_button("Download the rally (YAML)", sources.rally_yaml(ss.rally_name, stages),
                        file_name=f"{sources.slug(ss.rally_name)}.yaml", mime="application/x-yaml",
                        key="dl_rally", icon=":material/download:", on_click="ignore")
+
+
+# -- the rally at the table: several cars raced over the stages ----------------------------------------------------
+
+TABLE_BUSY = "rally_table_busy"
+RUNS = (10, 2000, 200)                  # races: least, most, first offered (a rulebook rally: about 20 s for 200)
+
+
+def table_key(stages: list[Stage], players: int, runs: int) -> str:
+    """What a simulated table was raced on: the stages as written, the cars and the races."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for s in stages:
+        h.update(s.model_dump_json().encode())
+    return f"{h.hexdigest()[:20]}:{players}:{runs}"
+
+
+def race(stages: list[Stage], players: int, runs: int, progress=None) -> dict:
+    """The rally raced by ``players`` cars ``runs`` times (seeded: the same figures every time)."""
+    from designer.systems.dirt.dice.table_rally import race_rally
+
+    return race_rally(stages, state.tileset_of, players, runs, progress=progress)
+
+
+def seat_rows(result: dict) -> list[dict]:
+    """One row per car of a simulated rally, for the page's table."""
+    rows = []
+    for s in result["seats"]:
+        row = {"car": s["seat"], "rally time": clock(s["expected_seconds"]), "sd (s)": round(s["sd"]),
+               "p10-p90": f"{clock(s['p10_seconds'])}-{clock(s['p90_seconds'])}",
+               "wins": f"{100 * s['win_chance']:.0f}%", "blocked": f"{100 * s['blocked_chance']:.0f}%",
+               "turns": round(s["turns"], 1)}
+        for k, sec in enumerate(s["stage_seconds"], start=1):
+            row[f"SS{k}"] = clock(sec)
+        rows.append(row)
+    return rows
+
+
+def on_race() -> None:
+    busy.start(TABLE_BUSY)
+    ss.rally_table_error = None
+
+
+def _race(slot, stages: list[Stage], players: int, runs: int) -> None:
+    """The races asked for by the button, with their progress in ``slot``; the page is drawn again after."""
+    key = table_key(stages, players, runs)
+    try:
+        with busy.working(TABLE_BUSY), busy.progress(slot, f"Racing {players} cars over the rally {runs} times",
+                                                      total=len(stages) + 1, unit="steps done") as p:
+            p.step(0, "starting")
+            result = race(stages, players, runs, progress=lambda done, _total, text: p.step(done, text))
+        ss.rally_table = {"key": key, "result": result}
+        ss.rally_table_error = None
+    except DesignerError as exc:
+        ss.rally_table_error = sources.message_of(exc)
+    except (Unavailable, analysis.AnalysisError) as exc:
+        ss.rally_table_error = f"The rally cannot be raced here: {sources.md_escape(str(exc))}"
+    st.rerun()
+
+
+def table_section(stages: list[Stage], players: int) -> None:
+    """Cars and races to simulate, the button, its progress box, then the figures of the last race of this rally."""
+    st.subheader("At the table: several cars over the rally", anchor=False)
+    c = st.columns([1, 1, 2], vertical_alignment="bottom")
+    c[0].number_input("Cars", 1, 6, value=players, step=1, key="rally_table_players", persist_state="page",
+                      help="Cars at the table (the rulebook: 1 to 6)")
+    c[1].number_input("Races", RUNS[0], RUNS[1], value=RUNS[2], step=50, key="rally_table_runs",
+                      persist_state="page", help="Simulated rallies: more races, narrower intervals, longer wait")
+    running = busy.running(TABLE_BUSY)
+    c[2].button("Racing..." if running else "Race the rally", type="primary", icon=":material/sports_score:",
+                key="rally_table_go", on_click=on_race, disabled=running,
+                help="Every stage solved for the leader's and the others' dice, then the rally raced car by car")
+    slot = st.empty()                   # the races' progress, under the button that started them (in view)
+    cars, runs = int(ss.get("rally_table_players") or players), int(ss.get("rally_table_runs") or RUNS[2])
+    if running:
+        _race(slot, stages, cars, runs)
+        return
+    if ss.get("rally_table_error"):
+        st.error(ss.rally_table_error)
+    kept = ss.get("rally_table")
+    if not kept:
+        st.caption("Race the rally to see each car's total, spread, wins, how often it is blocked, its turns, and "
+                   "the time at the table from the simulated turns of every car.")
+        return
+    if kept["key"] != table_key(stages, cars, runs):
+        st.info("The rally, the cars or the races changed since the last race: race again for figures of this one.",
+                icon=":material/info:")
+        return
+    d = kept["result"]
+    m = st.columns(4)
+    m[0].metric("Table time (raced)", f"{d['table_minutes']:.0f} min",
+                help="Setup, building each stage and every car's simulated turns at the seconds a turn takes "
+                     "(tilesets/dirt-rules.yaml, table time)")
+    m[1].metric("Turns at the table", f"{d['rally_table_turns']:.0f}", help="Every car's turns, all stages")
+    m[2].metric("Single car alone", clock(d["single_car_expected_seconds"]),
+                help="The rally's expected time for one car with the dice it gets at this table, no other car")
+    m[3].metric("Races", f"{d['runs']}", help=f"Seeded ({d['seed']}): the same figures every time")
+    with st.container(key="rally_table_seats"):
+        st.dataframe(seat_rows(d), hide_index=True)
+    kept_rules = [k for k, v in d.get("assumed", {}).items() if v.get("status") in ("assumed", "decided")]
+    st.caption(f"Car 1 starts SS1 first (the others in turn); later stages start by the totals so far. "
+               f"Blocked: the chance a car is stopped by another at least once in the rally. "
+               f"Carried between stages: {d['carried_between_stages']}. Not in the rulebook "
+               f"(tilesets/dirt-table-rules.yaml): {', '.join(kept_rules)}.")
