@@ -51,7 +51,8 @@ def main() -> None:
         runs = P.monte_carlo(model, solution, runs=4000, seed=1)
         ms_mc = (time.perf_counter() - t) * 1000
         print(f"{st.name[:34]:34} {len(L.main_line(course.graph)):5d} {course.graph.number_of_nodes():5d} "
-              f"{ms_lay:11.1f} {ms_ideal:8.1f} {ms_exp:11.1f} {cpu_exp:7.0f} {exp['states']:7d} {ideal['time_seconds']:6d} "
+              f"{ms_lay:11.1f} {ms_ideal:8.1f} {ms_exp:11.1f} {cpu_exp:7.0f} {exp['states']:7d} "
+              f"{ideal['time_seconds']:6d} "
               f"{exp['seconds']:6.1f} {runs.mean:7.1f} {ms_mc:6.0f}" + ("  (Big Attack)" if st.big_attack else ""))
     ms_rb, pdf = clock(lambda: SYSTEM.roadbook(rally), repeat=1)
     print(f"road book of the rally: {ms_rb:.0f} ms, {len(pdf) / 1024:.0f} kB")

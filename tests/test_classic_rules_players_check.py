@@ -1,7 +1,7 @@
 """The rules players check first, each from its article: tyres on a snowy stage (ART.15.4, ART.24.3), a bump
 jumped two gears over into the finish (ART.11, ART.13) and the zone editor refusing a half-filled corner row
-(the weather table's seconds: test_classic_attack.py). The others are tested beside their concern: the ideal as a floor and the
-brute force (test_classic_bruteforce.py), restarts (ART.26.3, same file), rally state (test_classic_rally.py),
+(the weather table's seconds: test_classic_attack.py). The others are tested beside their concern: the ideal as a
+floor and the brute force (test_classic_bruteforce.py), restarts (ART.26.3, same file), rally state (test_classic_rally.py),
 drawing and validating (test_classic_cli.py, test_classic_hostile.py), the editor in a browser
 (test_classic_browser.py), the stage form (test_classic_app_form.py)."""
 from __future__ import annotations

@@ -144,7 +144,8 @@ class Solver:
         key = (die, to)
         hit = self._hazard.get(key)
         if hit is None:
-            hit = self._hazard[key] = float(self.rules.hazard_chance(M.hazard_die(self.rules, self.g, self.car, die, to)))
+            die_key = M.hazard_die(self.rules, self.g, self.car, die, to)
+            hit = self._hazard[key] = float(self.rules.hazard_chance(die_key))
         return hit
 
     def draws_card(self, frm: str, to: str) -> bool:

@@ -2,7 +2,8 @@
 
 States are turn boundaries ``(cell, gear, black dice lost, the car)`` (gear 0: standing, after the start, a loss
 of control or the spare wheel; the car: its punctures, spare wheel and SISU card), with the seconds held for
-dropping (ART.6) as the shared solver's bank; ``FINISH`` ends the stage. The values and the policy inside a turn come from
+dropping (ART.6) as the shared solver's bank; ``FINISH`` ends the stage. The values and the policy inside a turn
+come from
 :class:`designer.systems.classic.dice.expected.Solver`; this module gives the shared solver what it asks of a game:
 the exact outcomes of one turn played with that policy (for the policy's statistics: spread, turns, chance of a
 loss of control) and a player that rolls real dice (for the Monte Carlo check in :mod:`designer.racing.simulate`).

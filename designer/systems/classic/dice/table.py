@@ -87,7 +87,8 @@ class Seat:
         self.tally = dict.fromkeys(TALLY, 0)
 
 
-TALLY = ("turns", "blocked", "led", "lead_taken", "cut_cards", "dirty_cuts", "punctures", "passes", "spins", "sisu", "spares")
+TALLY = ("turns", "blocked", "led", "lead_taken", "cut_cards", "dirty_cuts", "punctures", "passes", "spins", "sisu",
+         "spares")
 
 
 class ClassicTable:
@@ -186,7 +187,8 @@ class ClassicTable:
             if b.ts is None:
                 self._close(seat, S, b, seconds, spin_rng, s.to)
                 return
-            S, ts, hz, hs, bank, placed, seconds = b.solver, b.ts, b.hz, b.hz_snow, b.bank, b.placed, seconds + b.seconds
+            S, ts, hz, hs, bank, placed = b.solver, b.ts, b.hz, b.hz_snow, b.bank, b.placed
+            seconds += b.seconds
             if leader is not None and not S.car.leader and self.order[ts.node] > self.order[leader.at[0]]:
                 # ART.20: the car that passes the leader takes the orange dice at once
                 S = S.variant(leader=True)
