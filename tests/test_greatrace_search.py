@@ -268,3 +268,30 @@ def test_the_plan_and_the_monte_carlo_drive_the_hill_strip_in_the_same_actions()
     assert [(p["actions"], p["francs"]) for p in d["pareto"]] == [(3, 120)]
     mc = montecarlo.simulate(d["_cm"], plan.route, runs=10)
     assert mc["actions"]["mean"] == plan.pilot_actions and mc["francs"]["mean"] == plan.francs
+
+
+def test_when_the_whole_trade_off_set_is_too_large_the_fewest_actions_are_kept_and_said(monkeypatch):
+    from designer.core import paths
+    from designer.systems.greatrace.driving import analysis
+    from designer.systems.greatrace.system import SYSTEM
+
+    race = SYSTEM.load(paths.STAGES / "greatrace" / "demo-race-1.yaml")
+    board = SYSTEM.box_of(race)
+    whole = analysis.direction(board, race)
+    monkeypatch.setattr(search, "MAX_LABELS", 500)          # the whole set no longer fits its budget
+    bounded = analysis.direction(board, race)
+    assert whole["pareto_slack"] is None and bounded["pareto_slack"] == 0 and bounded["search_complete"]
+    fewest = whole["fastest"]["actions"]
+    def costs(rows, only=None):
+        return [(r["actions"], r["francs"], r["fuel"], r["mech"]) for r in rows if only is None or r["actions"] == only]
+
+    assert costs(whole["pareto"], fewest) == costs(bounded["pareto"], fewest)
+    # candidate routes, driven, stand in past the fewest actions: none beats a way of the whole set
+    for b in costs(bounded["pareto"]):
+        assert not any(b != w and all(x <= y for x, y in zip(b, w)) for w in costs(whole["pareto"]))
+    assert bounded["fastest"]["francs"] == whole["fastest"]["francs"]
+    result = analysis.analyse(board, race, runs=20)
+    assert any("at most 0 actions more than the fastest" in line for line in result["summary"])
+    monkeypatch.undo()
+    result = analysis.analyse(board, race, runs=20)
+    assert not any("trade-off set holds the ways" in line for line in result["summary"])

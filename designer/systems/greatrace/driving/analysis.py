@@ -57,13 +57,24 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
     shortest = routes.shortest_route(cm, start, finish, transport)
     if shortest is None:
         return {"reachable": False, "start": race.start, "finish": race.finish, "_plans": {}}
-    complete = True
+    complete, front = False, []
     try:
-        front = search.search(cm, start, finish, transport=transport, slack=slack, pareto=full)
+        if slack is not None or not full:
+            front = search.search(cm, start, finish, transport=transport, slack=slack, pareto=full,
+                                  limit=search.MAX_LABELS if full else search.BOUNDED_LABELS)
+        else:
+            # the ways with the fewest actions first (a board too large for them is too large for the whole
+            # set: no more work is spent on it), then the whole trade-off set when it fits in its budget
+            front = search.search(cm, start, finish, transport=transport, slack=0, limit=search.BOUNDED_LABELS)
+            try:
+                front = search.search(cm, start, finish, transport=transport, limit=search.MAX_LABELS)
+            except search.SearchTooLarge:
+                slack = 0
+        complete = True
     except search.SearchTooLarge:
-        # A board too large for the whole search: the candidate routes (fewest spaces, fewest actions by the
-        # engine alone, cheapest by lower-bound francs) are each driven under the same rules instead.
-        complete, front = False, []
+        pass
+    # A board too large for any search: the candidate routes (fewest spaces, fewest actions by the engine alone,
+    # cheapest by lower-bound francs) are each driven under the same rules instead.
     if complete and not front:
         return {"reachable": False, "start": race.start, "finish": race.finish, "_plans": {},
                 "why": "the car cannot pay its way to the finish with these gauges"}
@@ -182,6 +193,9 @@ def _summary(r: dict) -> list[str]:
            f"cheapest: price {c['francs']} F, {act(c['actions'])}, {spc(c['spaces'])}  [{' - '.join(c['path'])}]",
            "trade-off (actions / price / fuel / mechanic): "
            + ", ".join(f"{p['actions']} / {p['francs']} F / {p['fuel']} / {p['mech']}" for p in r["pareto"])]
+    if r.get("search_complete", True) and r.get("pareto_slack") is not None:
+        out.append(f"the trade-off set holds the ways with at most {plural(r['pareto_slack'], 'action')} more than "
+                   "the fastest (the whole set needs more work than allowed on this board, or the ruleset bounds it)")
     if not r.get("search_complete", True):
         out.append("this board is too large for the whole route search: the routes are candidates (fewest spaces, "
                    "fewest actions by the engine alone), each driven under the rules; a faster or cheaper way may "
