@@ -1,5 +1,6 @@
 """Where a failed Big Attack can lose control when its rolled dice are laid again (``big_attack_failure:
-achievable``, the default reading of rulebook p. 16-17 "Grosse Attaque").
+achievable``, the reading of rulebook p. 16-17 "Grosse Attaque"; not the default yet: it solves about 8 times
+slower than ``as_laid``, see docs/rules-notes.md item 29).
 
 After a failed Big Attack the driver takes every rolled die, its result unchanged, and lays them again as if
 planning a move: on any legal route of the turn, not necessarily all of them, but enough to trigger the loss of
@@ -41,13 +42,6 @@ KINDS = (("gas", _GAS), ("brake", _BRAKE), ("leader", _LEADER))
 
 def _counts(used: int) -> tuple:
     return tuple((used >> shift) & _M for _k, shift in KINDS)
-
-
-def _fits(used: int, rolled: int) -> bool:
-    """Whether the dice ``used`` are among the dice ``rolled`` (the canon mark and red-zone counts aside)."""
-    if used & 63 & ~rolled:
-        return False
-    return all(((used >> s) & _M) <= ((rolled >> s) & _M) for _k, s in KINDS)
 
 
 _OPTIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()    # turn engine -> options of rolled dice
@@ -186,7 +180,8 @@ def failure_classes(rules, steps: list[tuple], rolled: int, jumps: tuple, as_ind
     for every set of points where the loss of control of a failed Big Attack can be laid, the chances of the
     outcomes giving the same set added (in the order of :func:`outcomes`). Every outcome and step at once
     (numpy); :func:`_loses` says the same of one step and one outcome. ``as_index``: (the points, the classes
-    with their points as indexes in that list, and the number of the class of each outcome); ``cache``: a dict kept between calls on one ruleset."""
+    with their points as indexes in that list, and the number of the class of each outcome); ``cache``: a dict
+    kept between calls on one ruleset."""
     known = {} if cache is None else cache.setdefault((rolled, jumps), {})
     outs = known.get(None)
     if outs is None:
