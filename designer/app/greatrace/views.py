@@ -244,6 +244,9 @@ def analysis_tab() -> None:
     svg_image(SYSTEM.draw(race, board, result))
     st.markdown("**Trade-off** (no other way is better on actions, price, fuel and mechanic at once; actions are "
                 "the assistants that move or mend the car)")
+    if result.get("pareto_slack") is not None or not result.get("search_complete", True):
+        st.caption("Not the whole set on this board: " + next(
+            (line for line in result["summary"] if "trade-off set holds" in line or "too large" in line), ""))
     st.table(pd.DataFrame([{"actions": p["actions"], "price (F)": p["francs"], "fuel": p.get("fuel"),
                             "mechanic": p.get("mech"), "prestige (without arrival)": p.get("prestige"),
                             "spaces": p["spaces"], "rounds": p["rounds"], "path": " - ".join(p["path"])}
