@@ -326,3 +326,14 @@ def test_a_board_too_large_for_the_whole_search_is_analysed_from_candidates_or_r
         SYSTEM.analyse(race, board, runs=5)
     except DesignerError as exc:
         assert exc.hint
+
+
+def test_a_bag_row_without_its_count_is_said_not_taken_silently_as_no_tile():
+    from designer.systems.greatrace.driving.validate import validate_board
+    from designer.systems.greatrace.files import edit
+    from designer.systems.greatrace.files.board import board_from_data
+
+    data = edit.paint(edit.paint(edit.new_board("b", 4, 3), ["A1"], "purple city", "W"), ["D3"], "purple city", "E")
+    data = edit.set_table(data, "bag", data["bag"] + [{"terrain": "hill", "count": None, "fuel": 2, "mech": 0}])
+    problems = {p.code: p for p in validate_board(board_from_data(data, {}, "b"))}
+    assert "hill" in problems["terrain-without-tiles"].message and problems["terrain-without-tiles"].hint

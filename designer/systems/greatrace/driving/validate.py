@@ -28,6 +28,11 @@ def validate_board(board: Board) -> list[Problem]:
     if not board.bag or board.bag_size() == 0:
         out.append(Problem("empty-bag", "error", "the bag holds no terrain tile",
                            "add rows to the bag table (terrain, count, fuel, mech)", where))
+    elif any(k.count == 0 for k in board.bag):
+        empty = [str(k.terrain) for k in board.bag if k.count == 0]
+        out.append(Problem("terrain-without-tiles", "warning",
+                           f"the bag has no {', '.join(empty)} tile (its count is 0 or not written)",
+                           "write how many tiles of each terrain the bag holds, or remove the row", where))
     land = _land(board)
     whole = land.copy()
     for t in board.transports:
