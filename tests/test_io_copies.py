@@ -70,3 +70,16 @@ def test_cli_import_then_validate(tmp_path):
     r = CliRunner().invoke(main, ["validate", str(out)])
     assert r.exit_code == 0, r.output
     assert "valid" in r.output and "no picture of a GT tile" in r.output
+
+
+def test_the_road_book_names_the_copies_and_the_faces_without_cells():
+    from designer.systems.dirt.book.facts import stage_facts
+    from designer.systems.dirt.book.roadbook import stage_roadbook
+
+    stage = import_file("rx-finland.rgt", rgt())
+    facts = stage_facts(stage)
+    assert "DIRT RX × 2 (tile 403 laid on 2 places)" in facts.boxes
+    assert "DIRT Core Box × 2 (tile 209 laid on 2 places)" in facts.boxes and "GT Core Box" in facts.boxes
+    assert facts.fastest is None and facts.fastest_missing.startswith("faces 118b, 119b, 126b, 137b have no cell")
+    assert "Rallyman: GT tiles" in facts.fastest_missing
+    assert stage_roadbook(stage).startswith(b"%PDF")

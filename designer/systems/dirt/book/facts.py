@@ -15,7 +15,7 @@ from pathlib import Path
 from designer.core.errors import DesignerError
 from designer.systems.dirt.board.stage import Stage
 from designer.systems.dirt.board.track import Track, assemble
-from designer.systems.dirt.board.validate import RULEBOOK_SIZES, boxes_needed, errors, validate
+from designer.systems.dirt.board.validate import EDITIONS, RULEBOOK_SIZES, boxes_needed, errors, validate
 from designer.systems.dirt.driving.bends import stage_length
 from designer.systems.dirt.driving.pacenotes import PaceNote, pace_notes
 
@@ -103,7 +103,7 @@ def stage_facts(stage: Stage, near: Path | None = None, players: int | None = No
     facts.problems = errors(validate(stage, tileset, track))
     facts.notes = pace_notes(track)
     facts.length = stage_length(track)
-    facts.boxes = boxes_needed(stage)
+    facts.boxes = boxes_with_copies(boxes_needed(stage), track)
     facts.assistance = track.has_assistance or bool(stage.rally and stage.rally.assistance_after)
     if lines and analysis is not None:
         from designer.systems.dirt.driving import lines as L
@@ -127,6 +127,18 @@ def stage_facts(stage: Stage, near: Path | None = None, players: int | None = No
     return facts
 
 
+def no_cells_words(track: Track) -> str:
+    """Which faces of a stage have no cell graph, and why when they are Rallyman: GT faces."""
+    faces = sorted({t.tile for t in track.missing_cells()})
+    if not faces:
+        return "some faces have no cell graph"
+    gt = [x for x in faces if x[:1] == "1"]
+    why = (" (Rallyman: GT tiles: no picture of them is among the references their cells are read from)"
+           if gt and len(gt) == len(faces) else "")
+    verb = "have" if len(faces) > 1 else "has"
+    return f"face{'s' if len(faces) > 1 else ''} {', '.join(faces)} {verb} no cell graph{why}"
+
+
 def fastest_line(track: Track, players: int, expected: bool = False) -> tuple[FastestLine | None, str | None]:
     """The fastest line from :mod:`designer.systems.dirt.driving.lines` with the table time of
     :mod:`designer.systems.dirt.driving.estimate`, or None and the reason it is missing (the road book prints the
@@ -134,7 +146,7 @@ def fastest_line(track: Track, players: int, expected: bool = False) -> tuple[Fa
     if not track.has_cells:
         if track.unknown or track.errors:
             return None, "the stage does not assemble (see the problems above)"
-        return None, "some faces have no cell graph, so no line can be searched"
+        return None, f"{no_cells_words(track)}, so no line can be searched"
     from designer.systems.dirt.driving import lines as L
 
     try:
@@ -389,6 +401,27 @@ def expected_of(result: dict) -> Expected | None:
                     assumed=[str(a).replace("_", " ") for a in assumed], tiles=tiles,
                     big_attack_failure=raw.get("big_attack_failure") if isinstance(raw.get("big_attack_failure"), str)
                     else None)
+
+
+def boxes_with_copies(boxes: list[str], track) -> list[str]:
+    """The boxes a stage needs, each with how many copies of it the layout lays when that is more than one
+    (a tile number on several places: two RX boxes for both faces of 403), and which tiles ask for it.
+
+    A tile driven by two roads (same place) is one tile."""
+    places: dict[str, set] = {}
+    for t in track.tiles:
+        places.setdefault(t.tile[:3], set()).add(tuple(t.hex))
+    more = {num: len(on) for num, on in places.items() if len(on) > 1 and num.isdigit()}
+    out = []
+    for name in boxes:
+        nums = sorted(num for num in more for box, test in EDITIONS if box == name and test(int(num)))
+        if nums:
+            n = max(more[num] for num in nums)
+            out.append(f"{name} × {n} (tile{'s' if len(nums) > 1 else ''} {', '.join(nums)} laid on "
+                       f"{'several places' if len(nums) > 1 else f'{n} places'})")
+        else:
+            out.append(name)
+    return out
 
 
 # -- text helpers ---------------------------------------------------------------------------

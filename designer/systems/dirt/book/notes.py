@@ -4,6 +4,7 @@ from __future__ import annotations
 from designer.core.pdfkit import GREY, INK, Book, Column
 from designer.systems.dirt.board.render import DANGER_COLOUR
 from designer.systems.dirt.book.build import tile_kind
+from designer.systems.dirt.book.facts import no_cells_words
 
 LEGEND = ("Distances in cells along the shortest line: from the start, and (+) from the previous call, corner to "
           "corner. Left/Right n: the way the road driven turns at the bend (a junction's printed limits make a "
@@ -58,7 +59,7 @@ def pace_notes_page(pdf: Book, f, new_page: bool = True) -> list[float]:
     pdf.heading(f"Pace notes · {f.stage.name}")
     if not f.notes:
         reason = ("the stage does not assemble" if (f.track.unknown or f.track.errors)
-                  else "some faces have no cell graph")
+                  else no_cells_words(f.track))
         pdf.para(f"No pace notes: {reason}.", 9)
         return [pdf.get_y() - start]
     line = f.fastest
