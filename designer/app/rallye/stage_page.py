@@ -112,7 +112,7 @@ def stage_tab() -> None:
     problems = SYSTEM.validate(stage, deck)
     _problems(problems)
     if stage.cards and not any(p.code == "unknown-card" for p in problems):
-        result = SYSTEM.analyse(stage, deck, players=int(players), runs=0, partial=True)
+        result = SYSTEM.analyse(stage, deck, players=int(players), runs=0, table_races=0, partial=True)
         show_svg(stage_svg(result), "stage drawing")
     st.download_button("Download the stage (YAML)", dumps(stage), file_name=_file_name(stage.name, ".yaml"),
                        mime="text/yaml", key=K + "dl_stage")
@@ -121,6 +121,9 @@ def stage_tab() -> None:
 def _file_name(name: str, ext: str) -> str:
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in name.lower()).strip("-") or "stage"
     return safe[:60] + ext
+
+
+RACES = 100         # races of the drivers at the table, for each seat's time and the table time
 
 
 def analysis_key(stage, deck_data, players: int, runs: int, stress: int = 0) -> str:
@@ -132,7 +135,8 @@ def analysis_key(stage, deck_data, players: int, runs: int, stress: int = 0) -> 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _analysed(key: str, _stage, _deck, players: int, runs: int, stress: int) -> dict:
     """The analysis, kept per stage and inputs (``key``) for every visit and every session."""
-    return SYSTEM.analyse(_stage, _deck, players=players, runs=runs, extra_stress=stress, partial=True)
+    return SYSTEM.analyse(_stage, _deck, players=players, runs=runs, extra_stress=stress, partial=True,
+                          race_runs=RACES if players > 1 else 0)
 
 
 _MADE = Recent(256)             # keys of the analyses made in this server (no progress box for them)
@@ -148,7 +152,8 @@ def _analysis(stage, deck, players: int, runs: int, stress: int = 0, slot=None) 
         result = _analysed(key, stage, deck, players, runs, stress)
     else:
         with busy.progress(slot, f"Analysing {stage.name}") as p:
-            result = p.wait_for(0, f"the speed plans, then {runs} solo runs with real hands", _analysed,
+            result = p.wait_for(0, f"the speed plans, then {runs} solo runs with real hands and the races at the "
+                                "table", _analysed,
                                 key, stage, deck, players, runs, stress)
     _MADE.get(key, lambda: True)
     ss[K + "result"] = (key, result)
@@ -183,8 +188,23 @@ def analysis_tab() -> None:
                 help=f"chosen from the cards' fronts; {full.get('best_solo_seconds', '-')} s if you knew every back")
     spin = sim.get("spin_stage_chance")
     m[2].metric("With real hands", f"{sim.get('mean_seconds', '-')} s",
-                f"spin in {100 * spin:.0f}% of runs" if spin is not None else None, delta_color="off")
-    m[3].metric("Table time", f"{result['table_time']['minutes']} min")
+                f"spin in {100 * spin:.1f}% of runs" if spin is not None else None, delta_color="off",
+                help=("the driver plays its own hand, deciding from the cards it holds and may draw; 95% interval "
+                      f"of the mean {sim['mean_ci95'][0]:.1f}-{sim['mean_ci95'][1]:.1f} s, of the spin rate "
+                      f"{100 * max(0.0, sim['spin_ci95'][0]):.1f}-{100 * sim['spin_ci95'][1]:.1f}%")
+                if sim.get("mean_ci95") else None)
+    table = result["table_time"]
+    m[3].metric("Table time", f"{table['minutes']} min",
+                help=f"counted from {table.get('races', '-')} simulated races of {plural(players, 'driver')}: "
+                     f"{table.get('rounds', '-')} rounds, {table.get('cards_laid_per_round', '-')} cards laid a "
+                     f"round (p10 {table.get('p10_minutes', '-')}, p90 {table.get('p90_minutes', '-')} min)")
+    raced = result.get("race")
+    if raced:
+        st.markdown(f"**A race of {plural(players, 'driver')}** ({raced['runs']} races, each seat's own hand)")
+        st.dataframe(pd.DataFrame([{"seat": x["seat"], "solo-scale s": x["solo_seconds"], "± s": x["solo_stdev"],
+                                    "behind the winner s": x["mean_behind_seconds"], "p90 behind": x["p90"],
+                                    "wins": x["wins"], "spins": x["spins_per_stage"]} for x in raced["seats"]]),
+                     hide_index=True, width="stretch")
     for line in result["summary"]:
         st.markdown(f"- {line}")
     show_svg(stage_svg(result, parts=("profile",)), "speed profile")

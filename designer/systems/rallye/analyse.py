@@ -5,6 +5,7 @@ time at the table.
 from __future__ import annotations
 
 from designer.core.errors import DesignerError
+from designer.core.words import plural
 from designer.systems.rallye.driving.knowledge import front_text
 from designer.systems.rallye.driving.plan import hardest_braking, limits_profile, solve
 from designer.systems.rallye.driving.race import race
@@ -17,16 +18,16 @@ from designer.systems.rallye.validate import card_ids
 ARROWS = {"left": "L", "right": "R"}
 
 
-def table_minutes(deck: Deck, players: int, cards: int | None = None) -> dict:
-    """Minutes at the table for ``players`` drivers: the draft, the reconnaissance, then one round per section."""
-    r = deck.ruleset
-    p = r.table_minutes
-    cards = cards or r.stage_cards
-    draft = cards * p["draft_seconds_per_card"] / 60
-    recon = p["reconnaissance_minutes"]
-    race = cards * (p["round_seconds"] + p["round_seconds_per_player"] * players) / 60
-    return {"players": players, "rounds": cards, "draft_minutes": round(draft, 1), "reconnaissance_minutes": recon,
-            "race_minutes": round(race, 1), "minutes": round(draft + recon + race), "status": r.params["table_minutes"].status}
+TABLE_RACES = 60       # races simulated for the table time when no race was asked for
+
+
+def table_minutes(deck: Deck, sections: list[Section], players: int, fastest, sim: dict | None, raced: dict | None,
+                  seed: int = 1, races: int = TABLE_RACES) -> dict:
+    """Minutes at the table for ``players`` drivers, counted from simulated races (what was played in each: cards
+    laid, bought, reshuffles, spins; see :func:`designer.systems.rallye.driving.race.table_time`): the race asked
+    for, else ``TABLE_RACES`` races of ``players`` drivers on the fastest plan."""
+    raced = raced or race(deck, sections, players, runs=races, seed=seed, plan=fastest)
+    return raced["table_time"]
 
 
 def pace_note(s: Section) -> str:
@@ -70,11 +71,12 @@ def recon_rows(deck: Deck, sections: list[Section], cautious, fastest, full_caut
 
 
 def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 300, seed: int = 1,
-            extra_stress: int = 0, known: frozenset = frozenset(), race_runs: int = 0) -> dict:
+            extra_stress: int = 0, known: frozenset = frozenset(), race_runs: int = 0,
+            table_races: int = TABLE_RACES) -> dict:
     """The analysis of ``stage``; the plans are chosen from the cards' fronts (``known``: card ids whose backs
     the drivers remember from an earlier stage), the full-information figures given beside them. With
-    ``race_runs`` and two drivers or more, races of that many drivers too (each seat's seconds behind the
-    winner)."""
+    ``race_runs``, races of that many drivers too (each seat's time and seconds behind the winner). The table
+    time is counted from those races, else from ``table_races`` races (0: no table time, for a quick look)."""
     ids = card_ids(stage, deck)
     missing = [c for c in ids if c not in deck.sections]
     if missing:
@@ -95,8 +97,10 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
     at_safety = sum(r.solo(s.safety // r.speed_step) for s in sections)
     at_top = sum(r.solo(s.top // r.speed_step) for s in sections)
     counts = {k: sum(1 for s in sections if s.severity == k) for k in ("none", "yellow", "orange", "red")}
-    table = table_minutes(deck, players, len(sections))
-    raced = race(deck, sections, players, runs=race_runs, seed=seed, plan=fastest) if race_runs and players > 1 else None
+    raced = race(deck, sections, players, runs=race_runs, seed=seed, plan=fastest) \
+        if race_runs and players > 1 else None
+    table = table_minutes(deck, sections, players, fastest, sim, raced, seed, table_races) \
+        if raced or table_races else None
     statuses = {k: v for k, v in r.statuses().items() if v in ("assumed", "decided")}
     gain = cautious.expected - fastest.expected
     prior = r.hidden_backs.get("prior", "ranges")
@@ -112,21 +116,30 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
         f"bounds: every section at its safety speed {at_safety} s, at its top speed {at_top} s",
     ]
     if sim:
-        summary.append(f"with real hands ({sim['runs']} runs): {sim['mean_seconds']} s on average for the fastest plan "
-                       f"(p10 {sim['p10']}, p90 {sim['p90']}), {sim_cautious['mean_seconds']} s for the cautious one; "
-                       f"{_percent(sim['spin_stage_chance'])} chance of at least one spin on the fastest plan "
-                       f"({sim['spins_per_stage']} spins per stage on average)"
+        lo, hi = sim["mean_ci95"]
+        slo, shi = sim["spin_ci95"]
+        summary.append(f"with real hands ({sim['runs']} runs, the driver playing its own hand): "
+                       f"{sim['mean_seconds']} s "
+                       f"on average for the fastest plan (95% interval {lo:.1f}-{hi:.1f}; p10 {sim['p10']}, p90 "
+                       f"{sim['p90']}), {sim_cautious['mean_seconds']} s for the cautious one; spins in "
+                       f"{_percent(sim['spin_stage_chance'])} of runs on the fastest plan (95% interval "
+                       f"{_percent(max(0.0, slo))}-{_percent(min(1.0, shi))}; {sim['spins_per_stage']} per stage), "
+                       f"{_percent(sim_cautious['spin_stage_chance'])} on the cautious one"
                        + (f" ({extra_stress} stress cards in the starting set)" if extra_stress else ""))
     if raced:
-        seats = "; ".join(f"seat {x['seat']} {x['mean_behind_seconds']} s behind (p90 {x['p90']}), wins "
+        seats = "; ".join(f"seat {x['seat']} {x['solo_seconds']} s ± {x['solo_stdev']} on the solo scale, "
+                          f"{x['mean_behind_seconds']} s behind the winner (p90 {x['p90']}), wins "
                           f"{_percent(x['wins'])}" for x in raced["seats"])
-        summary.append(f"a race of {players} drivers ({raced['runs']} races, every driver on the fastest plan with "
-                       f"its own hand): {seats}; {raced['spins_per_race']} spins per race")
+        summary.append(f"a race of {plural(players, 'driver')} ({raced['runs']} races, every driver on the fastest "
+                       f"plan with its own hand): {seats}; {raced['spins_per_race']} spins per race")
     hb = hardest_braking(deck, sections)
     if hb:
         summary.append(f"hardest braking: {hb['drop']} km/h into section {hb['section']}")
-    summary.append(f"table time: about {table['minutes']} min for {players} driver{'s' if players > 1 else ''} "
-                   f"({table['rounds']} rounds)")
+    if table:
+        summary.append(f"table time: about {table['minutes']} min for {plural(players, 'driver')} (p10 "
+                       f"{table['p10_minutes']}, p90 {table['p90_minutes']}; {table['rounds']} rounds, "
+                       f"{table['cards_laid_per_round']} cards laid a round, counted from {table['races']} simulated "
+                       f"races)")
     if players > 4:
         summary.append(f"note: the rules are for 1 to 4 drivers; the table time for {players} is an extrapolation")
     if deck.demo:

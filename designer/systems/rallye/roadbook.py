@@ -62,7 +62,9 @@ def _stage_page(pdf: _Book, result: dict, deck, play: bool = False) -> None:
     pdf.title_block(result["stage"] + (" · drivers' sheet (fronts only)" if play else " · organiser's sheet"), 16,
                     rule=False)
     notes = [f"Deck {deck.name}: {deck.title}. {len(result['cards'])} sections; "
-             f"{plural(result['players'], 'driver')}, about {result['table_time']['minutes']} min at the table."]
+             f"{plural(result['players'], 'driver')}, about {result['table_time']['minutes']} min at the table "
+             f"(counted from {result['table_time'].get('races', '-')} simulated races: "
+             f"{result['table_time'].get('cards_laid_per_round', '-')} cards laid a round)."]
     if play:
         notes.append("What a driver sees before turning a card over: its front and the player aid's ranges. "
                      "Speeds planned from those alone; the backs are on the organiser's sheet.")

@@ -75,7 +75,7 @@ class RallyeSystem(GameSystem):
         return validate(stage, box)
 
     def analyse(self, stage: Any, box: Any, *, players: int | None = None, **options: Any) -> dict:
-        from designer.systems.rallye.analyse import analyse
+        from designer.systems.rallye.analyse import TABLE_RACES, analyse
 
         self._stage_only(stage, "analyse")
         if not options.get("partial"):          # the app's editor analyses a stage being built, with a warning
@@ -93,8 +93,10 @@ class RallyeSystem(GameSystem):
         if not 0 <= race_runs <= MAX_RUNS:
             raise DesignerError(f"{race_runs} races is not a number of simulated races", where=stage.source,
                                 hint=f"from 0 to {MAX_RUNS}")
+        table_races = int(options.get("table_races", TABLE_RACES))
         return analyse(stage, box, players=players, runs=runs, seed=int(options.get("seed", 1)),
-                       extra_stress=int(options.get("extra_stress", 0)), known=known, race_runs=race_runs)
+                       extra_stress=int(options.get("extra_stress", 0)), known=known, race_runs=race_runs,
+                       table_races=table_races)
 
     def report(self, result: dict) -> str:
         from designer.systems.rallye.analyse import report

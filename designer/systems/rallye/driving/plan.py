@@ -110,6 +110,7 @@ class Plan:
     believed: float = 0.0               # expected seconds as the driver sees them (the fronts only when hidden)
     hidden: bool = True                 # chosen from the fronts (True) or knowing every back (False)
     choice: list | None = None          # choice[i][v]: (speed step, wheel right) chosen at section i holding v
+    known: frozenset = frozenset()      # card ids whose backs the driver remembers
 
     @property
     def speeds(self) -> list[int]:
@@ -198,7 +199,7 @@ def solve(deck: Deck, sections: list[Section], cautious: bool = False, hidden: b
         speed = v
     start = r.start_speed // step
     return Plan("cautious" if cautious else "fastest", legs, seconds[0][start], values, q_all,
-                believed[0][start], hidden, choice)
+                believed[0][start], hidden, choice, frozenset(known))
 
 
 def limits_profile(deck: Deck, sections: list[Section]) -> list[dict]:

@@ -1,7 +1,8 @@
 """A race of several drivers on one stage, round by round as the rules run it (S4, 3) A to F).
 
 Every driver has its own starting set, draw pile, hand and discard and plays its hand as the solo driver does
-(:mod:`.simulate`); the speeds are set from the fronts, then each crosses with its own die. Then (C) each
+(:class:`.driver.HandDriver`, shared by the seats: its decisions depend only on the hand, pile and discard); the
+speeds are set from the fronts, then each crosses with its own die. Then (C) each
 driver receives a second per full 20 km/h it was slower than the fastest, divided as the seconds it already
 holds grow, and the seconds the leader holds are taken off everyone; (D) the leader, or every driver sharing
 the lead, takes a stress card, unless all are level; (E) a driver short of cards buys from the common pile as
@@ -9,7 +10,11 @@ the ruleset's ``drivers`` habits say, paying seconds. At the end the driver hold
 result is the seconds it holds behind the winner.
 
 A seat is a place at the table; the rules have the drivers play at the same time, so the seats differ only
-by the luck of the cards and the die.
+by the luck of the cards and the die. Per seat: the seconds behind the winner and the seat's own time on the
+solo scale (what it would count alone), each with its mean, spread and 95 % interval. The table time of a race
+is counted from what was played in it (:func:`table_time`): the draft, the reconnaissance, then per round a
+base, each driver's turn, each card laid, bought or reshuffled and each spin, with the ruleset's
+``table_minutes`` seconds.
 
 >>> from designer.systems.rallye.model.deck import get_deck
 >>> deck = get_deck("rallye-demo")
@@ -22,8 +27,8 @@ from __future__ import annotations
 import random
 import statistics
 
-from designer.systems.rallye.driving.plan import Plan, action_cards, outcome_cost, section_outcomes, solve
-from designer.systems.rallye.driving.simulate import STRESS, _card_key, _choose, _refill
+from designer.systems.rallye.driving.plan import Plan, action_cards, outcome_cost, solve
+from designer.systems.rallye.driving.simulate import STRESS, _refill, cross, driver_for, interval, play
 from designer.systems.rallye.model.deck import Deck, Section
 from designer.systems.rallye.model.rules import SPIN, multiplayer_round
 
@@ -31,57 +36,61 @@ MAX_PLAYERS = 6
 
 
 class _Driver:
-    def __init__(self, deck: Deck, rng: random.Random, extra_stress: int = 0):
-        self.draw = list(action_cards(deck)) + [STRESS] * extra_stress
+    def __init__(self, own: tuple, rng: random.Random, speed: int, extra_stress: int = 0):
+        self.draw = list(own) + [STRESS] * extra_stress
         rng.shuffle(self.draw)
         self.discard: list = []
         self.hand: list = []
-        self.speed = deck.ruleset.start_speed // deck.ruleset.speed_step
-        self.held = 0
-        self.spins = 0
-        self.stress = 0
-        self.bought = 0
+        self.speed = speed
+        self.held = self.solo = 0
+        self.spins = self.stress = self.bought = 0
 
 
-def _cross(deck: Deck, s: Section, v: int, ok: bool, rng: random.Random):
-    outs = section_outcomes(deck, s, v, ok)
-    roll, acc, outcome = rng.random(), 0.0, next(iter(outs))
-    for o, p in outs.items():
-        acc += p
-        outcome = o
-        if roll < acc:
-            break
-    return outcome
+def table_time(deck: Deck, cards: int, players: int, laid: float, bought: float, reshuffles: float,
+               spins: float) -> dict:
+    """Minutes at the table for one race from what was played in it (counts over all drivers and rounds)."""
+    r = deck.ruleset
+    p = {**TABLE_DEFAULTS, **r.table_minutes}
+    draft = cards * p["draft_seconds_per_card"] / 60
+    rounds = cards * (p["round_seconds"] + p["round_seconds_per_player"] * players)
+    play_s = (laid * p["card_seconds"] + bought * p["bought_card_seconds"] + reshuffles * p["reshuffle_seconds"]
+              + spins * p["spin_seconds"])
+    return {"draft_minutes": draft, "reconnaissance_minutes": p["reconnaissance_minutes"],
+            "race_minutes": (rounds + play_s) / 60,
+            "minutes": draft + p["reconnaissance_minutes"] + (rounds + play_s) / 60}
+
+
+TABLE_DEFAULTS = {"card_seconds": 0, "bought_card_seconds": 0, "reshuffle_seconds": 0, "spin_seconds": 0}
 
 
 def race_once(deck: Deck, sections: list[Section], plan: Plan, players: int, rng: random.Random,
-              memo: dict) -> list[_Driver]:
+              choose=None, cards: tuple | None = None) -> tuple[list[_Driver], dict]:
+    """One race: the drivers, and what was played (cards laid, bought, reshuffles, spins; the table minutes)."""
     r = deck.ruleset
-    look = random.Random(rng.random())
-    pile = list(action_cards(deck, deck.pile()))
+    choose = choose or driver_for(deck, sections, plan)
+    own, common = cards or (action_cards(deck), action_cards(deck, deck.pile()))
+    pile = list(common)
     rng.shuffle(pile)
-    drivers = [_Driver(deck, rng) for _ in range(players)]
+    drivers = [_Driver(own, rng, r.start_speed // r.speed_step) for _ in range(players)]
     habits = r.drivers
+    laid = reshuffles = 0
     for i, s in enumerate(sections):
         speeds = []
         for d in drivers:                                            # A) every driver sets its car
+            before = len(d.discard)
             d.draw, d.discard = _refill(d.hand, d.draw, d.discard, r.hand_size, rng)
-            actions = sorted((c for c in d.hand if c is not STRESS), key=_card_key)
-            stress_in_hand = len(d.hand) - len(actions)
-            left = [c for c in d.draw + d.discard if c is not STRESS]
-            v, ok, used = _choose(deck, sections, plan, i, d.speed, actions, left, look,
-                                  bool(habits.get("keep_for_corners", True)), memo)
-            played = [actions[k] for k in used]
-            for k in sorted(used, reverse=True):
-                actions.pop(k)
+            reshuffles += len(d.discard) < before
+            choice = choose(i, d.speed, d.hand, d.draw, d.discard)
+            d.hand, played, lost = play(d.hand, choice)
             d.discard += played
-            if not played and not stress_in_hand and actions:
-                pile.append(actions.pop(0))                         # a card laid face down goes to the common pile
-            d.hand = actions
-            outcome = _cross(deck, s, v, ok, rng)                  # B) the card is turned over, each crosses
-            _, after = outcome_cost(r, v, outcome)
-            penalty = 0 if outcome == SPIN else int(outcome)
-            d.held += penalty
+            laid += len(played) + (lost is not None)
+            if lost is not None:
+                pile.insert(0, lost)                                 # a card laid face down goes to the common pile
+            v, ok = choice[0], choice[1]
+            outcome = cross(deck, s, v, ok, rng)                     # B) the card is turned over, each crosses
+            sec, after = outcome_cost(r, v, outcome)
+            d.solo += sec
+            d.held += 0 if outcome == SPIN else int(outcome)
             if outcome == SPIN:
                 d.held += r.spin_penalty_seconds
                 d.spins += 1
@@ -105,34 +114,60 @@ def race_once(deck: Deck, sections: list[Section], plan: Plan, players: int, rng
                     break
                 d.discard.append(pile.pop())
                 d.held += price
+                d.solo += price
                 d.bought += 1
         least = min(d.held for d in drivers)
         for d in drivers:
             d.held -= least
-    return drivers
+    counts = {"laid": laid, "bought": sum(d.bought for d in drivers), "reshuffles": reshuffles,
+              "spins": sum(d.spins for d in drivers)}
+    counts["minutes"] = table_time(deck, len(sections), players, **counts)["minutes"]
+    return drivers, counts
+
+
+def _spread(xs: list[float]) -> dict:
+    ordered = sorted(xs)
+    return {"mean": round(statistics.fmean(xs), 2), "sd": round(statistics.pstdev(xs), 2), "ci95": interval(xs),
+            "p10": ordered[int(0.1 * (len(ordered) - 1))], "p90": ordered[int(0.9 * (len(ordered) - 1))]}
 
 
 def race(deck: Deck, sections: list[Section], players: int, runs: int = 100, seed: int = 1,
          plan: Plan | None = None) -> dict:
-    """``runs`` races of ``players`` drivers: per seat the seconds held behind the winner (mean, p10, p90),
-    how often it wins, spins and buys; the same seed gives the same figures."""
+    """``runs`` races of ``players`` drivers: per seat the seconds held behind the winner and its own time on the
+    solo scale (mean, spread, 95 % interval, p10, p90), how often it wins, spins and buys; the table time from
+    what was played; the same seed gives the same figures."""
     if not 1 <= players <= MAX_PLAYERS:
         raise ValueError(f"a race is for 1 to {MAX_PLAYERS} drivers, not {players}")
     plan = plan or solve(deck, sections)
     rng = random.Random(seed)
-    memo: dict = {}
-    results = [race_once(deck, sections, plan, players, rng, memo) for _ in range(max(1, runs))]
+    choose = driver_for(deck, sections, plan)
+    cards = (action_cards(deck), action_cards(deck, deck.pile()))
+    results = [race_once(deck, sections, plan, players, rng, choose, cards) for _ in range(max(1, runs))]
     seats = []
     for k in range(players):
-        behind = sorted(res[k].held for res in results)
-        wins = sum(1 for res in results if res[k].held == 0)
-        seats.append({"seat": k + 1, "mean_behind_seconds": round(statistics.fmean(behind), 2),
-                      "stdev_seconds": round(statistics.pstdev(behind), 2),
-                      "p10": behind[int(0.1 * (len(behind) - 1))], "p90": behind[int(0.9 * (len(behind) - 1))],
+        behind = _spread([res[k].held for res, _ in results])
+        own = _spread([res[k].solo for res, _ in results])
+        wins = sum(1 for res, _ in results if res[k].held == 0)
+        seats.append({"seat": k + 1, "mean_behind_seconds": behind["mean"], "stdev_seconds": behind["sd"],
+                      "behind_ci95": behind["ci95"], "p10": behind["p10"], "p90": behind["p90"],
+                      "solo_seconds": own["mean"], "solo_stdev": own["sd"], "solo_ci95": own["ci95"],
                       "wins": round(wins / len(results), 3),
-                      "spins_per_stage": round(statistics.fmean(res[k].spins for res in results), 3),
-                      "stress_per_stage": round(statistics.fmean(res[k].stress for res in results), 3),
-                      "cards_bought_per_stage": round(statistics.fmean(res[k].bought for res in results), 3)})
+                      "spins_per_stage": round(statistics.fmean(res[k].spins for res, _ in results), 3),
+                      "stress_per_stage": round(statistics.fmean(res[k].stress for res, _ in results), 3),
+                      "cards_bought_per_stage": round(statistics.fmean(res[k].bought for res, _ in results), 3)})
+    minutes = _spread([c["minutes"] for _, c in results])
+    mean = {key: statistics.fmean(c[key] for _, c in results) for key in ("laid", "bought", "reshuffles", "spins")}
+    parts = table_time(deck, len(sections), players, **mean)
+    table = {"players": players, "races": len(results), "rounds": len(sections),
+             "minutes": round(minutes["mean"]), "mean_minutes": minutes["mean"],
+             "p10_minutes": round(minutes["p10"], 1),
+             "p90_minutes": round(minutes["p90"], 1), "draft_minutes": round(parts["draft_minutes"], 1),
+             "reconnaissance_minutes": parts["reconnaissance_minutes"],
+             "race_minutes": round(parts["race_minutes"], 1),
+             "cards_laid_per_round": round(mean["laid"] / len(sections), 2),
+             "cards_bought_per_race": round(mean["bought"], 3), "reshuffles_per_race": round(mean["reshuffles"], 3),
+             "spins_per_race": round(mean["spins"], 3), "source": "simulated races",
+             "status": deck.ruleset.params["table_minutes"].status}
     return {"players": players, "runs": len(results), "seed": seed, "plan": plan.kind, "seats": seats,
-            "spins_per_race": round(statistics.fmean(sum(d.spins for d in res) for res in results), 3),
-            "cards_bought_per_race": round(statistics.fmean(sum(d.bought for d in res) for res in results), 3)}
+            "spins_per_race": round(mean["spins"], 3), "cards_bought_per_race": round(mean["bought"], 3),
+            "table_time": table}

@@ -73,6 +73,10 @@ class _TableMinutes(_Model):
     reconnaissance_minutes: float = Field(ge=0, le=600)
     round_seconds: float = Field(ge=0, le=3600)
     round_seconds_per_player: float = Field(ge=0, le=3600)
+    card_seconds: float = Field(0, ge=0, le=3600)
+    bought_card_seconds: float = Field(0, ge=0, le=3600)
+    reshuffle_seconds: float = Field(0, ge=0, le=3600)
+    spin_seconds: float = Field(0, ge=0, le=3600)
 
 
 class _TurnQuarters(_Model):
