@@ -111,3 +111,15 @@ def test_moves_in_a_turn_counts_the_red_zone_brake():
     red = rules.with_options(red_zone=True)
     assert moves_in_a_turn(pool, rules) == pool.gear + pool.gas + pool.leader
     assert moves_in_a_turn(pool, red) == pool.gear + pool.gas + pool.leader + pool.brake
+
+
+@pytest.mark.parametrize("path", RALLIES[1::4] + [ROOT / "stages/dirt/expansions/rx-joker-demo.yaml"],
+                         ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_states_that_can_finish_the_same_either_way(path):
+    """Speed limits: on a road whose links all go forward the states that can still finish are found in one pass
+    from the far end; following the finished states backwards finds the same ones."""
+    track = load_track(load_stage(path))
+    adj = _fresh_turns(track).explore()
+    forward = lines._alive(adj, forward=True)
+    assert forward == lines._alive(adj, forward=False)
+    assert any(s[2] for s in forward) and len(forward) > len(adj) // 2

@@ -382,7 +382,28 @@ def speed_limits(track, rules: Ruleset | None = None, *, max_risk: float | None 
     graph = check_track(track)
     rules = _rules_for(track, rules)
     turns = _turns_for(graph, rules, leader, max_risk, _stage_surface(track))
-    adj = turns.explore()
+    alive = _alive(turns.explore(), forward=turns.road.margin == 0)
+    names = turns.road.nodes
+    out: dict[str, int | None] = {n: None for n in graph.nodes}
+    for c, gear, fin in alive:
+        if fin and not turns.road.finish[c]:
+            continue                            # landed beyond the finish cells by a jump: not part of the stage
+        cell = names[c]
+        if out[cell] is None or gear > out[cell]:
+            out[cell] = gear
+    return out
+
+
+def _alive(adj: dict, forward: bool) -> set:
+    """The states of a turn graph from which a finished state can be reached. ``forward``: every turn ends at a
+    higher cell index (every link of the road goes forward), so the graph has no cycle and each state is decided
+    from its successors, all further along; otherwise the finished states are followed backwards."""
+    if forward:
+        alive: set = set()
+        for state in sorted(adj, key=lambda s: -s[0]):
+            if state[2] or any(n in alive for n in adj[state]):
+                alive.add(state)
+        return alive
     back: dict = {}
     for state, nxt in adj.items():
         for n in nxt:
@@ -394,15 +415,7 @@ def speed_limits(track, rules: Ruleset | None = None, *, max_risk: float | None 
             if p not in alive:
                 alive.add(p)
                 todo.append(p)
-    names = turns.road.nodes
-    out: dict[str, int | None] = {n: None for n in graph.nodes}
-    for c, gear, fin in alive:
-        if fin and not turns.road.finish[c]:
-            continue                            # landed beyond the finish cells by a jump: not part of the stage
-        cell = names[c]
-        if out[cell] is None or gear > out[cell]:
-            out[cell] = gear
-    return out
+    return alive
 
 
 # -- the shortest line ---------------------------------------------------------------------------
