@@ -299,11 +299,43 @@ def plan_classes(model, cell: int, gear: int, plan_steps=None, dice: tuple | Non
                                                  cache=model._relay_cache)
         numbers = np.array([model.numbers.of(pt) for pt in points], dtype=np.int64)
         sizes = [len(idx) for _p, idx in classes]
+        sets = model._relay_cache.setdefault("point sets", {})     # a set of point numbers -> its number
+        members = model._relay_cache.setdefault("members", [])      # number -> the set's point numbers
+        ids = []
+        for _p, idx in classes:
+            pts = tuple(sorted(numbers[idx].tolist()))
+            n = sets.get(pts)
+            if n is None:
+                n = sets[pts] = len(members)
+                members.append(np.array(pts, dtype=np.int64))
+            ids.append(n)
         hit = model._classes[key] = (np.array([p for p, _i in classes]),
                                      numbers[np.concatenate([idx for _p, idx in classes])] if classes
                                      else np.zeros(0, dtype=np.int64),
-                                     np.cumsum([0] + sizes[:-1]).astype(np.int64)[:len(sizes)], which)
+                                     np.cumsum([0] + sizes[:-1]).astype(np.int64)[:len(sizes)], which,
+                                     np.array(ids, dtype=np.int64))
     return hit
+
+
+def _set_mins(model, damage: tuple, ids: np.ndarray, value) -> np.ndarray:
+    """The least loss value over each set of points numbered ``ids`` under one damage, per tokens (before a
+    Big Attack's gain), worked out once per damage and set: [set, tokens]."""
+    sets = model._relay_cache["point sets"]
+    store = model._relay_cache.setdefault(("mins", damage), [np.zeros((0, model.T1)), np.zeros(0, dtype=bool)])
+    if len(store[1]) < len(sets):
+        grow = max(64, 2 * len(sets)) - len(store[1])
+        store[0] = np.concatenate([store[0], np.zeros((grow, model.T1))])
+        store[1] = np.concatenate([store[1], np.zeros(grow, dtype=bool)])
+    todo = np.unique(ids[~store[1][ids]])
+    if len(todo):
+        members = model._relay_cache["members"]
+        parts = [members[i] for i in todo.tolist()]
+        nums = np.concatenate(parts)
+        table = model.fill(damage, nums, value)
+        starts = np.cumsum([0] + [len(p) for p in parts[:-1]])
+        store[0][todo] = np.minimum.reduceat(table[nums, 1], starts, axis=0)
+        store[1][todo] = True
+    return store[0][ids]
 
 
 def _classes_of(model, cell: int, gear: int, ps, p: int) -> tuple:
@@ -335,22 +367,15 @@ def _spread(model, entries: list, value, rescue=None) -> np.ndarray:
             by_damage.setdefault(damage, []).append(r)
     for damage, rows_of in by_damage.items():
         cls = [entries[r][2] for r in rows_of]
-        nums = np.concatenate([c[1] for c in cls])
-        table = model.fill(damage, nums, value)
-        npts = np.array([len(c[1]) for c in cls], dtype=np.int64)
+        ids = np.concatenate([c[4] for c in cls])
         ncls = np.array([len(c[0]) for c in cls], dtype=np.int64)
-        offsets = np.cumsum(npts) - npts
-        starts = [np.concatenate([c[2] for c in cls]) + np.repeat(offsets, ncls)]
-        rows = [np.repeat(np.array(rows_of, dtype=np.int64), ncls)]
-        gains = [np.repeat(np.array([entries[r][1] for r in rows_of], dtype=np.int64), npts)]
-        total = model._tokens[None, :] + np.concatenate(gains)[:, None]
+        gains = np.repeat(np.array([entries[r][1] for r in rows_of], dtype=np.int64), ncls)
+        raw = _set_mins(model, damage, ids, value)
+        total = model._tokens[None, :] + gains[:, None]
         idx = np.minimum(total, T1 - 1)
-        raw = table[nums, 1]
-        vals = np.where(raw >= BIG, BIG, np.take_along_axis(raw, idx, axis=1) - (total - idx))
-        best = np.minimum.reduceat(vals, np.concatenate(starts), axis=0)
-        rows = np.concatenate(rows)
+        best = np.where(raw >= BIG, BIG, np.take_along_axis(raw, idx, axis=1) - (total - idx))
         if rescue is not None:
-            best = np.minimum(best, rescue[rows])
+            best = np.minimum(best, rescue[np.repeat(np.array(rows_of, dtype=np.int64), ncls)])
         terms = np.concatenate([c[0] for c in cls])[:, None] * best
         first = np.cumsum(ncls) - ncls                  # each row's classes, one after the other
         spread[rows_of] = np.add.reduceat(terms, first, axis=0)      # added class after class, in order
@@ -368,7 +393,7 @@ def relay_values(model, cell: int, gear: int, ps, plans, damage: tuple, value, r
 def relay_outcomes(model, cell: int, gear: int, plan_steps, damage: tuple, bank: int, value) -> list[tuple]:
     """Where each class of failures of a plan's Big Attack is laid with ``bank`` tokens after the attack:
     ``(chance, point, its loss value)``, the cheapest point of the class (the first of equal ones)."""
-    probs, nums, starts, _which = plan_classes(model, cell, gear, plan_steps)
+    probs, nums, starts, _which, _ids = plan_classes(model, cell, gear, plan_steps)
     if not len(nums):
         return []
     vals = model.fill(damage, nums, value)[nums, 1, bank].tolist()
@@ -383,7 +408,7 @@ def relay_outcomes(model, cell: int, gear: int, plan_steps, damage: tuple, bank:
 def laid_point(model, cell: int, gear: int, plan_steps, outcome: tuple, damage: tuple, bank: int, value) -> tuple:
     """Where the driver lays the loss of control of a failed Big Attack whose dice fell as ``outcome`` (gear
     dice showing a hazard as bits, hazards of each kind; see :func:`outcomes`): (point, its loss value)."""
-    probs, nums, starts, which = plan_classes(model, cell, gear, plan_steps)
+    probs, nums, starts, which, _ids = plan_classes(model, cell, gear, plan_steps)
     return _cheapest_of(model, nums, starts, which[outcome], damage, bank, value)
 
 
