@@ -165,7 +165,7 @@ class Solver:
             plan = None
             if self.big_attack:
                 for steps in self._plans(node, gear):
-                    cost = self.worth(self.attack_branches(node, steps, bank))
+                    cost = self._attack_cost(node, steps, bank)
                     if cost < best - 1e-12:
                         best, plan, how = cost, steps, steps
             car = self.car
@@ -261,13 +261,7 @@ class Solver:
         held = min(self.cap, bank + k)
         last = steps[-1]
         out: list[Branch] = []
-        key = id(steps)
-        table = self._plan_outcomes.get(key)
-        if table is None:
-            n_last = self._cuts(node, steps, last)
-            table = self._plan_outcomes[key] = (steps, [(q, lost, stop, self._cuts(node, steps, stop), n_last)
-                                                        for q, lost, stop in self.attack_outcomes(steps)])
-        for q, lost, stop, n_stop, n_last in table[1]:
+        for q, lost, stop, n_stop, n_last in self._plan_table(node, steps):
             if not lost:
                 for cars, pc in self._after_cards(n_stop):
                     if cars is None:
@@ -298,6 +292,53 @@ class Solver:
                     loss = saved
             out += loss
         return out
+
+    def _plan_table(self, node: str, steps) -> list:
+        """A plan's outcomes with the cut cards drawn up to its stop and up to its end (cached)."""
+        key = id(steps)
+        hit = self._plan_outcomes.get(key)
+        if hit is None:
+            n_last = self._cuts(node, steps, steps[-1])
+            hit = self._plan_outcomes[key] = (steps, [(q, lost, stop, self._cuts(node, steps, stop), n_last)
+                                                      for q, lost, stop in self.attack_outcomes(steps)])
+        return hit[1]
+
+    def _attack_cost(self, node: str, steps, bank: int) -> float:
+        """The value of :meth:`attack_branches` without building its branches (the solver's inner loop)."""
+        k, rules = len(steps), self.rules
+        held = min(self.cap, bank + k)
+        last = steps[-1]
+        total = 0.0
+        for q, lost, stop, n_stop, n_last in self._plan_table(node, steps):
+            if not lost:
+                for cars, pc in self._after_cards(n_stop):
+                    if cars is None:
+                        v = rules.retirement_seconds - k
+                    elif stop.event == "finish":
+                        v = rules.card(stop.gear) - k
+                    else:
+                        v = rules.card(stop.gear) - k + cars.value(stop.to, stop.gear, held)
+                    total += q * pc * v
+                continue
+            loss = 0.0
+            for cars, pc in self._after_cards(n_stop):
+                if cars is None:
+                    loss += pc * (rules.retirement_seconds - k)
+                else:
+                    hurt, restart = cars.after_loss(stop.to)
+                    loss += pc * (rules.loss_seconds - k + hurt.value(restart, 0, held))
+            if self.car.sisu:
+                saved = 0.0
+                for cars, pc in self._after_cards(n_last):
+                    if cars is None:
+                        saved += pc * (rules.retirement_seconds - k)
+                    else:
+                        cars = cars.variant(sisu=False)
+                        saved += pc * (rules.card(last.gear) - k + (0.0 if last.event == "finish" else
+                                                                    cars.value(last.to, last.gear, held)))
+                loss = min(loss, saved)
+            total += q * loss
+        return total
 
     def _after_cards(self, n: int):
         """(the car after ``n`` cut cards, chance) for each number of punctures among them (None: retired)."""
