@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from designer.systems.dirt.dice import relay
+from designer.systems.dirt.dice import relaid, relay
 from designer.systems.dirt.dice.expected_time import expected_time
 from designer.systems.dirt.dice.mishaps import load_mishaps
 from designer.systems.dirt.dice.plan_search import cut_cells
@@ -33,7 +33,7 @@ def test_the_failing_outcomes_add_up_to_the_chance_of_a_failure():
     ps = model.plans(cell, 0, NO_DAMAGE)
     fail, ok = first_loss(ps, model.limit)
     for p in range(ps.n):
-        probs = relay.plan_classes(model, cell, 0, ps.steps[p])[0]
+        probs = relaid.plan_classes(model, cell, 0, ps.steps[p])[0]
         assert probs.sum() == pytest.approx(1 - ok[p], abs=1e-12)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from designer.racing.mdp import Outcome
 from designer.systems.dirt.dice.plans import secure_cost
-from designer.systems.dirt.dice.relay import laid_point
+from designer.systems.dirt.dice.relaid import laid_point
 from designer.systems.dirt.dice.turn_model import Decision, DirtModel
 
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from designer.systems.dirt.dice import rollout
 from designer.systems.dirt.dice.plans import BIG, PlanSet
-from designer.systems.dirt.dice.relay import Relaid, closure_points
+from designer.systems.dirt.dice.relaid import Relaid, closure_points
 from designer.systems.dirt.dice.rollout import attack_values, roll_values
 from designer.systems.dirt.dice.turn_model import Decision, DirtModel
 
@@ -225,7 +225,8 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
         relay = None
         if model.achievable:             # a failure may be laid anywhere the boundary's turns reach
             relay = Relaid(model, [states[i] for i in owners], sets, value)
-            low = {"roll": cheapest, "attack": _relay_bound(model, big, table, index, relay.low(owner_set, local))}
+            bound = _relay_bound(model, big, table, index, relay.low(owner_set, local), relay.risk(owner_set, local))
+            low = {"roll": cheapest, "attack": bound}
         else:
             low = {"roll": cheapest, "attack": model._shift(big, cheapest[:, None, :])[:, 0]}
         done = {"roll": np.zeros(R, dtype=bool), "attack": np.zeros(R, dtype=bool)}
@@ -291,19 +292,27 @@ def _roll_out(model: DirtModel, kind: str, big: PlanSet, rows: np.ndarray, table
                          latest=model.latest, spread=spread)
 
 
-def _relay_bound(model: DirtModel, big: PlanSet, table: np.ndarray, index: np.ndarray,
-                 low: np.ndarray) -> np.ndarray:
+def _relay_bound(model: DirtModel, big: PlanSet, table: np.ndarray, index: np.ndarray, low: np.ndarray,
+                 risk: np.ndarray | None) -> np.ndarray:
     """A lower bound of every plan's Big Attack when its failures may be laid anywhere (achievable): its end
     when the dice show no loss, and when they do, the cheapest loss of control of any turn from its boundary
-    (``low[row, tokens]``, before the gain)."""
-    rows = np.arange(len(big.length))
-    sub, w = _rows(model, big, rows)
-    both = table[index[:, :w]]
-    where = model.shift_index(sub, both[:, :, 0].shape)
-    st = model._shift(sub, both[:, :, 0], where)
-    fail, ok = rollout.first_loss(sub, model.limit)
-    spread = (1 - ok)[:, None] * model._shift(sub, low[:, None, :])[:, 0]
-    return attack_values(sub, st, st, model.limit, fl=(fail, ok), spread=spread)
+    (``low[row, tokens]``, before the gain). ``risk[row]``: the chance its dice show a loss of control (the
+    plan search's), when known: then ``canon * first point + (1 - canon - risk) * end + risk * low``."""
+    if risk is None:
+        rows = np.arange(len(big.length))
+        sub, w = _rows(model, big, rows)
+        both = table[index[:, :w]]
+        where = model.shift_index(sub, both[:, :, 0].shape)
+        st = model._shift(sub, both[:, :, 0], where)
+        fail, ok = rollout.first_loss(sub, model.limit)
+        spread = (1 - ok)[:, None] * model._shift(sub, low[:, None, :])[:, 0]
+        return attack_values(sub, st, st, model.limit, fl=(fail, ok), spread=spread)
+    R = len(big.length)
+    ends = np.stack([index[:, 1], index[np.arange(R), big.length]], axis=1)
+    stops = table[ends, 0]                                      # [row, first point / end, tokens]
+    shifted = model._shift(big, np.concatenate([stops, low[:, None, :]], axis=1))
+    pc = model.steps.floats[big.sid[:, 1], 0][:, None]
+    return pc * shifted[:, 0] + (1 - pc - risk[:, None]) * shifted[:, 1] + risk[:, None] * shifted[:, 2]
 
 
 def _cheapest(point_min: np.ndarray, index: np.ndarray) -> np.ndarray:

@@ -35,7 +35,7 @@ from designer.racing.mdp import Outcome
 from designer.systems.dirt.dice.mishaps import Mishaps
 from designer.systems.dirt.dice.plans import (BIG, PlanSet, PointNumbers, StepTable, fits_all, plan_set, search_plans,
                                               secure_cost, subset, subset_many)
-from designer.systems.dirt.dice.relay import reach_low, relay_outcomes, relay_values
+from designer.systems.dirt.dice.relaid import reach_low, relay_outcomes, relay_values
 from designer.systems.dirt.dice.replay import Replay, _merge, cheapest_from  # noqa: F401  (read by tests)
 from designer.systems.dirt.dice.rollout import attack_values, first_loss, roll_values
 from designer.systems.dirt.driving.ruleset import Pool, Ruleset

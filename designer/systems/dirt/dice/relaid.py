@@ -1,0 +1,232 @@
+"""The values of failed Big Attacks laid again (``big_attack_failure: achievable``) for the expected-time solver:
+where each plan's failures can be laid (:func:`designer.systems.dirt.dice.relay.failure_classes`, kept per boundary
+and dice as the model's point numbers), what they cost under the model's tables of point values, and where the
+policy's replay and the Monte Carlo player lay them. ``model`` is a :class:`~.turn_model.DirtModel`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from designer.systems.dirt.dice.plan_search import cut_cells
+from designer.systems.dirt.dice.plans import BIG, PlanSteps
+from designer.systems.dirt.dice.relay import failure_classes, layings, plan_dice
+from designer.systems.dirt.driving.dice_used import _CANON, _M, _RZ
+
+
+def plan_classes(model, cell: int, gear: int, plan_steps=None, dice: tuple | None = None) -> tuple:
+    """:func:`failure_classes` of one plan from a boundary of ``model`` (a DirtModel) as arrays: the chance of
+    each class, the model's point numbers of all classes one after the other, where each class starts and the
+    number of the class of each failing outcome (:func:`outcomes`); kept per (boundary, dice rolled, long-jump
+    dice), and the layings per dice rolled. The plan is given by its steps or by ``dice`` (:func:`plan_dice`)."""
+    rolled, jumps = plan_dice(plan_steps) if dice is None else dice
+    key = (cell, gear, rolled, jumps)
+    hit = model._classes.get(key)
+    if hit is None:
+        lkey = (cell, gear, rolled & ~_CANON)
+        steps = model._layings.get(lkey)
+        if steps is None:
+            engine = model.engine(model.pool(cell, (0, 0, 0, 0, 0)))
+            steps = model._layings[lkey] = layings(engine, cut_cells(engine), cell, gear, rolled & ~_CANON)
+        points, classes, which = failure_classes(model.rules, steps, rolled, jumps, as_index=True,
+                                                 cache=model._relay_cache)
+        numbers = np.array([model.numbers.of(pt) for pt in points], dtype=np.int64)
+        sizes = [len(idx) for _p, idx in classes]
+        sets = model._relay_cache.setdefault("point sets", {})     # a set of point numbers -> its number
+        members = model._relay_cache.setdefault("members", [])      # number -> the set's point numbers
+        ids = []
+        for _p, idx in classes:
+            pts = tuple(sorted(numbers[idx].tolist()))
+            n = sets.get(pts)
+            if n is None:
+                n = sets[pts] = len(members)
+                members.append(np.array(pts, dtype=np.int64))
+            ids.append(n)
+        hit = model._classes[key] = (np.array([p for p, _i in classes]),
+                                     numbers[np.concatenate([idx for _p, idx in classes])] if classes
+                                     else np.zeros(0, dtype=np.int64),
+                                     np.cumsum([0] + sizes[:-1]).astype(np.int64)[:len(sizes)], which,
+                                     np.array(ids, dtype=np.int64))
+    return hit
+
+
+def _set_mins(model, damage: tuple, ids: np.ndarray, value) -> np.ndarray:
+    """The least loss value over each set of points numbered ``ids`` under one damage, per tokens (before a
+    Big Attack's gain), worked out once per damage and set: [set, tokens]."""
+    sets = model._relay_cache["point sets"]
+    store = model._relay_cache.setdefault(("mins", damage), [np.zeros((0, model.T1)), np.zeros(0, dtype=bool)])
+    if len(store[1]) < len(sets):
+        grow = max(64, 2 * len(sets)) - len(store[1])
+        store[0] = np.concatenate([store[0], np.zeros((grow, model.T1))])
+        store[1] = np.concatenate([store[1], np.zeros(grow, dtype=bool)])
+    todo = np.unique(ids[~store[1][ids]])
+    if len(todo):
+        members = model._relay_cache["members"]
+        parts = [members[i] for i in todo.tolist()]
+        nums = np.concatenate(parts)
+        table = model.fill(damage, nums, value)
+        starts = np.cumsum([0] + [len(p) for p in parts[:-1]])
+        store[0][todo] = np.minimum.reduceat(table[nums, 1], starts, axis=0)
+        store[1][todo] = True
+    return store[0][ids]
+
+
+def _classes_of(model, cell: int, gear: int, ps, p: int) -> tuple:
+    """:func:`plan_classes` of plan ``p`` of a plan set; a set taken from a search reads the plan's dice from
+    the search (kept on it per candidate), without building its steps."""
+    steps = ps.steps
+    if not isinstance(steps, PlanSteps):
+        return plan_classes(model, cell, gear, steps[p])
+    search = steps.search
+    memo = search.cache.setdefault("relay", {})
+    c = int(steps.cand[p])
+    hit = memo.get(c)
+    if hit is None:
+        used = int(search.used[c]) & ~(_M << _RZ)
+        jumps = tuple(j for j in search.key(c)[3])
+        hit = memo[c] = plan_classes(model, cell, gear, dice=(used, jumps))
+    return hit
+
+
+def _spread(model, entries: list, value, rescue=None) -> np.ndarray:
+    """``spread[row, tokens]`` for rows ``(damage, Big Attack gain, plan_classes)``: each class of failures at
+    its cheapest point after the gain, weighed by its chance and added class after class. ``rescue[row,
+    tokens]``: a failure cancelled by the SISU token (already shifted), when held."""
+    T1 = model.T1
+    spread = np.zeros((len(entries), T1))
+    by_damage: dict = {}
+    for r, (damage, _gain, cl) in enumerate(entries):
+        if len(cl[0]):
+            by_damage.setdefault(damage, []).append(r)
+    for damage, rows_of in by_damage.items():
+        cls = [entries[r][2] for r in rows_of]
+        ids = np.concatenate([c[4] for c in cls])
+        ncls = np.array([len(c[0]) for c in cls], dtype=np.int64)
+        gains = np.repeat(np.array([entries[r][1] for r in rows_of], dtype=np.int64), ncls)
+        raw = _set_mins(model, damage, ids, value)
+        total = model._tokens[None, :] + gains[:, None]
+        idx = np.minimum(total, T1 - 1)
+        best = np.where(raw >= BIG, BIG, np.take_along_axis(raw, idx, axis=1) - (total - idx))
+        if rescue is not None:
+            best = np.minimum(best, rescue[np.repeat(np.array(rows_of, dtype=np.int64), ncls)])
+        terms = np.concatenate([c[0] for c in cls])[:, None] * best
+        first = np.cumsum(ncls) - ncls                  # each row's classes, one after the other
+        spread[rows_of] = np.add.reduceat(terms, first, axis=0)      # added class after class, in order
+    return spread
+
+
+def relay_values(model, cell: int, gear: int, ps, plans, damage: tuple, value, rescue=None):
+    """For plans (numbers in ``ps``) of a boundary: the failures of their Big Attacks, each class of outcomes
+    laid at its cheapest point, added (``spread[plan, tokens]``, tokens held before the attack).
+    ``rescue[plan, tokens]``: a failure cancelled by the SISU token (already shifted), when held."""
+    entries = [(damage, int(ps.gain[p]), _classes_of(model, cell, gear, ps, int(p))) for p in plans]
+    return _spread(model, entries, value, rescue)
+
+
+def relay_outcomes(model, cell: int, gear: int, plan_steps, damage: tuple, bank: int, value) -> list[tuple]:
+    """Where each class of failures of a plan's Big Attack is laid with ``bank`` tokens after the attack:
+    ``(chance, point, its loss value)``, the cheapest point of the class (the first of equal ones)."""
+    probs, nums, starts, _which, _ids = plan_classes(model, cell, gear, plan_steps)
+    if not len(nums):
+        return []
+    vals = model.fill(damage, nums, value)[nums, 1, bank].tolist()
+    ends = starts.tolist()[1:] + [len(nums)]
+    out = []
+    for p, a, b in zip(probs.tolist(), starts.tolist(), ends):
+        i = min(range(a, b), key=vals.__getitem__)
+        out.append((p, model._point_list[int(nums[i])], vals[i]))
+    return out
+
+
+def laid_point(model, cell: int, gear: int, plan_steps, outcome: tuple, damage: tuple, bank: int, value) -> tuple:
+    """Where the driver lays the loss of control of a failed Big Attack whose dice fell as ``outcome`` (gear
+    dice showing a hazard as bits, hazards of each kind; see :func:`outcomes`): (point, its loss value)."""
+    probs, nums, starts, which, _ids = plan_classes(model, cell, gear, plan_steps)
+    return _cheapest_of(model, nums, starts, which[outcome], damage, bank, value)
+
+
+def _cheapest_of(model, nums, starts, c: int, damage: tuple, bank: int, value) -> tuple:
+    a = int(starts[c])
+    b = int(starts[c + 1]) if c + 1 < len(starts) else len(nums)
+    vals = model.fill(damage, nums[a:b], value)[nums[a:b], 1, bank]
+    i = int(np.argmin(vals))
+    return model._point_list[int(nums[a + i])], float(vals[i])
+
+
+def reach_low(model, ps, damage: tuple, value) -> np.ndarray:
+    """The cheapest loss of control over every point a turn from a plan set's boundary reaches, per tokens
+    (a lower bound of where its failed Big Attacks can be laid; -BIG when the set keeps no search)."""
+    if not isinstance(ps.steps, PlanSteps):
+        return np.full(model.T1, -BIG)
+    nums = np.array(closure_points(model, ps) or [0], dtype=np.int64)
+    return model.fill(damage, nums, value)[nums, 1].min(axis=0)
+
+
+def closure_points(model, ps) -> list:
+    """The numbers of every point a turn from a plan set's boundary reaches (its search's candidates): where
+    a failed Big Attack of its plans may be laid (a superset of their :func:`plan_classes`)."""
+    steps = ps.steps
+    if not isinstance(steps, PlanSteps):
+        return model.points(ps)
+    search = steps.search
+    hit = search.cache.get("all_points")
+    if hit is None:
+        every = np.unique(model.numbers._every(search, model.steps))
+        hit = search.cache["all_points"] = every[every > 0].tolist()
+    return hit
+
+
+class Relaid:
+    """The failed Big Attacks of the plan sets of many states (a group of the sweep): ``low[state]`` the
+    cheapest loss of control any of their turns can reach, :meth:`spread` the failures of some plans."""
+
+    def __init__(self, model, states: list, sets: list, value):
+        self.model, self.states, self.sets, self.value = model, states, sets, value
+
+    def low(self, which: np.ndarray, plans: np.ndarray) -> np.ndarray:
+        """``low[row, tokens]``: the cheapest loss of control a laying of plan ``plans[row]`` of set
+        ``which[row]`` can reach, or less. A laying of n dice reaches its points with some turn of the search
+        of n dice or fewer (a point the search did not expand is dominated by one it did, with fewer dice,
+        whose same moves reach the same points), so the least loss over the search's points of n dice or
+        fewer bounds it."""
+        model = self.model
+        out = np.empty((len(which), model.T1))
+        for k in np.unique(which).tolist():
+            rows = np.nonzero(which == k)[0]
+            (_cell, _gear, damage), ps = self.states[k], self.sets[k]
+            steps = ps.steps
+            if not isinstance(steps, PlanSteps):        # a set of its own (no search kept): no bound
+                out[rows] = -BIG
+                continue
+            search = steps.search
+            hit = search.cache.get("by_dice")
+            if hit is None:
+                every = model.numbers._every(search, model.steps)
+                nums = every[np.arange(search.n), search.depth]
+                order = np.argsort(search.dice, kind="stable")
+                hit = search.cache["by_dice"] = (nums[order], search.dice[order])
+            nums, dice = hit
+            table = model.fill(damage, np.concatenate([nums, np.zeros(1, dtype=np.int64)]), self.value)
+            lows = np.minimum.accumulate(table[nums, 1], axis=0)       # the least over the first i candidates
+            need = search.dice[steps.cand[plans[rows]]]
+            out[rows] = lows[np.searchsorted(dice, need, side="right") - 1]
+        return out
+
+    def risk(self, which: np.ndarray, plans: np.ndarray) -> np.ndarray | None:
+        """The chance each plan's dice show a loss of control (from the plan search), or None if one is
+        not known."""
+        parts = []
+        for ps in self.sets:
+            if not isinstance(ps.steps, PlanSteps):
+                return None
+            parts.append(ps.steps.search.risk[ps.steps.cand])
+        offsets = np.cumsum([0] + [len(p) for p in parts[:-1]])
+        return np.concatenate(parts)[offsets[which] + plans]
+
+    def spread(self, which: np.ndarray, plans: np.ndarray) -> np.ndarray:
+        """``spread[row, tokens]`` of plan ``plans[row]`` of set ``which[row]``."""
+        entries = []
+        for k, p in zip(which.tolist(), plans.tolist()):
+            cell, gear, damage = self.states[k]
+            ps = self.sets[k]
+            entries.append((damage, int(ps.gain[p]), _classes_of(self.model, cell, gear, ps, p)))
+        return _spread(self.model, entries, self.value)
