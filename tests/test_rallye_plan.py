@@ -128,5 +128,8 @@ def test_spin_figures_say_what_they_measure_and_batch_reports_real_hands():
     fastest_line = next(s for s in result["summary"] if s.startswith("fastest plan"))
     assert "best hand" in fastest_line
     real = next(s for s in result["summary"] if s.startswith("with real hands"))
-    assert f"{100 * sim['spin_stage_chance']:.0f}% chance of at least one spin" in real
+    from designer.systems.rallye.analyse import _percent
+
+    assert f"spins in {_percent(sim['spin_stage_chance'])} of runs" in real       # runs with at least one spin
+    assert f"{sim['spins_per_stage']} per stage" in real
     assert SYSTEM.facts(stage, deck, SYSTEM.analyse(stage, deck, runs=0))["loss_of_control"] is None

@@ -48,3 +48,48 @@ def test_the_race_is_in_the_analysis_when_asked():
         SYSTEM.analyse(stage, SYSTEM.box_of(stage), runs=0, race_runs=-1)
     with pytest.raises(ValueError):
         race(DECK, [DECK.sections[c] for c in SS1], players=7)
+
+
+def _with_table(deck, **seconds):
+    import dataclasses
+
+    from designer.systems.rallye.model.rules import Param
+
+    params = dict(deck.ruleset.params)
+    old = params["table_minutes"]
+    params["table_minutes"] = Param({**old.value, **seconds}, old.status, old.source)
+    return dataclasses.replace(deck, ruleset=dataclasses.replace(deck.ruleset, params=params, _cache={}))
+
+
+def test_the_table_time_is_counted_from_what_the_races_played():
+    sections = [DECK.sections[c] for c in SS1]
+    out = race(DECK, sections, players=3, runs=20, seed=3)
+    table = out["table_time"]
+    assert table["source"] == "simulated races" and table["races"] == 20 and table["rounds"] == 12
+    assert table["p10_minutes"] <= table["mean_minutes"] <= table["p90_minutes"]
+    assert table["cards_laid_per_round"] >= 3                       # every driver lays at least one card a round
+    # the same races with no seconds per card laid: the minutes drop by exactly the cards laid times their seconds
+    p = DECK.ruleset.table_minutes
+    free = race(_with_table(DECK, card_seconds=0), sections, players=3, runs=20, seed=3)["table_time"]
+    assert table["mean_minutes"] - free["mean_minutes"] == pytest.approx(
+        table["cards_laid_per_round"] * 12 * p["card_seconds"] / 60, abs=0.02)
+    more = race(DECK, sections, players=5, runs=20, seed=3)["table_time"]
+    assert more["mean_minutes"] > table["mean_minutes"] and more["cards_laid_per_round"] > table["cards_laid_per_round"]
+
+
+def test_each_seat_has_its_own_time_with_spread_and_interval():
+    out = race(DECK, [DECK.sections[c] for c in SS1], players=2, runs=40, seed=6)
+    for seat in out["seats"]:
+        lo, hi = seat["solo_ci95"]
+        assert lo <= seat["solo_seconds"] <= hi and seat["solo_stdev"] >= 0
+        assert seat["solo_seconds"] >= 12                            # at least 1 s a section on the solo scale
+
+
+def test_the_analysis_table_time_comes_from_simulated_races():
+    stage = SYSTEM.load(paths.STAGES / "rallye" / "demo-ss1-col-des-essais.yaml")
+    asked = SYSTEM.analyse(stage, SYSTEM.box_of(stage), runs=0, race_runs=15, players=2)
+    assert asked["table_time"] == asked["race"]["table_time"] and asked["table_time"]["races"] == 15
+    default = SYSTEM.analyse(stage, SYSTEM.box_of(stage), runs=0, players=1)
+    assert default["table_time"]["source"] == "simulated races" and default["table_time"]["players"] == 1
+    assert any("counted from" in line and "simulated races" in line for line in default["summary"])
+    assert SYSTEM.analyse(stage, SYSTEM.box_of(stage), runs=0, table_races=0)["table_time"] is None
