@@ -293,10 +293,10 @@ def test_the_expected_time_of_a_very_long_course_is_refused_with_a_hint(tmp_path
     stage = "system: classic\nstage: S\nzones: snake.yaml\nshare: X0-1\n"
     monkeypatch.setattr(E, "MAX_CELLS", 300)               # the caps, lowered so the test stays quick
     monkeypatch.setattr(E, "MAX_CELLS_ATTACK", 100)
-    t = time.perf_counter()
+    t = time.process_time()
     r = _cli(tmp_path, "s.yaml", stage)
     assert r.exit_code == 2 and "402 cells" in r.output and "up to 300 cells" in r.output and "hint:" in r.output
-    assert time.perf_counter() - t < 20
+    assert time.process_time() - t < 20                     # CPU seconds, so a loaded machine does not fail it
     (tmp_path / "snake.yaml").write_text(_snake_box(160))
     r = _cli(tmp_path, "s.yaml", stage.replace("snake.yaml", "snake.yaml\nbig_attack: true"))
     assert r.exit_code == 2 and "162 cells" in r.output and "with Big Attack" in r.output
