@@ -34,6 +34,18 @@ def height_alone(pdf: Book, draw: Callable[[Book], object]) -> float | None:
     return probe.get_y() - probe.t_margin
 
 
+def measured(pdf: Book, owner, key: str, draw: Callable[[Book], object]) -> tuple[float | None, object]:
+    """:func:`height_alone` of a section and what its ``draw`` returned, kept on ``owner`` (the stage's facts)
+    per paper: a rally's book is typeset more than once to number its contents, the sections do not change."""
+    memo = owner.__dict__.setdefault("_section_heights", {})
+    k = (paper_of(pdf), key)
+    if k not in memo:
+        got: dict = {}
+        height = height_alone(pdf, lambda b: got.setdefault("value", draw(b)))
+        memo[k] = (height, got.get("value"))
+    return memo[k]
+
+
 def room_below(pdf: Book) -> float:
     """The height left on the current page for a section that would start on it (0 on an empty book)."""
     if not pdf.page_no():
@@ -53,4 +65,4 @@ def open_section(pdf: Book, height: float | None) -> bool:
     return False
 
 
-__all__ = ["height_alone", "open_section", "room_below", "paper_of", "GAP"]
+__all__ = ["height_alone", "measured", "open_section", "room_below", "paper_of", "GAP"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from designer.core.pdfkit import ALERT, GREY, INK, Book, Column
 from designer.systems.dirt.book.draw import map_svg
 from designer.systems.dirt.book.facts import clock, minutes
-from designer.systems.dirt.book.flow import height_alone, open_section
+from designer.systems.dirt.book.flow import measured, open_section, room_below
 from designer.systems.dirt.driving.bends import line_sides
 
 LANE_WORDS = {1: ["road"], 2: ["left lane", "right lane"], 3: ["left lane", "middle lane", "right lane"]}
@@ -181,13 +181,14 @@ def line_page(pdf: Book, f, new_page: bool = True, alone: bool = True) -> float:
 
 def line_section(pdf: Book, f) -> None:
     """The line and times below the section before them when they fit with the map at least :data:`MIN_MAP`
-    tall and three quarters of the height it has alone on a page; else on a new page."""
-    drawn = {}
-    alone = height_alone(pdf, lambda b: drawn.setdefault("map", line_page(b, f)))
-    if alone is not None:
-        natural = drawn.get("map", 0.0)
-        smallest = min(natural, max(MIN_MAP, SHRINK * natural))
-        alone -= natural - smallest
+    tall and :data:`SHRINK` of the height it has alone on a page; else on a new page."""
+    alone = None
+    turns = len(f.fastest.turns) if f.fastest else 0
+    if room_below(pdf) >= MIN_MAP + 28 + 4.5 * turns + 30:         # else it cannot fit: no need to measure it
+        alone, natural = measured(pdf, f, "line", lambda b: line_page(b, f))
+        if alone is not None:
+            natural = natural or 0.0
+            alone -= natural - min(natural, max(MIN_MAP, SHRINK * natural))
     shared = open_section(pdf, alone)
     line_page(pdf, f, new_page=False, alone=not shared)
 

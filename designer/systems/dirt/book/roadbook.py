@@ -32,7 +32,7 @@ from designer.systems.dirt.book.build import build_rows, build_sheet
 from designer.systems.dirt.book.draw import map_svg, tile_svg
 from designer.systems.dirt.book.facts import (FastestLine, StageFacts, Turn, clock, fastest_line, minutes,
                                               options_text, stage_facts, stage_label)
-from designer.systems.dirt.book.flow import height_alone, open_section, room_below
+from designer.systems.dirt.book.flow import measured, open_section, room_below
 from designer.systems.dirt.book.line import line_section
 from designer.systems.dirt.book.notes import pace_notes_page
 from designer.systems.dirt.book.rally import rally_cover, rally_sheet
@@ -146,10 +146,9 @@ def stage_pages(pdf: Book, f: StageFacts, rally_name=None, position=None, count=
     # The pace notes and the line page follow what is before them on its page when they fit (flow.py): the
     # build sheet's cards shrink a little when that makes room for all the pace notes under them; else the
     # notes start there when their first NOTES_FIRST rows fit and run onto the next page.
-    rows: dict[str, list[float]] = {}
-    notes_h = height_alone(pdf, lambda b: rows.setdefault("ends", pace_notes_page(b, f)))
+    notes_h, ends = measured(pdf, f, "notes", lambda b: pace_notes_page(b, f))
     build_sheet(pdf, f, previous, prev_label, reserve=notes_h or 0.0)
-    ends = rows.get("ends") or []
+    ends = ends or []
     # a split leaves NOTES_LAST rows at least for the next page (else the notes start on a page of their own)
     first = ends[NOTES_FIRST - 1] if len(ends) >= NOTES_FIRST + NOTES_LAST else notes_h
     open_section(pdf, notes_h if notes_h is not None and room_below(pdf) >= notes_h else first)
