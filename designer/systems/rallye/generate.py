@@ -56,7 +56,7 @@ def generate(*, seed: int = 0, count: int = 1, candidates: int = 20, difficulty:
         seen.add(key)
         stage = Stage(name=f"Drafted stage (seed {seed}, #{k})", deck=deck_ref, cards=list(result.cards),
                       players=players)
-        figures = analyse(stage, deck, players=players, runs=0)
+        figures = analyse(stage, deck, players=players, runs=0, table_races=0)      # plans only: no races
         found.append((stage, {"best_solo_seconds": figures["best_solo_seconds"],
                               "cautious_solo_seconds": figures["cautious_solo_seconds"],
                               "mean_safety": figures["difficulty"]["mean_safety"], "draft": k,

@@ -127,7 +127,7 @@ class RallyeSystem(GameSystem):
 
         self._stage_only(stage, "draw")
         if result is None:
-            result = self.analyse(stage, box, runs=0)
+            result = self.analyse(stage, box, runs=0, table_races=0)          # the drawing needs no races
         elif not result.get("cards"):
             raise DesignerError("nothing to draw: the stage has no cards", where=stage.source)
         return stage_svg(result)
