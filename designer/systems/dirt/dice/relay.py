@@ -1,5 +1,5 @@
 """Where a failed Big Attack can lose control when its rolled dice are laid again (``big_attack_failure:
-achievable``, the reading of rulebook p. 16-17 "Grosse Attaque"; not the default yet: it solves about 8 times
+achievable``, the reading of rulebook p. 16-17 "Grosse Attaque"; not the default yet: it solves about 5 times
 slower than ``as_laid``, see docs/rules-notes.md item 29).
 
 After a failed Big Attack the driver takes every rolled die, its result unchanged, and lays them again as if
