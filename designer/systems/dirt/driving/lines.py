@@ -234,16 +234,19 @@ class _Turns:
         hit = self._ends.get(key)
         if hit is None:
             win = self.window(cell)
-            rel = None if win is None else _SHARED.get((win, gear))
-            if rel is None:
+            kept = None if win is None else _SHARED.get((win, gear))
+            if kept is None:
                 hit = self.engine(cell).ends(cell, gear)
                 if win is not None:
                     if self._windows[self.pool(cell)][0].check(cell, hit):
-                        _share((win, gear), tuple((v - cell, g, f) for v, g, f in hit))
+                        _share((win, gear), (cell, hit))    # the ends as found from `cell` (never changed)
                     else:                       # the rules moved a car past the window: share nothing any more
                         _stop_sharing()
             else:
-                hit = [(cell + d, g, f) for d, g, f in rel]
+                at, hit = kept
+                if at != cell:
+                    shift = cell - at
+                    hit = [(v + shift, g, f) for v, g, f in hit]
             self._ends[key] = hit
         return hit
 

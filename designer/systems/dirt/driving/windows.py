@@ -94,8 +94,7 @@ class Windows:
     def check(self, cell: int, ends) -> bool:
         """Whether every end of a turn from ``cell`` lies in its window (the bound holds for the rules as they are;
         a rule that moved a car further in one turn would fail here, and the line search then stops sharing)."""
-        far = self.far(cell)
-        return all(cell <= v <= far for v, _g, _f in ends)
+        return not ends or (min(ends)[0] >= cell and max(ends)[0] <= self.far(cell))
 
     def window(self, cell: int) -> tuple | None:
         """The window of road a turn from ``cell`` can see, as a key (equal keys for the same road ahead, in any
