@@ -160,7 +160,9 @@ def _gc_paused():
 #: :mod:`designer.systems.dirt.driving.windows`), the rules, the dashboard column and the risk budget: an edited stage,
 #: another stage of the same rally or a generated candidate asks the turn engine only where its road is new.
 _SHARED: dict = {}
-_SHARED_MAX = 400_000
+#: Entries kept before the store starts afresh: the bundled rulebook and demonstration stages make about 10,000
+#: (about 54 MB); this bound keeps the store under about 90 MB in a long-running app or batch.
+_SHARED_MAX = 16_000
 _SETTINGS: dict[tuple, int] = {}            # rules, leader, risk budget and dashboard column, numbered
 
 
