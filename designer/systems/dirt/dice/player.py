@@ -92,12 +92,32 @@ class DicePlayer:
                 laid = laid_point(model, cell, gear, steps, outcome, damage, bank, value)
             return done(model.attack_failure(ps1, first, bank, loss, damage, laid=laid), bank, credit,
                         "attack-failed")
+        return self.roll(ps1, damage, t, rng, lambda i, h, k, tok: self._choice(key, hit, i, h, k, tok))
+
+    def roll(self, ps1, damage, bank: int, rng, choose, *, rescue: bool = True, info: str | None = None) -> Outcome:
+        """One plan (``ps1``) rolled one die group at a time from its start. ``choose(i, hazards, secured,
+        tokens)`` says at each point whether to ``"stop"``, ``"secure"`` the next step's dice or ``"roll"`` them.
+        The turn ends at a stop, or at a loss of control when the hazards reach the limit or a long jump's die
+        fails (cancelled by the SISU token where the plan allows it and ``rescue``); a canon start's failed die
+        ends it one cell on. The outcome is labelled by how the turn ended, or by ``info`` when given (the
+        table's blocked turns)."""
+        model = self.model
+
+        def done(outs, tok, why):
+            _q, sec, nxt, lost = _pick(rng, outs)
+            return Outcome(1.0, sec, nxt, tok, lost, info or why)
+
+        def lost(j, tok):
+            return model.loss_or_rescue(ps1, j, tok, damage) if rescue else \
+                model.loss_outcomes(*model._point(ps1, j), damage)
+
+        steps = ps1.steps[0]
         h = k = 0
-        tok = t
-        for i in range(0, n + 1):
-            act = self._choice(key, hit, i, h, k, tok)
+        tok = bank
+        for i in range(0, int(ps1.length[0]) + 1):
+            act = choose(i, h, k, tok)
             if act == "stop":
-                return done(model.stop_outcomes(*model._point(ps1, i), damage), tok, 0.0, "stop")
+                return done(model.stop_outcomes(*model._point(ps1, i), damage), tok, "stop")
             j = i + 1
             dice, _path, _g, events = steps[j - 1]
             if act == "secure":
@@ -108,15 +128,15 @@ class DicePlayer:
             counted = list(dice)
             if "canon" in events:
                 if self._hazards(rng, counted[:1]):
-                    return done(model.stop_outcomes(*model._point(ps1, j), damage), tok, 0.0, "canon")
+                    return done(model.stop_outcomes(*model._point(ps1, j), damage), tok, "canon")
                 counted = counted[1:]
             elif "long-jump" in events:
                 if self._hazards(rng, counted[:1]):
-                    return done(model.loss_or_rescue(ps1, j, tok, damage), tok, 0.0, "loss")
+                    return done(lost(j, tok), tok, "loss")
                 counted = counted[1:]
             h += self._hazards(rng, counted)
             if h >= model.limit:
-                return done(model.loss_or_rescue(ps1, j, tok, damage), tok, 0.0, "loss")
+                return done(lost(j, tok), tok, "loss")
         raise AssertionError("a plan rolled one by one always ends")
 
 

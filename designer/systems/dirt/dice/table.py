@@ -237,44 +237,9 @@ class Table:
             card = gear if gear > 0 else int(self.rules.stalled_card_gear)
             return Outcome(1.0, float(model.rules.seconds(card)), state, bank, False, "blocked")
         ps1 = model.single(state, d, e.solution._vector)[0]
-        return self._roll(e, ps1, damage, bank, rng, lambda i, _h, _k, _tok: "stop" if i >= j - 1 else "roll")
-
-    def _roll(self, e: ExpectedTime, ps1, damage, bank, rng, choose):
-        """One plan (``ps1``) rolled one die group at a time from its start: ``choose(i, hazards, secured,
-        tokens)`` says at each point whether to stop, secure the next step's dice or roll them. The turn ends at
-        a stop, or at a loss of control when the hazards reach the limit (or a long jump's die fails); a canon
-        start's failed die ends it one cell on. The table's copy of the single-car player's loop
-        (:meth:`.player.DicePlayer.play`), for plans the player does not know: cut at a block, re-planned round
-        cars."""
-        from designer.systems.dirt.dice.plans import secure_cost
-
-        model = e.model
-        player = self.players[id(e)]
-        steps = ps1.steps[0]
-        h = k = 0
-        tok = bank
-        for i in range(0, int(ps1.length[0]) + 1):
-            act = choose(i, h, k, tok)
-            if act == "stop":
-                return _draw(rng, model.stop_outcomes(*model._point(ps1, i), damage), tok)
-            j = i + 1
-            dice, _path, _g, events = steps[j - 1]
-            if act == "secure":
-                m = int(ps1.m[0, j])
-                tok -= secure_cost(k, m)
-                k += m
-                continue
-            counted = list(dice)
-            if "canon" in events or "long-jump" in events:
-                if player._hazards(rng, counted[:1]):
-                    outs = model.stop_outcomes(*model._point(ps1, j), damage) if "canon" in events \
-                        else model.loss_outcomes(*model._point(ps1, j), damage)
-                    return _draw(rng, outs, tok)
-                counted = counted[1:]
-            h += player._hazards(rng, counted)
-            if h >= model.limit:
-                return _draw(rng, model.loss_outcomes(*model._point(ps1, j), damage), tok)
-        raise AssertionError("a plan rolled one by one always ends")
+        # the plan of the single-car solve: its SISU rescue applies as it does alone
+        return self.players[id(e)].roll(ps1, damage, bank, rng, lambda i, _h, _k, _tok: "stop" if i >= j - 1
+                                        else "roll", info="blocked")
 
     def _replanned(self, e: ExpectedTime, state, bank, others: dict, rng):
         """The best plan of the boundary that the other cars allow (each plan ended at the cell before its
@@ -311,7 +276,8 @@ class Table:
         if value >= BIG / 2:                 # nothing the others allow: the car does not move
             card = gear if gear > 0 else int(self.rules.stalled_card_gear)
             return Outcome(1.0, float(model.rules.seconds(card)), state, bank, False, "blocked")
-        return self._roll(e, ps1, damage, bank, rng, replay.choice)
+        # a re-planned plan has its blocked points masked, so the rescue of the whole plan does not apply
+        return self.players[id(e)].roll(ps1, damage, bank, rng, replay.choice, rescue=False, info="blocked")
 
     def race(self, players: int, rng) -> tuple:
         """One race of ``players`` cars; per car (seconds, turns, blocked turns, turns led, losses), and rounds."""
@@ -359,20 +325,6 @@ class Table:
                     done += 1
                     finished_any = True
         return secs, turns, blocked, led, losses, rounds
-
-
-def _draw(rng, outs, bank):
-    from designer.racing.mdp import Outcome
-
-    r = rng.random()
-    acc = 0.0
-    pick = outs[-1]
-    for o in outs:
-        acc += o[0]
-        if r < acc:
-            pick = o
-            break
-    return Outcome(1.0, pick[1], pick[2], bank, pick[3], "blocked")
 
 
 def simulate_table(track, players: int = 4, runs: int = 1000, seed: int | None = 0, rules=None,
