@@ -58,6 +58,8 @@ class TurnEngine:
         self._cell_cache: dict[tuple, list] = {}
         self._memo: dict[tuple, int] = {}
         self._reach_moves: dict[tuple, list] = {}
+        self._free_opts: dict[int, list] = {}         # gear << 18 | dice used -> the options as the reach reads them
+        self._cell_free: dict[int, tuple] = {}        # cell << 9 | option -> (end bits, the moves that go on)
         self._reduce = _reduction(rules, pool)
         self._decoded: dict[int, list] = {}
         self.plan_options: dict[tuple, list] = {}      # kept by the expected-time plan search (plans.py)
@@ -287,25 +289,63 @@ class TurnEngine:
         return m
 
     def _reach_free(self, key: int, memo) -> int:
-        """:meth:`reach` without a risk budget: a point is the int ``(cell << 3 | gear) << 18 | dice used``."""
+        """:meth:`reach` without a risk budget: a point is the int ``(cell << 3 | gear) << 18 | dice used``.
+
+        Read through two tables: per (gear, dice used) the die options, each with what it adds to the point
+        of any cell it leads to (the dice used, reduced: a move that goes on is always in the option's gear);
+        per (cell, gear, option) the bits of the ends it reaches and the cells where the turn goes on."""
         hit = memo.get(key)
         if hit is not None:
             return hit
-        c, g, used = key >> (_POINT + 3), (key >> _POINT) & 7, key & _USED
+        c, gu = key >> (_POINT + 3), key & ((8 << _POINT) - 1)
+        free_opts = self._free_opts.get(gu)
+        if free_opts is None:
+            free_opts = self._free_options(gu)
+        cell_free = self._cell_free
+        rec = self._reach_free
         m = 0
-        for opt in self.die_options(g, used):
-            counts, gears = opt[1] & _COUNTS, opt[1] & 63
-            row = self._reduce[(counts >> _BRAKE) & _M]
-            for bit, dv, vbase, ng, t, _jd, _v, _ng in self._moves_from(c, g, opt):
-                m |= bit
-                if not t:
-                    ckey = vbase | counts | row[ng][gears]
-                    child = memo.get(ckey)                  # most points are met again: no call for those
-                    if child is None:
-                        child = self._reach_free(ckey, memo)
-                    m |= child << dv if dv >= 0 else child >> -dv
+        for okey, add, opt in free_opts:
+            mv = cell_free.get(c << 9 | okey)
+            if mv is None:
+                mv = self._free_moves(c, okey, opt)
+            m |= mv[0]
+            for dv, vbase in mv[1]:
+                ckey = vbase | add
+                child = memo.get(ckey)                  # most points are met again: no call for those
+                if child is None:
+                    child = rec(ckey, memo)
+                m |= child << dv if dv >= 0 else child >> -dv
         memo[key] = m
         return m
+
+    def _free_options(self, gu: int) -> list:
+        """The die options from ``gear << 18 | dice used`` as :meth:`_reach_free` reads them: ``((gear, new gear,
+        kind) packed in 9 bits, what the option adds to the point of the cell it leads to, the option)``."""
+        g, used = gu >> _POINT, gu & _USED
+        out = []
+        for opt in self.die_options(g, used):
+            counts, gears = opt[1] & _COUNTS, opt[1] & 63
+            ng = opt[0]
+            okey = (g << 3 | ng) << 3 | _KINDS.index(opt[3])
+            out.append((okey, counts | self._reduce[(counts >> _BRAKE) & _M][ng][gears], opt))
+        self._free_opts[gu] = out
+        return out
+
+    def _free_moves(self, c: int, okey: int, opt: tuple) -> tuple:
+        """One die option from a cell as :meth:`_reach_free` reads it: ``(the bits of every end it reaches, the
+        moves that go on as (shift of the end's own set, the end's point without dice))``."""
+        g, ng = okey >> 6, opt[0]
+        bits = 0
+        on = []
+        margin = self.road.margin
+        for v, mg, t, _step, _jd in self.cell_moves(c, g, opt):
+            bits |= 1 << (((v - c + margin) * 8 + mg) * 2 + (t == 2))
+            if not t:
+                if mg != ng:                            # never: a move that goes on is in the option's gear
+                    raise AssertionError("a move that goes on changed the option's gear")
+                on.append(((v - c) * 16, (v << 3 | mg) << _POINT))
+        hit = self._cell_free[c << 9 | okey] = (bits, tuple(on))
+        return hit
 
     def _moves_from(self, c: int, g: int, opt) -> list:
         """:meth:`cell_moves` as the reach reads them: ``(end bit relative to c, shift of the end's own set, the
@@ -326,13 +366,10 @@ class TurnEngine:
         rel = self._decoded.get(bitset)
         if rel is None:
             rel = []
-            i = 0
-            rest = bitset
-            while rest:
-                low = rest & -rest
-                i = low.bit_length() - 1
-                rest ^= low
-                rel.append((i // 16, (i // 2) % 8, bool(i % 2)))
+            for j, byte in enumerate(bitset.to_bytes((bitset.bit_length() + 7) >> 3, "little")):
+                if byte:                                # one byte: four gears of one cell, finished or not
+                    d, g0 = j >> 1, (j & 1) << 2
+                    rel.extend([(d, g0 + g, f) for g, f in _BYTE_ENDS[byte]])
             self._decoded[bitset] = rel
         base = cell - self.road.margin
         return [(base + d, g, f) for d, g, f in rel]
@@ -385,6 +422,9 @@ class TurnEngine:
 
 
 _OPTIONS: dict[tuple, dict] = {}
+# the ends one byte of a reach set holds, low bit first: (gear within the byte's four, finished)
+_BYTE_ENDS = [[(k >> 1, bool(k & 1)) for k in range(8) if b >> k & 1] for b in range(256)]
+_KINDS = ("gear", "brake", "gas", "leader", "red-zone", "canon")      # the kinds of die option, as numbered in a key
 
 
 # -- public helpers ----------------------------------------------------------------------------
