@@ -64,15 +64,25 @@ def _reduction(rules: Any, pool: Any) -> list:
     marked used too, so points of a turn that can do the same are one point. Only where marking a die changes no
     rule: every gear die in the pool (``gear_left`` never bites) and no red-zone brake (it counts as a gear die);
     otherwise the dice above the first used one above the gear (which holds under any pool)."""
-    key = (rules.max_brake_skip, pool.brake, pool.gear, rules.options.red_zone)
+    key = _reduction_key(rules, pool)
     table = _REDUCTIONS.get(key)
     if table is None:
-        full = pool.gear >= 6 and not rules.options.red_zone
-        table = [[[(mask | (63 & ~_playable(g, mask, pool.brake - b, rules.max_brake_skip))) if full and g
-                   else _CANON_ABOVE[g][mask] for mask in range(64)] for g in range(8)]
+        table = [[[_reduced_mask(rules, pool, b, g, mask) for mask in range(64)] for g in range(8)]
                  for b in range(_M + 1)]
         _REDUCTIONS[key] = table
     return table
+
+
+def _reduction_key(rules: Any, pool: Any) -> tuple:
+    """What the entries of :func:`_reduction`'s table depend on."""
+    return rules.max_brake_skip, pool.brake, pool.gear, rules.options.red_zone
+
+
+def _reduced_mask(rules: Any, pool: Any, brakes: int, gear: int, mask: int) -> int:
+    """One entry of :func:`_reduction`'s table (for a reader that needs only a few of them)."""
+    if gear and pool.gear >= 6 and not rules.options.red_zone:
+        return mask | (63 & ~_playable(gear, mask, pool.brake - brakes, rules.max_brake_skip))
+    return _CANON_ABOVE[gear][mask]
 
 
 def _dominated(used: int, jumps: tuple, group: list) -> bool:

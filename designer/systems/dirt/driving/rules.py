@@ -31,7 +31,7 @@ from designer.core.errors import DesignerError
 from designer.systems.dirt.driving.road import Road, Step, Turn, road_of  # noqa: F401  (part of this interface)
 from designer.systems.dirt.driving.dice_used import (  # noqa: F401  (the packing, read by the referee and the search)
     _GAS, _BRAKE, _LEADER, _RZ, _CANON, _M, _MAX_DICE, _count, _ndice, _POP, _canon_above, _CANON_ABOVE, _POINT,
-    _USED, _COUNTS, _playable, _REDUCTIONS, _reduction, _dominated, _sub)
+    _USED, _COUNTS, _playable, _REDUCTIONS, _reduction, _dominated, _sub, _reduction_key, _reduced_mask)
 from designer.systems.dirt.driving.ruleset import (DIE_KINDS, RULES_FILE, STATUSES, Options, Pool,  # noqa: F401
                                                    Ruleset, load_ruleset, rules_path)
 
@@ -60,7 +60,8 @@ class TurnEngine:
         self._reach_moves: dict[tuple, list] = {}
         self._free_opts: dict[int, list] = {}         # gear << 18 | dice used -> the options as the reach reads them
         self._cell_free: dict[int, tuple] = {}        # cell << 9 | option -> (end bits, the moves that go on)
-        self._reduce = _reduction(rules, pool)
+        # the reduced dice used, computed as met: (brakes used << 9 | gear << 6 | gear dice used) -> gear dice
+        self._reduced: dict[int, int] = _REDUCED.setdefault(_reduction_key(rules, pool), {})
         self._decoded: dict[int, list] = {}
         self.plan_options: dict[tuple, list] = {}      # kept by the expected-time plan search (plans.py)
         self.top = rules.top_gear
@@ -322,12 +323,17 @@ class TurnEngine:
         """The die options from ``gear << 18 | dice used`` as :meth:`_reach_free` reads them: ``((gear, new gear,
         kind) packed in 9 bits, what the option adds to the point of the cell it leads to, the option)``."""
         g, used = gu >> _POINT, gu & _USED
+        reduced = self._reduced
         out = []
         for opt in self.die_options(g, used):
             counts, gears = opt[1] & _COUNTS, opt[1] & 63
-            ng = opt[0]
+            ng, brakes = opt[0], (counts >> _BRAKE) & _M
+            rkey = (brakes << 3 | ng) << 6 | gears
+            red = reduced.get(rkey)
+            if red is None:
+                red = reduced[rkey] = _reduced_mask(self.rules, self.pool, brakes, ng, gears)
             okey = (g << 3 | ng) << 3 | _KINDS.index(opt[3])
-            out.append((okey, counts | self._reduce[(counts >> _BRAKE) & _M][ng][gears], opt))
+            out.append((okey, counts | red, opt))
         self._free_opts[gu] = out
         return out
 
@@ -422,6 +428,7 @@ class TurnEngine:
 
 
 _OPTIONS: dict[tuple, dict] = {}
+_REDUCED: dict[tuple, dict] = {}       # per :func:`_reduction_key`: the entries of its table met so far
 # the ends one byte of a reach set holds, low bit first: (gear within the byte's four, finished)
 _BYTE_ENDS = [[(k >> 1, bool(k & 1)) for k in range(8) if b >> k & 1] for b in range(256)]
 _KINDS = ("gear", "brake", "gas", "leader", "red-zone", "canon")      # the kinds of die option, as numbered in a key
