@@ -16,6 +16,17 @@ import numpy as np
 from designer.racing.mdp import Solution
 
 
+def mean_sd_ci95(x) -> tuple[float, float, list[float]]:
+    """Rounded to the millisecond: the mean of ``x``, its standard deviation and the 95 % confidence interval of
+    the mean (normal approximation); a single value has no spread."""
+    x = np.asarray(x, dtype=float)
+    n = len(x)
+    mean = float(x.mean())
+    sd = float(x.std(ddof=1)) if n > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
+    return round(mean, 3), round(sd, 3), [round(mean - half, 3), round(mean + half, 3)]
+
+
 @dataclass
 class Runs:
     """Stage times, turns and losses of control of simulated runs."""

@@ -11,6 +11,7 @@ import base64
 import re
 from typing import Any, Iterable, Mapping
 
+from designer.app.selection import picked_field
 from designer.core import hexgrid
 
 SIZE = 100.0                 # tile circumradius used by stage_svg (its default)
@@ -196,21 +197,7 @@ def tile_from_event(event: Any, param: str = PARAM) -> int | None:
     Accepts what ``st.altair_chart(..., on_select="rerun")`` returns (attribute or mapping access):
     ``{"selection": {"tile_pick": [{"index": 3}]}}``.
     """
-    if event is None:
-        return None
-    sel = event.get("selection") if isinstance(event, Mapping) else getattr(event, "selection", None)
-    if sel is None:
-        return None
-    picked = sel.get(param) if isinstance(sel, Mapping) else getattr(sel, param, None)
-    if not picked:
-        return None
-    if isinstance(picked, Mapping):       # some versions give {"index": [3]} or {"index": 3}
-        value = picked.get("index")
-        if isinstance(value, (list, tuple)):
-            value = value[0] if value else None
-    else:
-        first = picked[0] if isinstance(picked, (list, tuple)) else None
-        value = first.get("index") if isinstance(first, Mapping) else None
+    value = picked_field(event, param, "index")
     if value is None:
         return None
     try:

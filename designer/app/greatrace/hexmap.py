@@ -7,8 +7,9 @@ The specification is a plain dict (Vega-Lite), built from the board's plain data
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
+from designer.app.selection import picked_field
 from designer.core import hexgrid
 from designer.systems.greatrace.files.board import hex_of, label
 
@@ -163,18 +164,5 @@ def chart(points: list[dict], colours: dict[str, str], max_width: int = 760, max
 def hex_from_event(event: Any, param: str = PARAM) -> str | None:
     """The hex name picked in a chart selection (what ``st.vega_lite_chart(..., on_select=...)`` keeps under its
     key: ``{"selection": {"hex_pick": [{"hex": "C4"}]}}``), or None."""
-    if event is None:
-        return None
-    sel = event.get("selection") if isinstance(event, Mapping) else getattr(event, "selection", None)
-    if sel is None:
-        return None
-    picked = sel.get(param) if isinstance(sel, Mapping) else getattr(sel, param, None)
-    if not picked:
-        return None
-    if isinstance(picked, Mapping):
-        value = picked.get("hex")
-        value = value[0] if isinstance(value, (list, tuple)) and value else value
-    else:
-        first = picked[0] if isinstance(picked, (list, tuple)) else None
-        value = first.get("hex") if isinstance(first, Mapping) else None
+    value = picked_field(event, param, "hex")
     return str(value) if value else None

@@ -22,6 +22,7 @@ from dataclasses import replace
 import numpy as np
 
 from designer.core.errors import DesignerError
+from designer.racing.simulate import mean_sd_ci95
 from designer.systems.classic.dice.table import ClassicTable, check_size, load_table_rules
 
 
@@ -101,11 +102,8 @@ def simulate_rally_table(stages: list[dict], rules, players: int = 4, runs: int 
         total[:, r] = standings
     seats = []
     for k in range(n):
-        x = total[k]
-        sd = float(x.std(ddof=1)) if runs > 1 else 0.0
-        half = 1.96 * sd / math.sqrt(runs) if runs > 1 else 0.0
-        seats.append({"seat": k + 1, "rally_seconds": round(float(x.mean()), 3), "sd": round(sd, 3),
-                      "ci95": [round(float(x.mean()) - half, 3), round(float(x.mean()) + half, 3)],
+        mean, sd, ci = mean_sd_ci95(total[k])
+        seats.append({"seat": k + 1, "rally_seconds": mean, "sd": sd, "ci95": ci,
                       "penalty_seconds": round(float(penalty[k].mean()), 3),
                       "stage_seconds": [round(float(stage_secs[i, k].mean()), 3) for i in range(m)]})
     return {"players": n, "runs": runs, "seed": seed, "stages": [s.get("name", f"ES{i + 1}") for i, s in

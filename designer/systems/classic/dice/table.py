@@ -20,7 +20,6 @@ cuts and punctures. :mod:`.rally_table` races a rally's stages with the time-con
 """
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +28,7 @@ import numpy as np
 
 from designer.core import yamlio
 from designer.core.errors import DesignerError
+from designer.racing.simulate import mean_sd_ci95
 from designer.systems.classic.dice import moves as M
 from designer.systems.classic.dice import policy as P
 from designer.systems.classic.dice.expected import FINISH_AT, Solver
@@ -315,12 +315,8 @@ def check_size(players, runs) -> None:
 
 def seat_figures(k: int, x: np.ndarray, tally: dict) -> dict:
     """One seat's figures over the races: the time's mean, spread and 95% interval, and its tally's means."""
-    runs = len(x)
-    sd = float(x.std(ddof=1)) if runs > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(runs) if runs > 1 else 0.0
-    m = float(x.mean())
-    out = {"seat": k + 1, "expected_seconds": round(m, 3), "sd": round(sd, 3), "ci95": [round(m - half, 3),
-                                                                                         round(m + half, 3)],
+    m, sd, ci = mean_sd_ci95(x)
+    out = {"seat": k + 1, "expected_seconds": m, "sd": sd, "ci95": ci,
            "blocked_chance": round(float((tally["blocked"] > 0).mean()), 4)}
     names = {"turns": "turns", "led": "turns_led", "lead_taken": "lead_taken", "passes": "passes",
              "cut_cards": "cut_cards", "dirty_cuts": "dirty_cuts", "punctures": "punctures", "spins": "spins",

@@ -27,13 +27,13 @@ leaves the road), damage or tokens carried between a rally's stages (:mod:`.tabl
 """
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 
 import numpy as np
 
 from designer.core.errors import DesignerError
+from designer.racing.simulate import mean_sd_ci95
 from designer.systems.dirt.dice.expected_time import ExpectedTime, expected_time
 from designer.systems.dirt.dice.player import DicePlayer
 from designer.systems.dirt.dice.table_rules import TableRules, load_table_rules
@@ -123,12 +123,8 @@ class Seat:
     losses: np.ndarray
 
     def to_dict(self) -> dict:
-        n = len(self.times)
-        mean = float(self.times.mean())
-        sd = float(self.times.std(ddof=1)) if n > 1 else 0.0
-        half = 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
-        return {"seat": self.seat, "expected_seconds": round(mean, 3), "sd": round(sd, 3),
-                "ci95": [round(mean - half, 3), round(mean + half, 3)],
+        mean, sd, ci = mean_sd_ci95(self.times)
+        return {"seat": self.seat, "expected_seconds": mean, "sd": sd, "ci95": ci,
                 "p10_seconds": float(np.percentile(self.times, 10)),
                 "p90_seconds": float(np.percentile(self.times, 90)),
                 "blocked_chance": round(float((self.blocked > 0).mean()), 4),

@@ -10,12 +10,12 @@ mean time per stage; for the table: every stage's simulated turns and the minute
 """
 from __future__ import annotations
 
-import math
 import random
 
 import numpy as np
 
 from designer.core.errors import DesignerError
+from designer.racing.simulate import mean_sd_ci95
 from designer.systems.dirt.dice.table import MAX_PLAYERS, MAX_RUNS, Table
 from designer.systems.dirt.driving.estimate import TABLE_TIME
 
@@ -82,10 +82,8 @@ def simulate_rally(tracks, players: int = 4, runs: int = 200, seed: int | None =
     seats = []
     for p in range(n):
         x = total[p]
-        sd = float(x.std(ddof=1)) if runs > 1 else 0.0
-        half = 1.96 * sd / math.sqrt(runs) if runs > 1 else 0.0
-        seats.append({"seat": p + 1, "expected_seconds": round(float(x.mean()), 3), "sd": round(sd, 3),
-                      "ci95": [round(float(x.mean()) - half, 3), round(float(x.mean()) + half, 3)],
+        mean, sd, ci = mean_sd_ci95(x)
+        seats.append({"seat": p + 1, "expected_seconds": mean, "sd": sd, "ci95": ci,
                       "p10_seconds": round(float(np.percentile(x, 10)), 3),
                       "p90_seconds": round(float(np.percentile(x, 90)), 3),
                       "win_chance": round(float(wins[p].mean()), 4),
