@@ -65,7 +65,10 @@ def contents_block(pdf: Book, contents: list[tuple[str, int]] | None) -> None:
     pdf.ln(1)
 
 
-def rally_cover(pdf: Book, rally, facts: list, contents: list[tuple[str, int]] | None = None) -> None:
+def rally_cover(pdf: Book, rally, facts: list, contents: list[tuple[str, int]] | None = None,
+                table: dict | None = None) -> None:
+    """The cover: the rally's size and table time (``table``: the simulated rally of the sheet, when there is one,
+    so the book gives one table time), the contents and the stages in order."""
     pdf.add_page()
     pdf.running = f"{rally.name} · road book"
     pdf.font(8, False, GREY)
@@ -75,9 +78,12 @@ def rally_cover(pdf: Book, rally, facts: list, contents: list[tuple[str, int]] |
     total_tiles = sum(f.road_tiles for f in facts)
     total_min = sum(f.table_minutes or 0 for f in facts)
     players = max((f.players for f in facts), default=4)
+    how = ""
+    if table is not None:
+        total_min, how = table["table_minutes"], f" (simulated, {table['runs']} races)"
     pdf.font(10.5, False, GREY)
     pdf.cell(0, 6, f"{len(facts)} stages · {total_tiles} road tiles · about {minutes(total_min)} at the table "
-                   f"for {players} players", new_x="LMARGIN", new_y="NEXT")
+                   f"for {players} players{how}", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(2)
     contents_block(pdf, contents)
     pdf.ln(1)
@@ -94,7 +100,7 @@ def rally_cover(pdf: Book, rally, facts: list, contents: list[tuple[str, int]] |
         row = [label, f.stage.name, str(f.road_tiles), f"{f.length} cells" if f.length is not None else "–"]
         if with_times:
             row.append(_time(f))
-        row += [minutes(f.table_minutes), f.stage.surface or "–"]
+        row += [minutes(table["stage_table_minutes"][k - 1] if table else f.table_minutes), f.stage.surface or "–"]
         rows.append({"cells": row, "fill": None})
         if k < len(facts):
             text = (f"↓ ASSISTANCE after {label}: every damage token off, spare wheel back" if f.assistance
@@ -167,7 +173,7 @@ def _cover_maps(pdf: Book, facts: list) -> None:
 
 # -- the rally sheet ---------------------------------------------------------------------------
 
-def rally_sheet(pdf: Book, name: str, facts: list, runs: int | None = None) -> None:
+def rally_sheet(pdf: Book, name: str, facts: list, runs: int | None = None, table: dict | None = None) -> None:
     """The sheet to fill in at the table: one column per player (six), rows stage by stage; then, with several
     players and the expected time solved, the rally raced by them (``runs`` races, :data:`BOOK_RUNS` by default).
     """
@@ -227,7 +233,8 @@ def rally_sheet(pdf: Book, name: str, facts: list, runs: int | None = None) -> N
              "at the next stage. Spare wheel: O if its card can be used in the next stage, N if not. Total time: "
              "the sum so far, with the position (#). A player who retires takes one minute more than the slowest "
              "finisher.", 7.5, GREY, 3.5)
-    table = simulated_table(facts, runs or BOOK_RUNS)
+    if table is None:
+        table = simulated_table(facts, runs or BOOK_RUNS)
     if table is not None:
         table_block(pdf, table)
 

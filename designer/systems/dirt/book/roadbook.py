@@ -35,7 +35,7 @@ from designer.systems.dirt.book.facts import (FastestLine, StageFacts, Turn, clo
 from designer.systems.dirt.book.flow import measured, open_section, room_below
 from designer.systems.dirt.book.line import line_section
 from designer.systems.dirt.book.notes import pace_notes_page
-from designer.systems.dirt.book.rally import rally_cover, rally_sheet
+from designer.systems.dirt.book.rally import rally_cover, rally_sheet, simulated_table
 
 FONT_DIR = paths.FONTS
 MAP_MAX_SCALE = 0.25
@@ -203,9 +203,10 @@ def rally_roadbook(rally: Rally, path=None, paper: str = "A4", *, near: Path | N
         near = Path(rally.source).resolve().parent
     facts = [stage_facts(s, near=near, players=players, lines=lines, expected=expected) for s in rally.stages]
     contents = None
+    table = simulated_table(facts)          # the rally raced by the table's cars: one table time, cover and sheet
     for _ in range(3):          # the cover lists the pages: typeset again until they no longer move
         pdf = _book(paper, rally.name)
-        rally_cover(pdf, rally, facts, contents)
+        rally_cover(pdf, rally, facts, contents, table)
         found = []
         for k, f in enumerate(facts, start=1):
             found.append((f"{stage_label(f.stage, k)} · {f.stage.name}", pdf.page_no() + 1))
@@ -215,7 +216,7 @@ def rally_roadbook(rally: Rally, path=None, paper: str = "A4", *, near: Path | N
         if found == contents:
             break
         contents = found
-    rally_sheet(pdf, rally.name, facts)
+    rally_sheet(pdf, rally.name, facts, table=table)
     return finish(pdf, path)
 
 

@@ -92,12 +92,13 @@ def simulate_rally(tracks, players: int = 4, runs: int = 200, seed: int | None =
                       "turns": round(float(turns[p].mean()), 3),
                       "stage_seconds": [round(float(per_stage[s, p].mean()), 3) for s in range(m)]})
     p = TABLE_TIME
-    minutes = sum(p.setup_minutes + p.build_minutes_per_tile * t.road_tiles
-                  + float(table_turns[s].mean()) * p.seconds_per_turn / 60.0 for s, t in enumerate(tables))
+    by_stage = [p.setup_minutes + p.build_minutes_per_tile * t.road_tiles
+                + float(table_turns[s].mean()) * p.seconds_per_turn / 60.0 for s, t in enumerate(tables)]
+    minutes = sum(by_stage)
     return {"players": n, "runs": runs, "seed": seed, "stages": m, "by": "player" if draw_order else "seat",
             "seats": seats, "table_turns": [round(float(table_turns[s].mean()), 3) for s in range(m)],
             "rally_table_turns": round(float(table_turns.sum(axis=0).mean()), 3),
-            "table_minutes": round(minutes, 1),
+            "table_minutes": round(minutes, 1), "stage_table_minutes": [round(x, 1) for x in by_stage],
             "table_minutes_formula": "per stage: setup_minutes + build_minutes_per_tile * road_tiles + "
                                      "simulated turns of all cars * seconds_per_turn / 60; added over the stages",
             "table_time_parameters": p.to_dict(),
