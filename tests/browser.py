@@ -3,6 +3,7 @@ the test module, and Debian's Chromium."""
 from __future__ import annotations
 
 import os
+import signal
 from contextlib import contextmanager
 import socket
 import subprocess
@@ -43,7 +44,8 @@ def serve_app(log_dir: Path | None, wait_s: float = 60, env: dict | None = None,
                "--server.fileWatcherType", "none"]
     command = list(wrap or []) + command
     if log_dir is None:
-        proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                                start_new_session=True)
         output: list[bytes] = []
         threading.Thread(target=lambda: output.extend(iter(proc.stdout.readline, b"")), daemon=True).start()
 
@@ -52,7 +54,8 @@ def serve_app(log_dir: Path | None, wait_s: float = 60, env: dict | None = None,
     else:
         path = log_dir / "streamlit.log"
         with open(path, "wb") as out:
-            proc = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
+            proc = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                    start_new_session=True)
 
         def log() -> str:
             return path.read_text(errors="replace")
@@ -75,12 +78,23 @@ def serve_app(log_dir: Path | None, wait_s: float = 60, env: dict | None = None,
             info["pid"] = proc.pid
         yield base
     finally:
-        proc.terminate()
+        # The server runs in a session of its own, stopped as a whole: under a wrapper (strace) the server is the
+        # wrapper's child, which stopping the wrapper alone would leave running.
+        _signal_group(proc, signal.SIGTERM)
         try:
             proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            _signal_group(proc, signal.SIGKILL)
             proc.wait(timeout=5)
+        time.sleep(0.2)
+        _signal_group(proc, signal.SIGKILL)        # whatever of the group is still there
+
+
+def _signal_group(proc, sig) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 @contextmanager
