@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from designer.app import busy, layout
+from designer.app.classic import rally_race
 from designer.app.classic.state import K, box_for, current_stage, ss, stages
 from designer.core.errors import DesignerError
 from designer.core.svgkit import svg_to_png
@@ -279,6 +280,7 @@ def rally_tab() -> None:
     cells = sum(r['cells'] or 0 for r in rows)
     st.write(f"Rally length: {cells} cell{'' if cells == 1 else 's'} over {len(rows)} "
              f"stage{'' if len(rows) == 1 else 's'}")
+    rally_race.section(rally)
     busy_flag = K + "rb_busy"
     st.button("Prepare the road book (PDF)", key=K + "make_rb", on_click=busy.start, args=(busy_flag,),
               disabled=busy.running(busy_flag))
