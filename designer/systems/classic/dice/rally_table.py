@@ -69,6 +69,7 @@ def simulate_rally_table(stages: list[dict], rules, players: int = 4, runs: int 
     total = np.zeros((n, runs))
     penalty = np.zeros((n, runs))
     stage_secs = np.zeros((m, n, runs))
+    stage_turns = np.zeros((m, runs))            # turns of all cars, the table's own count of the evening
     for r in range(runs):
         standings = [0.0] * n
         order = list(range(n))
@@ -87,6 +88,7 @@ def simulate_rally_table(stages: list[dict], rules, players: int = 4, runs: int 
                     start.append(replace(base, damage=kit.damage, punctures=kit.punctures, spare=kit.spare,
                                          sisu=kit.sisu))
             raced, _ = table.race(n, rng, spin_rng, start)
+            stage_turns[i, r] = sum(seat.tally["turns"] for seat in raced)
             for pos, k in enumerate(order):
                 seat = raced[pos]
                 stage_secs[i, k, r] = seat.seconds
@@ -108,7 +110,12 @@ def simulate_rally_table(stages: list[dict], rules, players: int = 4, runs: int 
                       "stage_seconds": [round(float(stage_secs[i, k].mean()), 3) for i in range(m)]})
     return {"players": n, "runs": runs, "seed": seed, "stages": [s.get("name", f"ES{i + 1}") for i, s in
                                                                   enumerate(stages)],
-            "opening_cost_seconds": [round(c, 3) for c in costs], "time_control_bid": rule, "seats": seats}
+            "opening_cost_seconds": [round(c, 3) for c in costs], "time_control_bid": rule, "seats": seats,
+            "table_turns": [round(float(t), 3) for t in stage_turns.mean(axis=1)],
+            "table_minutes": round(float(stage_turns.sum(axis=0).mean()) * rules.table_seconds / 60, 1),
+            "stage_table_minutes": [round(float(t) * rules.table_seconds / 60, 1) for t in stage_turns.mean(axis=1)],
+            "table_minutes_formula": "simulated turns of all cars * table_seconds (classic-rules.yaml) / 60, "
+                                     "added over the stages"}
 
 
 def rally_lines(d: dict) -> list[str]:
@@ -116,6 +123,9 @@ def rally_lines(d: dict) -> list[str]:
     out = [f"{d['players']} cars raced the {len(d['stages'])} stages {d['runs']} times; time-control bids: "
            f"{d['time_control_bid']} (opening the road costs "
            + ", ".join(f"{c:.1f} s" for c in d["opening_cost_seconds"]) + " by stage)"]
+    if d.get("table_minutes") is not None:
+        out.append(f"  about {d['table_minutes']:.0f} min at the table from the simulated turns ("
+                   + ", ".join(f"{t:.0f}" for t in d["table_turns"]) + " turns of all cars by stage)")
     for s in d["seats"]:
         out.append(f"  seat {s['seat']}: {s['rally_seconds']:.1f} s ± {s['sd']:.0f} (95% {s['ci95'][0]:.1f}-"
                    f"{s['ci95'][1]:.1f}), penalties {s['penalty_seconds']:.1f} s; stages "
