@@ -33,23 +33,10 @@ def race_key(rally, cars: int, runs: int) -> str:
 def race(rally, cars: int, runs: int) -> dict:
     """The rally raced ``runs`` times by ``cars`` cars on the zones the page uses (seeded: the same figures every
     time); a stage whose boards do not join is a :class:`DesignerError` naming it."""
-    from designer.systems.classic.board.assembly import assemble
-    from designer.systems.classic.dice import expected as E
-    from designer.systems.classic.dice.rally_table import simulate_rally_table
-    from designer.systems.classic.files.rules import rules_for
+    from designer.systems import get
 
-    stages = []
-    for i, stage in enumerate(rally.stages, start=1):
-        course = assemble(stage.route, box_for(stage))
-        if not course.ok:
-            raise DesignerError(f"ES{i} {stage.name!r} cannot be raced: " + "; ".join(
-                p.message for p in course.problems if p.severity == "error"), where=stage.source,
-                hint="fix its route on the Stage tab")
-        E.check_size(course.graph, stage.big_attack, stage.source)
-        stages.append({"name": stage.name, "graph": course.graph, "tyres": stage.tyres,
-                       "big_attack": stage.big_attack, "assistance": stage.assistance})
-    first = rally.stages[0]
-    return simulate_rally_table(stages, rules_for(first), cars, runs, sisu=first.sisu)
+    return get("classic").simulate_rally(rally, players=cars, runs=runs, box_of=box_for,
+                                         hint="fix its route on the Stage tab")
 
 
 def seat_rows(result: dict) -> list[dict]:

@@ -88,21 +88,23 @@ class ClassicSystem(GameSystem):
         return analyse(stage, box, players=players, **options)
 
     def simulate_rally(self, rally, near: Path | None = None, *, players: int | None = None, runs: int = 200,
-                       progress=None) -> dict:
+                       progress=None, box_of=None, hint: str | None = None) -> dict:
         """Several cars raced over a rally's stages (dice/rally_table.py): per seat totals with the time-control
-        penalties (ART.22) and the start order by the standings (ART.3.2)."""
+        penalties (ART.22) and the start order by the standings (ART.3.2). ``box_of(stage)`` gives a stage's zone
+        box when the caller has its own (the app's page: uploads and the editor), ``hint`` how to mend a stage
+        that cannot be raced."""
         from designer.systems.classic.board.assembly import assemble
         from designer.systems.classic.dice import expected as E
         from designer.systems.classic.dice.rally_table import rally_lines, simulate_rally_table
         from designer.systems.classic.files.rules import rules_for
 
         stages = []
-        for stage in rally.stages:
-            course = assemble(stage.route, self.box_of(stage, near))
+        for i, stage in enumerate(rally.stages, start=1):
+            course = assemble(stage.route, box_of(stage) if box_of else self.box_of(stage, near))
             if not course.ok:
-                raise DesignerError(f"cannot race stage {stage.name!r}: " + "; ".join(
+                raise DesignerError(f"ES{i} {stage.name!r} cannot be raced: " + "; ".join(
                     p.message for p in course.problems if p.severity == "error"), where=stage.source,
-                    hint="`rally-designer validate` the rally: it lists every problem")
+                    hint=hint or "`rally-designer validate` the rally: it lists every problem")
             E.check_size(course.graph, stage.big_attack, stage.source)
             stages.append({"name": stage.name, "graph": course.graph, "tyres": stage.tyres,
                            "big_attack": stage.big_attack, "assistance": stage.assistance})
