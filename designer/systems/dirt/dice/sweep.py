@@ -106,6 +106,7 @@ def sweep(model: DirtModel, starts) -> tuple[dict, dict] | None:
                 values[st], decisions[st] = _spare(model, st, values[st], decisions[st], value)
             for st, twin in twins.items():
                 values[st], decisions[st] = values[twin], decisions[twin]
+        model.release(cell)            # every state of the cell is decided: what only deciding them needed goes
     return values, decisions
 
 

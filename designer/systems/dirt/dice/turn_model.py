@@ -41,6 +41,9 @@ from designer.systems.dirt.dice.rollout import attack_values, first_loss, roll_v
 from designer.systems.dirt.driving.ruleset import Pool, Ruleset
 
 FIN = ("finished",)
+# what a plan search keeps for choosing and numbering plans (plan_search, plans, relaid), released once its cell
+# is decided
+RELEASED = ("points", "rows", "gains", "arrays", "all_points", "by_dice")
 NO_DAMAGE = (0, 0, 0, 0, 0)
 
 
@@ -89,6 +92,7 @@ class DirtModel:
         self._pools: dict = {}                    # (cell, gear, gas, brake damage) -> the dice left
         self._plans: dict = {}
         self._searches: dict = {}
+        self._of_cell: dict = {}                  # cell -> its plan sets and searches (released once decided)
         self._state_plans: dict = {}
         self._single: dict = {}
         self._after: dict = {}
@@ -155,10 +159,24 @@ class DirtModel:
                     search = self._searches.get((cell, gear, base))
                     if search is None:
                         search = self._searches[(cell, gear, base)] = search_plans(self.engine(base), cell, gear)
+                        self._of_cell.setdefault(cell, []).append(search)
                     ps = plan_set(None, cell, gear, self.steps, None if pool == base else pool, search)
             self._plans[key] = ps
+            self._of_cell.setdefault(cell, []).append(ps)
         self._state_plans[(cell, gear, damage)] = ps
         return ps
+
+    def release(self, cell: int) -> None:
+        """Forget what only deciding the states of ``cell`` needed, once all of them are decided: the point
+        numbers of its plan sets and what their searches worked out for choosing and numbering plans (the
+        arrays of all candidates). What replaying a decision reads stays (each plan set's step rows, lengths and
+        gains, the searches' steps); anything released is worked out again if asked for."""
+        for item in self._of_cell.pop(cell, ()):
+            if isinstance(item, PlanSet):
+                item.gidx = item.points = None
+            else:
+                for key in RELEASED:
+                    item.cache.pop(key, None)
 
     # -- what a point of a plan leads to --------------------------------------------------------
     def _add(self, damage: tuple, gear=0, gas=0, brake=0) -> tuple:
