@@ -21,7 +21,11 @@ search = [Extension(f"designer.systems.dirt.dice.{name}", [f"designer/systems/di
                     extra_compile_args=["-O2", "-ffp-contract=off"], optional=True)
           for name in ("_search", "_search_plans")]
 
-extensions = cythonize([kernels, *search], language_level=3, quiet=True)
+# the reach of a turn without a risk budget (the turn ends of the line search: designer/systems/dirt/driving/_reach.pyx)
+reach = Extension("designer.systems.dirt.driving._reach", ["designer/systems/dirt/driving/_reach.pyx"], language="c++",
+                  extra_compile_args=["-O2"], optional=True)
+
+extensions = cythonize([kernels, *search, reach], language_level=3, quiet=True)
 for ext in extensions:      # cythonize makes new Extension objects and does not carry ``optional`` over
     ext.optional = True
 

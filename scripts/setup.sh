@@ -10,7 +10,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 mode=app
 [ "${1:-}" = "--test" ] && mode=test
-digest=$(cat pyproject.toml setup.py designer/systems/dirt/dice/*.pyx designer/systems/dirt/dice/*.pxd | sha256sum | cut -d' ' -f1)
+digest=$(cat pyproject.toml setup.py designer/systems/dirt/dice/*.pyx designer/systems/dirt/dice/*.pxd designer/systems/dirt/driving/*.pyx | sha256sum | cut -d' ' -f1)
 done_as() { [ -f ".venv/.installed-$1" ] && [ "$(cat ".venv/.installed-$1")" = "$digest" ]; }
 if done_as test || { [ "$mode" = app ] && done_as app; }; then
   :

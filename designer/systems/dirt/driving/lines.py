@@ -192,10 +192,12 @@ class _Turns:
         self.max_risk = max_risk
         self.surface = surface
         self._engines: dict = {}
+        self._engine_of: dict[int, TurnEngine] = {}     # per cell (a dashboard column is hashed once per cell)
         self._pools: dict[int, Any] = {}
         self._ends: dict[tuple[int, int], list] = {}
         self._windows: dict = {}                 # per dashboard column: the road's windows and the settings' number
         self._win_of: dict = {}
+        self._windows_of: dict = {}              # per cell: the road's windows for its dashboard column
         self._adj: dict | None = None
 
     def pool(self, cell: int):
@@ -206,10 +208,13 @@ class _Turns:
         return pool
 
     def engine(self, cell: int) -> TurnEngine:
-        pool = self.pool(cell)
-        eng = self._engines.get(pool)
+        eng = self._engine_of.get(cell)
         if eng is None:
-            eng = self._engines[pool] = TurnEngine(self.road, self.rules, pool, self.max_risk)
+            pool = self.pool(cell)
+            eng = self._engines.get(pool)
+            if eng is None:
+                eng = self._engines[pool] = TurnEngine(self.road, self.rules, pool, self.max_risk)
+            self._engine_of[cell] = eng
         return eng
 
     def window(self, cell: int):
@@ -228,6 +233,7 @@ class _Turns:
                 token = _SETTINGS[settings] = len(_SETTINGS)
             windows = self._windows[pool] = (Windows(self.road, moves_in_a_turn(pool, self.rules)), token)
         win = windows[0].window(cell) if _SHARING[0] else None
+        self._windows_of[cell] = windows[0]
         hit = self._win_of[cell] = None if win is None else (windows[1], win)
         return hit
 
@@ -240,7 +246,7 @@ class _Turns:
             if kept is None:
                 hit = self.engine(cell).ends(cell, gear)
                 if win is not None:
-                    if self._windows[self.pool(cell)][0].check(cell, hit):
+                    if self._windows_of[cell].check(cell, hit):
                         _share((win, gear), (cell, hit))    # the ends as found from `cell` (never changed)
                     else:                       # the rules moved a car past the window: share nothing any more
                         _stop_sharing()

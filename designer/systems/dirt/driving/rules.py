@@ -35,19 +35,24 @@ from designer.systems.dirt.driving.dice_used import (  # noqa: F401  (the packin
 from designer.systems.dirt.driving.ruleset import (DIE_KINDS, RULES_FILE, STATUSES, Options, Pool,  # noqa: F401
                                                    Ruleset, load_ruleset, rules_path)
 
+from designer.systems.dirt.driving.reach import COMPILED_REACH, Reach, _BYTE_ENDS, _KINDS  # noqa: F401
+
 
 # A die option: (new gear, new used, dice labels, kind)
 #   kind: "gear" | "brake" | "gas" | "leader" | "red-zone" | "canon"
 
 
-class TurnEngine:
+class TurnEngine(Reach):
     """Generates the legal moves of turns on one road under one ruleset and one dashboard column.
 
     ``max_risk`` drops every partial turn whose chance of a loss of control already exceeds it (the
     chance only grows with more dice, so the pruning is exact).
     """
 
-    def __init__(self, road: Road, rules: Ruleset, pool: Pool, max_risk: float | None = None):
+    def __init__(self, road: Road, rules: Ruleset, pool: Pool, max_risk: float | None = None,
+                 compiled: bool | None = None):
+        """``compiled``: walk the reach without a risk budget with the compiled module (default: where it is built
+        and the road's links all go forward); False keeps the Python walk, the reference."""
         self.road = road
         self.rules = rules
         self.pool = pool
@@ -65,6 +70,9 @@ class TurnEngine:
         self._decoded: dict[int, list] = {}
         self.plan_options: dict[tuple, list] = {}      # kept by the expected-time plan search (plans.py)
         self.top = rules.top_gear
+        if compiled is None:
+            compiled = COMPILED_REACH is not None
+        self._compiled = (COMPILED_REACH(self) if compiled and max_risk is None and road.margin == 0 else None)
 
     # -- dice ------------------------------------------------------------------------------
     def die_options(self, gear: int, used: int) -> list:
@@ -193,7 +201,8 @@ class TurnEngine:
                 yield v, ng, nused, njumps, term, step
 
     # -- whole turns -----------------------------------------------------------------------
-    def outcomes(self, cell: int, gear: int, with_parents: bool = False, with_risk: bool | None = None):
+    def outcomes(self, cell: int, gear: int, with_parents: bool = False, with_risk: bool | None = None,
+                 target: tuple[int, int, bool] | None = None):
         """Every distinct end of a legal turn from a turn boundary (cell index, gear).
 
         Returns ``{(end cell, gear, finished): (risk, key)}``. With ``with_risk`` (default: when a
@@ -204,6 +213,12 @@ class TurnEngine:
         Points of the turn are expanded in order of dice used; a point whose dice used include those
         of an expanded point at the same cell and gear is not expanded again (it can reach nothing
         new and no less risky), which keeps the search exact.
+
+        ``target`` (an end ``(cell, gear, finished)``, on a road whose links all go forward): only the points that
+        can still lead to that end are kept: none past its cell, none at its cell but the end itself, none that
+        ends the turn before it and, without a risk budget, none whose reach (:meth:`reach`, kept for every point)
+        leaves it out. A point left out never leads to the target, nor does any point it would have dominated (those
+        reach less), so the points kept, their order and the witness of the target are those of the whole search.
         """
         if with_risk is None:
             with_risk = with_parents or self.max_risk is not None
@@ -211,6 +226,10 @@ class TurnEngine:
         risk_of = self.risk
         opts = self.die_options
         cmoves = self.cell_moves
+        if target is not None and self.road.margin:
+            target = None                       # a link goes backwards: a later cell may lead back to the target
+        last, last_gear, last_finished = target if target is not None else (None, None, None)
+        leads = self._leads_to if target is not None and max_risk is None else None
         start = (cell, gear, 0, (), 0)
         seen: dict = {start: None}
         buckets: list[list] = [[start]] + [[] for _ in range(_MAX_DICE)]
@@ -230,6 +249,12 @@ class TurnEngine:
                     nused = opt[1]
                     nlevel = _ndice(nused)
                     for v, ng, t, step, jd in cmoves(c, g, opt):
+                        if last is not None:
+                            if v >= last:
+                                if v > last or ng != last_gear or (t == 2) != last_finished:
+                                    continue
+                            elif t or (leads is not None and not leads(v, ng, nused, target)):
+                                continue
                         njumps = jumps if jd is None else tuple(sorted(jumps + (jd,)))
                         nkey = (v, ng, nused, njumps, t)
                         if nkey in seen:
@@ -251,138 +276,9 @@ class TurnEngine:
             return best, seen
         return best
 
-    def reach(self, cell: int, gear: int) -> int:
-        """The ends of every legal turn from a turn boundary, as a bit set (read it with :meth:`ends`).
-
-        Memoised across turn boundaries on the points of a turn (cell, gear, dice used, jump dice): what
-        a point can still reach does not depend on how the car got there. Without a risk budget the dice
-        used are first reduced to what matters for the rest of the turn (gear dice above the current
-        gear, past the first one used, can never be played; the jump dice and the canon mark only price
-        a risk), and a point is one int. A point's set is stored relative to its own cell, so sets stay
-        short however long the stage.
-        """
-        if self.max_risk is None:
-            return self._reach_free(((cell << 3 | gear) << _POINT), self._memo)
-        return self._reach((cell, gear, 0, ()), self._memo)
-
-    def _reach(self, key, memo) -> int:
-        """:meth:`reach` under a risk budget: points are (cell, gear, dice used, jump dice)."""
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        c, g, used, jumps = key
-        m = 0
-        max_risk = self.max_risk + 1e-12
-        for opt in self.die_options(g, used):
-            nused = opt[1]
-            for bit, dv, _vbase, _row, t, jd, v, ng in self._moves_from(c, g, opt):
-                njumps = jumps if jd is None else tuple(sorted(jumps + (jd,)))
-                if self.risk(nused, njumps) > max_risk:
-                    continue
-                m |= bit
-                if not t:
-                    ckey = (v, ng, nused, njumps)
-                    child = memo.get(ckey)                  # most points are met again: no call for those
-                    if child is None:
-                        child = self._reach(ckey, memo)
-                    m |= child << dv if dv >= 0 else child >> -dv
-        memo[key] = m
-        return m
-
-    def _reach_free(self, key: int, memo) -> int:
-        """:meth:`reach` without a risk budget: a point is the int ``(cell << 3 | gear) << 18 | dice used``.
-
-        Read through two tables: per (gear, dice used) the die options, each with what it adds to the point
-        of any cell it leads to (the dice used, reduced: a move that goes on is always in the option's gear);
-        per (cell, gear, option) the bits of the ends it reaches and the cells where the turn goes on."""
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        c, gu = key >> (_POINT + 3), key & ((8 << _POINT) - 1)
-        free_opts = self._free_opts.get(gu)
-        if free_opts is None:
-            free_opts = self._free_options(gu)
-        cell_free = self._cell_free
-        rec = self._reach_free
-        m = 0
-        for okey, add, opt in free_opts:
-            mv = cell_free.get(c << 9 | okey)
-            if mv is None:
-                mv = self._free_moves(c, okey, opt)
-            m |= mv[0]
-            for dv, vbase in mv[1]:
-                ckey = vbase | add
-                child = memo.get(ckey)                  # most points are met again: no call for those
-                if child is None:
-                    child = rec(ckey, memo)
-                m |= child << dv if dv >= 0 else child >> -dv
-        memo[key] = m
-        return m
-
-    def _free_options(self, gu: int) -> list:
-        """The die options from ``gear << 18 | dice used`` as :meth:`_reach_free` reads them: ``((gear, new gear,
-        kind) packed in 9 bits, what the option adds to the point of the cell it leads to, the option)``."""
-        g, used = gu >> _POINT, gu & _USED
-        reduced = self._reduced
-        out = []
-        for opt in self.die_options(g, used):
-            counts, gears = opt[1] & _COUNTS, opt[1] & 63
-            ng, brakes = opt[0], (counts >> _BRAKE) & _M
-            rkey = (brakes << 3 | ng) << 6 | gears
-            red = reduced.get(rkey)
-            if red is None:
-                red = reduced[rkey] = _reduced_mask(self.rules, self.pool, brakes, ng, gears)
-            okey = (g << 3 | ng) << 3 | _KINDS.index(opt[3])
-            out.append((okey, counts | red, opt))
-        self._free_opts[gu] = out
-        return out
-
-    def _free_moves(self, c: int, okey: int, opt: tuple) -> tuple:
-        """One die option from a cell as :meth:`_reach_free` reads it: ``(the bits of every end it reaches, the
-        moves that go on as (shift of the end's own set, the end's point without dice))``."""
-        g, ng = okey >> 6, opt[0]
-        bits = 0
-        on = []
-        margin = self.road.margin
-        for v, mg, t, _step, _jd in self.cell_moves(c, g, opt):
-            bits |= 1 << (((v - c + margin) * 8 + mg) * 2 + (t == 2))
-            if not t:
-                if mg != ng:                            # never: a move that goes on is in the option's gear
-                    raise AssertionError("a move that goes on changed the option's gear")
-                on.append(((v - c) * 16, (v << 3 | mg) << _POINT))
-        hit = self._cell_free[c << 9 | okey] = (bits, tuple(on))
-        return hit
-
-    def _moves_from(self, c: int, g: int, opt) -> list:
-        """:meth:`cell_moves` as the reach reads them: ``(end bit relative to c, shift of the end's own set, the
-        end's point without dice, gear, terminal, jump die, cell, gear)``."""
-        key = (c, g, opt[0], opt[3])
-        hit = self._reach_moves.get(key)
-        if hit is None:
-            margin = self.road.margin
-            hit = self._reach_moves[key] = [
-                (1 << (((v - c + margin) * 8 + ng) * 2 + (t == 2)), (v - c) * 16, (v << 3 | ng) << _POINT,
-                 ng, t, jd, v, ng)
-                for v, ng, t, _step, jd in self.cell_moves(c, g, opt)]
-        return hit
-
-    def ends(self, cell: int, gear: int) -> list[tuple[int, int, bool]]:
-        """Every distinct (end cell, gear, finished) of a legal turn from a turn boundary."""
-        bitset = self.reach(cell, gear)
-        rel = self._decoded.get(bitset)
-        if rel is None:
-            rel = []
-            for j, byte in enumerate(bitset.to_bytes((bitset.bit_length() + 7) >> 3, "little")):
-                if byte:                                # one byte: four gears of one cell, finished or not
-                    d, g0 = j >> 1, (j & 1) << 2
-                    rel.extend([(d, g0 + g, f) for g, f in _BYTE_ENDS[byte]])
-            self._decoded[bitset] = rel
-        base = cell - self.road.margin
-        return [(base + d, g, f) for d, g, f in rel]
-
     def best_turn(self, cell: int, gear: int, end: int, end_gear: int, finished: bool) -> Turn | None:
         """The least risky legal turn from (cell, gear) to (end, end_gear) (fewest dice on a tie)."""
-        best, seen = self.outcomes(cell, gear, with_parents=True)
+        best, seen = self.outcomes(cell, gear, with_parents=True, target=(end, end_gear, finished))
         hit = best.get((end, end_gear, finished))
         if hit is None:
             return None
@@ -429,9 +325,6 @@ class TurnEngine:
 
 _OPTIONS: dict[tuple, dict] = {}
 _REDUCED: dict[tuple, dict] = {}       # per :func:`_reduction_key`: the entries of its table met so far
-# the ends one byte of a reach set holds, low bit first: (gear within the byte's four, finished)
-_BYTE_ENDS = [[(k >> 1, bool(k & 1)) for k in range(8) if b >> k & 1] for b in range(256)]
-_KINDS = ("gear", "brake", "gas", "leader", "red-zone", "canon")      # the kinds of die option, as numbered in a key
 
 
 # -- public helpers ----------------------------------------------------------------------------

@@ -93,8 +93,9 @@ class Windows:
 
     def check(self, cell: int, ends) -> bool:
         """Whether every end of a turn from ``cell`` lies in its window (the bound holds for the rules as they are;
-        a rule that moved a car further in one turn would fail here, and the line search then stops sharing)."""
-        return not ends or (min(ends)[0] >= cell and max(ends)[0] <= self.far(cell))
+        a rule that moved a car further in one turn would fail here, and the line search then stops sharing).
+        ``ends`` are in order of their cell, as the turn engine gives them: the first and the last are read."""
+        return not ends or (ends[0][0] >= cell and ends[-1][0] <= self.far(cell))
 
     def window(self, cell: int) -> tuple | None:
         """The window of road a turn from ``cell`` can see, as a key (equal keys for the same road ahead, in any
