@@ -390,3 +390,70 @@ def decide_group(const int64_t[:, :] sid, const int64_t[:] length, const int64_t
             if stage < 6 or not ran:
                 stage += 1                      # stages 6 and 7 repeat while they find plans to roll out
     return best_a, mode_a, pick_a
+
+
+def roll_rows(const int64_t[:] rows, const int64_t[:, :] sid, const int64_t[:] length, const int64_t[:, :] index,
+              const double[:, :, ::1] table, const int64_t[:, :] ints, const double[:, :] floats, int H, int K):
+    """Some plans of a stacked set (``rows``) rolled one by one: ``[row, tokens]``, the numbers of
+    rollout.roll_values (sweep._roll_out's "roll", for the branch and bound that runs in Python)."""
+    cdef Py_ssize_t n = rows.shape[0], r
+    cdef int T1 = table.shape[2], t
+    _check(H, K, T1, 1, floats, length, sid.shape[1], index.shape[1])
+    for r in range(n):
+        if not 0 <= rows[r] < length.shape[0]:
+            raise ValueError("a row beyond the stacked plans")
+    out_a = np.empty((n, T1))
+    cdef double[:, ::1] out = out_a
+    cdef double U[HMAX * KMAX * TMAX]
+    cdef double V[HMAX * KMAX * TMAX]
+    with nogil:
+        for r in range(n):
+            _roll_one(rows[r], sid, length, index, table, ints, floats, H, K, U, V, &out[r, 0])
+    return out_a
+
+
+def attack_rows(const int64_t[:] rows, const int64_t[:, :] sid, const int64_t[:] length, const int64_t[:] gain,
+                const int64_t[:, :] index, const double[:, :, ::1] table, const double[:, :] floats, int H,
+                int latest, spread=None):
+    """Some plans of a stacked set (``rows``) as Big Attacks: ``[row, tokens]``, the numbers of
+    rollout.attack_values. ``spread[row, tokens]``: their failures already valued where the dice can be laid
+    again (achievable): then the value is ``pc * first point + (1 - pc) * (ok * end + spread)``."""
+    cdef Py_ssize_t n = rows.shape[0], r, p, L, i
+    cdef int T1 = table.shape[2], t, h, x
+    cdef long g, row
+    cdef double pc, ok
+    cdef double q[XMAX]
+    cdef double alive[HMAX]
+    cdef double[:, :] sp
+    _check(H, 0, T1, 1, floats, length, sid.shape[1], index.shape[1])
+    for r in range(n):
+        if not 0 <= rows[r] < length.shape[0]:
+            raise ValueError("a row beyond the stacked plans")
+    out_a = np.empty((n, T1))
+    cdef double[:, ::1] out = out_a
+    if spread is None:
+        with nogil:
+            for r in range(n):
+                _attack_one(rows[r], sid, length, gain, index, table, floats, H, latest, &out[r, 0])
+        return out_a
+    sp = spread
+    if sp.shape[0] != n or sp.shape[1] != T1:
+        raise ValueError("spread: one row of tokens per plan rolled out")
+    with nogil:
+        for r in range(n):
+            p = rows[r]
+            L = length[p]
+            g = gain[p]
+            for h in range(H):                  # rollout.first_loss: the chance the dice show no loss
+                alive[h] = 0.0
+            alive[0] = 1.0
+            for i in range(1, L + 1):
+                for x in range(XMAX):
+                    q[x] = floats[sid[p, i], 2 + x]
+                _fail_step(alive, floats[sid[p, i], 1], q, H)
+            ok = _alive_sum(alive, H)
+            pc = floats[sid[p, 1], 0]
+            for t in range(T1):
+                out[r, t] = pc * _after_gain(&table[index[p, 1], 0, 0], t, g, T1) + (1 - pc) * (
+                    ok * _after_gain(&table[index[p, L], 0, 0], t, g, T1) + sp[r, t])
+    return out_a

@@ -166,17 +166,22 @@ class DirtModel:
         self._state_plans[(cell, gear, damage)] = ps
         return ps
 
-    def release(self, cell: int) -> None:
+    def release(self, cell: int, keep_points: bool = False) -> None:
         """Forget what only deciding the states of ``cell`` needed, once all of them are decided: the point
         numbers of its plan sets and what their searches worked out for choosing and numbering plans (the
         arrays of all candidates). What replaying a decision reads stays (each plan set's step rows, lengths and
-        gains, the searches' steps); anything released is worked out again if asked for."""
-        for item in self._of_cell.pop(cell, ()):
+        gains, the searches' steps); anything released is worked out again if asked for. ``keep_points``: once
+        the closure has followed the cell, keep what numbers the points of its plans (the sweep reads it)."""
+        items = self._of_cell.get(cell, ()) if keep_points else self._of_cell.pop(cell, ())
+        for item in items:
             if isinstance(item, PlanSet):
-                item.gidx = item.points = None
+                item.points = None
+                if not keep_points:
+                    item.gidx = None
             else:
                 for key in RELEASED:
-                    item.cache.pop(key, None)
+                    if not (keep_points and key == "points"):
+                        item.cache.pop(key, None)
 
     # -- what a point of a plan leads to --------------------------------------------------------
     def _add(self, damage: tuple, gear=0, gas=0, brake=0) -> tuple:
