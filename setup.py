@@ -1,5 +1,6 @@
 """Builds the compiled parts of the DIRT expected-time solve: the roll-outs of the sweep
-(designer/systems/dirt/dice/_kernels.pyx) and the plan search (designer/systems/dirt/dice/_search*.pyx, C++).
+(designer/systems/dirt/dice/_kernels.pyx) the plan search (designer/systems/dirt/dice/_search*.pyx, C++) and the laying again of a
+failed Big Attack's dice (designer/systems/dirt/dice/_relay.pyx, C++).
 
 Everything else is in pyproject.toml. Both extensions are optional: where one cannot be built (no C or C++
 compiler), the package installs without it and the same arithmetic runs in Python and numpy, slower.
@@ -15,11 +16,12 @@ kernels = Extension(
     optional=True,
 )
 
-# the plan search (_search imports _search_plans: the work on the candidates it finds)
+# the plan search (_search imports _search_plans: the work on the candidates it finds) and the laying of a failed
+# Big Attack's dice again (_relay)
 search = [Extension(f"designer.systems.dirt.dice.{name}", [f"designer/systems/dirt/dice/{name}.pyx"], language="c++",
                     # the risk is rounded to 13 decimals as numpy rounds it (times 1e13, rint, divided back)
                     extra_compile_args=["-O2", "-ffp-contract=off"], optional=True)
-          for name in ("_search", "_search_plans")]
+          for name in ("_search", "_search_plans", "_relay")]
 
 # the reach of a turn without a risk budget (the turn ends of the line search: designer/systems/dirt/driving/_reach.pyx)
 reach = Extension("designer.systems.dirt.driving._reach", ["designer/systems/dirt/driving/_reach.pyx"], language="c++",

@@ -5,57 +5,121 @@ policy's replay and the Monte Carlo player lay them. ``model`` is a :class:`~.tu
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from designer.systems.dirt.dice.plan_search import cut_cells
 from designer.systems.dirt.dice.plans import BIG, PlanSteps
-from designer.systems.dirt.dice.relay import failure_classes, layings, plan_dice
-from designer.systems.dirt.driving.dice_used import _CANON, _M, _RZ
+from designer.systems.dirt.dice.relay import failure_classes, layings, outcomes, plan_dice
+from designer.systems.dirt.driving.dice_used import _BRAKE, _CANON, _GAS, _LEADER, _M, _RZ
+
+try:
+    from designer.systems.dirt.dice import _relay as COMPILED
+except ImportError:                                   # not built (no C++ compiler at install): the reference
+    COMPILED = None
+if COMPILED is not None and COMPILED.LAYOUT != (_GAS, _BRAKE, _LEADER, _CANON):
+    COMPILED = None                                   # built for another packing of the dice used: not usable
+_LAYERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # TurnEngine -> its compiled tables
 
 
 def plan_classes(model, cell: int, gear: int, plan_steps=None, dice: tuple | None = None) -> tuple:
     """:func:`failure_classes` of one plan from a boundary of ``model`` (a DirtModel) as arrays: the chance of
-    each class, the model's point numbers of all classes one after the other, where each class starts and the
-    number of the class of each failing outcome (:func:`outcomes`); kept per (boundary, dice rolled, long-jump
-    dice), and the layings per dice rolled. The plan is given by its steps or by ``dice`` (:func:`plan_dice`)."""
+    each class, the model's point numbers of all classes one after the other, where each class starts, the
+    number of the class of each failing outcome (:func:`outcomes`) and each class's set of points as a number;
+    kept per (boundary, dice rolled, long-jump dice). The plan is given by its steps or by ``dice``
+    (:func:`plan_dice`). The compiled laying search (``_relay``) gives the same classes as the reference
+    (:func:`layings` then :func:`failure_classes`), which runs where it is not built or ``COMPILED`` is None."""
     rolled, jumps = plan_dice(plan_steps) if dice is None else dice
     key = (cell, gear, rolled, jumps)
     hit = model._classes.get(key)
-    if hit is None:
+    if hit is not None:
+        return hit
+    engine = model.engine(model.pool(cell, (0, 0, 0, 0, 0)))
+    if COMPILED is not None and len(engine.road.nodes) < COMPILED.MAX_CELLS:
+        codes, numbers, probs, members, starts, which = _compiled_classes(model, engine, cell, gear, rolled, jumps)
+    else:
+        codes = None
         lkey = (cell, gear, rolled & ~_CANON)
         steps = model._layings.get(lkey)
         if steps is None:
-            engine = model.engine(model.pool(cell, (0, 0, 0, 0, 0)))
             steps = model._layings[lkey] = layings(engine, cut_cells(engine), cell, gear, rolled & ~_CANON)
         points, classes, which = failure_classes(model.rules, steps, rolled, jumps, as_index=True,
                                                  cache=model._relay_cache)
         numbers = np.array([model.numbers.of(pt) for pt in points], dtype=np.int64)
+        probs = np.array([p for p, _i in classes])
         sizes = [len(idx) for _p, idx in classes]
+        members = np.concatenate([idx for _p, idx in classes]) if classes else np.zeros(0, dtype=np.int64)
+        starts = np.cumsum([0] + sizes[:-1]).astype(np.int64)[:len(sizes)]
+    known = model._relay_cache.setdefault("members", [])        # number of a set of points -> their numbers
+    nums = numbers[members]
+    ends = starts.tolist()[1:] + [len(nums)]
+    if codes is not None:       # compiled: the sets known by their points' codes
+        sets = model._relay_cache.get("point sets")
+        if sets is None:
+            sets = model._relay_cache["point sets"] = COMPILED.PointSets()
+        ids, fresh = sets.number(codes, members, starts)
+        for k in fresh:
+            known.append(nums[starts[k]:ends[k]])
+    else:
         sets = model._relay_cache.setdefault("point sets", {})     # a set of point numbers -> its number
-        members = model._relay_cache.setdefault("members", [])      # number -> the set's point numbers
         ids = []
-        for _p, idx in classes:
-            pts = tuple(sorted(numbers[idx].tolist()))
+        for a, b in zip(starts.tolist(), ends):
+            pts = tuple(sorted(nums[a:b].tolist()))
             n = sets.get(pts)
             if n is None:
-                n = sets[pts] = len(members)
-                members.append(np.array(pts, dtype=np.int64))
+                n = sets[pts] = len(known)
+                known.append(np.array(pts, dtype=np.int64))
             ids.append(n)
-        hit = model._classes[key] = (np.array([p for p, _i in classes]),
-                                     numbers[np.concatenate([idx for _p, idx in classes])] if classes
-                                     else np.zeros(0, dtype=np.int64),
-                                     np.cumsum([0] + sizes[:-1]).astype(np.int64)[:len(sizes)], which,
-                                     np.array(ids, dtype=np.int64))
+    hit = model._classes[key] = (probs, nums, starts, which, np.array(ids, dtype=np.int64))
     return hit
+
+
+def _compiled_classes(model, engine, cell: int, gear: int, rolled: int, jumps: tuple) -> tuple:
+    """:func:`plan_classes`' classes from the compiled laying search: (point codes, point numbers, chances,
+    members, starts, class of each outcome)."""
+    known = model._relay_cache.setdefault((rolled, jumps), {})
+    outs = known.get(None)
+    if outs is None:
+        outs = known[None] = outcomes(model.rules, rolled, jumps)
+    table = known.get("table")
+    if table is None and outs:
+        table = known["table"] = COMPILED.Outcomes(
+            np.array([o for _p, o in outs], dtype=np.int64).reshape(len(outs), 4),
+            np.array([p for p, _o in outs], dtype=np.float64), rolled, model.rules.hazard_limit)
+    layer = _LAYERS.get(engine)
+    if layer is None:
+        layer = _LAYERS[engine] = COMPILED.Layer()
+    got = layer.classes(engine, cut_cells(engine), cell, gear, rolled & ~_CANON, table) if outs else None
+    if got is None:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0), empty, empty, {}
+    codes, probs, members, starts, which = got
+    numbers = model.numbers.number(codes // 256, (codes // 32) % 8, (codes // 16) % 2, codes % 16,
+                                   np.ones(len(codes), dtype=bool))
+    return codes, numbers, probs, members, starts, _Which(outs, which)
+
+
+class _Which:
+    """The number of the class of each failing outcome (by its key, as :func:`outcomes` gives it), made into
+    a dict when first asked (only the Monte Carlo player asks)."""
+
+    def __init__(self, outs: list, which: np.ndarray):
+        self.outs, self.which, self.known = outs, which, None
+
+    def __getitem__(self, outcome: tuple) -> int:
+        if self.known is None:
+            self.known = {o: k for (_p, o), k in zip(self.outs, self.which.tolist())}
+        return self.known[outcome]
 
 
 def _set_mins(model, damage: tuple, ids: np.ndarray, value) -> np.ndarray:
     """The least loss value over each set of points numbered ``ids`` under one damage, per tokens (before a
     Big Attack's gain), worked out once per damage and set: [set, tokens]."""
-    sets = model._relay_cache["point sets"]
+    count = len(model._relay_cache["members"])
     store = model._relay_cache.setdefault(("mins", damage), [np.zeros((0, model.T1)), np.zeros(0, dtype=bool)])
-    if len(store[1]) < len(sets):
-        grow = max(64, 2 * len(sets)) - len(store[1])
+    if len(store[1]) < count:
+        grow = max(64, 2 * count) - len(store[1])
         store[0] = np.concatenate([store[0], np.zeros((grow, model.T1))])
         store[1] = np.concatenate([store[1], np.zeros(grow, dtype=bool)])
     todo = np.unique(ids[~store[1][ids]])
@@ -123,18 +187,26 @@ def relay_values(model, cell: int, gear: int, ps, plans, damage: tuple, value, r
 
 
 def relay_outcomes(model, cell: int, gear: int, plan_steps, damage: tuple, bank: int, value) -> list[tuple]:
-    """Where each class of failures of a plan's Big Attack is laid with ``bank`` tokens after the attack:
-    ``(chance, point, its loss value)``, the cheapest point of the class (the first of equal ones)."""
+    """Where the failures of a plan's Big Attack are laid with ``bank`` tokens after the attack: ``(chance,
+    point, its loss value)``, each class of failures at its cheapest point (the first of equal ones), the
+    chances of the classes laid at the same point added (one entry per point, in the order of the points'
+    numbers)."""
     probs, nums, starts, _which, _ids = plan_classes(model, cell, gear, plan_steps)
     if not len(nums):
         return []
-    vals = model.fill(damage, nums, value)[nums, 1, bank].tolist()
-    ends = starts.tolist()[1:] + [len(nums)]
-    out = []
-    for p, a, b in zip(probs.tolist(), starts.tolist(), ends):
-        i = min(range(a, b), key=vals.__getitem__)
-        out.append((p, model._point_list[int(nums[i])], vals[i]))
-    return out
+    vals = model.fill(damage, nums, value)[nums, 1, bank]
+    sizes = np.diff(np.append(starts, len(nums)))
+    seg = np.repeat(np.arange(len(starts)), sizes)
+    low = np.full(len(starts), np.inf)
+    np.minimum.at(low, seg, vals)
+    at = np.flatnonzero(vals == low[seg])
+    _u, first = np.unique(seg[at], return_index=True)
+    pick = at[first]                                   # each class's cheapest point, the first of equal ones
+    where, slot = np.unique(nums[pick], return_inverse=True)
+    chance = np.bincount(slot, weights=probs[sizes > 0], minlength=len(where))
+    cost = np.empty(len(where))
+    cost[slot] = vals[pick]
+    return [(p, model._point_list[n], v) for p, n, v in zip(chance.tolist(), where.tolist(), cost.tolist())]
 
 
 def laid_point(model, cell: int, gear: int, plan_steps, outcome: tuple, damage: tuple, bank: int, value) -> tuple:

@@ -1,0 +1,378 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# distutils: language = c++
+"""Where a failed Big Attack's dice can be laid again, compiled (C++): the same answer as
+:func:`designer.systems.dirt.dice.relay.layings` followed by :func:`~designer.systems.dirt.dice.relay.failure_classes`
+(that Python and numpy code stays the reference, used where this is not built), worked out in one pass.
+
+The walk over the legal layings of the rolled dice keeps its points (cell, gear, dice used, jump dice, cuts
+entered) as 64-bit integers in a hash set; the jump dice are a multiset packed in 15 bits (the gear dice as bits,
+then 3-bit counts of gas, brake and leader dice). What the turn engine says (die options per gear and dice used,
+cell moves per cell, gear and option) is asked of the Python engine once per engine and kept in C++ tables. Each
+distinct step (dice before, jump dice before, dice after, jump die) is tested once against every way the dice
+fell (:func:`~designer.systems.dirt.dice.relay._loses`), and each outcome's set of points where the loss can be
+laid is a bit row; equal rows are one class, their chances added in the order of the outcomes.
+"""
+import numpy as np
+
+from cython.operator cimport dereference as deref
+from libc.stdint cimport int64_t, uint64_t
+from libcpp.pair cimport pair
+from libcpp.string cimport string
+from libcpp.unordered_map cimport unordered_map
+from libcpp.unordered_set cimport unordered_set
+from libcpp.vector cimport vector
+from libcpp.algorithm cimport sort as cpp_sort
+
+from designer.systems.dirt.dice._dice cimport BRAKE, GAS, LEADER, _pop6
+
+cdef int64_t CANON = 1 << 18
+LAYOUT = (GAS, BRAKE, LEADER, 1 << 18)
+MAX_CELLS = 1 << 20
+# a jump die: the gear dice 1-6 as 0-5, then gas, brake and leader
+cdef dict JUMP_CODE = {**{f"gear{k}": k - 1 for k in range(1, 7)}, "gas": 6, "brake": 7, "leader": 8}
+cdef int SHIFTS[3]
+SHIFTS[0], SHIFTS[1], SHIFTS[2] = GAS, BRAKE, LEADER
+
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef struct Opt:         # one die option from (gear, dice used)
+    int64_t nused
+    int ng, kind, obj
+
+cdef struct Move:        # where an option takes the car from a cell
+    int64_t v
+    int ng, t, cut, jd
+
+
+cdef inline int _jcount(int jumps, int i) noexcept nogil:
+    """Jump dice of kind ``i`` (0 gas, 1 brake, 2 leader) in a packed multiset."""
+    return (jumps >> (6 + 3 * i)) & 7
+
+
+cdef inline int _with_jump(int jumps, int jd) noexcept nogil:
+    if jd < 6:
+        return jumps | (1 << jd)
+    return jumps + (1 << (6 + 3 * (jd - 6)))
+
+
+cdef bint _loses(int64_t used, int jumps, int64_t nused, int jd, const int* n, int64_t mask, const int64_t* h,
+                 int limit) noexcept nogil:
+    """relay._loses: whether a laying can lose control on this step, given how the rolled dice fell."""
+    cdef bint canon_now = (nused & CANON) != 0 and (used & CANON) == 0
+    cdef int i, pre, post, room = 0, a, d, clean, nj, x0, x1, hi
+    cdef bint jump_ok
+    if (used & CANON) and (mask & 2):
+        return False
+    if canon_now:
+        return False
+    if jumps & 63 & mask:
+        return False
+    pre = _pop6(used & mask & 63)
+    post = _pop6(nused & mask & 63)
+    jump_ok = 0 <= jd < 6 and (mask & (1 << jd)) != 0
+    for i in range(3):
+        a = <int>((used >> SHIFTS[i]) & 7)
+        d = <int>((nused >> SHIFTS[i]) & 7) - a
+        hi = <int>h[i]
+        clean = n[i] - hi
+        nj = _jcount(jumps, i)
+        if clean < nj:
+            return False
+        x0 = a - clean if a - clean > 0 else 0
+        x1 = a - nj if a - nj < hi else hi
+        if x0 > x1:
+            return False
+        pre += x0
+        post += x0 + d if x0 + d < hi else hi
+        x1 = x1 if x1 < hi - d else hi - d
+        room += x1 - x0 if x1 - x0 > 0 else 0
+        if jd == 6 + i and hi - x0 >= 1:
+            jump_ok = True
+    if pre >= limit:
+        return False
+    if jump_ok:
+        return True
+    return post + (limit - 1 - pre if limit - 1 - pre < room else room) >= limit
+
+
+cdef class Outcomes:
+    """The failing outcomes of one plan's dice (rows of ``outs``: gear hazard bits, hazards among the gas, brake
+    and leader dice; their chances ``probs``), the dice rolled ``rolled`` and the hazard limit; and, kept as
+    they are met, whether each step signature can lose control under each outcome (a bit per outcome)."""
+    cdef vector[int64_t] outs
+    cdef vector[double] probs
+    cdef int64_t nouts, owords
+    cdef int n[3]
+    cdef int limit
+    cdef unordered_map[uint64_t, int64_t] sig_at          # step signature -> its first word in bits
+    cdef vector[uint64_t] bits
+
+    def __cinit__(self, const int64_t[:, :] outs, const double[:] probs, int64_t rolled, int limit):
+        cdef Py_ssize_t r, i
+        self.nouts = outs.shape[0]
+        self.owords = (self.nouts + 63) // 64
+        for r in range(self.nouts):
+            for i in range(4):
+                self.outs.push_back(outs[r, i])
+            self.probs.push_back(probs[r])
+        for i in range(3):
+            self.n[i] = <int>((rolled >> SHIFTS[i]) & 7)
+        self.limit = limit
+
+    cdef int64_t _row(self, uint64_t key, int64_t used, int jumps, int64_t nused, int jd):
+        """Where the bits of a step signature start in ``bits`` (worked out on first use)."""
+        cdef unordered_map[uint64_t, int64_t].iterator it = self.sig_at.find(key)
+        if it != self.sig_at.end():
+            return deref(it).second
+        cdef int64_t at = self.bits.size(), r
+        self.bits.resize(at + self.owords, 0)
+        for r in range(self.nouts):
+            if _loses(used, jumps, nused, jd, self.n, self.outs[4 * r], &self.outs[4 * r + 1], self.limit):
+                self.bits[at + r // 64] |= (<uint64_t>1) << (r % 64)
+        self.sig_at[key] = at
+        return at
+
+
+cdef class Layer:
+    """What one TurnEngine says about die options and cell moves, in C++ tables (the engine is passed to
+    :meth:`classes`; these tables hold no reference to it)."""
+    cdef unordered_map[uint64_t, int64_t] opt_at     # (dice used, gear) -> first option << 32 | count
+    cdef vector[Opt] opts
+    cdef list opt_objs
+    cdef unordered_map[uint64_t, int64_t] move_at    # (cell, gear, option) -> first move << 32 | count
+    cdef vector[Move] moves
+    cdef list cut_flags
+    cdef dict kinds
+
+    def __cinit__(self):
+        self.opt_objs, self.kinds = [], {}
+
+    cdef int _options(self, engine, int g, int64_t used, int* start) except -1:
+        cdef uint64_t key = (<uint64_t>used << 3) | <uint64_t>g
+        cdef unordered_map[uint64_t, int64_t].iterator it = self.opt_at.find(key)
+        if it != self.opt_at.end():
+            start[0] = <int>(deref(it).second >> 32)
+            return <int>(deref(it).second & 0xffffffff)
+        cdef Opt o
+        cdef int first = self.opts.size()
+        options = engine.die_options(g, used)
+        for opt in options:
+            o.ng, o.nused = opt[0], opt[1]
+            if o.nused >> 19 or not 0 <= o.ng < 8:
+                raise ValueError(f"die option {opt!r} does not fit the compiled laying search")
+            o.kind = self.kinds.setdefault(opt[3], len(self.kinds))
+            o.obj = len(self.opt_objs)
+            self.opt_objs.append(opt)
+            self.opts.push_back(o)
+        self.opt_at[key] = (<int64_t>first << 32) | len(options)
+        start[0] = first
+        return len(options)
+
+    cdef int _moves(self, engine, int64_t c, int g, int k, int* start) except -1:
+        cdef Opt o = self.opts[k]
+        cdef uint64_t key = ((<uint64_t>c * 8 + <uint64_t>g) * 8 + <uint64_t>o.ng) * 16 + <uint64_t>o.kind
+        cdef unordered_map[uint64_t, int64_t].iterator it = self.move_at.find(key)
+        if it != self.move_at.end():
+            start[0] = <int>(deref(it).second >> 32)
+            return <int>(deref(it).second & 0xffffffff)
+        cdef Move m
+        cdef int first = self.moves.size()
+        found = engine.cell_moves(c, g, self.opt_objs[o.obj])
+        for v, ng, t, step, jd in found:
+            m.v, m.ng, m.t = v, ng, t
+            if not 0 <= m.v < MAX_CELLS or not 0 <= m.ng < 8 or not 0 <= m.t < 4:
+                raise ValueError(f"cell move {(v, ng, t)!r} does not fit the compiled laying search")
+            path = step[1]
+            m.cut = 1 if (self.cut_flags[path[0]] or self.cut_flags[path[len(path) - 1]]) else 0
+            m.jd = -1 if jd is None else JUMP_CODE[jd]
+            self.moves.push_back(m)
+        self.move_at[key] = (<int64_t>first << 32) | len(found)
+        start[0] = first
+        return len(found)
+
+    def classes(self, engine, list cut, int64_t cell, int gear, int64_t rolled, Outcomes table):
+        """The layings of the dice ``rolled`` (no canon mark) from (cell, gear) and the classes of failing
+        outcomes of a plan (``table``): ``(codes, chances, members, starts, class of each
+        outcome)``, ``codes`` the points' ``((cell * 8 + gear) * 2 + finished) * 16 + cuts`` in rising order,
+        ``members`` the point indexes of every class one after the other. None when there is no laying or
+        no failing outcome (the reference's empty answer)."""
+        cdef int64_t c, used, key, nused, pcode, v
+        cdef int g, jumps, cuts, nopt, ostart, nmov, mstart, k, j, njumps, ncuts, s, i, w
+        cdef uint64_t state
+        cdef Opt o
+        cdef Move mv
+        cdef int64_t gl, bl, ll, off
+        cdef vector[uint64_t] todo
+        cdef unordered_set[uint64_t] seen
+        cdef unordered_map[uint64_t, int] sig_at, point_at
+        cdef vector[int64_t] sig_used, sig_nused, point_codes
+        cdef vector[uint64_t] sig_keys
+        cdef vector[int] sig_jumps, sig_jd
+        cdef unordered_set[uint64_t] pairs
+        cdef pair[unordered_map[uint64_t, int].iterator, bint] ins
+        cdef pair[unordered_map[string, int].iterator, bint] cins
+        cdef vector[int] pair_sig, pair_point
+        cdef int64_t nouts = table.nouts
+        if not 0 <= cell < MAX_CELLS or not 0 <= gear < 8:
+            raise ValueError(f"boundary {(cell, gear)!r} does not fit the compiled laying search")
+        self.cut_flags = cut
+        off = 63 & ~rolled
+        gl, bl, ll = (rolled >> GAS) & 7, (rolled >> BRAKE) & 7, (rolled >> LEADER) & 7
+        # a state of the walk: cell 20 bits, gear 3, dice used 19, jump dice 15, cuts 4
+        state = ((((<uint64_t>cell << 3 | <uint64_t>gear) << 19) << 15) << 4)
+        seen.insert(state)
+        todo.push_back(state)
+        while todo.size():
+            state = todo.back()
+            todo.pop_back()
+            cuts = <int>(state & 15)
+            jumps = <int>((state >> 4) & 0x7fff)
+            used = <int64_t>((state >> 19) & 0x7ffff)
+            g = <int>((state >> 38) & 7)
+            c = <int64_t>(state >> 41)
+            nopt = self._options(engine, g, used, &ostart)
+            for k in range(nopt):
+                o = self.opts[ostart + k]
+                nused = o.nused
+                if nused & off or ((nused >> GAS) & 7) > gl or ((nused >> BRAKE) & 7) > bl \
+                        or ((nused >> LEADER) & 7) > ll:
+                    continue
+                nmov = self._moves(engine, c, g, ostart + k, &mstart)
+                for j in range(nmov):
+                    mv = self.moves[mstart + j]
+                    ncuts = cuts + mv.cut if cuts + mv.cut < 15 else 15
+                    # the step: its signature (dice before and after, jump dice before, jump die) and its point
+                    key = ((((used << 19) | nused) << 15 | jumps) << 4) | (mv.jd + 1)
+                    ins = sig_at.insert(pair[uint64_t, int](<uint64_t>key, <int>sig_at.size()))
+                    s = deref(ins.first).second
+                    if s == <int>sig_used.size():
+                        sig_keys.push_back(<uint64_t>key)
+                        sig_used.push_back(used)
+                        sig_nused.push_back(nused)
+                        sig_jumps.push_back(jumps)
+                        sig_jd.push_back(mv.jd)
+                    pcode = ((mv.v * 8 + mv.ng) * 2 + (1 if mv.t == 2 else 0)) * 16 + ncuts
+                    ins = point_at.insert(pair[uint64_t, int](<uint64_t>pcode, <int>point_at.size()))
+                    w = deref(ins.first).second
+                    if w == <int>point_codes.size():
+                        point_codes.push_back(pcode)
+                    if pairs.insert((<uint64_t>s << 32) | <uint64_t>w).second:
+                        pair_sig.push_back(s)
+                        pair_point.push_back(w)
+                    if mv.t:
+                        continue
+                    njumps = jumps if mv.jd < 0 else _with_jump(jumps, mv.jd)
+                    state = (((((<uint64_t>mv.v << 3 | <uint64_t>mv.ng) << 19 | <uint64_t>nused) << 15)
+                              | <uint64_t>njumps) << 4) | <uint64_t>ncuts
+                    if seen.insert(state).second:
+                        todo.push_back(state)
+        if pair_sig.size() == 0 or nouts == 0:
+            return None
+        # the points in rising order of their code (the reference sorts them as tuples: the same order)
+        cdef int npts = point_codes.size()
+        cdef vector[int64_t] sorted_codes = point_codes
+        cpp_sort(sorted_codes.begin(), sorted_codes.end())
+        cdef unordered_map[int64_t, int] rank
+        for i in range(npts):
+            rank[sorted_codes[i]] = i
+        cdef vector[int] where = vector[int](npts)
+        for i in range(npts):
+            where[i] = rank[point_codes[i]]
+        # each signature against every outcome (a bit per outcome), each point the outcomes some step there
+        # loses control in, then each outcome's row of points
+        cdef int nsig = sig_used.size(), words = (npts + 63) // 64
+        cdef int64_t owords = table.owords
+        cdef vector[int64_t] sig_row = vector[int64_t](nsig)
+        cdef vector[uint64_t] at_point = vector[uint64_t](npts * owords)
+        cdef int64_t r, x
+        cdef uint64_t bits
+        for s in range(nsig):
+            sig_row[s] = table._row(sig_keys[s], sig_used[s], sig_jumps[s], sig_nused[s], sig_jd[s])
+        cdef size_t q
+        for q in range(pair_sig.size()):
+            s = pair_sig[q]
+            w = where[pair_point[q]]
+            for x in range(owords):
+                at_point[w * owords + x] |= table.bits[sig_row[s] + x]
+        cdef vector[uint64_t] rows = vector[uint64_t](nouts * words)
+        for w in range(npts):
+            for x in range(owords):
+                bits = at_point[w * owords + x]
+                while bits:
+                    r = x * 64 + __builtin_ctzll(bits)
+                    bits &= bits - 1
+                    rows[r * words + w // 64] |= (<uint64_t>1) << (w % 64)
+        # equal rows are one class, numbered in the order of first appearance
+        cdef unordered_map[string, int] class_at
+        cdef vector[double] chance
+        cdef vector[int64_t] first_row
+        which = np.empty(nouts, dtype=np.int64)
+        cdef int64_t[:] wv = which
+        cdef string row_key
+        for r in range(nouts):
+            row_key = string(<char*>&rows[r * words], words * 8)
+            cins = class_at.insert(pair[string, int](row_key, <int>chance.size()))
+            k = deref(cins.first).second
+            if k == <int>chance.size():
+                chance.push_back(table.probs[r])
+                first_row.push_back(r)
+            else:
+                chance[k] += table.probs[r]
+            wv[r] = k
+        cdef int ncls = chance.size()
+        codes = np.empty(npts, dtype=np.int64)
+        cdef int64_t[:] cv = codes
+        for i in range(npts):
+            cv[i] = sorted_codes[i]
+        p_out = np.empty(ncls, dtype=np.float64)
+        cdef double[:] pv = p_out
+        starts = np.empty(ncls, dtype=np.int64)
+        cdef int64_t[:] sv = starts
+        cdef vector[int64_t] members
+        for k in range(ncls):
+            pv[k] = chance[k]
+            sv[k] = members.size()
+            r = first_row[k]
+            for i in range(npts):
+                if (rows[r * words + i // 64] >> (i % 64)) & 1:
+                    members.push_back(i)
+        mem = np.empty(members.size(), dtype=np.int64)
+        cdef int64_t[:] mv_ = mem
+        for q in range(members.size()):
+            mv_[q] = members[q]
+        return codes, p_out, mem, starts, which
+
+
+
+cdef class PointSets:
+    """Sets of points numbered once per model: a class of failures is known by the set of points where it can
+    be laid (the points' codes in rising order, as :meth:`Layer.classes` gives them)."""
+    cdef unordered_map[string, int64_t] ids
+    cdef public int64_t count
+
+    def number(self, const int64_t[:] codes, const int64_t[:] members, const int64_t[:] starts):
+        """The number of each class's set of points (``members`` of class k from ``starts[k]``, indexes in
+        ``codes``), and the classes whose set is new (numbered in order from ``count`` before the call)."""
+        cdef Py_ssize_t ncls = starts.shape[0], k, i, a, b
+        cdef string key
+        cdef int64_t code
+        cdef pair[unordered_map[string, int64_t].iterator, bint] ins
+        out = np.empty(ncls, dtype=np.int64)
+        cdef int64_t[:] ov = out
+        fresh = []
+        for k in range(ncls):
+            a = starts[k]
+            b = starts[k + 1] if k + 1 < ncls else members.shape[0]
+            key.clear()
+            for i in range(a, b):
+                code = codes[members[i]]
+                key.append(<char*>&code, 8)
+            ins = self.ids.insert(pair[string, int64_t](key, self.count))
+            if ins.second:
+                self.count += 1
+                fresh.append(k)
+            ov[k] = deref(ins.first).second
+        return out, fresh
