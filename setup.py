@@ -1,8 +1,8 @@
-"""Builds the compiled parts of the DIRT expected-time solve: the roll-outs of the sweep
-(designer/systems/dirt/dice/_kernels.pyx) the plan search (designer/systems/dirt/dice/_search*.pyx, C++) and the laying again of a
-failed Big Attack's dice (designer/systems/dirt/dice/_relay.pyx, C++).
+"""Builds the compiled parts of the DIRT solvers: the roll-outs of the sweep (designer/systems/dirt/dice/_kernels.pyx),
+the plan search (designer/systems/dirt/dice/_search*.pyx, C++), the laying again of a failed Big Attack's dice
+(designer/systems/dirt/dice/_relay.pyx, C++) and the reach of a turn (designer/systems/dirt/driving/_reach.pyx, C++).
 
-Everything else is in pyproject.toml. Both extensions are optional: where one cannot be built (no C or C++
+Everything else is in pyproject.toml. Every extension is optional: where one cannot be built (no C or C++
 compiler), the package installs without it and the same arithmetic runs in Python and numpy, slower.
 """
 from Cython.Build import cythonize
