@@ -68,6 +68,15 @@ def scale_for(hexes, w: float, h: float, max_scale: float | None = None) -> floa
     return min(s, max_scale) if max_scale else s
 
 
+LEGIBLE_SCALE = LABEL_PT * _MM / (0.0837 * SIZE * 2.6)   # mm a unit: the smallest scale whose limits print
+
+
+def map_height(track: Track, w: float, scale: float) -> float:
+    """The height (mm) of the map of ``track`` drawn at ``scale`` (or smaller, to fit ``w`` mm across)."""
+    _, _, vw, vh = _bbox(track.hexes())
+    return vh * min(scale, w / vw)
+
+
 def _inject(svg: str, parts: list[str]) -> str:
     i = svg.rfind("</svg>")
     return svg[:i] + "".join(parts) + svg[i:]
@@ -171,7 +180,7 @@ def map_svg(track: Track, w: float, h: float, max_scale: float | None = 0.25, li
     """
     scale = scale_for(track.hexes(), w, h, max_scale)
     ts = text_scale_for(scale)
-    legible = units_for(LABEL_PT, scale) <= 0.0837 * SIZE * 2.6
+    legible = scale >= LEGIBLE_SCALE - 1e-9
     show_limits = legible and line is None
     avoid = None
     if line:                        # the line's gear discs and turn rings: tile labels keep clear of them

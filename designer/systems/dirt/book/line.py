@@ -6,7 +6,7 @@ on the tile ("tile 4 · 227a: left lane, space 2 of 4, limit 5").
 from __future__ import annotations
 
 from designer.core.pdfkit import ALERT, GREY, INK, Book, Column
-from designer.systems.dirt.book.draw import map_svg
+from designer.systems.dirt.book.draw import LEGIBLE_SCALE, map_height, map_svg
 from designer.systems.dirt.book.facts import clock, minutes
 from designer.systems.dirt.book.flow import measured, open_section, room_below
 from designer.systems.dirt.driving.bends import line_sides
@@ -125,7 +125,10 @@ def times_block(pdf: Book, f) -> None:
 
 
 MIN_MAP = 90.0          # mm: the line's map is never drawn smaller than this to share a page
-SHRINK = 0.5            # nor smaller than this share of the height it has alone on a page
+SHRINK = 0.5            # nor smaller than this share of the height it has alone on a page,
+LEAST_MAP = 60.0        # unless it keeps LINE_SCALE at a smaller height, and is at least this tall
+LINE_SCALE = 1.1 * LEGIBLE_SCALE    # the scale at which the first page's map prints its limits, and a tenth more:
+                                    # at the legible scale itself a FINISH word touched a tile id (Rally 5, Letter)
 
 
 def line_page(pdf: Book, f, new_page: bool = True, alone: bool = True) -> float:
@@ -179,18 +182,28 @@ def line_page(pdf: Book, f, new_page: bool = True, alone: bool = True) -> float:
     return dh
 
 
+def smallest_map(pdf: Book, f, natural: float | None = None) -> float:
+    """The least height (mm) the line's map may take to share a page (``natural``: its height alone on a page):
+    :data:`MIN_MAP` and :data:`SHRINK` of ``natural``, or less where the map keeps :data:`LINE_SCALE` there."""
+    usual = max(MIN_MAP, SHRINK * natural) if natural else MIN_MAP
+    if not f.track.tiles:
+        return usual
+    return min(usual, max(LEAST_MAP, map_height(f.track, pdf.epw, LINE_SCALE)))
+
+
 def line_section(pdf: Book, f) -> None:
-    """The line and times below the section before them when they fit with the map at least :data:`MIN_MAP`
-    tall and :data:`SHRINK` of the height it has alone on a page; else on a new page."""
+    """The line and times below the section before them when they fit with the map at least
+    :func:`smallest_map` tall; else on a new page."""
     alone = None
     turns = len(f.fastest.turns) if f.fastest else 0
-    if room_below(pdf) >= MIN_MAP + 28 + 4.5 * turns + 30:         # else it cannot fit: no need to measure it
+    least = smallest_map(pdf, f)
+    if room_below(pdf) >= least + 28 + 4.5 * turns + 30:         # else it cannot fit: no need to measure it
         alone, natural = measured(pdf, f, "line", lambda b: line_page(b, f))
         if alone is not None:
             natural = natural or 0.0
-            alone -= natural - min(natural, max(MIN_MAP, SHRINK * natural))
+            alone -= natural - min(natural, smallest_map(pdf, f, natural))
     shared = open_section(pdf, alone)
     line_page(pdf, f, new_page=False, alone=not shared)
 
 
-__all__ = ["line_page", "line_section", "MIN_MAP", "cell_words", "line_sides", "times_block"]
+__all__ = ["line_page", "line_section", "smallest_map", "MIN_MAP", "SHRINK", "LEAST_MAP", "cell_words", "line_sides", "times_block"]
