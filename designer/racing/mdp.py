@@ -210,6 +210,7 @@ class Solution:
                     seen.add(k)
                     stack.append(k)
         order.sort(key=lambda k: -self.model.progress(k[0]))
+        rows: dict = {}                                # state -> its values as floats (value(state, bank))
         for s, b in order:
             term = self.model.terminal(s)
             if term is not None:
@@ -217,7 +218,10 @@ class Solution:
                 continue
             total = 0.0
             for o in self.outcomes(s, b):
-                v = self.value(o.state, o.bank)
+                row = rows.get(o.state)
+                if row is None:
+                    row = rows[o.state] = self._vector(o.state).tolist()
+                v = row[o.bank]
                 total += o.p * (o.seconds ** 2 + 2 * o.seconds * v + memo[(o.state, o.bank)])
             memo[(s, b)] = total
         return memo[key]

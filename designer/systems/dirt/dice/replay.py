@@ -7,15 +7,21 @@ numbers as Python lists so that each answer is a few list reads rather than many
 """
 from __future__ import annotations
 
+from array import array
+
+import numpy as np
+
 from designer.racing.mdp import Outcome
 from designer.systems.dirt.dice.plans import BIG, PlanSet, secure_cost
 
 
 class Replay:
     """One plan (a set of one) rolled one by one: ``stop``/``loss`` ``[point][tokens]`` as the model values
-    them, ``table`` the roll-out's kept table, ``limit`` the hazard limit and ``K`` the dice secured at most."""
+    them, ``table`` the roll-out's kept table, ``limit`` the hazard limit and ``K`` the dice secured at most.
+    The table is kept flat, as doubles (``U[((point * limit + h) * (K + 1) + k) * tokens + t]``): the same
+    numbers as the roll-out's, without a Python list and float per entry for the memory and the collector."""
 
-    __slots__ = ("length", "limit", "K", "q", "pj", "pc", "m", "stop", "loss", "U", "points")
+    __slots__ = ("length", "limit", "K", "q", "pj", "pc", "m", "stop", "loss", "U", "points", "T1", "KT", "HKT")
 
     def __init__(self, ps1: PlanSet, stop, loss, table, limit: int, K: int):
         self.length = int(ps1.length[0])
@@ -23,7 +29,11 @@ class Replay:
         self.q, self.pj, self.pc = ps1.q[0].tolist(), ps1.pj[0].tolist(), ps1.pc[0].tolist()
         self.m = ps1.m[0].tolist()
         self.stop, self.loss = stop[0].tolist(), loss[0].tolist()
-        self.U = [None if u is None else u[0].tolist() for u in table]       # [point][h][k][t]
+        H, K1, T1 = table[-1].shape[1:]
+        self.T1, self.KT, self.HKT = T1, K1 * T1, H * K1 * T1
+        self.U = array("d")
+        for u in table:                                  # [point][h][k][t], flat
+            self.U.frombytes(np.ascontiguousarray(u[0], dtype=np.float64).tobytes())
         self.points = list(zip(ps1.cell[0].tolist(), ps1.gear[0].tolist(), ps1.fin[0].tolist(),
                                ps1.cuts[0].tolist()))
 
@@ -40,18 +50,19 @@ class Replay:
         j = i + 1
         if j > self.length:
             return BIG, BIG
-        U = self.U[j]
+        U, KT = self.U, self.KT
+        base = j * self.HKT + k * self.T1 + t           # U[j][0][k][t]
         lv = self.loss[j][t]
         roll = 0.0
         for x, qx in enumerate(self.q[j]):
             if qx:
-                roll += qx * (U[h + x][k][t] if h + x < self.limit else lv)
+                roll += qx * (U[base + (h + x) * KT] if h + x < self.limit else lv)
         pj, pc = self.pj[j], self.pc[j]
         roll = pj * lv + (1 - pj) * roll
         roll = pc * self.stop[j][t] + (1 - pc) * roll
         m = self.m[j]
         c = secure_cost(k, m)
-        sec = U[h][k + m][t - c] if (k + m <= self.K and t >= c) else BIG
+        sec = U[base + h * KT + m * self.T1 - c] if (k + m <= self.K and t >= c) else BIG
         return roll, sec
 
 

@@ -456,11 +456,21 @@ class DirtModel:
             g, s, b, _, su = damage
             return [Outcome(1.0, float(self.mishaps.spare_wheel_seconds), (cell, 0, (g, s - 1, b, 1, su)), t)]
         ps1, stop, loss, replay = self.single(state, decision, value)
-        out: list[Outcome] = []
+        # outcomes with the same seconds, state, tokens and loss are one (their chances added in the order met,
+        # the label of the first kept): what replay._merge does, without an Outcome for each term
+        chance: dict = {}
+        label: dict = {}
 
         def emit(p, outs, bank, credit=0.0, info=None):
             for q, sec, nxt, lost in outs:
-                out.append(Outcome(p * q, sec - credit, nxt, bank, lost, info))
+                key = (sec - credit, nxt, bank, lost)
+                if key in chance:
+                    chance[key] += p * q
+                else:
+                    chance[key], label[key] = p * q, info
+
+        def merged() -> list[Outcome]:
+            return [Outcome(pr, *key, label[key]) for key, pr in chance.items() if pr > 0]
 
         if decision.mode == "attack":
             total = t + int(ps1.gain[0])
@@ -482,7 +492,7 @@ class DirtModel:
                 if fail[0, j] > 0:
                     emit((1 - pc) * fail[0, j], self.attack_failure(ps1, j, bank, loss, damage, cheapest), bank, credit,
                          "attack-failed")
-            return _merge(out)
+            return merged()
         mass = {(0, 0, t): 1.0}
         points = replay.points
         for i in range(0, replay.length + 1):
@@ -513,5 +523,5 @@ class DirtModel:
                         key = (h + x, k, tok)
                         nxt[key] = nxt.get(key, 0.0) + rest * qx
             mass = nxt
-        return _merge(out)
+        return merged()
 
