@@ -34,7 +34,8 @@ def test_the_rx_sample_imports_with_two_copies_and_validates():
     codes = {p.code for p in problems}
     assert {"circuit", "joker", "no-cells"} <= codes
     gt = next(p for p in problems if p.code == "no-cells")
-    assert "118b, 119b, 126b, 137b" in gt.message and "no picture of a GT tile" in gt.hint
+    assert "118b, 119b, 126b, 137b" in gt.message and "no picture of a GT tile" in gt.message
+    assert "a tileset of your own" in gt.hint
 
 
 def test_one_box_is_refused_with_the_count_of_copies():

@@ -35,6 +35,14 @@ def analyze(track, players: int = 4, max_risk: float | None = None, rules: Rules
     if max_risk is not None and not 0.0 <= max_risk <= 1.0:
         raise DesignerError(f"max risk must be a chance between 0 and 1, not {max_risk}",
                             hint="e.g. --max-risk 0.1 for at most 10 % per turn")
+    missing = track.missing_cells() if hasattr(track, "missing_cells") and not getattr(track, "unknown", None) else []
+    if missing:             # faces at tile level: say what they lack and how to give it (board/cellless.py)
+        from designer.systems.dirt.board.cellless import missing_text, supply_hint
+
+        faces = sorted({t.tile: t.face for t in missing}.values(), key=lambda f: f.id)
+        raise DesignerError(f"no cell graph for {', '.join(f.id for f in faces)}: " + missing_text(faces),
+                            hint="lines and timing need the cells of every road tile: " + supply_hint(
+                                getattr(getattr(track, "stage", None), "tileset", None)))
     graph = check_track(track)
     if expected:            # a road too long for the expected time is refused before any work
         from designer.systems.dirt.dice.expected_time import check_size

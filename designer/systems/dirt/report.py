@@ -16,6 +16,7 @@ def text_report(result: dict) -> str:
            f"(hazards not rolled; worst turn {100 * (fl.get('max_turn_loss_of_control_chance') or 0):.0f}% loss of control)",
            f"  table time: about {est.get('table_minutes', '?')} min for {est.get('players', '?')} players "
            f"(rulebook guidance {est.get('rulebook_guidance_minutes', '-')} min for 4)"]
+    out += [f"  note: {note}" for note in result.get("notes") or []]      # laps and the joker, tokens, risk budget
     safe = result.get("safe_line")
     if safe:
         out.append(f"  within the risk budget {safe.get('max_risk')}: {safe.get('time')} in {safe.get('turns')} turns")

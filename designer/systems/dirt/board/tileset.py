@@ -5,7 +5,7 @@ A tileset file is YAML::
     tileset: dirt-core
     title: Rallyman DIRT core box
     system: dirt
-    include: [other.yaml]          # optional: faces from other files, same folder
+    include: [other.yaml]          # optional: faces from other files, same folder (or `official`)
     tiles:
       210a:
         terrain: gravel
@@ -391,10 +391,7 @@ def load_tileset(path: str | Path) -> Tileset:
 
 
 def _mtime(path) -> float:
-    try:
-        return Path(path).stat().st_mtime
-    except OSError:
-        return 0.0
+    return Path(path).stat().st_mtime if Path(path).exists() else 0.0
 
 
 _LOADING: set[str] = set()          # tilesets being read, to refuse an include loop
@@ -457,14 +454,16 @@ def _read_tileset(path: str) -> Tileset:
     if not isinstance(includes, list):
         includes = []
         problems.append((("include",), "must be a list of tileset files in the same folder, e.g. [dirt-core.yaml]"))
-    for inc in includes:
-        if not isinstance(inc, str) or Path(inc).name != inc or not inc.endswith((".yaml", ".yml")):
+    for inc in includes:          # a file of the same folder, else a bundled tileset by name (`official`)
+        if not isinstance(inc, str) or Path(inc).name != inc or not inc.strip():
             problems.append((("include",), f"{inc!r} must be the name of a .yaml file in the same folder"))
             continue
-        inc_path = Path(path).parent / inc
-        if not inc_path.is_file():
-            problems.append((("include",), f"included file {inc} not found"))
+        near = [Path(path).parent / inc] if inc.endswith((".yaml", ".yml")) else []
+        found = [c for c in near + [d / f"{Path(inc).stem}.yaml" for d in tileset_dirs()] if c.is_file()]
+        if not found:
+            problems.append((("include",), f"included file {inc} not found in this folder nor among the tilesets"))
             continue
+        inc_path = found[0]
         key = str(inc_path.resolve())
         if key in _LOADING:
             problems.append((("include",), f"{inc} includes this file back (an include loop)"))

@@ -261,16 +261,12 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
                         f"{count} tiles: close to the rulebook's {label[1]} stage ({label[0]} tiles, about {label[2]} min for 4 players)"))
     missing = track.missing_cells()
     if missing and not track.unknown:
-        ids = ", ".join(sorted({t.tile for t in missing}))
-        gt = sorted({t.tile for t in missing if t.tile[:1] == "1"})
-        why = ("cell graphs exist for the DIRT core box and the expansion faces read from their pictures; "
-               "416 and 417 have no picture and stay at tile level")
-        if gt:
-            why = (f"the Rallyman: GT faces {', '.join(gt)} lay with DIRT tiles (the DIRT rulebook says the tracks "
-                   "are compatible) but no picture of a GT tile is among the references, so their cells are not "
-                   "known; " + why)
-        add(Problem("no-cells", "info", f"faces without a cell graph: {ids}; lines and timing are not available",
-                    why))
+        from designer.systems.dirt.board.cellless import missing_text, supply_hint
+
+        faces = list({t.tile: t.face for t in missing}.values())
+        ids = ", ".join(sorted(f.id for f in faces))
+        add(Problem("no-cells", "info", f"faces without a cell graph: {ids}; lines and timing are not available: "
+                    + missing_text(sorted(faces, key=lambda f: f.id)), supply_hint(stage.tileset)))
     out += _token_problems(track)
     unread = [line for line in (stage.notes or "").splitlines() if line.startswith("- tile ")]
     if UNREAD_TOKENS in (stage.notes or "") and unread:
