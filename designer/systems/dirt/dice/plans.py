@@ -202,7 +202,7 @@ class PointNumbers:
         """The numbers of the points of all the candidates of a search, [candidate, point], worked out once."""
         every = search.cache.get("points")
         if every is None:
-            store, depth = search.cache["rows"]
+            store, depth = plan_search.step_rows(search, table)     # kept, or worked out again once released
             if search.compiled is not None:
                 every = plan_search.COMPILED.number_points(store, depth, table.ints, self.lut, self._fresh)
             else:
