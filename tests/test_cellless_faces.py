@@ -59,3 +59,14 @@ def test_an_include_that_is_nowhere_is_named(tmp_path):
     with pytest.raises(DesignerError) as err:
         get_tileset(str(tmp_path / "mine.yaml"))
     assert "no-such-box not found in this folder nor among the tilesets" in str(err.value)
+
+
+def test_a_joker_lap_past_the_last_lap_is_warned():
+    from tests.conftest import ROOT
+
+    stage = load_stage(ROOT / "stages" / "dirt" / "expansions" / "rx-joker-demo.yaml")
+    ts = get_tileset(stage.tileset)
+    ok = {p.code for p in validate(stage.model_copy(update={"laps": 3, "joker_lap": 3}), ts)}
+    assert "joker" in ok and "joker-lap" not in ok
+    late = {p.code: p for p in validate(stage.model_copy(update={"laps": 3, "joker_lap": 5}), ts)}
+    assert late["joker-lap"].severity == "warning" and "lap 3 is driven through the joker" in late["joker-lap"].message

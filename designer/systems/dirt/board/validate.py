@@ -214,6 +214,10 @@ def validate(stage: Stage, tileset: Tileset, track: Track | None = None) -> list
                                              f"{joker_rule()['status']})",
                             "`joker_lap: N` in the stage picks the lap (0: none); the rule is in "
                             "tilesets/dirt-token-rules.yaml"))
+                if stage.joker_lap and stage.joker_lap > stage.laps:
+                    add(Problem("joker-lap", "warning", f"joker_lap: {stage.joker_lap} but the race has "
+                                f"{stage.laps} lap(s): lap {k} is driven through the joker",
+                                f"write `joker_lap:` between 0 and {stage.laps}, or more `laps:`"))
         elif last.face.role not in ("finish", "start-finish"):
             hint = "end the stage with a finish tile (203a or 203b)"
             if first.face.role == "start-finish":
