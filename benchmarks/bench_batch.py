@@ -1,24 +1,37 @@
-"""Batch analysis of every bundled stage (DIRT with the expected time) and the DIRT generator, on 1 and 2 local
-processes (and a local two-worker Dask cluster when ``distributed`` is installed). Prints figures; not a test.
+"""Batch analysis of every bundled stage (DIRT with the expected time) on 1 and 2 local processes: the speed-up and
+what stands in its way. Prints figures; not a test.
 
-    python benchmarks/bench_batch.py [--rounds 2] [--no-dask] [--no-generator] [--simulate RUNS]
+The check on a quiet machine (nothing else running; `uptime` load under 0.5), whole commands as a user runs them:
 
-With ``--simulate RUNS`` it also times the batch of the rulebook's DIRT stages (stages/dirt/rally-*) with 4 cars
-raced RUNS times on each (``batch --players 4 --simulate RUNS``) against the same batch without the table, in one
-process: the table's share of a batch.
+    python benchmarks/bench_batch.py --cli --rounds 3
 
-The machine this runs on is often shared, so beside wall times it prints CPU seconds: the work of one process
-(this process, jobs=1), and for a pool the CPU each worker spent on the batch (probed before and after with
-:func:`designer.core.parallel.worker_cpu`). The speed-up a quiet machine would show is estimated as the CPU of one
-process over the CPU of the busiest worker (plus the parent's share): on a quiet machine a worker's wall time is its
-CPU time. The load averages are printed with every figure. Rounds alternate 1 and 2 processes.
+runs `rally-designer batch stages -o FILE.csv --jobs 1` and `--jobs 2` alternately, prints each one's wall and CPU
+seconds and the load, checks that both tables are identical, and ends with the wall-clock ratio (median of the
+rounds; the target is at least 1.7x on 2 cores).
+
+On a shared machine the wall time is not the program's, so the default mode measures the structure in CPU seconds:
+
+    python benchmarks/bench_batch.py [--rounds 2] [--dask] [--generator] [--simulate RUNS]
+
+each round runs the batch in a fresh process with --jobs 1 and then with --jobs 2 (alternately), and prints the CPU
+of every stage (one process), of each worker (its start included) and of the calling process, the rows checked
+identical, and from those figures the speed-up a quiet machine would show: the CPU of one process over the CPU of
+the busiest worker plus the calling process's and the fork server's (on a quiet machine a process's wall time is
+its CPU time). The bound is the total over max(longest stage, total / 2). `--dask` adds a local two-worker Dask
+cluster; `--generator` the DIRT generator on 1 and 2 processes; `--simulate RUNS` the rulebook DIRT stages with 4
+cars raced RUNS times against the same batch without the table (one process).
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import resource
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -30,101 +43,177 @@ def _load() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def _workers(jobs=None, scheduler=None) -> dict[int, float]:
-    from designer.core import parallel
-
-    out: dict[int, float] = {}
-    for pid, cpu in parallel.run(parallel.worker_cpu, range(16), jobs=jobs, scheduler=scheduler):
-        out[pid] = max(out.get(pid, 0.0), cpu)
-    return out
-
-
-def _ended() -> float:
-    """CPU seconds of this process's children that have ended (local workers restarted or shut down)."""
+def _children() -> float:
     use = resource.getrusage(resource.RUSAGE_CHILDREN)
     return use.ru_utime + use.ru_stime
 
 
-def _pool_run(fn, jobs=None, scheduler=None):
-    """Wall seconds, parent CPU, CPU per live worker spent in ``fn``, and CPU of local workers that ended meanwhile
-    (restarted: their work is lost to the per-worker figures)."""
-    before = _workers(jobs, scheduler)
-    ended = _ended()
-    wall, cpu = time.perf_counter(), time.process_time()
-    out = fn()
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    after = _workers(jobs, scheduler)
-    spent = {pid: after[pid] - before.get(pid, 0.0) for pid in after}
-    return out, wall, cpu, spent, _ended() - ended
+def _digest(rows: list[dict]) -> str:
+    return hashlib.sha256(json.dumps(rows, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def _speedup(one: float, parent: float, spent: dict, lost: float) -> str:
-    """The speed-up a quiet machine would show: one process's CPU over the busiest worker's (with the parent's);
-    when workers were restarted their CPU cannot be placed, so the estimate spreads it evenly (a best case)."""
-    if lost > 0.05:
-        share = (sum(spent.values()) + lost) / 2
-        return f"quiet-machine speed-up at best ~{one / (share + parent):.2f}x (workers restarted)"
-    return f"quiet-machine speed-up ~{one / (max(spent.values()) + parent):.2f}x"
+def measure(jobs: int) -> dict:
+    """One batch of stages/ in this (fresh) process with ``jobs`` processes: the figures as a dict."""
+    import pickle
+
+    from designer.batch import analyse_all, stage_files
+    from designer.core import diskcache, parallel_pool
+
+    diskcache.enable()                                 # as the command line does
+    files = stage_files([ROOT / "stages"])
+    usage: list = []
+    wall, cpu, children = time.perf_counter(), time.process_time(), _children()
+    rows = analyse_all([ROOT / "stages"], jobs=jobs, thumbnails=False, usage=usage)
+    parallel_pool.shutdown()                           # workers and fork server stopped, their CPU counted
+    wall, cpu, children = time.perf_counter() - wall, time.process_time() - cpu, _children() - children
+    workers: dict[int, float] = {}
+    for u in usage:
+        workers[u["pid"]] = max(workers.get(u["pid"], 0.0), u["worker_cpu"])
+    return {"jobs": jobs, "wall": wall, "cpu": cpu, "children": children, "load": _load(),
+            "stages": {os.path.relpath(files[u["index"]], ROOT / "stages"): u["cpu"] for u in usage},
+            "order": [os.path.relpath(files[u["index"]], ROOT / "stages") for u in usage],
+            "workers": workers if jobs > 1 else {}, "rows": len(rows), "digest": _digest(rows),
+            "failed": sum(1 for r in rows if r.get("failed")), "result_bytes": len(pickle.dumps(rows))}
+
+
+def _fresh(jobs: int) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--measure", str(jobs)], capture_output=True, text=True,
+                         cwd=ROOT)
+    if out.returncode:
+        sys.exit(f"the measuring process failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def structure(rounds: int) -> None:
+    one_cpu, estimates, walls, digests = [], [], [], set()
+    for r in range(1, rounds + 1):
+        one = _fresh(1)
+        two = _fresh(2)
+        digests |= {one["digest"], two["digest"]}
+        stages = one["stages"]
+        total = sum(stages.values())
+        longest = max(stages, key=stages.get)
+        busiest = max(two["workers"].values())
+        server = two["children"] - sum(two["workers"].values())
+        estimate = one["cpu"] / (busiest + two["cpu"] + max(server, 0.0))
+        one_cpu.append(one["cpu"])
+        estimates.append(estimate)
+        walls.append(one["wall"] / two["wall"])
+        print(f"round {r}, 1 process: {one['rows']} stages ({one['failed']} failed), CPU {one['cpu']:.1f} s "
+              f"(stages {total:.1f} s, the rest is start and imports), wall {one['wall']:.1f} s   [load {one['load']}]")
+        top = sorted(stages.items(), key=lambda kv: -kv[1])[:5]
+        print("    costliest stages: " + ", ".join(f"{k} {v:.1f} s" for k, v in top)
+              + f"; longest / total = {stages[longest] / total:.0%}; bound on 2 workers: total / max(longest, "
+                f"total/2) = {total / max(stages[longest], total / 2):.2f}x")
+        print(f"round {r}, 2 processes: parent CPU {two['cpu']:.2f} s, workers' CPU (start included) "
+              + ", ".join(f"{v:.1f}" for v in sorted(two["workers"].values(), reverse=True))
+              + f" s, fork server and process starts {max(server, 0.0):.2f} s; stage CPU in workers "
+              f"{sum(two['stages'].values()):.1f} s against {total:.1f} s in one process; results "
+              f"{two['result_bytes'] / 1024:.0f} KB pickled; wall {two['wall']:.1f} s   [load {two['load']}]")
+        print(f"    handed out: {', '.join(two['order'][:4])}, ... last {two['order'][-1]}")
+        print(f"    quiet-machine speed-up ~{estimate:.2f}x from CPU (one process's CPU over the busiest worker's + "
+              f"parent's + server's); wall ratio under this load {one['wall'] / two['wall']:.2f}x")
+    same = "identical" if len(digests) == 1 else f"DIFFERENT ({len(digests)} versions)"
+    print(f"rows of every run {same}; median CPU estimate {statistics.median(estimates):.2f}x, median wall ratio "
+          f"under load {statistics.median(walls):.2f}x over {rounds} rounds   [load {_load()}]")
+
+
+def cli(rounds: int) -> None:
+    exe = Path(sys.executable).with_name("rally-designer")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "designer"]
+    ratios, tables = [], set()
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(1, rounds + 1):
+            walls = {}
+            for jobs in (1, 2):
+                out = Path(tmp) / f"batch-{jobs}.csv"
+                before, wall = _children(), time.perf_counter()
+                done = subprocess.run(command + ["batch", "stages", "-o", str(out), "--jobs", str(jobs)],
+                                      cwd=ROOT, capture_output=True, text=True)
+                wall, cpu = time.perf_counter() - wall, _children() - before
+                if done.returncode:
+                    sys.exit(f"batch --jobs {jobs} failed:\n{done.stderr[-3000:]}")
+                tables.add(hashlib.sha256(out.read_bytes()).hexdigest())
+                walls[jobs] = wall
+                print(f"round {r}: batch --jobs {jobs}: wall {wall:6.1f} s, CPU {cpu:6.1f} s   [load {_load()}]")
+            ratios.append(walls[1] / walls[2])
+            print(f"round {r}: wall-clock ratio {ratios[-1]:.2f}x")
+    same = "identical" if len(tables) == 1 else "DIFFERENT"
+    print(f"tables {same}; median wall-clock ratio {statistics.median(ratios):.2f}x over {rounds} rounds "
+          f"(target 1.7x on a quiet machine)   [load {_load()}]")
+
+
+def dask() -> None:
+    try:
+        import distributed
+    except ImportError:
+        print("distributed is not installed: no cluster figures (pip install 'rally-designer[cluster]')")
+        return
+    from designer.batch import analyse_all
+
+    one = _fresh(1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        usage: list = []
+        wall, cpu = time.perf_counter(), time.process_time()
+        analyse_all([ROOT / "stages"], scheduler=cluster.scheduler_address, thumbnails=False, usage=usage)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        workers: dict[int, float] = {}
+        for u in usage:
+            workers[u["pid"]] = max(workers.get(u["pid"], 0.0), u["worker_cpu"])
+        print(f"Dask, 2 local workers: wall {wall:.1f} s, parent CPU {cpu:.1f} s, workers' CPU "
+              f"{', '.join(f'{v:.1f}' for v in sorted(workers.values(), reverse=True))} s (Dask's own threads "
+              f"included); ~{one['cpu'] / (max(workers.values()) + cpu):.2f}x over 1 process   [load {_load()}]")
+
+
+def simulate(runs: int) -> None:
+    from designer.batch import analyse_all
+
+    rulebook = sorted((ROOT / "stages" / "dirt").glob("rally-*"))
+    for label, kw in (("without the table", {}), (f"4 cars x {runs} races", {"players": 4, "simulate": runs})):
+        wall, cpu = time.perf_counter(), time.process_time()
+        rows = analyse_all(rulebook, jobs=1, thumbnails=False, **kw)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        print(f"rulebook DIRT stages, 1 process, {label}: {len(rows)} stages, wall {wall:6.1f} s, CPU {cpu:6.1f} s"
+              f"   [load {_load()}]")
+
+
+def generator() -> None:
+    from designer.core import parallel_pool
+    from designer.systems.dirt import generate as G
+
+    spec = G.Spec(tiles=(10, 14), seed=1, candidates=60, difficulty="medium")
+    for label, kw in (("1 process", {"jobs": 1}), ("2 processes", {"jobs": 2})):
+        t, c, ch = time.perf_counter(), time.process_time(), _children()
+        G.search(spec, keep=1, **kw)
+        parallel_pool.shutdown()
+        print(f"generator, {label}: {spec.candidates} candidates asked, wall {time.perf_counter() - t:.1f} s, "
+              f"CPU here {time.process_time() - c:.1f} s, in workers {_children() - ch:.1f} s   [load {_load()}]")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--no-dask", action="store_true")
-    parser.add_argument("--no-generator", action="store_true")
+    parser.add_argument("--cli", action="store_true", help="whole commands, wall clock (for a quiet machine)")
+    parser.add_argument("--dask", action="store_true")
+    parser.add_argument("--generator", action="store_true")
     parser.add_argument("--simulate", type=int, default=0, metavar="RUNS")
+    parser.add_argument("--measure", type=int, default=0, help=argparse.SUPPRESS)
     opts = parser.parse_args(argv)
-    from designer.batch import analyse_all, stage_files
-    from designer.systems.dirt import generate as G
-
-    stages = [ROOT / "stages"]
-    n_files = len(stage_files(stages))
-    print(f"{n_files} files under stages/; {os.cpu_count()} cores; load average {_load()}")
-
-    def batch(**kw):
-        return analyse_all(stages, thumbnails=False, **kw)
-
-    for r in range(1, opts.rounds + 1):
-        wall, cpu = time.perf_counter(), time.process_time()
-        rows = batch(jobs=1)
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        failed = sum(1 for row in rows if row.get("failed"))
-        print(f"round {r}: 1 process:   {len(rows)} stages ({failed} failed), wall {wall:6.1f} s, CPU {cpu:6.1f} s"
-              f"   [load {_load()}]")
-        _rows, wall2, parent, spent, lost = _pool_run(lambda: batch(jobs=2), jobs=2)
-        print(f"round {r}: 2 processes: wall {wall2:6.1f} s, parent CPU {parent:4.1f} s, live workers' CPU "
-              f"{', '.join(f'{v:.1f}' for v in sorted(spent.values(), reverse=True))} s, restarted workers' CPU "
-              f"{lost:.1f} s; {_speedup(cpu, parent, spent, lost)} (wall ratio under this load "
-              f"{wall / wall2:.2f}x)   [load {_load()}]")
-    if not opts.no_dask:
-        try:
-            import distributed
-        except ImportError:
-            print("distributed is not installed: no cluster figures (pip install 'rally-designer[cluster]')")
-        else:
-            with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                          dashboard_address=None) as cluster:
-                address = cluster.scheduler_address
-                _rows, wall3, parent, spent, _lost = _pool_run(lambda: batch(scheduler=address), scheduler=address)
-                print(f"Dask, 2 local workers: wall {wall3:6.1f} s, parent CPU {parent:4.1f} s, workers' CPU "
-                      f"{', '.join(f'{v:.1f}' for v in sorted(spent.values(), reverse=True))} s; "
-                      f"{_speedup(cpu, parent, spent, 0.0)} over 1 process   [load {_load()}]")
+    if opts.measure:
+        print(json.dumps(measure(opts.measure)))
+        return
+    print(f"{os.cpu_count()} cores; load average {_load()}")
+    if opts.cli:
+        cli(opts.rounds)
+    else:
+        structure(opts.rounds)
+    if opts.dask:
+        dask()
     if opts.simulate:
-        rulebook = sorted((ROOT / "stages" / "dirt").glob("rally-*"))
-        for label, kw in (("without the table", {}), (f"4 cars x {opts.simulate} races", {"players": 4,
-                                                                                        "simulate": opts.simulate})):
-            wall, cpu = time.perf_counter(), time.process_time()
-            rows = analyse_all(rulebook, jobs=1, thumbnails=False, **kw)
-            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-            print(f"rulebook DIRT stages, 1 process, {label}: {len(rows)} stages, wall {wall:6.1f} s, CPU {cpu:6.1f} s"
-                  f"   [load {_load()}]")
-    if not opts.no_generator:
-        spec = G.Spec(tiles=(10, 14), seed=1, candidates=60, difficulty="medium")
-        for label, kw in (("1 process", {"jobs": 1}), ("2 processes", {"jobs": 2})):
-            t, c = time.perf_counter(), time.process_time()
-            G.search(spec, keep=1, **kw)
-            print(f"generator, {label}: {spec.candidates} candidates asked, wall {time.perf_counter() - t:.1f} s, "
-                  f"CPU here {time.process_time() - c:.1f} s   [load {_load()}]")
+        simulate(opts.simulate)
+    if opts.generator:
+        generator()
 
 
 if __name__ == "__main__":

@@ -12,6 +12,13 @@ from designer.core import parallel
 from designer.core.errors import DesignerError
 
 MAX_FILES = 5000
+# what a local worker imports before it starts (once, in the fork server): each game's analysis. Only speed: a
+# module missing here is imported by the first job that needs it.
+PRELOAD = ("designer.batch.worker", "designer.systems.dirt.system", "designer.systems.dirt.analysis",
+           "designer.systems.dirt.dice.expected_time", "designer.systems.classic.system",
+           "designer.systems.classic.analysis", "designer.systems.greatrace.system",
+           "designer.systems.greatrace.driving.analysis", "designer.systems.rallye.system",
+           "designer.systems.rallye.analyse")
 
 
 def stage_files(paths) -> list[str]:
@@ -40,14 +47,16 @@ def stage_files(paths) -> list[str]:
 
 def analyse_all(paths, *, jobs: int | None = None, scheduler: str | None = None, players: int | None = None,
                 thumbnails: bool = True, progress=None, options: dict | None = None,
-                simulate: int | None = None) -> list[dict]:
+                simulate: int | None = None, usage: list | None = None) -> list[dict]:
     """One row per stage (a rally file gives none: its stages are files of their own), in file order.
 
     ``options`` maps a game system to the analysis options its stages get, e.g. ``{"dirt": {"expected": False}}``.
     ``simulate``: race ``players`` cars that many times on each DIRT and classic stage; the rows get the simulated
     table's turns and minutes and per seat the time, its sd, the chance of being blocked and the turns
-    (:func:`designer.batch.worker.columns_of`).
+    (:func:`designer.batch.worker.columns_of`). ``usage``: see :func:`designer.core.parallel.run` (one entry per
+    file, for benchmarks).
     """
+    from designer.batch.cost import guess
     from designer.batch.worker import analyse_file
 
     files = stage_files(paths)
@@ -58,5 +67,9 @@ def analyse_all(paths, *, jobs: int | None = None, scheduler: str | None = None,
         raise DesignerError(f"{simulate} is not a number of simulated races", hint="give 1 to 100000, e.g. 500")
     jobs_in = [{"path": f, "players": players, "thumbnail": thumbnails, "options": options or {},
                 "simulate": simulate} for f in files]
-    rows_per_file = parallel.run(analyse_file, jobs_in, jobs=jobs, scheduler=scheduler, progress=progress)
+    # the longest stages first (see designer.batch.cost), on workers that start with the analysis imported
+    pool = parallel.scheduler_address(scheduler) is not None or min(parallel.default_jobs(jobs), len(files)) > 1
+    cost = [guess(f) for f in files] if pool else None
+    rows_per_file = parallel.run(analyse_file, jobs_in, jobs=jobs, scheduler=scheduler, progress=progress,
+                                 cost=cost, preload=PRELOAD, usage=usage)
     return [row for rows in rows_per_file for row in rows]

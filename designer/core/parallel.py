@@ -1,8 +1,9 @@
 """Running many independent jobs (analyses of stages, batches of generator candidates) in parallel.
 
-Locally through joblib on the machine's cores (processes: each job is CPU-bound pure Python), never more
-processes than the cores this process may use; on a Dask cluster when a scheduler address is given
-(``scheduler="tcp://host:8786"``, or the ``RALLY_DASK_SCHEDULER`` environment variable). An address is checked
+Locally on the machine's cores (processes: each job is CPU-bound pure Python; the pool is
+:mod:`designer.core.parallel_pool`), never more processes than the cores this process may use; on a Dask cluster
+when a scheduler address is given (``scheduler="tcp://host:8786"``, or the ``RALLY_DASK_SCHEDULER`` environment
+variable). An address is checked
 before use, and the scheduler must answer as a Dask scheduler within :data:`CONNECT_SECONDS` (a port that accepts
 and stays silent, or another kind of server, is a :class:`DesignerError` naming the scheduler, not a hang). The
 job function must live in an importable module and take and return plain data, so the same call runs in a local
@@ -172,63 +173,47 @@ def _unreachable(address: str, why: str):
 
 
 def run(fn: Callable[[Any], Any], items: Sequence[Any], *, jobs: int | None = None, scheduler: str | None = None,
-        progress: Progress | None = None) -> list:
-    """``[fn(item) for item in items]``, in parallel; ``progress(done, total)`` is called as results arrive."""
+        progress: Progress | None = None, cost: Sequence[float] | None = None, preload: Sequence[str] = (),
+        usage: list | None = None) -> list:
+    """``[fn(item) for item in items]``, in parallel; ``progress(done, total)`` is called as results arrive.
+
+    ``cost``: a guess of each item's work; the costliest are handed out first (a long job handed out last keeps
+    one worker busy while the others wait), and the results still come back in the order of ``items``.
+    ``preload``: the modules the jobs need, imported once before the local workers start (see
+    :mod:`designer.core.parallel_pool`). ``usage``: a list that gets, per job, ``{"index", "pid", "cpu",
+    "worker_cpu"}``: the item, the process that ran it, the job's CPU seconds and that process's CPU seconds when
+    the job ended (its start included); in one process the process is this one.
+    """
     items = list(items)
+    order = list(range(len(items)))
+    if cost is not None:
+        if len(cost) != len(items):
+            raise ValueError("one cost per item")
+        order.sort(key=lambda k: -cost[k])             # stable: equal costs keep the items' order
     address = scheduler_address(scheduler)
     if address:
-        return _run_dask(fn, items, address, progress)
+        return _run_dask(fn, items, order, address, progress, usage)
     n = min(default_jobs(jobs), max(1, len(items)))
     if n == 1:
+        from designer.core.parallel_pool import Timed
+
+        timed = Timed(fn)
         out = []
         for k, item in enumerate(items, start=1):
-            out.append(fn(item))
+            result, pid, cpu, worker_cpu = timed(item)
+            out.append(result)
+            if usage is not None:
+                usage.append({"index": k - 1, "pid": pid, "cpu": cpu, "worker_cpu": worker_cpu})
             if progress:
                 progress(k, len(items))
         return out
-    import warnings
+    from designer.core.parallel_pool import run_local
 
-    from joblib import Parallel, delayed
-
-    out = []
-    runner = Parallel(n_jobs=n, return_as="generator", batch_size=1)
-    fn = _InWorker(fn)
-    with warnings.catch_warnings():
-        # joblib restarts a worker whose memory grew and says so as a warning meant for developers; the
-        # results are unaffected, so it is not shown to users.
-        warnings.filterwarnings("ignore", message="A worker stopped", category=UserWarning)
-        for k, result in enumerate(runner(delayed(fn)(item) for item in items), start=1):
-            out.append(result)
-            if progress:
-                progress(k, len(items))
-    return out
+    return run_local(fn, items, order, n, tuple(preload), progress, usage)
 
 
-# joblib's workers (loky) restart a worker whose memory grew by 300 MB after its first job, taken for a leak. A
-# worker that analyses stages with the expected time keeps about that much (its tables and the allocator's arenas)
-# after a few stages, so it was restarted again and again, each time importing everything and rebuilding its
-# tables: the pool lost to one process. A worker here is let grow to this much before it is restarted.
-WORKER_MEMORY_BYTES = 2_000_000_000
-
-
-class _InWorker:
-    """``fn`` as a job for joblib's workers, raising their restart threshold (above) in the worker that runs it."""
-
-    def __init__(self, fn: Callable[[Any], Any]):
-        self.fn = fn
-
-    def __call__(self, item: Any) -> Any:
-        try:
-            from joblib.externals.loky import process_executor
-
-            if getattr(process_executor, "_MAX_MEMORY_LEAK_SIZE", WORKER_MEMORY_BYTES) < WORKER_MEMORY_BYTES:
-                process_executor._MAX_MEMORY_LEAK_SIZE = WORKER_MEMORY_BYTES
-        except ImportError:                    # another joblib: its own threshold stands
-            pass
-        return self.fn(item)
-
-
-def _run_dask(fn, items: list, address: str, progress: Progress | None) -> list:
+def _run_dask(fn, items: list, order: list[int], address: str, progress: Progress | None,
+              usage: list | None) -> list:
     try:
         from distributed import Client, as_completed
     except ImportError:
@@ -252,12 +237,20 @@ def _run_dask(fn, items: list, address: str, progress: Progress | None) -> list:
             except (TimeoutError, OSError):
                 raise DesignerError(f"the Dask scheduler at {address} has no worker (waited {WORKERS_SECONDS:g} s)",
                                     hint="start workers with `dask worker " + address + "`") from None
-        futures = client.map(fn, items, pure=False)
-        index = {f.key: k for k, f in enumerate(futures)}
+        from designer.core.parallel_pool import Timed
+
+        timed = Timed(fn)
+        # submitted costliest first, each with a priority that says so (Dask runs the higher priorities first)
+        futures = [client.submit(timed, items[k], pure=False, priority=len(order) - rank)
+                   for rank, k in enumerate(order)]
+        index = {f.key: k for f, k in zip(futures, order)}
         out: list = [None] * len(items)
         try:
             for done, future in enumerate(as_completed(futures), start=1):
-                out[index[future.key]] = future.result()
+                k = index[future.key]
+                out[k], pid, cpu, worker_cpu = future.result()
+                if usage is not None:
+                    usage.append({"index": k, "pid": pid, "cpu": cpu, "worker_cpu": worker_cpu})
                 if progress:
                     progress(done, len(items))
         except (OSError, KilledWorker, CancelledError) as exc:   # the connection closed, or workers died
@@ -282,12 +275,3 @@ def chunks(items: Iterable[Any], size: int) -> list[list]:
     if cur:
         out.append(cur)
     return out
-
-
-def worker_cpu(_item: Any = None) -> tuple[int, float]:
-    """``(process id, CPU seconds used so far)`` of the process that runs it: sent as jobs after a run, it tells how
-    the work was shared between the workers (for benchmarks on a machine whose wall time is not the program's)."""
-    import time
-
-    time.sleep(0.05)                   # long enough that every idle worker takes one
-    return os.getpid(), time.process_time()
