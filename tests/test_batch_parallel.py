@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from designer.batch import analyse_all
 from designer.batch.cost import guess, guess_text
@@ -86,3 +88,12 @@ def test_a_guess_never_fails_and_ranks_the_long_stage_first(tmp_path):
         value = guess(path)
         assert isinstance(value, float) and value >= 0 and time.process_time() - start < 2, name
     assert guess(tmp_path / "missing.yaml") == guess_text("[")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(-1000, 1000), st.floats(0, 100, allow_nan=False)), max_size=12))
+def test_any_costs_give_the_results_in_the_items_order(pairs):
+    items, cost = [p[0] for p in pairs], [p[1] for p in pairs]
+    usage: list = []
+    assert parallel.run(abs, items, jobs=2, cost=cost, usage=usage) == [abs(x) for x in items]
+    assert sorted(u["index"] for u in usage) == list(range(len(items)))
