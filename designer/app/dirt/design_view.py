@@ -240,20 +240,19 @@ def _validation(stage, track, problems) -> None:
 
 
 def _problem(k: int, p) -> None:
-    with st.container(border=True, key=f"problem_{k}"):
-        where = f"**{p.where[0].upper() + p.where[1:]}**"
-        text = f"{SEVERITY_ICON[p.severity]} {where}: {p.message}"
-        if p.tile is not None and p.tile == ss.get("last_edited"):
-            text = ":blue-badge[just placed] " + text
-        if p.hint:
-            text += f"  \n:gray[{checks.web_hint(p.hint)}]"
-        if p.tile is None:
-            st.markdown(text)
-            return
-        c1, c2 = st.columns([6, 1], vertical_alignment="center")
-        c1.markdown(text)
-        c2.button("", icon=":material/my_location:", key=f"show_{k}", on_click=design_actions.on_show,
-                  args=(p.tile,), help=f"Show tile {p.tile + 1} on the map")
+    """One listed problem: its text and, for a tile's problem, a button that shows the tile. One row of two elements
+    (not a box holding two columns): every element listed is drawn again by the browser on every edit."""
+    where = f"**{p.where[0].upper() + p.where[1:]}**"
+    text = f"{SEVERITY_ICON[p.severity]} {where}: {p.message}"
+    if p.tile is not None and p.tile == ss.get("last_edited"):
+        text = ":blue-badge[just placed] " + text
+    if p.hint:
+        text += f"  \n:gray[{checks.web_hint(p.hint)}]"
+    row = st.container(border=True, horizontal=True, wrap=False, vertical_alignment="center", key=f"problem_{k}")
+    row.markdown(text, width="stretch")
+    if p.tile is not None:
+        row.button("", icon=":material/my_location:", key=f"show_{k}", on_click=design_actions.on_show,
+                   args=(p.tile,), help=f"Show tile {p.tile + 1} on the map")
 
 
 def _facts(stage, track) -> None:
