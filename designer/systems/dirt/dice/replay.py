@@ -13,6 +13,8 @@ import numpy as np
 
 from designer.racing.mdp import Outcome
 from designer.systems.dirt.dice.plans import BIG, PlanSet, secure_cost
+from designer.systems.dirt.dice.relaid import relay_outcomes
+from designer.systems.dirt.dice.rollout import first_loss
 
 
 class Replay:
@@ -87,3 +89,83 @@ def _merge(outs: list[Outcome]) -> list[Outcome]:
             first[key], total[key] = o, o.p
     return [o if p == o.p else Outcome(p, o.seconds, o.state, o.bank, o.loss, o.info)
             for o, p in zip(first.values(), total.values()) if p > 0]
+
+
+def turn_outcomes(model, state, t, decision, value) -> list[Outcome]:
+    """The exact distribution of one turn of a :class:`~.turn_model.DirtModel` played with ``decision`` (a
+    Decision) from ``state`` holding ``t`` tokens: its outcomes, those with the same seconds, state, tokens and
+    loss as one."""
+    cell, gear, damage = state
+    if decision.mode == "spare":
+        g, s, b, _, su = damage
+        return [Outcome(1.0, float(model.mishaps.spare_wheel_seconds), (cell, 0, (g, s - 1, b, 1, su)), t)]
+    ps1, stop, loss, replay = model.single(state, decision, value)
+    # outcomes with the same seconds, state, tokens and loss are one (their chances added in the order met,
+    # the label of the first kept): what replay._merge does, without an Outcome for each term
+    chance: dict = {}
+    label: dict = {}
+
+    def emit(p, outs, bank, credit=0.0, info=None):
+        for q, sec, nxt, lost in outs:
+            key = (sec - credit, nxt, bank, lost)
+            if key in chance:
+                chance[key] += p * q
+            else:
+                chance[key], label[key] = p * q, info
+
+    def merged() -> list[Outcome]:
+        return [Outcome(pr, *key, label[key]) for key, pr in chance.items() if pr > 0]
+
+    if decision.mode == "attack":
+        total = t + int(ps1.gain[0])
+        bank, credit = min(total, model.T1 - 1), max(0, total - (model.T1 - 1))
+        if ps1.first is None:
+            ps1.first = first_loss(ps1, model.limit)
+        fail, ok = ps1.first
+        n = int(ps1.length[0])
+        cheapest = cheapest_from(loss[0, :n + 1, bank].tolist()) if model.latest else None
+        pc = ps1.pc[0, 1]
+        if pc:
+            emit(pc, model.stop_outcomes(*model._point(ps1, 1), damage), bank, credit, "canon")
+        emit((1 - pc) * ok[0], model.stop_outcomes(*model._point(ps1, n), damage), bank, credit, "attack")
+        if model.achievable:
+            for prob, pt, v in relay_outcomes(model, cell, gear, ps1.steps[0], damage, bank, value):
+                emit((1 - pc) * prob, model.attack_failure(ps1, 0, bank, loss, damage, laid=(pt, v)), bank, credit,
+                     "attack-failed")
+        for j in range(1, n + 1) if not model.achievable else ():
+            if fail[0, j] > 0:
+                emit((1 - pc) * fail[0, j], model.attack_failure(ps1, j, bank, loss, damage, cheapest), bank, credit,
+                     "attack-failed")
+        return merged()
+    mass = {(0, 0, t): 1.0}
+    points = replay.points
+    for i in range(0, replay.length + 1):
+        nxt: dict = {}
+        for (h, k, tok), p in mass.items():
+            act = replay.choice(i, h, k, tok)
+            if act == "stop":
+                emit(p, model.stop_outcomes(*points[i], damage), tok, 0.0, "stop")
+                continue
+            j = i + 1
+            if act == "secure":
+                m = replay.m[j]
+                key = (h, k + m, tok - secure_cost(k, m))
+                nxt[key] = nxt.get(key, 0.0) + p
+                continue
+            pj, pc = replay.pj[j], replay.pc[j]
+            if pc:
+                emit(p * pc, model.stop_outcomes(*points[j], damage), tok, 0.0, "canon")
+            if pj:
+                emit(p * (1 - pc) * pj, model.loss_or_rescue(ps1, j, tok, damage), tok, 0.0, "loss")
+            rest = p * (1 - pc) * (1 - pj)
+            for x, qx in enumerate(replay.q[j]):
+                if not qx:
+                    continue
+                if h + x >= model.limit:
+                    emit(rest * qx, model.loss_or_rescue(ps1, j, tok, damage), tok, 0.0, "loss")
+                else:
+                    key = (h + x, k, tok)
+                    nxt[key] = nxt.get(key, 0.0) + rest * qx
+        mass = nxt
+    return merged()
+

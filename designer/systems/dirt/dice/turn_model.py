@@ -34,10 +34,10 @@ import numpy as np
 from designer.racing.mdp import Outcome
 from designer.systems.dirt.dice.mishaps import Mishaps
 from designer.systems.dirt.dice.plans import (BIG, PlanSet, PointNumbers, StepTable, fits_all, plan_set, search_plans,
-                                              secure_cost, subset, subset_many)
-from designer.systems.dirt.dice.relaid import reach_low, relay_outcomes, relay_values
-from designer.systems.dirt.dice.replay import Replay, _merge, cheapest_from  # noqa: F401  (read by tests)
-from designer.systems.dirt.dice.rollout import attack_values, first_loss, roll_values
+                                              subset, subset_many)
+from designer.systems.dirt.dice.relaid import reach_low, relay_values
+from designer.systems.dirt.dice.replay import Replay, _merge, cheapest_from, turn_outcomes  # noqa: F401  (read by tests)
+from designer.systems.dirt.dice.rollout import attack_values, roll_values
 from designer.systems.dirt.driving.ruleset import Pool, Ruleset
 
 FIN = ("finished",)
@@ -451,77 +451,6 @@ class DirtModel:
         return (int(ps1.cell[0, i]), int(ps1.gear[0, i]), bool(ps1.fin[0, i]), int(ps1.cuts[0, i]))
 
     def outcomes(self, state, t, decision: Decision, value) -> list[Outcome]:
-        cell, gear, damage = state
-        if decision.mode == "spare":
-            g, s, b, _, su = damage
-            return [Outcome(1.0, float(self.mishaps.spare_wheel_seconds), (cell, 0, (g, s - 1, b, 1, su)), t)]
-        ps1, stop, loss, replay = self.single(state, decision, value)
-        # outcomes with the same seconds, state, tokens and loss are one (their chances added in the order met,
-        # the label of the first kept): what replay._merge does, without an Outcome for each term
-        chance: dict = {}
-        label: dict = {}
-
-        def emit(p, outs, bank, credit=0.0, info=None):
-            for q, sec, nxt, lost in outs:
-                key = (sec - credit, nxt, bank, lost)
-                if key in chance:
-                    chance[key] += p * q
-                else:
-                    chance[key], label[key] = p * q, info
-
-        def merged() -> list[Outcome]:
-            return [Outcome(pr, *key, label[key]) for key, pr in chance.items() if pr > 0]
-
-        if decision.mode == "attack":
-            total = t + int(ps1.gain[0])
-            bank, credit = min(total, self.T1 - 1), max(0, total - (self.T1 - 1))
-            if ps1.first is None:
-                ps1.first = first_loss(ps1, self.limit)
-            fail, ok = ps1.first
-            n = int(ps1.length[0])
-            cheapest = cheapest_from(loss[0, :n + 1, bank].tolist()) if self.latest else None
-            pc = ps1.pc[0, 1]
-            if pc:
-                emit(pc, self.stop_outcomes(*self._point(ps1, 1), damage), bank, credit, "canon")
-            emit((1 - pc) * ok[0], self.stop_outcomes(*self._point(ps1, n), damage), bank, credit, "attack")
-            if self.achievable:
-                for prob, pt, v in relay_outcomes(self, cell, gear, ps1.steps[0], damage, bank, value):
-                    emit((1 - pc) * prob, self.attack_failure(ps1, 0, bank, loss, damage, laid=(pt, v)), bank, credit,
-                         "attack-failed")
-            for j in range(1, n + 1) if not self.achievable else ():
-                if fail[0, j] > 0:
-                    emit((1 - pc) * fail[0, j], self.attack_failure(ps1, j, bank, loss, damage, cheapest), bank, credit,
-                         "attack-failed")
-            return merged()
-        mass = {(0, 0, t): 1.0}
-        points = replay.points
-        for i in range(0, replay.length + 1):
-            nxt: dict = {}
-            for (h, k, tok), p in mass.items():
-                act = replay.choice(i, h, k, tok)
-                if act == "stop":
-                    emit(p, self.stop_outcomes(*points[i], damage), tok, 0.0, "stop")
-                    continue
-                j = i + 1
-                if act == "secure":
-                    m = replay.m[j]
-                    key = (h, k + m, tok - secure_cost(k, m))
-                    nxt[key] = nxt.get(key, 0.0) + p
-                    continue
-                pj, pc = replay.pj[j], replay.pc[j]
-                if pc:
-                    emit(p * pc, self.stop_outcomes(*points[j], damage), tok, 0.0, "canon")
-                if pj:
-                    emit(p * (1 - pc) * pj, self.loss_or_rescue(ps1, j, tok, damage), tok, 0.0, "loss")
-                rest = p * (1 - pc) * (1 - pj)
-                for x, qx in enumerate(replay.q[j]):
-                    if not qx:
-                        continue
-                    if h + x >= self.limit:
-                        emit(rest * qx, self.loss_or_rescue(ps1, j, tok, damage), tok, 0.0, "loss")
-                    else:
-                        key = (h + x, k, tok)
-                        nxt[key] = nxt.get(key, 0.0) + rest * qx
-            mass = nxt
-        return merged()
-
+        """The exact distribution of one turn played with ``decision`` holding ``t`` tokens
+        (:func:`.replay.turn_outcomes`)."""
+        return turn_outcomes(self, state, t, decision, value)
