@@ -11,7 +11,7 @@ rounds; the target is at least 1.7x on 2 cores).
 
 On a shared machine the wall time is not the program's, so the default mode measures the structure in CPU seconds:
 
-    python benchmarks/bench_batch.py [--rounds 2] [--dask] [--generator] [--simulate RUNS]
+    python benchmarks/bench_batch.py [--rounds 2] [--stages FOLDER] [--dask] [--generator] [--simulate RUNS]
 
 each round runs the batch in a fresh process with --jobs 1 and then with --jobs 2 (alternately), and prints the CPU
 of every stage (one process), of each worker (its start included) and of the calling process, the rows checked
@@ -52,43 +52,43 @@ def _digest(rows: list[dict]) -> str:
     return hashlib.sha256(json.dumps(rows, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def measure(jobs: int) -> dict:
-    """One batch of stages/ in this (fresh) process with ``jobs`` processes: the figures as a dict."""
+def measure(jobs: int, folder: Path) -> dict:
+    """One batch of ``folder`` in this (fresh) process with ``jobs`` processes: the figures as a dict."""
     import pickle
 
     from designer.batch import analyse_all, stage_files
     from designer.core import diskcache, parallel_pool
 
     diskcache.enable()                                 # as the command line does
-    files = stage_files([ROOT / "stages"])
+    files = stage_files([folder])
     usage: list = []
     wall, cpu, children = time.perf_counter(), time.process_time(), _children()
-    rows = analyse_all([ROOT / "stages"], jobs=jobs, thumbnails=False, usage=usage)
+    rows = analyse_all([folder], jobs=jobs, thumbnails=False, usage=usage)
     parallel_pool.shutdown()                           # workers and fork server stopped, their CPU counted
     wall, cpu, children = time.perf_counter() - wall, time.process_time() - cpu, _children() - children
     workers: dict[int, float] = {}
     for u in usage:
         workers[u["pid"]] = max(workers.get(u["pid"], 0.0), u["worker_cpu"])
     return {"jobs": jobs, "wall": wall, "cpu": cpu, "children": children, "load": _load(),
-            "stages": {os.path.relpath(files[u["index"]], ROOT / "stages"): u["cpu"] for u in usage},
-            "order": [os.path.relpath(files[u["index"]], ROOT / "stages") for u in usage],
+            "stages": {os.path.relpath(files[u["index"]], folder): u["cpu"] for u in usage},
+            "finished": [os.path.relpath(files[u["index"]], folder) for u in usage],
             "workers": workers if jobs > 1 else {}, "rows": len(rows), "digest": _digest(rows),
             "failed": sum(1 for r in rows if r.get("failed")), "result_bytes": len(pickle.dumps(rows))}
 
 
-def _fresh(jobs: int) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--measure", str(jobs)], capture_output=True, text=True,
-                         cwd=ROOT)
+def _fresh(jobs: int, folder: Path) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--measure", str(jobs), "--stages", str(folder)],
+                         capture_output=True, text=True, cwd=ROOT)
     if out.returncode:
         sys.exit(f"the measuring process failed:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.splitlines()[-1])
 
 
-def structure(rounds: int) -> None:
+def structure(rounds: int, folder: Path) -> None:
     one_cpu, estimates, walls, digests = [], [], [], set()
     for r in range(1, rounds + 1):
-        one = _fresh(1)
-        two = _fresh(2)
+        one = _fresh(1, folder)
+        two = _fresh(2, folder)
         digests |= {one["digest"], two["digest"]}
         stages = one["stages"]
         total = sum(stages.values())
@@ -100,7 +100,7 @@ def structure(rounds: int) -> None:
         estimates.append(estimate)
         walls.append(one["wall"] / two["wall"])
         print(f"round {r}, 1 process: {one['rows']} stages ({one['failed']} failed), CPU {one['cpu']:.1f} s "
-              f"(stages {total:.1f} s, the rest is start and imports), wall {one['wall']:.1f} s   [load {one['load']}]")
+              f"(stages {total:.1f} s: the imports are paid in the first of each game), wall {one['wall']:.1f} s   [load {one['load']}]")
         top = sorted(stages.items(), key=lambda kv: -kv[1])[:5]
         print("    costliest stages: " + ", ".join(f"{k} {v:.1f} s" for k, v in top)
               + f"; longest / total = {stages[longest] / total:.0%}; bound on 2 workers: total / max(longest, "
@@ -110,7 +110,7 @@ def structure(rounds: int) -> None:
               + f" s, fork server and process starts {max(server, 0.0):.2f} s; stage CPU in workers "
               f"{sum(two['stages'].values()):.1f} s against {total:.1f} s in one process; results "
               f"{two['result_bytes'] / 1024:.0f} KB pickled; wall {two['wall']:.1f} s   [load {two['load']}]")
-        print(f"    handed out: {', '.join(two['order'][:4])}, ... last {two['order'][-1]}")
+        print(f"    finished first: {', '.join(two['finished'][:3])}; last {', '.join(two['finished'][-3:])}")
         print(f"    quiet-machine speed-up ~{estimate:.2f}x from CPU (one process's CPU over the busiest worker's + "
               f"parent's + server's); wall ratio under this load {one['wall'] / two['wall']:.2f}x")
     same = "identical" if len(digests) == 1 else f"DIFFERENT ({len(digests)} versions)"
@@ -118,7 +118,7 @@ def structure(rounds: int) -> None:
           f"under load {statistics.median(walls):.2f}x over {rounds} rounds   [load {_load()}]")
 
 
-def cli(rounds: int) -> None:
+def cli(rounds: int, folder: Path) -> None:
     exe = Path(sys.executable).with_name("rally-designer")
     command = [str(exe)] if exe.exists() else [sys.executable, "-m", "designer"]
     ratios, tables = [], set()
@@ -128,7 +128,7 @@ def cli(rounds: int) -> None:
             for jobs in (1, 2):
                 out = Path(tmp) / f"batch-{jobs}.csv"
                 before, wall = _children(), time.perf_counter()
-                done = subprocess.run(command + ["batch", "stages", "-o", str(out), "--jobs", str(jobs)],
+                done = subprocess.run(command + ["batch", str(folder), "-o", str(out), "--jobs", str(jobs)],
                                       cwd=ROOT, capture_output=True, text=True)
                 wall, cpu = time.perf_counter() - wall, _children() - before
                 if done.returncode:
@@ -143,7 +143,7 @@ def cli(rounds: int) -> None:
           f"(target 1.7x on a quiet machine)   [load {_load()}]")
 
 
-def dask() -> None:
+def dask(folder: Path) -> None:
     try:
         import distributed
     except ImportError:
@@ -151,12 +151,12 @@ def dask() -> None:
         return
     from designer.batch import analyse_all
 
-    one = _fresh(1)
+    one = _fresh(1, folder)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         usage: list = []
         wall, cpu = time.perf_counter(), time.process_time()
-        analyse_all([ROOT / "stages"], scheduler=cluster.scheduler_address, thumbnails=False, usage=usage)
+        analyse_all([folder], scheduler=cluster.scheduler_address, thumbnails=False, usage=usage)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         workers: dict[int, float] = {}
         for u in usage:
@@ -198,18 +198,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--dask", action="store_true")
     parser.add_argument("--generator", action="store_true")
     parser.add_argument("--simulate", type=int, default=0, metavar="RUNS")
+    parser.add_argument("--stages", type=Path, default=ROOT / "stages", help="the folder to batch (default: all)")
     parser.add_argument("--measure", type=int, default=0, help=argparse.SUPPRESS)
     opts = parser.parse_args(argv)
+    folder = opts.stages.resolve()
     if opts.measure:
-        print(json.dumps(measure(opts.measure)))
+        print(json.dumps(measure(opts.measure, folder)))
         return
-    print(f"{os.cpu_count()} cores; load average {_load()}")
+    print(f"{os.cpu_count()} cores; load average {_load()}; {folder}")
     if opts.cli:
-        cli(opts.rounds)
+        cli(opts.rounds, folder)
     else:
-        structure(opts.rounds)
+        structure(opts.rounds, folder)
     if opts.dask:
-        dask()
+        dask(folder)
     if opts.simulate:
         simulate(opts.simulate)
     if opts.generator:
