@@ -205,14 +205,17 @@ def rally_sheet(pdf: Book, name: str, facts: list, runs: int | None = None, tabl
                 rows.append(("TOTAL TIME", ".....:.....  #....", "total"))
     rows.append(("FINAL TIME", ".....:.....", "total"))
     rows.append(("POSITION", "#.....", "total"))
+    if table is None:
+        table = simulated_table(facts, runs or BOOK_RUNS)
+    fit = _sheet_fit(pdf, rows, table)
     pdf.set_line_width(0.3)
     pdf.set_draw_color(*INK)
     for label, content, kind in rows:
         if kind in ("band", "note"):
             pdf.band("↓ " + (label.upper() if kind == "band" else label), 7, BAND if kind == "band" else PALE,
-                     bold=kind == "band", h=5.0)
+                     bold=kind == "band", h=5.0 * fit)
             continue
-        h = 12.0 if kind == "name" else (7.0 if label == "PENALTIES" else 9.0)
+        h = _row_h(label, kind) * fit
         fill = kind in ("time", "total", "name")
         pdf.set_fill_color(*(SHADE if fill else (255, 255, 255)))
         pdf.font(8, True)
@@ -223,7 +226,12 @@ def rally_sheet(pdf: Book, name: str, facts: list, runs: int | None = None, tabl
         pdf.ln(h)
     pdf.set_text_color(*INK)
     pdf.ln(2.5)
-    pdf.para("Start order: for the first stage, draw the cars at random, the one drawn starts and play goes "
+    pdf.para(SHEET_TEXT, 7.5, GREY, 3.5)
+    if table is not None:
+        table_block(pdf, table)
+
+
+SHEET_TEXT = ("Start order: for the first stage, draw the cars at random, the one drawn starts and play goes "
              "clockwise; for each later stage, the best total time so far starts first, then the second best "
              "(rulebook, 'Déterminer l'ordre de départ' and 'Passer à la Spéciale suivante'). "
              "Write each player's name, then the time of each stage: the time cards added up, minus the seconds "
@@ -232,11 +240,32 @@ def rally_sheet(pdf: Book, name: str, facts: list, runs: int | None = None, tabl
              "damage tokens and the flat tyres left when there is no assistance; they come back on the dashboard "
              "at the next stage. Spare wheel: O if its card can be used in the next stage, N if not. Total time: "
              "the sum so far, with the position (#). A player who retires takes one minute more than the slowest "
-             "finisher.", 7.5, GREY, 3.5)
-    if table is None:
-        table = simulated_table(facts, runs or BOOK_RUNS)
+             "finisher.")
+TABLE_NEED = 38.0   # mm (and 5 a car) the simulated table needs below the sheet, or it starts a page
+ROW_FIT = 0.8       # the sheet's rows may be this much shorter (not less) to keep the sheet and its table on a page
+
+
+def _row_h(label: str, kind: str) -> float:
+    return 12.0 if kind == "name" else (7.0 if label == "PENALTIES" else 9.0)
+
+
+def _sheet_fit(pdf: Book, rows: list, table: dict | None) -> float:
+    """How much shorter the sheet's rows are drawn (1: as designed, down to :data:`ROW_FIT`) so that they, the
+    text under them and the simulated table fit on the page; 1 when even :data:`ROW_FIT` would not do."""
+    rows_h = sum(5.0 if kind in ("band", "note") else _row_h(label, kind) for label, _, kind in rows)
+    pdf.font(7.5)
+    rest = 2.5 + 3.5 * len(pdf.wrap(SHEET_TEXT, pdf.epw)) + 1.0
     if table is not None:
-        table_block(pdf, table)
+        from designer.systems.dirt.book.flow import height_alone
+
+        block = height_alone(pdf, lambda b: (b.add_page(), table_block(b, table)))
+        if block is None:
+            return 1.0
+        rest += max(block, TABLE_NEED + 5 * table["players"])     # table_block starts a page under that
+    room = pdf.bottom - pdf.get_y() - rest
+    if room >= rows_h or room < ROW_FIT * rows_h:
+        return 1.0
+    return room / rows_h
 
 
 # -- the rally raced by the table's cars ---------------------------------------------------------
@@ -261,7 +290,7 @@ def table_block(pdf: Book, d: dict) -> None:
     car, and what it rests on."""
     from designer.systems.dirt.book.facts import clock as clk
 
-    pdf.need(38 + 5 * d["players"])
+    pdf.need(TABLE_NEED + 5 * d["players"])
     pdf.ln(1)
     pdf.subheading(f"At the table: {d['players']} cars raced {d['runs']} times (simulation)", 9.5)
     pdf.para(f"About {minutes(d['table_minutes'])} at the table ({d['rally_table_turns']:.0f} turns of all cars, "
