@@ -41,10 +41,10 @@ from designer.systems.dirt.dice.sweep import sweep
 from designer.systems.dirt.dice.turn_model import FIN, DirtModel
 from designer.systems.dirt.driving.ruleset import Ruleset
 
-# The largest road (in cells) whose expected time is solved: memory grows about 1.7-2.2 MB a cell (a 60-tile
-# generated stage of 575 cells: 6.4 s CPU and 0.97 GB; a 100-tile one of 972 cells: 15 s and 1.8 GB; an RX circuit
-# of 5 laps, 447 cells: 5.8 s and 0.76 GB; measured with benchmarks/bench_expected_size.py), so beyond this the
-# work would pass 1.5 GB; refused before any is done.
+# The largest road (in cells) whose expected time is solved: memory grows about 1.1 MB a cell (a 60-tile generated
+# stage of 575 cells: 6.3 s CPU and 0.6 GB; a 100-tile one of 972 cells: 12.6 s and 1.1 GB; 150 tiles, 1,460 cells:
+# 20.5 s and 1.6 GB; measured with benchmarks/bench_expected_size.py), so a road of this size stays near 0.85 GB,
+# under the bound of 1.5 GB; a longer one is refused before any work.
 MAX_CELLS = 750
 RULE_KEYS = ("time_card", "loss_of_control_seconds", "dashboards", "hazard_faces", "hazard_limit")
 
