@@ -45,7 +45,7 @@ CARD = RULES.time_card
 GAS, BRAKES = 2, 2                    # the gravel dashboard of a car that follows (not the leader)
 MISHAPS = load_mishaps().replace(card_backs={"spin": 1.0}, max_secured=0, max_damage=1, spare_wheel_seconds=10 ** 4)
 FLAT = MISHAPS.flat_chance
-DEFAULT_READING = "as_laid"
+DEFAULT_READING = "achievable"
 
 
 def hazard(die: str) -> float:

@@ -108,7 +108,7 @@ class Options(_Model):
     leader_dice: bool = True
     canon_start: bool = False
     red_zone: bool = False
-    big_attack_failure: Literal["achievable", "latest", "as_laid"] = "as_laid"   # a failed Big Attack's loss
+    big_attack_failure: Literal["achievable", "latest", "as_laid"] = "achievable"   # a failed Big Attack's loss
 
 
 class Stage(_Model):

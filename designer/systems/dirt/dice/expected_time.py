@@ -11,8 +11,9 @@ key of the analysis JSON. Keys (all times in game seconds):
   It is not a floor of the expected time: the expected time takes the seconds tokens kept to the finish off
   the time (p. 20), and Big Attacks earn them, so a short stage can come out below its ideal;
 - ``big_attack_failure``: where a failed Big Attack's loss of control lies (the stage option of that name:
-  ``as_laid``, on the step whose dice first reach the hazard limit; ``latest``, at any later point of the plan;
-  ``achievable``, wherever the rolled dice laid again on a legal route first reach the limit, at least cost);
+  ``achievable``, the default and the rulebook's reading, wherever the rolled dice laid again on a legal route
+  first reach the limit, at least cost; ``as_laid``, on the step whose dice first reach the hazard limit;
+  ``latest``, at any later point of the plan);
 - ``leader``: planned with the leader dice (a car alone on the stage is always the leader);
 - ``bounds``: what the solver tracks (tokens, dice secured per turn, damage of each kind);
 - ``assumed``: every parameter the figure rests on, with its value, status and source;

@@ -31,9 +31,9 @@ From a boundary the driver then either
   move is secured whole); reaching the hazard limit is a loss of control on that die's cell;
 - or makes a **Big Attack** (p. 16-17): every die rolled at once, one seconds token per gear, gas or leader
   die (brake dice earn none), kept whatever happens; on a failure the loss of control lies on the step whose
-  dice first reach the hazard limit (the stage option ``big_attack_failure: as_laid``, the default), at any
-  point of the same plan at or after it (``latest``), or wherever the rolled dice, laid again on any legal
-  route, first reach the limit at least cost (``achievable``, the rulebook's reading: :mod:`.relay`).
+  dice, laid again on any legal route, first reach the limit at least cost (the stage option
+  ``big_attack_failure: achievable``, the rulebook's reading and the default: :mod:`.relay`), on the step whose
+  dice first reach the hazard limit (``as_laid``), or at any point of the same plan at or after it (``latest``).
 
 :func:`designer.systems.dirt.dice.rollout.roll_values` finds the best stopping and securing rule of every plan at once
 (numpy over plans, hazards so far ``h``, dice secured so far ``k`` and tokens held ``t``), by backward induction

@@ -1,6 +1,7 @@
 """Where a failed Big Attack can lose control when its rolled dice are laid again (``big_attack_failure:
-achievable``, the reading of rulebook p. 16-17 "Grosse Attaque"; not the default yet: it solves about 5 times
-slower than ``as_laid``, see docs/rules-notes.md item 29).
+achievable``, the reading of rulebook p. 16-17 "Grosse Attaque" and the default; see docs/rules-notes.md item 29).
+This Python and numpy code is the reference; the solver runs the compiled form of :func:`layings` and
+:func:`failure_classes` (``_relay.pyx``, :func:`designer.systems.dirt.dice.relaid.plan_classes`) where it is built.
 
 After a failed Big Attack the driver takes every rolled die, its result unchanged, and lays them again as if
 planning a move: on any legal route of the turn, not necessarily all of them, but enough to trigger the loss of
