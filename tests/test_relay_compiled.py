@@ -18,6 +18,7 @@ from designer.systems.dirt.dice.sweep import sweep
 from designer.systems.dirt.dice.turn_model import NO_DAMAGE, DirtModel
 from designer.systems.dirt.driving.rules import road_of
 from designer.systems.dirt.driving.ruleset import load_ruleset
+from tests.test_expected_dirt import demo_track
 from tests.test_expected_exhaustive import MISHAPS, tiny_road
 
 pytestmark = pytest.mark.skipif(relaid.COMPILED is None,
@@ -91,13 +92,13 @@ def test_random_roads_and_optional_rules(length, lanes, seed, canon, red):
 
 def test_the_same_values_and_decisions(monkeypatch):
     """The whole solve under ``achievable`` (values and decisions of every state), compiled or not."""
-    track = load_track(load_stage("stages/dirt/rally-1/ss1.yaml"))
-    road = road_of(track.graph)
+    road = road_of(demo_track().graph)
     solved = []
     for compiled in (True, False):
         monkeypatch.setattr(relaid, "COMPILED", relaid.COMPILED if compiled else None)
         model = DirtModel(road, RULES, load_mishaps())
         solved.append(sweep(model, [(s, 0, model.start_damage) for s in road.starts()]))
+        assert len(model._classes) > 50            # Big Attacks laid again were valued
         monkeypatch.undo()
     (fast_values, fast_decisions), (slow_values, slow_decisions) = solved
     assert list(fast_values) == list(slow_values)
