@@ -70,6 +70,7 @@ def page() -> None:
 
     layout.roomy()
     st.html(CSS)
+    state.map_drawn_afresh()
     header_part()
     row = st.container(key="design_row")
     left, right = row.columns([5, 4], gap="small")
@@ -135,7 +136,12 @@ def _map(track, problems) -> None:
     errors = tuple(sorted(i for i, ps in by_tile.items() if any(p.severity == "error" for p in ps)))
     stacked = checks.shared_places(track)
     svg = map_drawing(track, errors, checks.overlapping(track, problems)) if track.tiles else mapview.blank_svg()
-    points = mapview.map_points(track, selected=ss.get("selected"), problems=by_tile)
+    key = state.map_key()
+    # A tile picked on the chart is outlined by the chart's own selection, so picking another one sends the same
+    # chart again (the browser keeps it as it is); a tile selected otherwise is outlined by its row.
+    selected = ss.get("selected")
+    outlined = None if selected is not None and ss.get("map_holds") == selected else selected
+    points = mapview.map_points(track, selected=outlined, problems=by_tile)
     for p in points:
         if p["index"] in stacked:
             others = ", ".join(str(j + 1) for j in stacked[p["index"]])
@@ -146,7 +152,6 @@ def _map(track, problems) -> None:
     top.caption("Click a tile to select it; the dashed hexagon is the open end.")
     max_w, max_h = MAP_SIZES.get(ss.get("map_size") or "fit", MAP_SIZES["fit"])
     spec = mapview.map_chart(svg, points, max_width=max_w, max_height=max_h)
-    key = state.map_key()
     with st.container(key="map_box"):
         st.vega_lite_chart(spec=spec, key=key, on_select=functools.partial(state.on_map, key),
                            selection_mode=mapview.PARAM, theme=None, width="content")

@@ -18,6 +18,7 @@ SIZE = 100.0                 # tile circumradius used by stage_svg (its default)
 PARAM = "tile_pick"          # name of the selection parameter in the chart
 OPEN_END = -1                # index of the dashed "next tile goes here" hexagon
 HEX_PATH = "M1,0L0.5,0.866L-0.5,0.866L-1,0L-0.5,-0.866L0.5,-0.866Z"   # flat-topped, unit circumradius
+SELECTED_STROKE, SELECTED_WIDTH = "#1456c8", 5.0          # the selected tile's outline
 
 
 def viewbox(svg: str) -> tuple[float, float, float, float]:
@@ -132,8 +133,8 @@ def map_chart(svg, points: list[dict], max_width: int = 760, max_height: int = 6
     rows = []
     for p in points:
         rows.append({"index": p["index"], "x": p["x"], "y": p["y"], "tip": p["tip"], "kind": p["kind"],
-                     "stroke": "#1456c8" if p["selected"] else "rgba(0,0,0,0)",
-                     "stroke_width": 5.0 if p["selected"] else 0.0})
+                     "stroke": SELECTED_STROKE if p["selected"] else "rgba(0,0,0,0)",
+                     "stroke_width": SELECTED_WIDTH if p["selected"] else 0.0})
     opens = [r for r in rows if r["kind"] == "open"]
     drawing_data = [{"x": img["x"], "y": img["y"], "url": svg_data_uri(svg)}] if not tiled else svg.rows
     drawing_layers = [_tiled_layers(svg, lay, x, y)] if tiled else [
@@ -161,9 +162,13 @@ def map_chart(svg, points: list[dict], max_width: int = 760, max_height: int = 6
             {"name": "tiles", "data": {"name": "tiles"},
              "mark": {"type": "point", "shape": HEX_PATH, "filled": False, "size": size, "cursor": "pointer",
                       "fill": "#ffffff", "fillOpacity": 0.01},
+             # the tile picked on this chart is outlined by the chart itself (its selection), the tile selected
+             # otherwise by its row: a click on the map then sends the browser the same chart again
              "encoding": {"x": x, "y": y,
-                          "stroke": {"field": "stroke", "type": "nominal", "scale": None},
-                          "strokeWidth": {"field": "stroke_width", "type": "quantitative", "scale": None},
+                          "stroke": {"condition": {"param": PARAM, "empty": False, "value": SELECTED_STROKE},
+                                     "field": "stroke", "type": "nominal", "scale": None},
+                          "strokeWidth": {"condition": {"param": PARAM, "empty": False, "value": SELECTED_WIDTH},
+                                          "field": "stroke_width", "type": "quantitative", "scale": None},
                           "tooltip": {"field": "tip", "type": "nominal", "title": "Tile"}},
              "params": [{"name": PARAM, "select": {"type": "point", "fields": ["index"], "on": "click",
                                                    "clear": "dblclick", "toggle": False}}]},

@@ -210,6 +210,14 @@ def map_key() -> str:
     return f"map_{ss.get('map_nonce', 0)}"
 
 
+def map_drawn_afresh() -> None:
+    """The whole page is drawn (a tab opened, the page loaded): the browser may build the map chart again, without
+    the tile last picked on it, so the chart is replaced and the selected tile outlined by its row."""
+    if ss.get("map_holds") is not None:
+        ss.map_nonce = ss.get("map_nonce", 0) + 1
+        ss.map_holds = None
+
+
 def guard(fn: Callable) -> Callable:
     """Turn a refused edit into a message; the stage stays as it was."""
     @functools.wraps(fn)
