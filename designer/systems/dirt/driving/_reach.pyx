@@ -1,15 +1,16 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 # distutils: language = c++
 """The reach of a turn without a risk budget, compiled (C++): the same walk as
-:meth:`designer.systems.dirt.driving.rules.TurnEngine._reach_free` (that Python code stays the reference, used where
+:meth:`designer.systems.dirt.driving.reach.Reach._reach_free` (that Python code stays the reference, used where
 this module is not built, on roads whose links go backwards and under a risk budget), with the same answers.
 
 What changes is the representation. The points of a turn (``(cell << 3 | gear) << 18 | dice used``) and what each
 reaches are kept in flat C++ tables instead of Python dicts and ints: a point's set of turn ends is a run of 64-bit
 words in one arena, relative to the point's own cell (bit ``((cell - c) * 8 + gear) * 2 + finished``), so a child's
-set is or-ed in at a shift of 16 bits per cell. The tables of die options and cell moves are still made by the Python
-engine (:meth:`~designer.systems.dirt.driving.rules.TurnEngine._free_options` and ``_free_moves``), once per entry,
-and copied here. Only for roads whose links all go forward (``Road.margin == 0``): every shift is then forward.
+set is or-ed in at a shift of 16 bits per cell. The die options are made by the Python engine
+(:meth:`~designer.systems.dirt.driving.reach.Reach._free_options`), once per entry, and copied here; the cell moves
+are read from the road's tables here (``Reach._free_moves``, through ``TurnEngine.cell_moves``, is their reference).
+Only for roads whose links all go forward (``Road.margin == 0``): every shift is then forward.
 """
 from libc.stdint cimport int64_t, uint64_t
 from libcpp.vector cimport vector
