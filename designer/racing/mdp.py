@@ -162,30 +162,63 @@ class Solution:
 
     def distribution(self, starts: Iterable[State], bank: int = 0, digits: int = 6) -> dict[float, float]:
         """The exact distribution of the stage time under the policy: {seconds: chance} (forward over the
-        states in order of progress, carrying the seconds run up so far)."""
+        states in order of progress, carrying the seconds run up so far). Where every turn's seconds and every
+        finish are whole seconds (the rulebooks' cards and tokens), the seconds run up are carried as an array
+        over whole seconds (the same chances, summed in another order, so equal to about 1e-15); otherwise as
+        a dict of the seconds met."""
         starts = list(starts)
         start = min(starts, key=lambda s: self.value(s, bank))
+        try:
+            return self._distribution_whole(start, bank)
+        except _NotWhole:
+            return self._distribution_any(start, bank, digits)
+
+    def _walk(self, start: State, bank: int):
+        """The policy's (state, bank) pairs from ``start`` in order of progress, each once all that leads to it
+        is done: yields (state, bank, terminal values or None, outcomes)."""
         model = self.model
-        mass: dict = {(start, bank): {0.0: 1.0}}
         heap = [(model.progress(start), 0, start, bank)]
+        queued = {(start, bank)}
         seq = 1
-        out: dict[float, float] = {}
         while heap:
             _, _, s, b = heapq.heappop(heap)
-            here = mass.pop((s, b))
             term = model.terminal(s)
+            outs = () if term is not None else self.outcomes(s, b)
+            for o in outs:
+                key = (o.state, o.bank)
+                if key not in queued:
+                    queued.add(key)
+                    heapq.heappush(heap, (model.progress(o.state), seq, o.state, o.bank))
+                    seq += 1
+            yield s, b, term, outs
+
+    def _distribution_whole(self, start: State, bank: int) -> dict[float, float]:
+        mass: dict = {(start, bank): [0, np.ones(1)]}        # (state, bank) -> [first second, chances]
+        out: dict = {}
+        for s, b, term, outs in self._walk(start, bank):
+            lo, here = mass.pop((s, b))
+            if term is not None:
+                _add(out, None, lo + _whole(float(term[b])), here)
+                continue
+            for o in outs:
+                _add(mass, (o.state, o.bank), lo + _whole(o.seconds), here * o.p)
+        if not out:
+            return {}
+        lo, arr = out[None]
+        return {float(lo + i): float(arr[i]) for i in np.flatnonzero(arr).tolist()}
+
+    def _distribution_any(self, start: State, bank: int, digits: int) -> dict[float, float]:
+        mass: dict = {(start, bank): {0.0: 1.0}}
+        out: dict[float, float] = {}
+        for s, b, term, outs in self._walk(start, bank):
+            here = mass.pop((s, b))
             if term is not None:
                 for t, p in here.items():
                     key = round(t + float(term[b]), digits)
                     out[key] = out.get(key, 0.0) + p
                 continue
-            for o in self.outcomes(s, b):
-                key = (o.state, o.bank)
-                nxt = mass.get(key)
-                if nxt is None:
-                    nxt = mass[key] = {}
-                    heapq.heappush(heap, (model.progress(o.state), seq, o.state, o.bank))
-                    seq += 1
+            for o in outs:
+                nxt = mass.setdefault((o.state, o.bank), {})
                 for t, p in here.items():
                     tt = round(t + o.seconds, digits)
                     nxt[tt] = nxt.get(tt, 0.0) + p * o.p
@@ -225,6 +258,33 @@ class Solution:
                 total += o.p * (o.seconds ** 2 + 2 * o.seconds * v + memo[(o.state, o.bank)])
             memo[(s, b)] = total
         return memo[key]
+
+
+class _NotWhole(Exception):
+    """Seconds that are not whole: the distribution is carried as a dict instead."""
+
+
+def _whole(seconds: float) -> int:
+    n = round(seconds)
+    if abs(seconds - n) > 1e-9:
+        raise _NotWhole
+    return int(n)
+
+
+def _add(store: dict, key, lo: int, arr: np.ndarray) -> None:
+    """Add the chances ``arr`` (from second ``lo`` on) into ``store[key]`` ([first second, chances])."""
+    slot = store.get(key)
+    if slot is None:
+        store[key] = [lo, arr.copy()]
+        return
+    a_lo, a = slot
+    new_lo, new_hi = min(a_lo, lo), max(a_lo + len(a), lo + len(arr))
+    if new_lo != a_lo or new_hi != a_lo + len(a):
+        grown = np.zeros(new_hi - new_lo)
+        grown[a_lo - new_lo:a_lo - new_lo + len(a)] = a
+        slot[0], slot[1] = new_lo, grown
+        a_lo, a = slot
+    a[lo - a_lo:lo - a_lo + len(arr)] += arr
 
 
 class _Solver:
