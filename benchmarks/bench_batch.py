@@ -62,14 +62,19 @@ def measure(jobs: int, folder: Path) -> dict:
     diskcache.enable()                                 # as the command line does
     files = stage_files([folder])
     usage: list = []
-    wall, cpu, children = time.perf_counter(), time.process_time(), _children()
+    wall, cpu, children, began = time.perf_counter(), time.process_time(), _children(), time.time()
     rows = analyse_all([folder], jobs=jobs, thumbnails=False, usage=usage)
     parallel_pool.shutdown()                           # workers and fork server stopped, their CPU counted
     wall, cpu, children = time.perf_counter() - wall, time.process_time() - cpu, _children() - children
     workers: dict[int, float] = {}
     for u in usage:
         workers[u["pid"]] = max(workers.get(u["pid"], 0.0), u["worker_cpu"])
-    return {"jobs": jobs, "wall": wall, "cpu": cpu, "children": children, "load": _load(),
+    spans: dict[int, list] = {}
+    for u in sorted(usage, key=lambda u: u["start"]):
+        spans.setdefault(u["pid"], []).append((u["start"] - began, u["end"] - began))
+    idle = {pid: sum(b[0] - a[1] for a, b in zip(s, s[1:])) for pid, s in spans.items()}
+    return {"first_start": min(s[0][0] for s in spans.values()), "idle": sum(idle.values()),
+            "ends": sorted(s[-1][1] for s in spans.values()),"jobs": jobs, "wall": wall, "cpu": cpu, "children": children, "load": _load(),
             "stages": {os.path.relpath(files[u["index"]], folder): u["cpu"] for u in usage},
             "finished": [os.path.relpath(files[u["index"]], folder) for u in usage],
             "workers": workers if jobs > 1 else {}, "rows": len(rows), "digest": _digest(rows),
@@ -110,6 +115,9 @@ def structure(rounds: int, folder: Path) -> None:
               + f" s, fork server and process starts {max(server, 0.0):.2f} s; stage CPU in workers "
               f"{sum(two['stages'].values()):.1f} s against {total:.1f} s in one process; results "
               f"{two['result_bytes'] / 1024:.0f} KB pickled; wall {two['wall']:.1f} s   [load {two['load']}]")
+        print(f"    wall clock in the 2-process run: first job started {two['first_start']:.2f} s after the call, "
+              f"workers idle between jobs {two['idle']:.2f} s in all, workers' last jobs ended at "
+              + ", ".join(f"{e:.1f}" for e in two["ends"]) + " s")
         print(f"    finished first: {', '.join(two['finished'][:3])}; last {', '.join(two['finished'][-3:])}")
         print(f"    quiet-machine speed-up ~{estimate:.2f}x from CPU (one process's CPU over the busiest worker's + "
               f"parent's + server's); wall ratio under this load {one['wall'] / two['wall']:.2f}x")

@@ -181,8 +181,9 @@ def run(fn: Callable[[Any], Any], items: Sequence[Any], *, jobs: int | None = No
     one worker busy while the others wait), and the results still come back in the order of ``items``.
     ``preload``: the modules the jobs need, imported once before the local workers start (see
     :mod:`designer.core.parallel_pool`). ``usage``: a list that gets, per job, ``{"index", "pid", "cpu",
-    "worker_cpu"}``: the item, the process that ran it, the job's CPU seconds and that process's CPU seconds when
-    the job ended (its start included); in one process the process is this one.
+    "worker_cpu", "start", "end"}``: the item, the process that ran it, the job's CPU seconds, that process's CPU
+    seconds when the job ended (its start included) and the job's wall clock (``time.time()``) at its start and
+    end; in one process the process is this one.
     """
     items = list(items)
     order = list(range(len(items)))
@@ -195,15 +196,15 @@ def run(fn: Callable[[Any], Any], items: Sequence[Any], *, jobs: int | None = No
         return _run_dask(fn, items, order, address, progress, usage)
     n = min(default_jobs(jobs), max(1, len(items)))
     if n == 1:
-        from designer.core.parallel_pool import Timed
+        from designer.core.parallel_pool import Timed, usage_entry
 
         timed = Timed(fn)
         out = []
         for k, item in enumerate(items, start=1):
-            result, pid, cpu, worker_cpu = timed(item)
+            result, *timing = timed(item)
             out.append(result)
             if usage is not None:
-                usage.append({"index": k - 1, "pid": pid, "cpu": cpu, "worker_cpu": worker_cpu})
+                usage.append(usage_entry(k - 1, *timing))
             if progress:
                 progress(k, len(items))
         return out
@@ -237,7 +238,7 @@ def _run_dask(fn, items: list, order: list[int], address: str, progress: Progres
             except (TimeoutError, OSError):
                 raise DesignerError(f"the Dask scheduler at {address} has no worker (waited {WORKERS_SECONDS:g} s)",
                                     hint="start workers with `dask worker " + address + "`") from None
-        from designer.core.parallel_pool import Timed
+        from designer.core.parallel_pool import Timed, usage_entry
 
         timed = Timed(fn)
         # submitted costliest first, each with a priority that says so (Dask runs the higher priorities first)
@@ -248,9 +249,9 @@ def _run_dask(fn, items: list, order: list[int], address: str, progress: Progres
         try:
             for done, future in enumerate(as_completed(futures), start=1):
                 k = index[future.key]
-                out[k], pid, cpu, worker_cpu = future.result()
+                out[k], *timing = future.result()
                 if usage is not None:
-                    usage.append({"index": k, "pid": pid, "cpu": cpu, "worker_cpu": worker_cpu})
+                    usage.append(usage_entry(k, *timing))
                 if progress:
                     progress(done, len(items))
         except (OSError, KilledWorker, CancelledError) as exc:   # the connection closed, or workers died

@@ -33,16 +33,22 @@ _POOL: tuple[tuple, ProcessPoolExecutor] | None = None
 
 
 class Timed:
-    """``fn`` run and timed in the process that runs it: ``(result, pid, job CPU s, the process's CPU s so far)``."""
+    """``fn`` run and timed in the process that runs it: ``(result, pid, job CPU s, the process's CPU s so far,
+    (wall clock at the job's start, at its end))``."""
 
     def __init__(self, fn: Callable[[Any], Any]):
         self.fn = fn
 
-    def __call__(self, item: Any) -> tuple[Any, int, float, float]:
-        cpu = time.process_time()
+    def __call__(self, item: Any) -> tuple[Any, int, float, float, tuple[float, float]]:
+        cpu, start = time.process_time(), time.time()
         result = self.fn(item)
         end = time.process_time()
-        return result, os.getpid(), end - cpu, end
+        return result, os.getpid(), end - cpu, end, (start, time.time())
+
+
+def usage_entry(index: int, pid: int, cpu: float, worker_cpu: float, wall: tuple[float, float]) -> dict:
+    """What :func:`designer.core.parallel.run` reports of one job (its ``usage`` list)."""
+    return {"index": index, "pid": pid, "cpu": cpu, "worker_cpu": worker_cpu, "start": wall[0], "end": wall[1]}
 
 
 def _start_worker(cache: str | None, preload: tuple[str, ...]) -> None:
@@ -132,11 +138,10 @@ def run_local(fn: Callable[[Any], Any], items: Sequence[Any], order: Sequence[in
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
                 k = running.pop(future)
-                result, pid, cpu, worker_cpu = future.result()
-                out[k] = result
+                out[k], *timing = future.result()
                 done += 1
                 if usage is not None:
-                    usage.append({"index": k, "pid": pid, "cpu": cpu, "worker_cpu": worker_cpu})
+                    usage.append(usage_entry(k, *timing))
                 if progress:
                     progress(done, len(items))
     except BrokenProcessPool:
