@@ -49,10 +49,12 @@ def _started(seconds: float) -> float:
 
 
 def test_the_costliest_job_is_handed_out_first():
-    waits = [0.05] * 6 + [0.4]
+    waits = [0.2] * 6 + [0.6]
     cost = [1.0] * 6 + [9.0]
     starts = parallel.run(_started, waits, jobs=2, cost=cost)
-    assert starts[-1] <= min(starts[1:-1])              # before every job but the one started beside it
+    # handed out first, beside one other: no more than that one starts before it (a job lasts long enough that a
+    # worker paused by a busy machine between taking a job and starting its clock does not change the order)
+    assert sum(s < starts[-1] for s in starts[:-1]) <= 1
 
 
 def _cache_folder(_item) -> str | None:
