@@ -4,7 +4,7 @@ On two workers, a long stage handed out last keeps one worker busy while the oth
 short ones fill in around it. The guess reads the file's top keys (a few milliseconds a file, in the calling
 process) and never fails: a file it cannot read is guessed short (its job only reports the problem). The figures
 are CPU seconds of the analysis with the expected time, fitted loosely on the bundled stages (a rulebook DIRT stage
-of 10 to 15 tiles takes 0.5 to 4 s; the RX circuit of three laps with a joker about 17 s); only their order
+of 10 to 15 tiles takes 0.5 to 4 s; the RX circuit of three laps with a joker about 6 s); only their order
 matters.
 
 >>> guess_text("tiles: [202a A, 210b C, 205a D]\\nlaps: 2\\n") > guess_text("tiles: [202a A, 210b C]\\n")
@@ -27,7 +27,7 @@ RALLY = 0.05                  # a rally or a box: the job skips it
 # per system: CPU seconds per unit of road (DIRT: a tile driven once, laps counted; classic: a zone board crossed;
 # Rallye: a section card) and for a stage with none given
 PER_PIECE = {"dirt": 0.15, "classic": 1.5, "rallye": 0.25, "greatrace": 1.0}
-JOKER = 4.0                   # an RX stage of several laps with a joker route: measured about 4 times its laps
+JOKER = 1.5                   # an RX stage of several laps with a joker route: measured about 1.5 times its laps
 
 
 def guess(path: str | Path) -> float:
