@@ -99,3 +99,25 @@ def test_any_costs_give_the_results_in_the_items_order(pairs):
     usage: list = []
     assert parallel.run(abs, items, jobs=2, cost=cost, usage=usage) == [abs(x) for x in items]
     assert sorted(u["index"] for u in usage) == list(range(len(items)))
+
+
+def test_workers_never_run_the_callers_main_script(tmp_path, monkeypatch):
+    """A caller whose main script is not the command line's (a test runner's, an app page that runs a batch): the
+    workers and the fork server start without running it (they used to run it by its path and stop)."""
+    import sys
+    import types
+
+    from designer.core import parallel_pool
+
+    script = tmp_path / "page.py"
+    marker = tmp_path / "ran"
+    script.write_text(f"open({str(marker)!r}, 'w').write('ran')\nraise SystemExit('a page script, not a worker')\n")
+    fake = types.ModuleType("__main__")
+    fake.__file__ = str(script)
+    parallel_pool.shutdown()                 # a new pool and fork server, started under this main script
+    monkeypatch.setitem(sys.modules, "__main__", fake)
+    try:
+        assert parallel.run(_started, [0.0] * 4, jobs=2) and len(parallel.run(abs, [-1, -2, 3], jobs=2)) == 3
+    finally:
+        parallel_pool.shutdown()
+    assert not marker.exists()

@@ -20,9 +20,12 @@ far (start included), for benchmarks on a machine whose wall time is not the pro
 from __future__ import annotations
 
 import atexit
+import contextlib
 import multiprocessing
 import os
+import sys
 import time
+import types
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Sequence
@@ -119,6 +122,20 @@ def shutdown() -> None:
 atexit.register(shutdown)
 
 
+@contextlib.contextmanager
+def _plain_main():
+    """While workers (and the fork server) start: a blank ``__main__``. A started process otherwise runs the
+    caller's main script again by its path before its first job, and that script may be anything: a test
+    runner's, or the page script of an app that runs a batch (which would run the page again in the worker)."""
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
+
+
 def run_local(fn: Callable[[Any], Any], items: Sequence[Any], order: Sequence[int], workers: int,
               preload: tuple[str, ...], progress, usage: list | None) -> list:
     """``fn`` over ``items`` on ``workers`` local processes, handed out in ``order`` (indices into ``items``);
@@ -134,7 +151,8 @@ def run_local(fn: Callable[[Any], Any], items: Sequence[Any], order: Sequence[in
         while waiting or running:
             while waiting and len(running) < 2 * workers:
                 k = waiting.pop()
-                running[executor.submit(timed, items[k])] = k
+                with _plain_main():     # a submit may start a worker
+                    running[executor.submit(timed, items[k])] = k
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
                 k = running.pop(future)
