@@ -3,18 +3,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from designer.app.classic import rally_race
-
-
-def classic_pages():
-    import streamlit as st
-
-    from designer.app import classic
-
-    classic.sidebar()
-    tabs = classic.tabs()
-    for (label, draw), tab in zip(tabs, st.tabs([label for label, _ in tabs])):
-        with tab:
-            draw()
+from tests.test_classic_app import classic_pages
 
 
 @pytest.fixture(scope="module")

@@ -154,13 +154,20 @@ def test_the_model_builds_the_same_plan_sets(options, monkeypatch):
 
 def test_the_same_values_and_decisions_with_canon_start_and_red_zone(monkeypatch):
     """The whole solve (values and decisions of every state) with both optional rules on."""
-    road = road_of(demo_track().graph)
-    rules = load_ruleset().with_options(canon_start=True, red_zone=True)
+    same_solve(road_of(demo_track().graph), load_ruleset().with_options(canon_start=True, red_zone=True),
+               monkeypatch, plan_search)
+
+
+def same_solve(road, rules, monkeypatch, module, compiled_model=None) -> None:
+    """The whole sweep (values and decisions of every state, in the same order) with ``module.COMPILED`` as built
+    and set to None (its Python reference); ``compiled_model`` is called with the model solved compiled."""
     solved = []
     for compiled in (True, False):
-        monkeypatch.setattr(plan_search, "COMPILED", plan_search.COMPILED if compiled else None)
+        monkeypatch.setattr(module, "COMPILED", module.COMPILED if compiled else None)
         model = DirtModel(road, rules, load_mishaps())
         solved.append(sweep(model, [(s, 0, model.start_damage) for s in road.starts()]))
+        if compiled and compiled_model is not None:
+            compiled_model(model)
         monkeypatch.undo()
     (fast_values, fast_decisions), (slow_values, slow_decisions) = solved
     assert list(fast_values) == list(slow_values)

@@ -14,12 +14,12 @@ from designer.systems.dirt.board.track import load_track
 from designer.systems.dirt.dice import relaid, relay
 from designer.systems.dirt.dice.mishaps import load_mishaps
 from designer.systems.dirt.dice.plan_search import cut_cells
-from designer.systems.dirt.dice.sweep import sweep
 from designer.systems.dirt.dice.turn_model import NO_DAMAGE, DirtModel
 from designer.systems.dirt.driving.rules import road_of
 from designer.systems.dirt.driving.ruleset import load_ruleset
 from tests.test_expected_dirt import demo_track
 from tests.test_expected_exhaustive import MISHAPS, tiny_road
+from tests.test_plan_search_compiled import same_solve
 
 pytestmark = pytest.mark.skipif(relaid.COMPILED is None,
                                 reason="the compiled laying search is not built here (pip install -e . builds it)")
@@ -92,16 +92,7 @@ def test_random_roads_and_optional_rules(length, lanes, seed, canon, red):
 
 def test_the_same_values_and_decisions(monkeypatch):
     """The whole solve under ``achievable`` (values and decisions of every state), compiled or not."""
-    road = road_of(demo_track().graph)
-    solved = []
-    for compiled in (True, False):
-        monkeypatch.setattr(relaid, "COMPILED", relaid.COMPILED if compiled else None)
-        model = DirtModel(road, RULES, load_mishaps())
-        solved.append(sweep(model, [(s, 0, model.start_damage) for s in road.starts()]))
+    def laid_again(model):
         assert len(model._classes) > 50            # Big Attacks laid again were valued
-        monkeypatch.undo()
-    (fast_values, fast_decisions), (slow_values, slow_decisions) = solved
-    assert list(fast_values) == list(slow_values)
-    for state, v in slow_values.items():
-        assert np.array_equal(fast_values[state], v), state
-    assert fast_decisions == slow_decisions
+
+    same_solve(road_of(demo_track().graph), RULES, monkeypatch, relaid, laid_again)

@@ -105,3 +105,18 @@ def working(flag: str):
         yield
     finally:
         finished(flag)
+
+
+def kept_result(error: str | None, kept: dict | None, key_now, first_time: str) -> dict | None:
+    """The figures a long run left (``kept``: {"key", "result"}) when they are of what the page shows now
+    (``key_now()``); otherwise None, after saying why: the run's error, ``first_time`` (never run) or "changed"."""
+    if error:
+        st.error(error)
+    if not kept:
+        st.caption(first_time)
+        return None
+    if kept["key"] != key_now():
+        st.info("The rally, the cars or the races changed since the last race: race again for figures of this one.",
+                icon=":material/info:")
+        return None
+    return kept["result"]

@@ -88,18 +88,11 @@ def section(rally) -> None:
     if running:
         _race(slot, rally, cars, runs)
         return
-    if ss.get(K + "race_error"):
-        st.error(ss[K + "race_error"])
-    kept = ss.get(K + "race")
-    if not kept:
-        st.caption("Race the rally to see each car's total time, its spread and interval, the penalties it takes "
-                   "at the time controls and its mean on each stage.")
+    d = busy.kept_result(ss.get(K + "race_error"), ss.get(K + "race"), lambda: race_key(rally, cars, runs),
+                         "Race the rally to see each car's total time, its spread and interval, the penalties it "
+                         "takes at the time controls and its mean on each stage.")
+    if d is None:
         return
-    if kept["key"] != race_key(rally, cars, runs):
-        st.info("The rally, the cars or the races changed since the last race: race again for figures of this one.",
-                icon=":material/info:")
-        return
-    d = kept["result"]
     if d.get("table_minutes") is not None:
         st.metric("Table time (raced)", f"{d['table_minutes']:.0f} min")
     with st.container(key=K + "race_seats"):

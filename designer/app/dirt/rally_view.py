@@ -239,18 +239,11 @@ def table_section(stages: list[Stage], players: int) -> None:
     if running:
         _race(slot, stages, cars, runs)
         return
-    if ss.get("rally_table_error"):
-        st.error(ss.rally_table_error)
-    kept = ss.get("rally_table")
-    if not kept:
-        st.caption("Race the rally to see each car's total, spread, wins, how often it is blocked, its turns, and "
-                   "the time at the table from the simulated turns of every car.")
+    d = busy.kept_result(ss.get("rally_table_error"), ss.get("rally_table"), lambda: table_key(stages, cars, runs),
+                         "Race the rally to see each car's total, spread, wins, how often it is blocked, its turns, "
+                         "and the time at the table from the simulated turns of every car.")
+    if d is None:
         return
-    if kept["key"] != table_key(stages, cars, runs):
-        st.info("The rally, the cars or the races changed since the last race: race again for figures of this one.",
-                icon=":material/info:")
-        return
-    d = kept["result"]
     m = st.columns(4)
     m[0].metric("Table time (raced)", f"{d['table_minutes']:.0f} min",
                 help="Setup, building each stage and every car's simulated turns at the seconds a turn takes "
