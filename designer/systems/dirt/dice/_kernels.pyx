@@ -424,7 +424,7 @@ def attack_rows(const int64_t[:] rows, const int64_t[:, :] sid, const int64_t[:]
     cdef double pc, ok
     cdef double q[XMAX]
     cdef double alive[HMAX]
-    cdef double[:, :] sp
+    cdef double[:, ::1] sp
     _check(H, 0, T1, 1, floats, length, sid.shape[1], index.shape[1])
     for r in range(n):
         if not 0 <= rows[r] < length.shape[0]:
@@ -436,24 +436,237 @@ def attack_rows(const int64_t[:] rows, const int64_t[:, :] sid, const int64_t[:]
             for r in range(n):
                 _attack_one(rows[r], sid, length, gain, index, table, floats, H, latest, &out[r, 0])
         return out_a
-    sp = spread
+    sp = np.ascontiguousarray(spread, dtype=np.float64)
     if sp.shape[0] != n or sp.shape[1] != T1:
         raise ValueError("spread: one row of tokens per plan rolled out")
     with nogil:
         for r in range(n):
-            p = rows[r]
-            L = length[p]
-            g = gain[p]
-            for h in range(H):                  # rollout.first_loss: the chance the dice show no loss
-                alive[h] = 0.0
-            alive[0] = 1.0
-            for i in range(1, L + 1):
-                for x in range(XMAX):
-                    q[x] = floats[sid[p, i], 2 + x]
-                _fail_step(alive, floats[sid[p, i], 1], q, H)
-            ok = _alive_sum(alive, H)
-            pc = floats[sid[p, 1], 0]
-            for t in range(T1):
-                out[r, t] = pc * _after_gain(&table[index[p, 1], 0, 0], t, g, T1) + (1 - pc) * (
-                    ok * _after_gain(&table[index[p, L], 0, 0], t, g, T1) + sp[r, t])
+            _attack_spread_one(rows[r], sid, length, gain, index, table, floats, H, &sp[r, 0], &out[r, 0])
     return out_a
+
+
+cdef void _attack_spread_one(long p, const int64_t[:, :] sid, const int64_t[:] length, const int64_t[:] gain,
+                             const int64_t[:, :] index, const double[:, :, ::1] table, const double[:, :] floats,
+                             int H, const double* sp, double* out) noexcept nogil:
+    """One plan as a Big Attack whose failures are already valued where the dice can be laid again (``sp``, per
+    tokens): ``pc * first point + (1 - pc) * (ok * end + spread)``, points after the gain."""
+    cdef int T1 = table.shape[2], t, h, x
+    cdef long L = length[p], g = gain[p], i
+    cdef double pc, ok
+    cdef double q[XMAX]
+    cdef double alive[HMAX]
+    for h in range(H):                          # rollout.first_loss: the chance the dice show no loss
+        alive[h] = 0.0
+    alive[0] = 1.0
+    for i in range(1, L + 1):
+        for x in range(XMAX):
+            q[x] = floats[sid[p, i], 2 + x]
+        _fail_step(alive, floats[sid[p, i], 1], q, H)
+    ok = _alive_sum(alive, H)
+    pc = floats[sid[p, 1], 0]
+    for t in range(T1):
+        out[t] = pc * _after_gain(&table[index[p, 1], 0, 0], t, g, T1) + (1 - pc) * (
+            ok * _after_gain(&table[index[p, L], 0, 0], t, g, T1) + sp[t])
+
+
+cdef double _pairwise(const double* a, Py_ssize_t n, Py_ssize_t stride) noexcept nogil:
+    """numpy's pairwise summation of ``n`` doubles ``stride`` apart (its add reduction along an axis: below 8
+    in order from 0, up to 128 in eight running sums, beyond that halves), for the same bits as numpy."""
+    cdef Py_ssize_t i, j, n2
+    cdef double res
+    cdef double r[8]
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[i * stride]
+        return res
+    if n <= 128:
+        for j in range(8):
+            r[j] = a[j * stride]
+        i = 8
+        while i < n - (n % 8):
+            for j in range(8):
+                r[j] += a[(i + j) * stride]
+            i += 8
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        while i < n:
+            res += a[i * stride]
+            i += 1
+        return res
+    n2 = n // 2
+    n2 -= n2 % 8
+    return _pairwise(a, n2, stride) + _pairwise(a + n2 * stride, n - n2, stride)
+
+
+def relay_spread(const int64_t[:] entry, const int64_t[:] gain, const int64_t[:] kind, const int64_t[:] start,
+                 const int64_t[:] count, const double[:] prob, const int64_t[:] ids, list mins, list known, int T1):
+    """relaid._spread for many rows at once: row r's failure classes are entry ``entry[r]`` of a store (its
+    classes ``start[e]`` to ``start[e] + count[e]`` of ``prob`` and ``ids``, the number of each class's set of
+    points), its damage ``kind[r]`` (``mins[kind][set, tokens]``: each set's least loss value, ``known[kind][set]``
+    whether worked out). Returns ``(spread[row, tokens], None)``: each class at its set's least value after the
+    gain ``gain[r]``, times its chance, added class after class (0 without classes); or, when some set's least
+    value is not known yet, ``(None, (kinds, sets))`` of those (with repeats) and nothing computed. The classes
+    of a row are added as numpy's ``add.reduceat`` adds them (the first, plus the rest summed pairwise)."""
+    cdef Py_ssize_t n = entry.shape[0], r, c, a, b, nk = len(mins), k
+    cdef int t
+    cdef int64_t e, s, kd
+    cdef double pr
+    cdef double[:, ::1] mv
+    cdef const unsigned char[::1] kv
+    miss_k, miss_s = [], []
+    for r in range(n):
+        kd = kind[r]
+        e = entry[r]
+        if not 0 <= kd < nk or not 0 <= e < start.shape[0]:
+            raise ValueError("relay_spread: a row's damage or classes out of range")
+        kv = known[kd]
+        mv = mins[kd]
+        if mv.shape[1] != T1 or mv.shape[0] < kv.shape[0]:
+            raise ValueError("relay_spread: set minima of another shape")
+        a = start[e]
+        b = a + count[e]
+        if not 0 <= a <= b <= ids.shape[0] or b > prob.shape[0]:
+            raise ValueError("relay_spread: classes beyond the store")
+        for c in range(a, b):
+            s = ids[c]
+            if not 0 <= s < kv.shape[0] or not kv[s]:
+                miss_k.append(kd)
+                miss_s.append(s)
+    if miss_k:
+        return None, (np.array(miss_k, dtype=np.int64), np.array(miss_s, dtype=np.int64))
+    out_a = np.zeros((n, T1))
+    cdef double[:, ::1] out = out_a
+    cdef Py_ssize_t most = 1
+    for r in range(n):
+        most = count[entry[r]] if count[entry[r]] > most else most
+    terms_a = np.empty((most, T1))
+    cdef double[:, ::1] terms = terms_a
+    for r in range(n):
+        mv = mins[kind[r]]
+        a = start[entry[r]]
+        b = a + count[entry[r]]
+        if b == a:
+            continue
+        for c in range(a, b):
+            s = ids[c]
+            pr = prob[c]
+            for t in range(T1):
+                terms[c - a, t] = pr * _after_gain(&mv[s, 0], t, gain[r], T1)
+        for t in range(T1):             # numpy's add.reduceat: the first term, plus the others summed pairwise
+            out[r, t] = terms[0, t] if b - a == 1 else terms[0, t] + _pairwise(&terms[1, t], b - a - 1, T1)
+    return out_a, None
+
+
+def decide_relaid(const int64_t[:, :] sid, const int64_t[:] length, const int64_t[:] gain,
+                  const int64_t[:, :] index, const double[:, :, ::1] table, const int64_t[:, :] ints,
+                  const double[:, :] floats, const int64_t[:] owner, const int64_t[:] local, int n, int H, int K,
+                  int first, const double[:, ::1] low_roll, const double[:, ::1] low_att, spread_of):
+    """sweep.decide_many's branch and bound under the reading ``achievable`` (a failed Big Attack's dice laid
+    again), in the same order: the bounds are given (``low_roll``, ``low_att``: [row, tokens]), and
+    ``spread_of(rows)`` values the failures of the Big Attacks of the rows about to be rolled out
+    ([row, tokens], rows in rising order). Rounds: one by one, the ``first`` plans of each state by their bound;
+    Big Attack, the first; then while a bound can beat the best, Big Attack (2 per state), one by one three times
+    (``first`` per state); then Big Attacks (4 per state at a time) and plans one by one until none can.
+    Returns ``best[state, tokens]``, ``mode`` (0 none, 1 one by one, 2 Big Attack) and ``pick``."""
+    cdef Py_ssize_t R = owner.shape[0], r, m
+    cdef int T1 = table.shape[2], t, kind, stage, ran, cap
+    cdef long o
+    _check(H, K, T1, first, floats, length, sid.shape[1], index.shape[1])
+    if first < 4 or low_roll.shape[0] != R or low_att.shape[0] != R or low_roll.shape[1] != T1 \
+            or low_att.shape[1] != T1 or local.shape[0] != R:
+        raise ValueError("decide_relaid: bounds of another shape")
+    for r in range(R):
+        if not 0 <= owner[r] < n or (r and owner[r] < owner[r - 1]):
+            raise ValueError("decide_relaid: owners out of range or out of order")
+    best_a = np.full((n, T1), BIG)
+    mode_a = np.zeros((n, T1), dtype=np.int64)
+    pick_a = np.full((n, T1), -1, dtype=np.int64)
+    cdef double[:, ::1] best = best_a
+    cdef int64_t[:, ::1] mode = mode_a
+    cdef int64_t[:, ::1] pick = pick_a
+    cdef const double[:, ::1] low
+    flags = np.zeros((4, R), dtype=np.uint8)
+    cdef unsigned char[:] done_roll = flags[0]
+    cdef unsigned char[:] done_att = flags[1]
+    cdef unsigned char[:] sel = flags[2]
+    cdef unsigned char[:] pre = flags[3]
+    cdef unsigned char[:] done
+    bests = np.empty((n, T1))
+    picks = np.empty((n, T1), dtype=np.int64)
+    cdef double[:, ::1] bmin = bests
+    cdef int64_t[:, ::1] bpick = picks
+    rows_a = np.empty(R, dtype=np.int64)
+    cdef int64_t[::1] rows = rows_a
+    cdef double[:, ::1] sp
+    cdef double vals[TMAX]
+    cdef double U[HMAX * KMAX * TMAX]
+    cdef double V[HMAX * KMAX * TMAX]
+    # the kinds of the stages (1: one by one, 2: Big Attack) and how many plans of each state they take
+    # (0: all); stages 0, 1 take the first by the bound alone, stages 6 and 7 repeat while they find plans
+    cdef int order[8]
+    cdef int take[8]
+    order[:] = [1, 2, 2, 1, 1, 1, 2, 1]
+    take[:] = [first, 1, 2, first, first, first, 4, 0]
+    stage = 0
+    while stage < 8:
+        kind = order[stage]
+        low = low_roll if kind == 1 else low_att
+        done = done_roll if kind == 1 else done_att
+        cap = take[stage]
+        if stage < 2:
+            for r in range(R):
+                pre[r] = 1
+            _first_of(low, owner, pre, cap, sel)
+        else:
+            for r in range(R):
+                sel[r] = 0
+                if done[r]:
+                    continue
+                o = owner[r]
+                for t in range(T1):
+                    if low[r, t] < best[o, t] - 1e-9:
+                        sel[r] = 1
+                        break
+                if not sel[r]:
+                    done[r] = 1                 # the best only falls: this bound can never beat it
+            if cap:
+                for r in range(R):
+                    pre[r] = sel[r]
+                _first_of(low, owner, pre, cap, sel)
+                for r in range(R):
+                    sel[r] = sel[r] and pre[r]
+        m = 0
+        for r in range(R):
+            if sel[r]:
+                rows[m] = r
+                m += 1
+        ran = m > 0
+        if ran:
+            if kind == 2:
+                sp = np.ascontiguousarray(spread_of(rows_a[:m]), dtype=np.float64)
+                if sp.shape[0] != m or sp.shape[1] != T1:
+                    raise ValueError("spread_of: one row of tokens per plan rolled out")
+            for o in range(n):
+                for t in range(T1):
+                    bmin[o, t] = BIG
+                    bpick[o, t] = -1
+            for r in range(m):
+                done[rows[r]] = 1
+                if kind == 1:
+                    _roll_one(rows[r], sid, length, index, table, ints, floats, H, K, U, V, vals)
+                else:
+                    _attack_spread_one(rows[r], sid, length, gain, index, table, floats, H, &sp[r, 0], vals)
+                o = owner[rows[r]]
+                for t in range(T1):
+                    if bpick[o, t] < 0 or vals[t] < bmin[o, t]:      # the first of the least
+                        bmin[o, t] = vals[t]
+                        bpick[o, t] = local[rows[r]]
+            for o in range(n):
+                for t in range(T1):
+                    if bpick[o, t] >= 0 and bmin[o, t] < best[o, t] - 1e-9:
+                        best[o, t] = bmin[o, t]
+                        pick[o, t] = bpick[o, t]
+                        mode[o, t] = kind
+        if stage < 6 or not ran:
+            stage += 1
+    return best_a, mode_a, pick_a

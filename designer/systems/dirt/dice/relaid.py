@@ -247,6 +247,48 @@ def closure_points(model, ps) -> list:
     return hit
 
 
+class _Entries:
+    """The failure classes of plans (:func:`plan_classes`) one after the other in flat arrays, for the compiled
+    spread: entry e has the classes ``start[e]`` to ``start[e] + count[e]`` of ``prob`` (their chances) and ``ids``
+    (the number of each class's set of points). One entry per distinct classes (kept by identity)."""
+
+    def __init__(self):
+        self.start = np.zeros(0, dtype=np.int64)
+        self.count = np.zeros(0, dtype=np.int64)
+        self.prob = np.zeros(0)
+        self.ids = np.zeros(0, dtype=np.int64)
+        self.n = self.size = 0
+        self.known: dict = {}                     # id of the classes -> (the classes, their entry)
+
+    def add(self, cl: tuple) -> int:
+        hit = self.known.get(id(cl))
+        if hit is not None and hit[0] is cl:
+            return hit[1]
+        probs, ids = cl[0], cl[4]
+        e, k = self.n, len(probs)
+        if e == len(self.start):
+            self.start = np.concatenate([self.start, np.zeros(max(64, e), dtype=np.int64)])
+            self.count = np.concatenate([self.count, np.zeros(max(64, e), dtype=np.int64)])
+        if self.size + k > len(self.prob):
+            grow = max(1024, self.size + k)
+            self.prob = np.concatenate([self.prob, np.zeros(grow)])
+            self.ids = np.concatenate([self.ids, np.zeros(grow, dtype=np.int64)])
+        self.start[e], self.count[e] = self.size, k
+        self.prob[self.size:self.size + k] = probs
+        self.ids[self.size:self.size + k] = ids
+        self.size += k
+        self.n += 1
+        self.known[id(cl)] = (cl, e)
+        return e
+
+
+def _entries(model) -> _Entries:
+    store = model._relay_cache.get("entries")
+    if store is None:
+        store = model._relay_cache["entries"] = _Entries()
+    return store
+
+
 class Relaid:
     """The failed Big Attacks of the plan sets of many states (a group of the sweep): ``low[state]`` the
     cheapest loss of control any of their turns can reach, :meth:`spread` the failures of some plans."""
@@ -293,6 +335,59 @@ class Relaid:
             parts.append(ps.steps.search.risk[ps.steps.cand])
         offsets = np.cumsum([0] + [len(p) for p in parts[:-1]])
         return np.concatenate(parts)[offsets[which] + plans]
+
+    def spread_of(self, which: np.ndarray, plans: np.ndarray, gains: np.ndarray, kernels):
+        """:meth:`spread` of stacked rows (plan ``plans[row]`` of set ``which[row]``, its Big Attack's gain
+        ``gains[row]``) as a function of some rows, computed by ``kernels.relay_spread`` from the classes of
+        each plan kept as flat arrays (:class:`_Entries`): the same numbers as :meth:`spread`."""
+        model, value = self.model, self.value
+        store = _entries(model)
+        entry = np.full(len(which), -1, dtype=np.int64)
+        maps: list = []
+        offsets = np.zeros(len(self.sets) + 1, dtype=np.int64)
+        for k, ps in enumerate(self.sets):
+            steps = ps.steps
+            if isinstance(steps, PlanSteps):
+                cmap = steps.search.cache.get("relay entries")
+                if cmap is None:
+                    cmap = steps.search.cache["relay entries"] = np.full(steps.search.n, -1, dtype=np.int64)
+                maps.append(cmap)
+            else:
+                maps.append(None)
+            offsets[k + 1] = offsets[k] + ps.n
+        damages: dict = {}
+        kind_of_set = np.array([damages.setdefault(st[2], len(damages)) for st in self.states], dtype=np.int64)
+        kind = kind_of_set[which]
+        damages = list(damages)
+
+        def spread(rows: np.ndarray) -> np.ndarray:
+            ent = entry[rows]
+            for r in rows[ent < 0].tolist():
+                k, p = int(which[r]), int(plans[r])
+                cmap, ps = maps[k], self.sets[k]
+                e = -1 if cmap is None else int(cmap[ps.steps.cand[p]])
+                if e < 0:
+                    cell, gear, _damage = self.states[k]
+                    e = store.add(_classes_of(model, cell, gear, ps, p))
+                    if cmap is not None:
+                        cmap[ps.steps.cand[p]] = e
+                entry[r] = e
+            ent = entry[rows]
+            while True:
+                mins, known = [], []
+                for d in damages:
+                    st = model._relay_cache.setdefault(("mins", d), [np.zeros((0, model.T1)), np.zeros(0, dtype=bool)])
+                    mins.append(st[0])
+                    known.append(st[1].view(np.uint8))
+                out, missing = kernels.relay_spread(ent, gains[rows], kind[rows], store.start, store.count,
+                                                    store.prob, store.ids, mins, known, model.T1)
+                if missing is None:
+                    return out
+                kinds, sets = missing
+                for d in np.unique(kinds).tolist():
+                    _set_mins(model, damages[d], sets[kinds == d], value)
+
+        return spread
 
     def spread(self, which: np.ndarray, plans: np.ndarray) -> np.ndarray:
         """``spread[row, tokens]`` of plan ``plans[row]`` of set ``which[row]``."""

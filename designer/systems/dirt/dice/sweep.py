@@ -30,6 +30,7 @@ from designer.systems.dirt.dice.rollout import attack_values, roll_values
 from designer.systems.dirt.dice.turn_model import FIN, Decision, DirtModel
 
 FIRST = 8          # plans rolled out first per state (the most promising by their lower bound)
+RELAID_COMPILED = True     # False: the branch and bound of the reading achievable in numpy (the reference)
 MODES = (None, "roll", "attack")
 
 
@@ -194,6 +195,14 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
             relay = Relaid(model, [states[i] for i in owners], sets, value)
             bound = _relay_bound(model, big, table, index, relay.low(owner_set, local), relay.risk(owner_set, local))
             low = {"roll": cheapest, "attack": bound}
+            if RELAID_COMPILED and getattr(kernels, "decide_relaid", None) is not None and kernels.fits(
+                    model.limit, model.K, T1, int(big.length.max()), FIRST):
+                # the same rounds in the same order, compiled; the failures valued from the classes kept
+                best, mode, pick = kernels.decide_relaid(
+                    big.sid, big.length, big.gain, index, table, steps.ints, steps.floats, owner, local, n,
+                    model.limit, model.K, FIRST, np.ascontiguousarray(cheapest), np.ascontiguousarray(bound),
+                    relay.spread_of(owner_set, local, big.gain, kernels))
+                return _decisions(best, mode, pick)
         else:
             low = {"roll": cheapest, "attack": model._shift(big, cheapest[:, None, :])[:, 0]}
         done = {"roll": np.zeros(R, dtype=bool), "attack": np.zeros(R, dtype=bool)}
