@@ -1,7 +1,8 @@
 """The compiled plan search (designer/systems/dirt/dice/_search.pyx) against the Python and numpy reference of
 plan_search.py and PointNumbers: the same candidates in the same order, the same Pareto choices, step rows,
 gains, point numbers and plan sets, to the last bit, on every search of a rulebook stage and with the optional
-rules that change the die options (canon start, red zone, leader dice)."""
+rules that change the die options (canon start, red zone, leader dice), and under the reading ``as_laid`` of a
+failed Big Attack (the points of a turn told apart by their failure profiles, every profile kept)."""
 from __future__ import annotations
 
 import functools
@@ -47,6 +48,9 @@ def _same_search(fast, slow):
         assert a.dtype == b.dtype and np.array_equal(a, b), name
     assert [fast.step(i) for i in range(fast.n)] == [slow.step(i) for i in range(slow.n)]
     assert [fast.key(i) for i in range(fast.n)] == [slow.key(i) for i in range(slow.n)]
+    assert (fast.failures is None) == (slow.failures is None)
+    if slow.failures is not None:
+        assert fast.failures.dtype == slow.failures.dtype and np.array_equal(fast.failures, slow.failures)
 
 
 def _tables(road, rules):
@@ -111,13 +115,25 @@ def test_canon_start_red_zone_and_leader_dice(monkeypatch):
     assert _compare_boundaries(road, rules, rules.pool("gravel", True), boundaries, monkeypatch) > 500
 
 
+def test_as_laid_every_boundary_of_a_rulebook_stage(monkeypatch):
+    """Under as_laid the searches number the same failure profiles and keep the same plans; there are more
+    candidates and plans than under the default reading (orders of dice kept apart), never fewer."""
+    road = rulebook_road()
+    rules = load_ruleset().with_options(big_attack_failure="as_laid")
+    boundaries = [(cell, gear) for cell in range(0, len(road.nodes), 2) for gear in range(7)]
+    laid = _compare_boundaries(road, rules, rules.pool("gravel", True), boundaries, monkeypatch)
+    default = _compare_boundaries(road, load_ruleset(), load_ruleset().pool("gravel", True), boundaries, monkeypatch)
+    assert laid > default > 500
+
+
 @settings(max_examples=8, deadline=None)
 @given(gear=st.integers(1, 6), gas=st.integers(0, 4), brake=st.integers(0, 3), leader=st.integers(0, 2),
-       canon=st.booleans(), red=st.booleans())
-def test_any_pool_of_dice(gear, gas, brake, leader, canon, red):
-    """Whatever the dice left and the optional rules, the two searches agree on the demonstration road."""
+       canon=st.booleans(), red=st.booleans(), reading=st.sampled_from(["achievable", "as_laid"]))
+def test_any_pool_of_dice(gear, gas, brake, leader, canon, red, reading):
+    """Whatever the dice left, the optional rules and the reading, the two searches agree on the demonstration
+    road."""
     road = road_of(demo_track().graph)
-    rules = load_ruleset().with_options(canon_start=canon, red_zone=red)
+    rules = load_ruleset().with_options(canon_start=canon, red_zone=red, big_attack_failure=reading)
     pool = Pool(gear=gear, gas=gas, brake=brake, leader=leader)
     boundaries = [(cell, g) for cell in range(len(road.nodes)) for g in range(7)]
     with pytest.MonkeyPatch.context() as monkeypatch:
@@ -133,7 +149,8 @@ def _model_plans(road, rules, monkeypatch, compiled: bool):
     return model
 
 
-@pytest.mark.parametrize("options", [{}, {"canon_start": True, "red_zone": True}])
+@pytest.mark.parametrize("options", [{}, {"canon_start": True, "red_zone": True},
+                                     {"big_attack_failure": "as_laid"}])
 def test_the_model_builds_the_same_plan_sets(options, monkeypatch):
     road = rulebook_road()
     rules = load_ruleset().with_options(**options)
@@ -152,10 +169,11 @@ def test_the_model_builds_the_same_plan_sets(options, monkeypatch):
     assert fast.steps.n == slow.steps.n and np.array_equal(fast.steps.ints, slow.steps.ints)
 
 
-def test_the_same_values_and_decisions_with_canon_start_and_red_zone(monkeypatch):
-    """The whole solve (values and decisions of every state) with both optional rules on."""
-    same_solve(road_of(demo_track().graph), load_ruleset().with_options(canon_start=True, red_zone=True),
-               monkeypatch, plan_search)
+@pytest.mark.parametrize("options", [{"canon_start": True, "red_zone": True},
+                                     {"canon_start": True, "big_attack_failure": "as_laid"}])
+def test_the_same_values_and_decisions_with_canon_start_and_red_zone(options, monkeypatch):
+    """The whole solve (values and decisions of every state) with both optional rules on, and as_laid."""
+    same_solve(road_of(demo_track().graph), load_ruleset().with_options(**options), monkeypatch, plan_search)
 
 
 def same_solve(road, rules, monkeypatch, module, compiled_model=None) -> None:

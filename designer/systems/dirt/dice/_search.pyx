@@ -12,11 +12,17 @@ asked of the Python engine once per engine and kept here in C++ tables keyed by 
 engine hands out gets a number, mapped once to its StepTable row. The candidates come out as numpy arrays.
 The work on those arrays (sorting, the Pareto choice, step rows, point numbers) is in :mod:`._search_plans`,
 imported here so that this module is the whole compiled plan search.
+
+Under the reading ``as_laid`` a point also carries its failure profile (see ``search_plans``), numbered as the
+reference numbers it: a step where the risk grows is a (point code, risk) pair numbered once per search, a
+profile one more such step after a profile; the point itself then gets a number, and what the search has seen
+is that number beside the profile's.
 """
 import numpy as np
 
 from cython.operator cimport dereference as deref
 from libc.stdint cimport int64_t, uint64_t
+from libc.string cimport memcpy
 from libcpp.pair cimport pair
 from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
@@ -85,6 +91,7 @@ cdef extern from *:
     };
     """
     cdef cppclass FlatMap:
+        size_t count
         FlatMap()
         void clear()
         bint get(uint64_t k, int64_t* v)
@@ -98,6 +105,7 @@ cdef enum:
 cdef int64_t CANON = 1 << 18
 LAYOUT = (GAS, BRAKE, LEADER, RZ, 1 << 18, LEVELS - 1)
 MAX_CELLS = 1 << 20      # a point packs its cell in 20 bits
+PROFILE_BITS = 28        # as_laid: the failure profiles of one search are numbered below 1 << 28
 
 
 cdef struct Opt:         # one die option from (gear, dice used)
@@ -109,7 +117,7 @@ cdef struct Move:        # where an option takes the car from a cell
     int ng, t, code, jd, cut
 
 cdef struct Cand:        # a point of the turn reached (a candidate)
-    int64_t cell, used, parent, end
+    int64_t cell, used, parent, end, prof
     double risk
     int gear, jid, t, gain, depth, level, code, cuts
 
@@ -161,6 +169,9 @@ cdef class Tables:
     cdef vector[vector[pair[int64_t, int]]] groups
     cdef vector[Cand] cands
     cdef vector[vector[int64_t]] buckets
+    # as_laid only, per search: risk (its bits) -> number; (point code, risk number) -> step number;
+    # (profile, step number) -> profile; point -> number
+    cdef FlatMap risk_no, event_no, prof_no, point_no
 
     def __cinit__(self):
         self.opt_objs, self.step_objs, self.label_names = [], [], []
@@ -283,11 +294,32 @@ cdef class Tables:
             return True
         return False
 
-    def search(self, engine, int64_t cell, int gear):
+    cdef int64_t _profile(self, int64_t prof, int64_t point, double r) except -1:
+        """The failure profile ``prof`` with one more step (a point code and its risk), numbered when new."""
+        cdef uint64_t bits
+        memcpy(&bits, &r, 8)
+        cdef int64_t val = self.risk_no.count
+        self.risk_no.add(bits, &val)
+        cdef int64_t rid = val
+        if rid >= (1 << 28) or point >= (1 << 36):
+            raise ValueError("a failure profile step that does not fit the compiled plan search")
+        val = self.event_no.count
+        self.event_no.add((<uint64_t>point << 28) | <uint64_t>rid, &val)
+        cdef int64_t ev = val
+        val = self.prof_no.count + 1
+        self.prof_no.add((<uint64_t>prof << 32) | <uint64_t>ev, &val)
+        if val >= (1 << PROFILE_BITS):
+            raise ValueError("more failure profiles than the compiled plan search numbers")
+        return val
+
+    def search(self, engine, int64_t cell, int gear, bint laid=False):
         """The candidates of the plan search from (cell, gear): ``(ints, risk)``, ``ints`` rows: end-and-gain
-        code, dice, parent, depth, dice used, step number, cell, gear, jump dice, terminal."""
+        code, dice, parent, depth, dice used, step number, cell, gear, jump dice, terminal, failure profile
+        (``laid``: the reading ``as_laid``, else 0)."""
         cdef int level, g, t, jid, gain, depth, k, j, nopt, nmov, ostart, mstart, njid, ngroups = 0, grp, cuts, ncuts
-        cdef int64_t idx, c, used
+        cdef int64_t idx, c, used, prof, nprof
+        cdef double rk, rp
+        cdef uint64_t pkey
         cdef size_t i
         cdef uint64_t gkey
         cdef Opt o
@@ -305,7 +337,13 @@ cdef class Tables:
         for level in range(LEVELS):
             self.buckets[level].clear()
         val = 0
-        self.seen.add(_point(cell, gear, 0, 0, 0, 0), &val)
+        if laid:
+            self.risk_no.clear()
+            self.event_no.clear()
+            self.prof_no.clear()
+            self.point_no.clear()
+            self.point_no.add(_point(cell, gear, 0, 0, 0, 0), &val)
+        self.seen.add(0 if laid else _point(cell, gear, 0, 0, 0, 0), &val)   # as_laid: point 0, profile 0
         self.buckets[0].push_back(-1)
         for level in range(LEVELS):
             i = 0
@@ -313,17 +351,19 @@ cdef class Tables:
                 idx = self.buckets[level][i]
                 i += 1
                 if idx < 0:
-                    c, g, used, jid, t, gain, depth, cuts = cell, gear, 0, 0, 0, 0, 0, 0
+                    c, g, used, jid, t, gain, depth, cuts, prof, rp = cell, gear, 0, 0, 0, 0, 0, 0, 0, 0.0
                 else:
                     c, g, used = self.cands[idx].cell, self.cands[idx].gear, self.cands[idx].used
                     jid, t, gain, depth = self.cands[idx].jid, self.cands[idx].t, self.cands[idx].gain, \
                         self.cands[idx].depth
-                    cuts = self.cands[idx].cuts
+                    cuts, prof, rp = self.cands[idx].cuts, self.cands[idx].prof, self.cands[idx].risk
                 if t:
                     continue
                 if level:
                     gkey = (((<uint64_t>c * 8 + <uint64_t>g) * 2 + (1 if used & CANON else 0)) * 64
                             + <uint64_t>gain) * 16 + <uint64_t>cuts
+                    if laid:                                 # 34 bits, then the profile's 28
+                        gkey = (gkey << PROFILE_BITS) | <uint64_t>prof
                     val = ngroups
                     if self.group_at.add(gkey, &val):
                         grp = ngroups
@@ -348,9 +388,24 @@ cdef class Tables:
                         njid = jid if mv.jd < 0 else self._jump(jid, mv.jd)
                         ncuts = cuts + mv.cut if cuts + mv.cut < 15 else 15
                         val = 0
-                        if not self.seen.add(_point(mv.v, mv.ng, o.nused, njid, mv.t, ncuts), &val):
+                        nprof = 0
+                        if laid:                             # the profile, with this step when the risk grows
+                            rk = self._risk(engine, o.nused, njid)
+                            nprof = prof
+                            if rk != rp:
+                                nprof = self._profile(prof, (((mv.v << 3) + mv.ng) * 2 + (1 if mv.t == 2 else 0))
+                                                      * 16 + ncuts, rk)
+                            pkey = _point(mv.v, mv.ng, o.nused, njid, mv.t, ncuts)
+                            val = self.point_no.count
+                            self.point_no.add(pkey, &val)
+                            pkey = (<uint64_t>val << 32) | <uint64_t>nprof
+                            val = 0
+                            if not self.seen.add(pkey, &val):
+                                continue
+                        elif not self.seen.add(_point(mv.v, mv.ng, o.nused, njid, mv.t, ncuts), &val):
                             continue
                         nc.cell, nc.gear, nc.used, nc.jid, nc.t, nc.cuts = mv.v, mv.ng, o.nused, njid, mv.t, ncuts
+                        nc.prof = nprof
                         nc.end = (((((mv.v << 3) + mv.ng) * 2 + (1 if mv.t == 2 else 0)) * 16 + ncuts) * 64
                                   + o.ngain)
                         nc.risk = self._risk(engine, o.nused, njid)
@@ -358,7 +413,7 @@ cdef class Tables:
                         self.buckets[o.nlevel].push_back(self.cands.size())
                         self.cands.push_back(nc)
         cdef Py_ssize_t n = self.cands.size(), r
-        ints = np.empty((10, n), dtype=np.int64)
+        ints = np.empty((11, n), dtype=np.int64)
         risk = np.empty(n)
         cdef int64_t[:, :] iv = ints
         cdef double[:] rv = risk
@@ -366,6 +421,7 @@ cdef class Tables:
             nc = self.cands[r]
             iv[0, r], iv[1, r], iv[2, r], iv[3, r], iv[4, r] = nc.end, nc.level, nc.parent, nc.depth, nc.used
             iv[5, r], iv[6, r], iv[7, r], iv[8, r], iv[9, r] = nc.code, nc.cell, nc.gear, nc.jid, nc.t
+            iv[10, r] = nc.prof
             rv[r] = nc.risk
         return ints, risk
 

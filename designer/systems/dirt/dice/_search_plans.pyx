@@ -70,7 +70,7 @@ def order(const int64_t[:] end, const double[:] risk, const int64_t[:] dice, con
 
 
 cdef vector[int64_t] _pareto(const int64_t[:] order, const int64_t[:] group, const double[:] risk,
-                             const int64_t[:, :] need, pool) except *:
+                             const int64_t[:, :] need, pool, int shift, bint frontier) except *:
     cdef Py_ssize_t n = order.shape[0], i, a, b, k
     cdef int64_t lim[4]
     cdef bint fit = pool is not None
@@ -86,7 +86,7 @@ cdef vector[int64_t] _pareto(const int64_t[:] order, const int64_t[:] group, con
             continue
         if not any_ or group[i] != prev:
             win.push_back(o)
-            ends.push_back(group[i] >> 6)
+            ends.push_back(group[i] >> shift)
         prev, any_ = group[i], True
     cdef double low, r
     a = 0
@@ -97,7 +97,7 @@ cdef vector[int64_t] _pareto(const int64_t[:] order, const int64_t[:] group, con
         low = INFINITY
         for k in range(b, a - 1, -1):
             r = risk[win[k]]
-            if r < low - 1e-15:
+            if not frontier or r < low - 1e-15:
                 out.push_back(win[k])
             if r < low:
                 low = r
@@ -105,11 +105,13 @@ cdef vector[int64_t] _pareto(const int64_t[:] order, const int64_t[:] group, con
     return out
 
 
-def pareto(const int64_t[:] order, const int64_t[:] group, const double[:] risk, const int64_t[:, :] need, pool):
-    """The candidates kept (plan_search.pareto_index): the first of each end-and-gain group in ``order`` (of
-    those fitting ``pool``, a (gear, gas, brake, leader) tuple or None); at each end, from the top gain down,
-    one only when less risky than every one above it by more than 1e-15; by end, then gain from the top."""
-    cdef vector[int64_t] out = _pareto(order, group, risk, need, pool)
+def pareto(const int64_t[:] order, const int64_t[:] group, const double[:] risk, const int64_t[:, :] need, pool,
+           int shift=6, bint frontier=True):
+    """The candidates kept (plan_search.pareto_index): the first of each group in ``order`` (of those fitting
+    ``pool``, a (gear, gas, brake, leader) tuple or None; a group code is its end's << ``shift``); at each end,
+    from the top group down, with ``frontier`` one only when less risky than every one above it by more than
+    1e-15, else every one; by end, then group from the top."""
+    cdef vector[int64_t] out = _pareto(order, group, risk, need, pool, shift, frontier)
     res = np.empty(out.size(), dtype=np.int64)
     cdef int64_t[:] rv = res
     cdef Py_ssize_t i
@@ -119,10 +121,11 @@ def pareto(const int64_t[:] order, const int64_t[:] group, const double[:] risk,
 
 
 def plans(const int64_t[:] order, const int64_t[:] group, const double[:] risk, const int64_t[:, :] need, pool,
-          const int64_t[:, :] store, const int64_t[:] depth, const int64_t[:] gains):
+          const int64_t[:, :] store, const int64_t[:] depth, const int64_t[:] gains, int shift=6,
+          bint frontier=True):
     """The plans of a pool (plan_search.chosen): the candidates :func:`pareto` keeps, their step rows
     ``store[cand, :longest + 1]`` (2 columns at most when there is none), lengths, gains and dice needed."""
-    cdef vector[int64_t] cand = _pareto(order, group, risk, need, pool)
+    cdef vector[int64_t] cand = _pareto(order, group, risk, need, pool, shift, frontier)
     cdef Py_ssize_t n = cand.size(), i, col, w
     cdef int64_t top = 1
     if n:

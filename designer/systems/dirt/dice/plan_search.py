@@ -31,10 +31,14 @@ class Search:
     2 + finished) * 16 + cuts) * 64 + gain``), ``risk`` (chance of a loss of control when all its dice are rolled), ``dice``, ``parent`` (the
     candidate it extends by one step, -1 for the start), ``depth`` (steps) and ``used`` (the dice used, packed
     as in :mod:`..driving.rules`). :meth:`step` and :meth:`key` give a candidate's last step and its point of the turn
-    (cell, gear, dice used, jump dice, terminal). ``cache`` keeps what is worked out from them later."""
+    (cell, gear, dice used, jump dice, terminal). ``failures``: under the reading ``as_laid`` only (else None),
+    the number of each candidate's failure profile (:func:`search_plans`), numbered from 0 (no step where the
+    dice can fail) in the order first met. ``cache`` keeps what is worked out from them later."""
 
-    def __init__(self, end, risk, dice, parent, depth, used, steps=None, keys=None, compiled=None, extra=None):
+    def __init__(self, end, risk, dice, parent, depth, used, steps=None, keys=None, compiled=None, extra=None,
+                 failures=None):
         self.end, self.risk, self.dice, self.parent, self.depth, self.used = end, risk, dice, parent, depth, used
+        self.failures = failures
         self._steps, self._keys = steps, keys
         self.compiled = compiled          # the compiled tables of the engine searched (None: the Python search)
         self.extra = extra                # compiled: rows step number, cell, gear, jump dice number, terminal
@@ -72,15 +76,33 @@ def search_plans(engine, cell: int, gear: int) -> Search:
     point is not expanded when an expanded point at the same cell and gear with as many cuts used a subset of
     its dice, no other jump die and earned as many tokens: every turn it can still complete, the other can
     too, with no more risk, the same gain and fewer dice of each kind (so also under any smaller pool of dice).
+
+    Under the reading ``big_attack_failure: as_laid`` a failed Big Attack's loss of control lies on the step of
+    its plan where the dice laid so far first reach the hazard limit, so the order of the dice decides what the
+    failure costs. There a point is also told apart by its *failure profile*: the steps so far at which the
+    chance of a loss (the risk of the dice laid so far) grows, each as its point (cell, gear, finished, cuts
+    entered) and that risk. Two plans to one point of the turn with the same profile fail on the same points
+    with the same chances, whatever follows (the hazards of the dice so far, short of the limit, depend on the
+    dice alone); two with different profiles are both kept, and so are their dominance groups.
     """
+    laid = as_laid(engine)
     if COMPILED is not None and len(engine.road.nodes) < COMPILED.MAX_CELLS:
         tables = _TABLES.get(engine)
         if tables is None:
             tables = _TABLES[engine] = COMPILED.Tables()
-        ints, risk = tables.search(engine, cell, gear)
+        ints, risk = tables.search(engine, cell, gear, laid)
         end, dice, parent, depth, used = ints[:5]
-        return Search(end, risk, dice, parent, depth, used, compiled=tables, extra=ints[5:])
+        return Search(end, risk, dice, parent, depth, used, compiled=tables, extra=ints[5:10],
+                      failures=ints[10] if laid else None)
     return _search_py(engine, cell, gear)
+
+
+def as_laid(engine) -> bool:
+    """Whether the engine's rules read a failed Big Attack ``as_laid`` (the loss on the plan's own failing step)."""
+    return getattr(engine.rules.options, "big_attack_failure", "achievable") == "as_laid"
+
+
+PROFILE_BITS = 28        # as_laid: a failure profile's number takes 28 bits beside the end-and-gain code
 
 
 def _search_py(engine, cell: int, gear: int) -> Search:
@@ -92,20 +114,22 @@ def _search_py(engine, cell: int, gear: int) -> Search:
     risks = engine._risk
     infos = engine.plan_options               # (gear, dice used) -> (option, dice used after, dice, gain)
     cut = cut_cells(engine)
-    start = (cell, gear, 0, (), 0, 0)
+    laid = as_laid(engine)
+    profiles: dict = {}                       # as_laid: (profile, point, risk) -> the profile with that step added
+    start = (cell, gear, 0, (), 0, 0) + ((0,) if laid else ())
     seen: dict = {start: None}
     buckets: list[list] = [[(start, -1, 0, 0)]] + [[] for _ in range(_MAX_DICE)]
     expanded: dict = {}
     # per candidate: end code ((cell * 8 + gear) * 2 + finished) * 64 + gain, risk, dice used, the number of
-    # the candidate it extends (-1: the start), its last step, its key, its number of steps
+    # the candidate it extends (-1: the start), its last step, its key, its number of steps, its failure profile
     rec: list = []
     for level in range(len(buckets)):
         for key, number, gain, depth in buckets[level]:
-            c, g, used, jumps, term, cuts = key
+            c, g, used, jumps, term, cuts = key[:6]
             if term:
                 continue
             if level:
-                group = expanded.setdefault((c, g, used & _CANON, gain, cuts), [])
+                group = expanded.setdefault((c, g, used & _CANON, gain, cuts) + key[6:], [])
                 if group and _dominated(used, jumps, group):
                     continue
                 group.append((used, jumps))
@@ -122,6 +146,15 @@ def _search_py(engine, cell: int, gear: int) -> Search:
                     path = step[1]
                     ncuts = min(15, cuts + (cut[path[0]] or cut[path[-1]]))
                     nkey = (v, ng, nused, njumps, t, ncuts)
+                    if laid:                                  # the profile, with this step when the risk grows
+                        r = risks.get((nused, njumps))
+                        if r is None:
+                            r = risk_of(nused, njumps)
+                        prof = key[6]
+                        if r != (rec[number][1] if number >= 0 else 0.0):
+                            prof = profiles.setdefault((prof, (((v << 3) + ng) * 2 + (t == 2)) * 16 + ncuts, r),
+                                                       len(profiles) + 1)
+                        nkey += (prof,)
                     if nkey in seen:
                         continue
                     seen[nkey] = True
@@ -129,15 +162,17 @@ def _search_py(engine, cell: int, gear: int) -> Search:
                     bucket.append((nkey, len(rec), ngain, depth + 1))
                     rec.append((((((v << 3) + ng) * 2 + (t == 2)) * 16 + ncuts) * 64 + ngain,
                                 risk_of(nused, njumps) if r is None else r, nlevel, number, step, nkey[:5],
-                                depth + 1))
-    cols = zip(*rec) if rec else ((),) * 7
-    ends, rs, levels, parent, steps, keys, depths = (list(col) for col in cols)
+                                depth + 1, nkey[6] if laid else 0))
+    if len(profiles) >= 1 << PROFILE_BITS:
+        raise ValueError("more failure profiles than the plan search numbers")
+    cols = zip(*rec) if rec else ((),) * 8
+    ends, rs, levels, parent, steps, keys, depths, profs = (list(col) for col in cols)
 
     def ints(values):
         return np.array(values, dtype=np.int64)
 
     return Search(ints(ends), np.array(rs, dtype=float), ints(levels), ints(parent), ints(depths),
-                  ints([k[2] for k in keys]), steps, keys)
+                  ints([k[2] for k in keys]), steps, keys, failures=ints(profs) if laid else None)
 
 
 _CUTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # TurnEngine -> its road's cut cells
@@ -164,7 +199,8 @@ def pareto_plans(search: Search, pool=None) -> list:
     many tokens or more for no more risk (the Pareto set over risk and gain). ``pool``: only plans whose dice
     fit in it. Risks equal to 13 decimals count as a tie.
 
-    Returns ``[(end, gain, risk, key)]`` by end, then by gain from the highest.
+    Returns ``[(end, gain, risk, key)]`` by end, then by gain from the highest. Under ``as_laid``, see
+    :func:`pareto_index`.
     """
     out = []
     for c in pareto_index(search, pool).tolist():
@@ -175,30 +211,49 @@ def pareto_plans(search: Search, pool=None) -> list:
 
 
 def arrays(search: Search):
-    """(dice needed [candidate, gear/gas/brake/leader], end-and-gain codes sorted, the sorting order): the
-    candidates by end and gain, then risk to 13 decimals, then dice, then order found."""
+    """(dice needed [candidate, gear/gas/brake/leader], group codes sorted, the sorting order): the candidates
+    by end and gain (and failure profile under ``as_laid``: :func:`group_codes`), then risk to 13 decimals,
+    then dice, then order found."""
     arr = search.cache.get("arrays")
     if arr is None:
+        groups = group_codes(search)
         if search.compiled is not None:
-            arr = COMPILED.order(search.end, search.risk, search.dice, search.used)
+            arr = COMPILED.order(groups, search.risk, search.dice, search.used)
         else:
             n, used = search.n, search.used
             need = np.stack([_POP_ARR[used & 63] + ((used >> _RZ) & 7), (used >> _GAS) & 7, (used >> _BRAKE) & 7,
                              (used >> _LEADER) & 7], axis=1).reshape(n, 4)
-            order = np.lexsort((np.arange(n), search.dice, np.round(search.risk, 13), search.end))
-            arr = (need, search.end[order], order)
+            order = np.lexsort((np.arange(n), search.dice, np.round(search.risk, 13), groups))
+            arr = (need, groups[order], order)
         search.cache["arrays"] = arr
     return arr
 
 
+def group_codes(search: Search) -> np.ndarray:
+    """What the Pareto choice groups candidates by: the end-and-gain code, and under ``as_laid`` the failure
+    profile too (``end << PROFILE_BITS | profile``)."""
+    if search.failures is None:
+        return search.end
+    return (search.end << PROFILE_BITS) | search.failures
+
+
+def _layout(search: Search) -> tuple[int, bool]:
+    """(bits of a group code below its end, whether plans to one end are chosen on the risk-gain frontier)."""
+    return (6, True) if search.failures is None else (6 + PROFILE_BITS, False)
+
+
 def pareto_index(search: Search, pool=None) -> np.ndarray:
-    """:func:`pareto_plans` as the numbers of the candidates kept, in the same order."""
+    """:func:`pareto_plans` as the numbers of the candidates kept, in the same order. Under ``as_laid`` every
+    group (end, gain, failure profile) keeps its least risky candidate, with no frontier: where a failure
+    lies can make a riskier plan, or one with fewer tokens, the better one."""
     if not search.n:
         return np.zeros(0, dtype=np.int64)
     need, group, order = arrays(search)
+    shift, frontier = _layout(search)
     if search.compiled is not None:
         return COMPILED.pareto(order, group, search.risk, need,
-                               None if pool is None else (pool.gear, pool.gas, pool.brake, pool.leader))
+                               None if pool is None else (pool.gear, pool.gas, pool.brake, pool.leader),
+                               shift, frontier)
     risk = search.risk
     if pool is not None:
         ok = (need <= np.array([pool.gear, pool.gas, pool.brake, pool.leader])).all(axis=1)[order]
@@ -208,7 +263,7 @@ def pareto_index(search: Search, pool=None) -> np.ndarray:
     head = np.ones(len(group), dtype=bool)
     head[1:] = group[1:] != group[:-1]
     winners = order[head][::-1]                   # by end from the last, each end from its top gain down
-    end = group[head][::-1] >> 6
+    end = group[head][::-1] >> shift
     r = risk[winners]
     n = len(winners)
     first = np.ones(n, dtype=bool)
@@ -216,6 +271,8 @@ def pareto_index(search: Search, pool=None) -> np.ndarray:
     starts = np.nonzero(first)[0]
     seg = np.cumsum(first) - 1
     pos = np.arange(n) - starts[seg]
+    if not frontier:
+        return winners[np.lexsort((pos, end))]
     lows = np.full((len(starts), int(pos.max()) + 1), np.inf)
     lows[seg, pos] = r
     lows = np.minimum.accumulate(lows, axis=1)    # the least risk seen so far at each end
@@ -233,7 +290,7 @@ def chosen(search: Search, table, pool=None) -> tuple:
     if search.compiled is not None:
         return COMPILED.plans(order, group, search.risk, need,
                               None if pool is None else (pool.gear, pool.gas, pool.brake, pool.leader),
-                              store, depth, search.cache["gains"])
+                              store, depth, search.cache["gains"], *_layout(search))
     cand = pareto_index(search, pool)
     length = depth[cand]
     longest = int(length.max()) if len(cand) else 1
