@@ -111,6 +111,18 @@ class Solution:
             hit = self._outcomes[key] = self.model.outcomes(state, bank, self.decision(state, bank), self._vector)
         return hit
 
+    def _prefetch(self, state: State, banks: Iterable[int]) -> None:
+        """Work out the turns from ``state`` with each of ``banks`` at once where the model can
+        (``outcomes_many(state, {bank: decision}, value)`` -> ``{bank: outcomes}``, the same lists as
+        ``outcomes`` one by one); nothing otherwise."""
+        many = getattr(self.model, "outcomes_many", None)
+        if many is None:
+            return
+        todo = {b: self.decision(state, b) for b in banks if (state, b) not in self._outcomes}
+        if len(todo) > 0:
+            for b, outs in many(state, todo, self._vector).items():
+                self._outcomes[(state, b)] = outs
+
     def stats(self, starts: Iterable[State], bank: int = 0) -> PolicyStats:
         """Follow the policy from the best of ``starts`` (the driver picks the start cell) and sum up."""
         starts = list(starts)
@@ -120,15 +132,19 @@ class Solution:
         clean: dict = {(start, bank): 1.0}       # chance of being there with no loss of control so far
         heap = [(model.progress(start), 0, start, bank)]
         queued = {(start, bank)}
+        banks_of: dict = {start: [bank]}         # state -> the banks it is reached with (all known once popped)
+        progress: dict = {}                      # state -> model.progress(state)
         seq = 1
         turns = losses = 0.0
         clean_end = 0.0
-        first = second = 0.0
+        first = 0.0
         turn_seconds: dict = {}
         turn_loss: dict = {}
-        moment2: dict = {}
+        order: list = []                         # the (state, bank) pairs in the order met (rising progress)
+        cached = self._outcomes
         while heap:
             _, _, s, b = heapq.heappop(heap)
+            order.append((s, b))
             p, pc = occ[(s, b)], clean.get((s, b), 0.0)
             term = model.terminal(s)
             if term is not None:
@@ -136,29 +152,59 @@ class Solution:
                 first += p * float(term[b])
                 continue
             turns += p if getattr(self.decision(s, b), "turn", True) else 0.0
+            if (s, b) not in cached:             # every bank of s is known: all that leads to s is done
+                self._prefetch(s, banks_of[s])
             outs = self.outcomes(s, b)
             turn_seconds[(s, b)] = sum(o.p * o.seconds for o in outs)
             turn_loss[(s, b)] = sum(o.p for o in outs if o.loss)
             losses += p * turn_loss[(s, b)]
             first += p * turn_seconds[(s, b)]
-            here = model.progress(s)
+            here = progress.get(s)
+            if here is None:
+                here = progress[s] = model.progress(s)
             for o in outs:
-                key = (o.state, o.bank)
-                ahead = model.progress(o.state)
-                if ahead <= here and model.terminal(o.state) is None:
-                    raise ValueError(f"the turn model went backwards: {s} -> {o.state}")
+                nxt = o.state
+                key = (nxt, o.bank)
+                ahead = progress.get(nxt)
+                if ahead is None:
+                    ahead = progress[nxt] = model.progress(nxt)
+                if ahead <= here and model.terminal(nxt) is None:
+                    raise ValueError(f"the turn model went backwards: {s} -> {nxt}")
                 occ[key] = occ.get(key, 0.0) + p * o.p
                 if not o.loss:
                     clean[key] = clean.get(key, 0.0) + pc * o.p
                 if key not in queued:
                     queued.add(key)
-                    heapq.heappush(heap, (ahead, seq, o.state, o.bank))
+                    banks_of.setdefault(nxt, []).append(o.bank)
+                    heapq.heappush(heap, (ahead, seq, nxt, o.bank))
                     seq += 1
-        second = self._moment2(start, bank, moment2)
+        second = self._moment2_along(order)
         mean = self.value(start, bank)
         return PolicyStats(seconds=first, sd=float(np.sqrt(max(0.0, second - mean * mean))), turns=turns,
                            loss_chance=1.0 - clean_end, expected_losses=losses,
                            occupancy=occ, turn_seconds=turn_seconds, turn_loss=turn_loss)
+
+    def _moment2_along(self, order: list) -> float:
+        """:meth:`_moment2` of the first pair of ``order``, every pair the policy reaches from it listed in an
+        order where each comes after all that lead to it (as :meth:`stats` meets them): the same sums, read
+        backwards along that order instead of searched for again."""
+        memo: dict = {}
+        rows: dict = {}
+        terminal, cached, vector = self.model.terminal, self._outcomes, self._vector
+        for s, b in reversed(order):
+            term = terminal(s)
+            if term is not None:
+                memo[(s, b)] = float(term[b]) ** 2
+                continue
+            total = 0.0
+            for o in cached[(s, b)]:
+                row = rows.get(o.state)
+                if row is None:
+                    row = rows[o.state] = vector(o.state).tolist()
+                v = row[o.bank]
+                total += o.p * (o.seconds ** 2 + 2 * o.seconds * v + memo[(o.state, o.bank)])
+            memo[(s, b)] = total
+        return memo[order[0]]
 
     def distribution(self, starts: Iterable[State], bank: int = 0, digits: int = 6) -> dict[float, float]:
         """The exact distribution of the stage time under the policy: {seconds: chance} (forward over the

@@ -23,7 +23,8 @@ class Replay:
     The table is kept flat, as doubles (``U[((point * limit + h) * (K + 1) + k) * tokens + t]``): the same
     numbers as the roll-out's, without a Python list and float per entry for the memory and the collector."""
 
-    __slots__ = ("length", "limit", "K", "q", "pj", "pc", "m", "stop", "loss", "U", "points", "T1", "KT", "HKT")
+    __slots__ = ("length", "limit", "K", "q", "pj", "pc", "m", "stop", "loss", "U", "points", "T1", "KT", "HKT",
+                 "_codes")
 
     def __init__(self, ps1: PlanSet, stop, loss, table, limit: int, K: int):
         self.length = int(ps1.length[0])
@@ -38,6 +39,7 @@ class Replay:
             self.U.frombytes(np.ascontiguousarray(u[0], dtype=np.float64).tobytes())
         self.points = list(zip(ps1.cell[0].tolist(), ps1.gear[0].tolist(), ps1.fin[0].tolist(),
                                ps1.cuts[0].tolist()))
+        self._codes = None
 
     def choice(self, i: int, h: int, k: int, t: int) -> str:
         """'stop', 'roll' or 'secure' at point i (h hazards shown, k dice secured, t tokens held)."""
@@ -46,6 +48,15 @@ class Replay:
         if i >= 1 and (i >= self.length or self.stop[i][t] <= cont + 1e-9):
             return "stop"
         return "roll" if cont_roll <= cont_sec + 1e-9 else "secure"
+
+    def codes(self) -> list:
+        """:meth:`choice` at every point before the last, all at once: ``codes[((i * limit + h) * (K + 1) + k) *
+        tokens + t]`` is 0 (stop), 1 (roll) or 2 (secure). Worked out with numpy over the points, hazards, dice
+        secured and tokens, by the same sums in the same order as :meth:`continue_values` (so the same answers);
+        kept."""
+        if self._codes is None:
+            self._codes = choice_codes(self)
+        return self._codes
 
     def continue_values(self, i: int, h: int, k: int, t: int) -> tuple[float, float]:
         """The value of rolling the next die and of securing it first (BIG where it cannot be done)."""
@@ -66,6 +77,47 @@ class Replay:
         c = secure_cost(k, m)
         sec = U[base + h * KT + m * self.T1 - c] if (k + m <= self.K and t >= c) else BIG
         return roll, sec
+
+
+def choice_codes(r: Replay) -> list:
+    """:meth:`Replay.codes` worked out (a flat list over point i < length, h, k, t)."""
+    U = np.frombuffer(r.U, dtype=np.float64).reshape(-1, r.limit, r.K + 1, r.T1)
+    return codes_of(U, np.array(r.q, dtype=np.float64), r.pj, r.pc, r.m, np.array(r.stop, dtype=np.float64),
+                    np.array(r.loss, dtype=np.float64), r.length, r.K)
+
+
+def codes_of(U: np.ndarray, q: np.ndarray, pj: list, pc: list, m: list, stop: np.ndarray, loss: np.ndarray,
+             L: int, K: int) -> list:
+    """What :meth:`Replay.choice` answers at every point i < L (0 stop, 1 roll, 2 secure), as a flat list over
+    (i, h, k, t), from a plan's roll-out table ``U[point, h, k, t]`` and its numbers per point (``q[point, x]``,
+    ``stop``/``loss[point, t]``): :meth:`Replay.continue_values`' sums, in the same order, with numpy."""
+    if L < 1:
+        return []
+    _, H, K1, T1 = U.shape
+    X = q.shape[1]
+    U = U[1:L + 1]                                       # U[j], j = 1..L
+    q, lv = q[1:L + 1], loss[1:L + 1]
+    # what h + x hazards lead to: U[j][h + x] below the limit, the loss of control at step j from it on
+    ahead = np.concatenate([U, np.broadcast_to(lv[:, None, None, :], (L, X, K1, T1))], axis=1)
+    roll = np.zeros((L, H, K1, T1))
+    for x in range(X):                      # the terms of the nonzero chances, in order (a zero chance adds 0)
+        if q[:, x].any():
+            roll += q[:, x, None, None, None] * ahead[:, x:x + H]
+    pjs = np.array(pj[1:L + 1], dtype=np.float64)[:, None, None, None]
+    pcs = np.array(pc[1:L + 1], dtype=np.float64)[:, None, None, None]
+    roll = pjs * lv[:, None, None, :] + (1 - pjs) * roll
+    roll = pcs * stop[1:L + 1, None, None, :] + (1 - pcs) * roll
+    sec = np.full((L, H, K1, T1), BIG)
+    for j, mj in enumerate(m[1:L + 1]):
+        for k in range(K1):
+            c = secure_cost(k, mj)
+            if k + mj <= K and c < T1:
+                sec[j, :, k, c:] = U[j, :, k + mj, :T1 - c]
+    cont = np.minimum(roll, sec)
+    codes = np.where(roll <= sec + 1e-9, 1, 2)
+    stops = stop[:L, None, None, :] <= cont + 1e-9
+    stops[0] = False                                    # no stop before the first die
+    return np.where(stops, 0, codes).reshape(-1).tolist()
 
 
 def cheapest_from(values: list) -> list:

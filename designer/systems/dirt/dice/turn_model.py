@@ -454,3 +454,9 @@ class DirtModel:
         """The exact distribution of one turn played with ``decision`` holding ``t`` tokens
         (:func:`.replay.turn_outcomes`)."""
         return turn_outcomes(self, state, t, decision, value)
+
+    def outcomes_many(self, state, decisions: dict, value) -> dict:
+        """:meth:`outcomes` for several token counts at once: {tokens: decision} -> {tokens: outcomes}."""
+        from designer.systems.dirt.dice.turn_batch import turn_outcomes_many
+
+        return turn_outcomes_many(self, state, decisions, value)

@@ -1,0 +1,234 @@
+"""The outcomes of one turn from a boundary for several token counts at once: the same lists, in the same order and
+with the same chances, as :func:`.replay.turn_outcomes` gives for each count alone (its reference), with less work.
+
+Following the policy (:meth:`designer.racing.mdp.Solution.stats`) asks for the turn of every (boundary, tokens)
+the policy reaches; a boundary is often reached with several token counts that share a decision.
+
+- One by one, the chances are carried over (hazards shown, dice secured, tokens held) from every starting count
+  at once: the tokens held with k dice secured are the starting count less 1 + ... + k, so the starting counts
+  never meet, and each one's chances are added in the same order as alone. What to do before each die is read
+  from the replay's table of choices (:meth:`.replay.Replay.codes`), worked out once.
+- A Big Attack's failures laid again (``achievable``) are worked out for every count after the attack at once
+  (:func:`relay_outcomes_many`, the same as :func:`.relaid.relay_outcomes` for each); two counts whose terms are
+  the same lists with the same chances share one merging (only the tokens differ).
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from designer.racing.mdp import Outcome
+from designer.systems.dirt.dice.plans import LazyPlanSet, secure_cost
+from designer.systems.dirt.dice.relaid import plan_classes
+from designer.systems.dirt.dice.replay import cheapest_from, codes_of, turn_outcomes
+from designer.systems.dirt.dice.rollout import first_loss, roll_values
+
+
+def turn_outcomes_many(model, state, decisions: dict, value) -> dict:
+    """``{tokens: decision}`` -> ``{tokens: outcomes}`` of one turn of a :class:`~.turn_model.DirtModel` from
+    ``state``: for each, what ``turn_outcomes(model, state, tokens, decision, value)`` gives. With the SISU token
+    held (its rescue is read from the model's replay) each count is worked out alone, by the reference."""
+    groups: dict = {}
+    for t, d in decisions.items():
+        groups.setdefault(d, []).append(t)
+    out: dict = {}
+    for d, banks in groups.items():
+        if d.mode in ("roll", "attack") and not state[2][4]:
+            plan = _Plan(model, state, d, value)
+            out.update(_roll_many(model, state[2], plan, banks) if d.mode == "roll" else
+                       _attack_many(model, state, plan, banks, value))
+        else:
+            for t in banks:
+                out[t] = turn_outcomes(model, state, t, d, value)
+    return out
+
+
+class _Plan:
+    """The plan of a decision with what replaying it reads, as :meth:`~.turn_model.DirtModel.single` gives it
+    (the same numbers), read from the boundary's plan set without making a set of one: ``points`` (cell, gear,
+    finished, cuts), ``q``, ``pj``, ``pc``, ``m`` per point, ``stop``/``loss[point, tokens]``."""
+
+    def __init__(self, model, state, decision, value):
+        cell, gear, damage = state
+        ps = model.plans(cell, gear, damage)
+        p = decision.plan
+        L = self.length = int(ps.length[p])
+        self.gain = int(ps.gain[p])
+        self.steps = ps.steps[p]
+        self._len = ps.length[p:p + 1]
+        if isinstance(ps, LazyPlanSet) and "cell" not in ps.__dict__:      # its step rows, as subset reads them
+            table, cell0, gear0 = ps._source
+            ids = ps.sid[p, :L + 1]
+            ints, floats = table.ints[ids], table.floats[ids]
+            cells, gears = ints[:, 0].tolist(), ints[:, 1].tolist()
+            cells[0], gears[0] = cell0, gear0
+            fin = ints[:, 2].astype(bool).tolist()
+            self.q, self.pj, self.pc, self.m = floats[:, 2:], floats[:, 1], floats[:, 0], ints[:, 3]
+            cuts = np.cumsum(ints[:, 4]).tolist()
+        else:
+            cells, gears, fin = ps.cell[p, :L + 1].tolist(), ps.gear[p, :L + 1].tolist(), ps.fin[p, :L + 1].tolist()
+            self.q, self.pj, self.pc, self.m = ps.q[p, :L + 1], ps.pj[p, :L + 1], ps.pc[p, :L + 1], ps.m[p, :L + 1]
+            cuts = ps.cuts[p, :L + 1].tolist()
+        self.points = list(zip(cells, gears, fin, cuts))
+        of = model.numbers.of
+        nums = [0] + [of(pt) for pt in self.points[1:]]            # 0: the start is no point
+        both = model.fill(damage, np.array(nums, dtype=np.int64), value)[nums]
+        self.stop, self.loss = both[:, 0], both[:, 1]
+
+    def one(self) -> SimpleNamespace:
+        """The plan as a set of one (what the roll-outs read)."""
+        return SimpleNamespace(q=self.q[None], pj=self.pj[None], pc=self.pc[None], m=self.m[None], length=self._len)
+
+    def first(self, limit: int) -> tuple:
+        return first_loss(self.one(), limit)
+
+    def codes(self, limit: int, K: int) -> list:
+        """:meth:`.replay.Replay.codes` of the plan rolled one by one."""
+        _, table = roll_values(self.one(), self.stop[None], self.loss[None], limit, K, keep=True)
+        U = np.stack([u[0] for u in table])
+        return codes_of(U, self.q, self.pj.tolist(), self.pc.tolist(), self.m.tolist(), self.stop, self.loss,
+                        self.length, K)
+
+
+def _add(chance: dict, label: dict, p, outs, bank, credit, info) -> None:
+    """Add the outcomes ``outs`` (chance, seconds, next state, loss) met with chance ``p``: one entry per
+    (seconds - credit, next state, tokens, loss), the chances added in the order met, the first label kept."""
+    for q, sec, nxt, lost in outs:
+        key = (sec - credit, nxt, bank, lost)
+        if key in chance:
+            chance[key] += p * q
+        else:
+            chance[key], label[key] = p * q, info
+
+
+def _roll_many(model, damage: tuple, plan: _Plan, banks: list) -> dict:
+    H, K1, T1, L, limit = model.limit, model.K + 1, model.T1, plan.length, model.limit
+    codes = plan.codes(limit, model.K)
+    points, qs, pjs, pcs, ms = plan.points, plan.q.tolist(), plan.pj.tolist(), plan.pc.tolist(), plan.m.tolist()
+    spent = [k * (k + 1) // 2 for k in range(K1)]       # tokens paid to secure k dice (1 + ... + k)
+    chances = {t: {} for t in banks}
+    labels = {t: {} for t in banks}
+    stops: dict = {}
+    losses: dict = {}
+
+    def stop_at(i):
+        hit = stops.get(i)
+        if hit is None:
+            hit = stops[i] = model.stop_outcomes(*points[i], damage)
+        return hit
+
+    def loss_at(j):
+        hit = losses.get(j)
+        if hit is None:
+            hit = losses[j] = model.loss_outcomes(*points[j], damage)
+        return hit
+
+    mass = {(0, 0, t): 1.0 for t in banks}
+    for i in range(L + 1):
+        nxt: dict = {}
+        for (h, k, tok), p in mass.items():
+            act = codes[((i * H + h) * K1 + k) * T1 + tok] if i < L else 0
+            start = tok + spent[k]
+            if act == 0:
+                _add(chances[start], labels[start], p, stop_at(i), tok, 0.0, "stop")
+                continue
+            j = i + 1
+            if act == 2:
+                m = ms[j]
+                key = (h, k + m, tok - secure_cost(k, m))
+                nxt[key] = nxt.get(key, 0.0) + p
+                continue
+            pj, pc = pjs[j], pcs[j]
+            chance, label = chances[start], labels[start]
+            if pc:
+                _add(chance, label, p * pc, stop_at(j), tok, 0.0, "canon")
+            if pj:
+                _add(chance, label, p * (1 - pc) * pj, loss_at(j), tok, 0.0, "loss")
+            rest = p * (1 - pc) * (1 - pj)
+            for x, qx in enumerate(qs[j]):
+                if not qx:
+                    continue
+                if h + x >= limit:
+                    _add(chance, label, rest * qx, loss_at(j), tok, 0.0, "loss")
+                else:
+                    key = (h + x, k, tok)
+                    nxt[key] = nxt.get(key, 0.0) + rest * qx
+        mass = nxt
+    return {t: [Outcome(pr, *key, labels[t][key]) for key, pr in chances[t].items() if pr > 0] for t in banks}
+
+
+def _attack_many(model, state, plan: _Plan, banks: list, value) -> dict:
+    cell, gear, damage = state
+    fail, ok = plan.first(model.limit)
+    n = plan.length
+    gain, top = plan.gain, model.T1 - 1
+    pc = plan.pc[1]
+    canon = model.stop_outcomes(*plan.points[1], damage) if pc else None
+    end = model.stop_outcomes(*plan.points[n], damage)
+    after = {t: (min(t + gain, top), max(0, t + gain - top)) for t in banks}
+    relays = relay_outcomes_many(model, cell, gear, plan.steps, damage, sorted({b for b, _c in after.values()}),
+                                 value) if model.achievable else None
+    merged: dict = {}            # the terms of a count -> its outcomes, merged without credit
+    kept = []                    # every term's list stays alive while its id() is a key
+    out = {}
+    for t in banks:
+        bank, credit = after[t]
+        terms = []
+        if pc:
+            terms.append((pc, canon, "canon"))
+        terms.append(((1 - pc) * ok[0], end, "attack"))
+        if relays is not None:             # each class of failures laid at its cheapest point
+            for prob, pt, _v in relays[bank]:
+                terms.append(((1 - pc) * prob, model.loss_outcomes(*pt, damage), "attack-failed"))
+        else:                              # on the failing step (as_laid) or the cheapest point from it (latest)
+            cheapest = cheapest_from(plan.loss[:n + 1, bank].tolist()) if model.latest else None
+            for j in range(1, n + 1):
+                if fail[0, j] > 0:
+                    jj = cheapest[j] if cheapest is not None else j
+                    terms.append(((1 - pc) * fail[0, j], model.loss_outcomes(*plan.points[jj], damage),
+                                  "attack-failed"))
+        kept.append(terms)
+        sig = tuple((f, id(outs), info) for f, outs, info in terms) if credit == 0 else None
+        same = merged.get(sig) if sig is not None else None
+        if same is not None:                  # the same terms: the same merging, only the tokens differ
+            out[t] = [Outcome(o.p, o.seconds, o.state, bank, o.loss, o.info) for o in same]
+            continue
+        chance: dict = {}
+        label: dict = {}
+        for f, outs, info in terms:
+            _add(chance, label, f, outs, bank, credit, info)
+        out[t] = [Outcome(pr, *key, label[key]) for key, pr in chance.items() if pr > 0]
+        if sig is not None:
+            merged[sig] = out[t]
+    return out
+
+
+def relay_outcomes_many(model, cell: int, gear: int, plan_steps, damage: tuple, banks: list, value) -> dict:
+    """``{bank: relay_outcomes(model, cell, gear, plan_steps, damage, bank, value)}`` for several counts of tokens
+    after the attack at once (:func:`.relaid.relay_outcomes`: each class of failures at its cheapest point, the
+    first of equal ones; the chances of the classes laid at one point added in the classes' order)."""
+    probs, nums, starts, _which, _ids = plan_classes(model, cell, gear, plan_steps)
+    if not len(nums):
+        return {b: [] for b in banks}
+    vals = model.fill(damage, nums, value)[nums, 1][:, banks]                 # [point of a class, bank]
+    sizes = np.diff(np.append(starts, len(nums)))
+    live = sizes > 0
+    first = starts[live]
+    weights = probs[live].tolist()
+    low = np.minimum.reduceat(vals, first, axis=0)
+    seg = np.repeat(np.arange(len(first)), sizes[live])
+    rows = np.arange(len(nums))[:, None]
+    pick = np.minimum.reduceat(np.where(vals == low[seg], rows, len(nums)), first, axis=0)   # [class, bank]
+    where = nums[pick].T.tolist()
+    cost = vals[pick, np.arange(len(banks))[None, :]].T.tolist()
+    names = model._point_list
+    out = {}
+    for c, b in enumerate(banks):
+        chance: dict = {}
+        at: dict = {}
+        for w, num, v in zip(weights, where[c], cost[c]):
+            chance[num] = chance.get(num, 0.0) + w
+            at[num] = v
+        out[b] = [(chance[num], names[num], at[num]) for num in sorted(chance)]
+    return out
