@@ -90,8 +90,10 @@ class DirtModel:
         self.danger = [g.nodes[n].get("danger") for n in road.nodes]
         self._engines: dict = {}
         self._pools: dict = {}                    # (cell, gear, gas, brake damage) -> the dice left
-        self._plans: dict = {}
-        self._searches: dict = {}
+        self._plans: dict = {}                    # (cell, gear, dice left) -> plan set
+        self._searches: dict = {}                 # (cell, gear) -> the plan search of the full pool
+        self._dice_of: dict = {}                  # (cell, gear, gas, brake damage) -> what :meth:`_dice` gives
+        self._most: dict = {}                     # (cell, gear) -> the most dice of each kind a plan needs
         self._of_cell: dict = {}                  # cell -> its plan sets and searches (released once decided)
         self._state_plans: dict = {}
         self._single: dict = {}
@@ -99,6 +101,7 @@ class DirtModel:
         self._damage: dict = {}
         self._losses: dict = {}                   # a point and damage -> its loss_outcomes
         self._stops: dict = {}                    # a point and damage -> its stop_outcomes
+        self._loss_ends: dict = {}                # cuts, crash marks and damage -> loss_ends
         self.numbers = PointNumbers(len(road.nodes))
         self._point_list = self.numbers.list      # number -> point (cell, gear, finished, cuts); 0: no point
         self._point_values: dict = {}             # damage -> (values [number, stop/loss, tokens], known [number])
@@ -143,28 +146,49 @@ class DirtModel:
         hit = self._state_plans.get((cell, gear, damage))
         if hit is not None:
             return hit
-        pool = self.pool(cell, damage)
-        key = (cell, gear, pool)
+        pool, dice, full_pool = self._dice(cell, damage)
+        key = (cell, gear, dice)
         ps = self._plans.get(key)
         if ps is None:
-            base = self.pool(cell, NO_DAMAGE)
-            if self.rules.options.red_zone and pool != base:
+            if self.rules.options.red_zone and not full_pool:
                 # a red-zone brake counts as a gear die only when played before one: that pool on its own
                 ps = plan_set(self.engine(pool), cell, gear, self.steps)
             else:                                   # one search of the full pool serves every damaged pool
-                full = self.plans(cell, gear, NO_DAMAGE) if pool != base else None
-                if full is not None and fits_all(full, pool):
-                    ps = full                       # no plan of the full pool needs the dice damage took
+                if not full_pool and self._fits_all(cell, gear, dice):
+                    ps = self.plans(cell, gear, NO_DAMAGE)  # no plan of the full pool needs the dice damage took
                 else:
-                    search = self._searches.get((cell, gear, base))
+                    search = self._searches.get((cell, gear))
                     if search is None:
-                        search = self._searches[(cell, gear, base)] = search_plans(self.engine(base), cell, gear)
+                        base = self.pool(cell, NO_DAMAGE)
+                        search = self._searches[(cell, gear)] = search_plans(self.engine(base), cell, gear)
                         self._of_cell.setdefault(cell, []).append(search)
-                    ps = plan_set(None, cell, gear, self.steps, None if pool == base else pool, search)
+                    ps = plan_set(None, cell, gear, self.steps, None if full_pool else pool, search)
             self._plans[key] = ps
             self._of_cell.setdefault(cell, []).append(ps)
         self._state_plans[(cell, gear, damage)] = ps
         return ps
+
+    def _dice(self, cell: int, damage: tuple) -> tuple:
+        """(the pool of dice left at ``cell`` under ``damage``, its gear, gas, brake and leader dice as a tuple,
+        whether it is the full pool): what :meth:`plans` keys its plan sets by, kept."""
+        key = (cell, damage[0], damage[1], damage[2])
+        hit = self._dice_of.get(key)
+        if hit is None:
+            pool = self.pool(cell, damage)
+            hit = self._dice_of[key] = (pool, (pool.gear, pool.gas, pool.brake, pool.leader),
+                                        pool == self.pool(cell, NO_DAMAGE))
+        return hit
+
+    def _fits_all(self, cell: int, gear: int, dice: tuple) -> bool:
+        """:func:`.plans.fits_all` of the full pool's plan set at (cell, gear) and a smaller pool's ``dice``:
+        whether the most dice of each kind any of its plans needs are all left."""
+        most = self._most.get((cell, gear), False)
+        if most is False:
+            need = self.plans(cell, gear, NO_DAMAGE).need
+            most = self._most[(cell, gear)] = tuple(need.max(axis=0).tolist()) \
+                if need is not None and len(need) > 0 else None
+        return most is not None and most[0] <= dice[0] and most[1] <= dice[1] and most[2] <= dice[2] and \
+            most[3] <= dice[3]
 
     def release(self, cell: int, keep_points: bool = False) -> None:
         """Forget what only deciding the states of ``cell`` needed, once all of them are decided: the point
@@ -251,20 +275,34 @@ class DirtModel:
     def _loss_outcomes(self, cell, gear, fin, n_cuts, damage) -> list[tuple[float, float, object, bool]]:
         if fin:                       # past the finish line: finished, only the card's front counts (p. 20)
             return self.stop_outcomes(cell, gear, fin, n_cuts, damage)
-        m = self.mishaps
-        lose = float(self.rules.loss_of_control_seconds)
-        sisu_gear = gear if m.sisu_gear == "same" else int(m.sisu_gear)
-        out = []
-        for pf, d in self._flats(n_cuts, damage):
-            if self.p_spin:
-                out.append((pf * self.p_spin, lose, (cell, 0, d), True))
-            if self.p_crash:
-                room = m.max_damage - sum(d[:3])
-                for pd, (g, s, b) in self.damage_draws(m.crash_marks(self.danger[cell], gear), room):
-                    out.append((pf * self.p_crash * pd, lose, (cell, 0, self._add(d, g, s, b)), True))
-            if self.p_sisu:
-                out.append((pf * self.p_sisu, float(m.sisu_seconds), (cell, sisu_gear, d), True))
-        return out
+        sisu_gear = gear if self.mishaps.sisu_gear == "same" else int(self.mishaps.sisu_gear)
+        return [(p, sec, (cell, sisu_gear if sisu else 0, d), True)
+                for p, sec, sisu, d in self.loss_ends(n_cuts, self.crash_marks(cell, gear), damage)]
+
+    def crash_marks(self, cell: int, gear: int) -> int:
+        """Damage tokens a crash at ``cell`` in ``gear`` draws (0 when the card has no crash)."""
+        return self.mishaps.crash_marks(self.danger[cell], gear) if self.p_crash else 0
+
+    def loss_ends(self, n_cuts: int, marks: int, damage: tuple) -> list[tuple[float, float, bool, tuple]]:
+        """A loss of control off the finish line whatever its cell and gear: (chance, seconds, SISU card (the
+        next turn in the card's gear, else gear 0), damage after) of each back of the card after the flats of
+        ``n_cuts`` cuts, a crash drawing ``marks`` damage tokens (:meth:`crash_marks`). Kept."""
+        key = (n_cuts, marks, damage)
+        hit = self._loss_ends.get(key)
+        if hit is None:
+            m = self.mishaps
+            lose = float(self.rules.loss_of_control_seconds)
+            hit = self._loss_ends[key] = []
+            for pf, d in self._flats(n_cuts, damage):
+                if self.p_spin:
+                    hit.append((pf * self.p_spin, lose, False, d))
+                if self.p_crash:
+                    room = m.max_damage - sum(d[:3])
+                    for pd, (g, s, b) in self.damage_draws(marks, room):
+                        hit.append((pf * self.p_crash * pd, lose, False, self._add(d, g, s, b)))
+                if self.p_sisu:
+                    hit.append((pf * self.p_sisu, float(m.sisu_seconds), True, d))
+        return hit
 
     def point_index(self, ps: PlanSet) -> np.ndarray:
         """The number of every [plan, point] of a plan set in the model's table of points (0: no point)."""
