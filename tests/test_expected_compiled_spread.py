@@ -25,6 +25,7 @@ pytestmark = pytest.mark.skipif(rollout.KERNELS is None,
 def _solve(road, rules, monkeypatch, compiled: bool, calls: list | None = None):
     kernels = rollout.KERNELS
     monkeypatch.setattr(rollout, "KERNELS", kernels if compiled else None)
+    monkeypatch.setattr(sweep_module, "RELAID_COMPILED", False)     # the branch and bound in Python
     if calls is not None:
         attack, roll = kernels.attack_rows, kernels.roll_rows
 

@@ -670,3 +670,99 @@ def decide_relaid(const int64_t[:, :] sid, const int64_t[:] length, const int64_
         if stage < 6 or not ran:
             stage += 1
     return best_a, mode_a, pick_a
+
+
+def relay_low(const int64_t[:] nums, const int64_t[:] dice, const int64_t[:] begin, const int64_t[:] kind_of,
+              list tables, const int64_t[:] row_set, const int64_t[:] need, int T1):
+    """relaid.Relaid.low for stacked rows: set s has candidates ``begin[s]`` to ``begin[s + 1]`` of ``nums`` (the
+    numbers of their points, in rising order of ``dice``, their dice), its damage ``kind_of[s]`` (``tables[kind]``,
+    the model's point values [number, stop/loss, tokens], worked out for every point here), -1 when the set
+    keeps no search (then -BIG). Row r: the least loss over the candidates of set ``row_set[r]`` with at most
+    ``need[r]`` dice (none: over all of them, as numpy's index -1 reads). ``row_set`` in rising order."""
+    cdef Py_ssize_t R = row_set.shape[0], S = begin.shape[0] - 1, r = 0, s, i, a, b, g, ng, nk = len(tables)
+    cdef int t
+    cdef int64_t kd
+    cdef const double[:, :, ::1] tab
+    out_a = np.empty((R, T1))
+    cdef double[:, ::1] out = out_a
+    run_a = np.empty((max(1, dice.shape[0]), T1))
+    cdef double[:, ::1] run = run_a             # the least over the candidates of each dice count and fewer
+    ends_a = np.empty(max(1, dice.shape[0]), dtype=np.int64)
+    cdef int64_t[::1] ends = ends_a             # the dice count of each of those
+    if begin.shape[0] < 1 or kind_of.shape[0] != S or need.shape[0] != R or begin[S] > nums.shape[0] \
+            or nums.shape[0] != dice.shape[0]:
+        raise ValueError("relay_low: arrays of other shapes")
+    for r in range(R):
+        if not 0 <= row_set[r] < S or (r and row_set[r] < row_set[r - 1]):
+            raise ValueError("relay_low: rows' sets out of range or out of order")
+    r = 0
+    for s in range(S):
+        if r >= R or row_set[r] != s:
+            continue
+        kd = kind_of[s]
+        a, b = begin[s], begin[s + 1]
+        if kd < 0 or a == b:
+            while r < R and row_set[r] == s:
+                for t in range(T1):
+                    out[r, t] = -BIG if kd < 0 else BIG
+                r += 1
+            continue
+        if kd >= nk:
+            raise ValueError("relay_low: a damage beyond the tables")
+        tab = tables[kd]
+        if tab.shape[2] != T1:
+            raise ValueError("relay_low: tables of another shape")
+        ng = 0
+        for i in range(a, b):
+            if not 0 <= nums[i] < tab.shape[0] or (i > a and dice[i] < dice[i - 1]):
+                raise ValueError("relay_low: a point beyond the table, or candidates out of dice order")
+            if i == a:
+                for t in range(T1):
+                    run[0, t] = tab[nums[i], 1, t]
+                ng = 1
+            else:
+                if dice[i] != dice[i - 1]:
+                    for t in range(T1):
+                        run[ng, t] = run[ng - 1, t]
+                    ng += 1
+                for t in range(T1):
+                    run[ng - 1, t] = _min(run[ng - 1, t], tab[nums[i], 1, t])
+            ends[ng - 1] = dice[i]
+        while r < R and row_set[r] == s:
+            g = ng - 1                         # the last count at most the need (none: the last of all)
+            while g > 0 and ends[g] > need[r]:
+                g -= 1
+            if ends[g] > need[r]:
+                g = ng - 1
+            for t in range(T1):
+                out[r, t] = run[g, t]
+            r += 1
+    return out_a
+
+
+def relay_bound(const int64_t[:, :] sid, const int64_t[:] length, const int64_t[:] gain, const int64_t[:, :] index,
+                const double[:, :, ::1] table, const double[:, :] floats, const double[:] risk,
+                const double[:, ::1] low):
+    """sweep._relay_bound with the dice's risk known: ``pc * first point + (1 - pc - risk) * end + risk * low``,
+    each after the Big Attack's gain, per row and tokens."""
+    cdef Py_ssize_t R = length.shape[0], r
+    cdef int T1 = table.shape[2], t
+    cdef long L, g
+    cdef double pc, k
+    if risk.shape[0] != R or low.shape[0] != R or low.shape[1] != T1 or index.shape[0] != R or sid.shape[0] != R:
+        raise ValueError("relay_bound: arrays of other shapes")
+    for r in range(R):
+        if not 0 <= length[r] < index.shape[1] or length[r] >= sid.shape[1] or index.shape[1] < 2 \
+                or sid.shape[1] < 2:
+            raise ValueError("relay_bound: a plan longer than its arrays")
+    out_a = np.empty((R, T1))
+    cdef double[:, ::1] out = out_a
+    for r in range(R):
+        L = length[r]
+        g = gain[r]
+        pc = floats[sid[r, 1], 0]
+        k = 1 - pc - risk[r]
+        for t in range(T1):
+            out[r, t] = pc * _after_gain(&table[index[r, 1], 0, 0], t, g, T1) + k * _after_gain(
+                &table[index[r, L], 0, 0], t, g, T1) + risk[r] * _after_gain(&low[r, 0], t, g, T1)
+    return out_a

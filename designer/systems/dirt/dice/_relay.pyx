@@ -16,6 +16,7 @@ import numpy as np
 
 from cython.operator cimport dereference as deref
 from libc.stdint cimport int64_t, uint64_t
+from libcpp cimport bool as cbool
 from libcpp.pair cimport pair
 from libcpp.string cimport string
 from libcpp.unordered_map cimport unordered_map
@@ -36,6 +37,83 @@ SHIFTS[0], SHIFTS[1], SHIFTS[2] = GAS, BRAKE, LEADER
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
+
+
+cdef extern from *:
+    """
+    #include <vector>
+    #include <cstdint>
+    #include <cstring>
+    /* A hash map from 64-bit keys (all but ~0) to ints: open addressing, linear probing; cleared by the slots it
+       filled, so a big map costs nothing to empty. */
+    struct FlatMap {
+        std::vector<uint64_t> keys;
+        std::vector<int> vals;
+        std::vector<uint64_t> filled;
+        uint64_t mask = 0;
+        static inline uint64_t mix(uint64_t x) {
+            x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
+            return x;
+        }
+        void clear() {
+            for (uint64_t s : filled) keys[s] = ~0ULL;
+            filled.clear();
+        }
+        size_t size() const { return filled.size(); }
+        void grow() {
+            size_t cap = keys.size() ? 2 * keys.size() : 64;
+            std::vector<uint64_t> old_keys(cap, ~0ULL);
+            std::vector<int> old_vals(cap);
+            old_keys.swap(keys);
+            old_vals.swap(vals);
+            mask = cap - 1;
+            std::vector<uint64_t> old_filled;
+            old_filled.swap(filled);
+            for (uint64_t s : old_filled) {
+                uint64_t i = mix(old_keys[s]) & mask;
+                while (keys[i] != ~0ULL) i = (i + 1) & mask;
+                keys[i] = old_keys[s];
+                vals[i] = old_vals[s];
+                filled.push_back(i);
+            }
+        }
+        /* the value of key k, or v stored for it when new (then *fresh is true) */
+        int insert(uint64_t k, int v, bool* fresh) {
+            if (2 * (filled.size() + 1) > keys.size()) grow();
+            uint64_t i = mix(k) & mask;
+            for (;;) {
+                uint64_t kk = keys[i];
+                if (kk == k) { *fresh = false; return vals[i]; }
+                if (kk == ~0ULL) { keys[i] = k; vals[i] = v; filled.push_back(i); *fresh = true; return v; }
+                i = (i + 1) & mask;
+            }
+        }
+        int find(uint64_t k) const {
+            if (!keys.size()) return -1;
+            uint64_t i = mix(k) & mask;
+            for (;;) {
+                uint64_t kk = keys[i];
+                if (kk == k) return vals[i];
+                if (kk == ~0ULL) return -1;
+                i = (i + 1) & mask;
+            }
+        }
+    };
+    /* the hash of a row of 64-bit words (never ~0) */
+    static inline uint64_t row_hash(const uint64_t* w, int n, uint64_t salt) {
+        uint64_t h = 0x9e3779b97f4a7c15ULL ^ salt;
+        for (int i = 0; i < n; i++) h = FlatMap::mix(h ^ w[i]) + 0x9e3779b97f4a7c15ULL * (uint64_t)(i + 1);
+        return h == ~0ULL ? 0 : h;
+    }
+    """
+    cppclass FlatMap:
+        void clear()
+        size_t size()
+        int insert(uint64_t k, int v, cbool* fresh)
+        int find(uint64_t k)
+    uint64_t row_hash(const uint64_t* w, int n, uint64_t salt) nogil
+    int memcmp(const void*, const void*, size_t) nogil
 
 
 cdef struct Opt:         # one die option from (gear, dice used)
@@ -107,7 +185,7 @@ cdef class Outcomes:
     cdef int64_t nouts, owords
     cdef int n[3]
     cdef int limit
-    cdef unordered_map[uint64_t, int64_t] sig_at          # step signature -> its first word in bits
+    cdef FlatMap sig_at                                   # step signature -> its number (its words in bits)
     cdef vector[uint64_t] bits
 
     def __cinit__(self, const int64_t[:, :] outs, const double[:] probs, int64_t rolled, int limit):
@@ -124,15 +202,15 @@ cdef class Outcomes:
 
     cdef int64_t _row(self, uint64_t key, int64_t used, int jumps, int64_t nused, int jd):
         """Where the bits of a step signature start in ``bits`` (worked out on first use)."""
-        cdef unordered_map[uint64_t, int64_t].iterator it = self.sig_at.find(key)
-        if it != self.sig_at.end():
-            return deref(it).second
-        cdef int64_t at = self.bits.size(), r
+        cdef cbool fresh
+        cdef int64_t k = self.sig_at.insert(key, <int>self.sig_at.size(), &fresh), r
+        cdef int64_t at = k * self.owords
+        if not fresh:
+            return at
         self.bits.resize(at + self.owords, 0)
         for r in range(self.nouts):
             if _loses(used, jumps, nused, jd, self.n, self.outs[4 * r], &self.outs[4 * r + 1], self.limit):
                 self.bits[at + r // 64] |= (<uint64_t>1) << (r % 64)
-        self.sig_at[key] = at
         return at
 
 
@@ -146,6 +224,12 @@ cdef class Layer:
     cdef vector[Move] moves
     cdef list cut_flags
     cdef dict kinds
+    # the buffers of :meth:`classes`, kept between calls (emptied at each)
+    cdef FlatMap seen, sig_at, point_at, pairs, class_at
+    cdef vector[uint64_t] todo, sig_keys, at_point, rows
+    cdef vector[int64_t] sig_used, sig_nused, point_codes, sig_row
+    cdef vector[int] sig_jumps, sig_jd, pair_sig, pair_point, where
+    cdef vector[pair[int64_t, int]] order
 
     def __cinit__(self):
         self.opt_objs, self.kinds = [], {}
@@ -205,29 +289,33 @@ cdef class Layer:
         cdef Opt o
         cdef Move mv
         cdef int64_t gl, bl, ll, off
-        cdef vector[uint64_t] todo
-        cdef unordered_set[uint64_t] seen
-        cdef unordered_map[uint64_t, int] sig_at, point_at
-        cdef vector[int64_t] sig_used, sig_nused, point_codes
-        cdef vector[uint64_t] sig_keys
-        cdef vector[int] sig_jumps, sig_jd
-        cdef unordered_set[uint64_t] pairs
-        cdef pair[unordered_map[uint64_t, int].iterator, bint] ins
-        cdef pair[unordered_map[string, int].iterator, bint] cins
-        cdef vector[int] pair_sig, pair_point
+        cdef cbool fresh
         cdef int64_t nouts = table.nouts
         if not 0 <= cell < MAX_CELLS or not 0 <= gear < 8:
             raise ValueError(f"boundary {(cell, gear)!r} does not fit the compiled laying search")
         self.cut_flags = cut
+        self.seen.clear()
+        self.sig_at.clear()
+        self.point_at.clear()
+        self.pairs.clear()
+        self.todo.clear()
+        self.sig_keys.clear()
+        self.sig_used.clear()
+        self.sig_nused.clear()
+        self.sig_jumps.clear()
+        self.sig_jd.clear()
+        self.point_codes.clear()
+        self.pair_sig.clear()
+        self.pair_point.clear()
         off = 63 & ~rolled
         gl, bl, ll = (rolled >> GAS) & 7, (rolled >> BRAKE) & 7, (rolled >> LEADER) & 7
         # a state of the walk: cell 20 bits, gear 3, dice used 19, jump dice 15, cuts 4
         state = ((((<uint64_t>cell << 3 | <uint64_t>gear) << 19) << 15) << 4)
-        seen.insert(state)
-        todo.push_back(state)
-        while todo.size():
-            state = todo.back()
-            todo.pop_back()
+        self.seen.insert(state, 0, &fresh)
+        self.todo.push_back(state)
+        while self.todo.size():
+            state = self.todo.back()
+            self.todo.pop_back()
             cuts = <int>(state & 15)
             jumps = <int>((state >> 4) & 0x7fff)
             used = <int64_t>((state >> 19) & 0x7ffff)
@@ -246,77 +334,83 @@ cdef class Layer:
                     ncuts = cuts + mv.cut if cuts + mv.cut < 15 else 15
                     # the step: its signature (dice before and after, jump dice before, jump die) and its point
                     key = ((((used << 19) | nused) << 15 | jumps) << 4) | (mv.jd + 1)
-                    ins = sig_at.insert(pair[uint64_t, int](<uint64_t>key, <int>sig_at.size()))
-                    s = deref(ins.first).second
-                    if s == <int>sig_used.size():
-                        sig_keys.push_back(<uint64_t>key)
-                        sig_used.push_back(used)
-                        sig_nused.push_back(nused)
-                        sig_jumps.push_back(jumps)
-                        sig_jd.push_back(mv.jd)
+                    s = self.sig_at.insert(<uint64_t>key, <int>self.sig_used.size(), &fresh)
+                    if fresh:
+                        self.sig_keys.push_back(<uint64_t>key)
+                        self.sig_used.push_back(used)
+                        self.sig_nused.push_back(nused)
+                        self.sig_jumps.push_back(jumps)
+                        self.sig_jd.push_back(mv.jd)
                     pcode = ((mv.v * 8 + mv.ng) * 2 + (1 if mv.t == 2 else 0)) * 16 + ncuts
-                    ins = point_at.insert(pair[uint64_t, int](<uint64_t>pcode, <int>point_at.size()))
-                    w = deref(ins.first).second
-                    if w == <int>point_codes.size():
-                        point_codes.push_back(pcode)
-                    if pairs.insert((<uint64_t>s << 32) | <uint64_t>w).second:
-                        pair_sig.push_back(s)
-                        pair_point.push_back(w)
+                    w = self.point_at.insert(<uint64_t>pcode, <int>self.point_codes.size(), &fresh)
+                    if fresh:
+                        self.point_codes.push_back(pcode)
+                    self.pairs.insert((<uint64_t>s << 32) | <uint64_t>w, 0, &fresh)
+                    if fresh:
+                        self.pair_sig.push_back(s)
+                        self.pair_point.push_back(w)
                     if mv.t:
                         continue
                     njumps = jumps if mv.jd < 0 else _with_jump(jumps, mv.jd)
                     state = (((((<uint64_t>mv.v << 3 | <uint64_t>mv.ng) << 19 | <uint64_t>nused) << 15)
                               | <uint64_t>njumps) << 4) | <uint64_t>ncuts
-                    if seen.insert(state).second:
-                        todo.push_back(state)
-        if pair_sig.size() == 0 or nouts == 0:
+                    self.seen.insert(state, 0, &fresh)
+                    if fresh:
+                        self.todo.push_back(state)
+        if self.pair_sig.size() == 0 or nouts == 0:
             return None
         # the points in rising order of their code (the reference sorts them as tuples: the same order)
-        cdef int npts = point_codes.size()
-        cdef vector[int64_t] sorted_codes = point_codes
-        cpp_sort(sorted_codes.begin(), sorted_codes.end())
-        cdef unordered_map[int64_t, int] rank
+        cdef int npts = self.point_codes.size()
+        self.order.clear()
         for i in range(npts):
-            rank[sorted_codes[i]] = i
-        cdef vector[int] where = vector[int](npts)
+            self.order.push_back(pair[int64_t, int](self.point_codes[i], i))
+        cpp_sort(self.order.begin(), self.order.end())
+        self.where.resize(npts)
         for i in range(npts):
-            where[i] = rank[point_codes[i]]
+            self.where[self.order[i].second] = i
         # each signature against every outcome (a bit per outcome), each point the outcomes some step there
         # loses control in, then each outcome's row of points
-        cdef int nsig = sig_used.size(), words = (npts + 63) // 64
+        cdef int nsig = self.sig_used.size(), words = (npts + 63) // 64
         cdef int64_t owords = table.owords
-        cdef vector[int64_t] sig_row = vector[int64_t](nsig)
-        cdef vector[uint64_t] at_point = vector[uint64_t](npts * owords)
+        self.sig_row.resize(nsig)
+        self.at_point.assign(npts * owords, 0)
         cdef int64_t r, x
         cdef uint64_t bits
         for s in range(nsig):
-            sig_row[s] = table._row(sig_keys[s], sig_used[s], sig_jumps[s], sig_nused[s], sig_jd[s])
+            self.sig_row[s] = table._row(self.sig_keys[s], self.sig_used[s], self.sig_jumps[s], self.sig_nused[s],
+                                         self.sig_jd[s])
+        cdef const uint64_t* tbits = table.bits.data()
+        cdef uint64_t* ap = self.at_point.data()
         cdef size_t q
-        for q in range(pair_sig.size()):
-            s = pair_sig[q]
-            w = where[pair_point[q]]
+        for q in range(self.pair_sig.size()):
+            s = self.pair_sig[q]
+            w = self.where[self.pair_point[q]]
             for x in range(owords):
-                at_point[w * owords + x] |= table.bits[sig_row[s] + x]
-        cdef vector[uint64_t] rows = vector[uint64_t](nouts * words)
+                ap[w * owords + x] |= tbits[self.sig_row[s] + x]
+        self.rows.assign(nouts * words, 0)
+        cdef uint64_t* rw = self.rows.data()
         for w in range(npts):
             for x in range(owords):
-                bits = at_point[w * owords + x]
+                bits = ap[w * owords + x]
                 while bits:
                     r = x * 64 + __builtin_ctzll(bits)
                     bits &= bits - 1
-                    rows[r * words + w // 64] |= (<uint64_t>1) << (w % 64)
+                    rw[r * words + w // 64] |= (<uint64_t>1) << (w % 64)
         # equal rows are one class, numbered in the order of first appearance
-        cdef unordered_map[string, int] class_at
         cdef vector[double] chance
         cdef vector[int64_t] first_row
+        cdef uint64_t h
         which = np.empty(nouts, dtype=np.int64)
         cdef int64_t[:] wv = which
-        cdef string row_key
+        self.class_at.clear()
         for r in range(nouts):
-            row_key = string(<char*>&rows[r * words], words * 8)
-            cins = class_at.insert(pair[string, int](row_key, <int>chance.size()))
-            k = deref(cins.first).second
-            if k == <int>chance.size():
+            h = row_hash(&rw[r * words], words, 0)
+            while True:                     # a hash shared by different rows: the next hash of the row
+                k = self.class_at.insert(h, <int>chance.size(), &fresh)
+                if fresh or memcmp(&rw[r * words], &rw[first_row[k] * words], words * 8) == 0:
+                    break
+                h = row_hash(&rw[r * words], words, h)
+            if fresh:
                 chance.push_back(table.probs[r])
                 first_row.push_back(r)
             else:
@@ -326,46 +420,67 @@ cdef class Layer:
         codes = np.empty(npts, dtype=np.int64)
         cdef int64_t[:] cv = codes
         for i in range(npts):
-            cv[i] = sorted_codes[i]
+            cv[i] = self.order[i].first
         p_out = np.empty(ncls, dtype=np.float64)
         cdef double[:] pv = p_out
         starts = np.empty(ncls, dtype=np.int64)
         cdef int64_t[:] sv = starts
-        cdef vector[int64_t] members
+        cdef int64_t total = 0
+        for k in range(ncls):
+            r = first_row[k]
+            for x in range(words):
+                total += __builtin_popcountll(rw[r * words + x])
+        mem = np.empty(total, dtype=np.int64)
+        cdef int64_t[:] mv_ = mem
+        total = 0
         for k in range(ncls):
             pv[k] = chance[k]
-            sv[k] = members.size()
+            sv[k] = total
             r = first_row[k]
-            for i in range(npts):
-                if (rows[r * words + i // 64] >> (i % 64)) & 1:
-                    members.push_back(i)
-        mem = np.empty(members.size(), dtype=np.int64)
-        cdef int64_t[:] mv_ = mem
-        for q in range(members.size()):
-            mv_[q] = members[q]
+            for x in range(words):
+                bits = rw[r * words + x]
+                while bits:
+                    mv_[total] = x * 64 + __builtin_ctzll(bits)
+                    total += 1
+                    bits &= bits - 1
         return codes, p_out, mem, starts, which
 
 
 
 cdef class PointSets:
     """Sets of points numbered once per model: a class of failures is known by the set of points where it can
-    be laid (the points' codes in rising order, as :meth:`Layer.classes` gives them)."""
+    be laid (the points' codes in rising order, as :meth:`Layer.classes` gives them). The members of each set
+    are kept as the model's numbers of its points."""
     cdef unordered_map[string, int64_t] ids
     cdef public int64_t count
+    cdef vector[int64_t] flat          # the members of every set, one set after the other
+    cdef vector[int64_t] begin         # where each set's members start in flat (and where the last ends)
 
-    def number(self, const int64_t[:] codes, const int64_t[:] members, const int64_t[:] starts):
+    def __cinit__(self):
+        self.begin.push_back(0)
+
+    def number(self, const int64_t[:] codes, const int64_t[:] members, const int64_t[:] starts,
+               const int64_t[:] numbers):
         """The number of each class's set of points (``members`` of class k from ``starts[k]``, indexes in
-        ``codes``), and the classes whose set is new (numbered in order from ``count`` before the call)."""
+        ``codes``; ``numbers``: the model's number of each point), and the classes whose set is new (numbered
+        in order from ``count`` before the call; their members are kept)."""
         cdef Py_ssize_t ncls = starts.shape[0], k, i, a, b
         cdef string key
         cdef int64_t code
         cdef pair[unordered_map[string, int64_t].iterator, bint] ins
+        if numbers.shape[0] != codes.shape[0]:
+            raise ValueError("PointSets.number: one number per point")
+        for i in range(members.shape[0]):
+            if not 0 <= members[i] < codes.shape[0]:
+                raise ValueError("PointSets.number: a member beyond the points")
         out = np.empty(ncls, dtype=np.int64)
         cdef int64_t[:] ov = out
         fresh = []
         for k in range(ncls):
             a = starts[k]
             b = starts[k + 1] if k + 1 < ncls else members.shape[0]
+            if not 0 <= a <= b <= members.shape[0]:
+                raise ValueError("PointSets.number: classes out of order")
             key.clear()
             for i in range(a, b):
                 code = codes[members[i]]
@@ -374,5 +489,59 @@ cdef class PointSets:
             if ins.second:
                 self.count += 1
                 fresh.append(k)
+                for i in range(a, b):
+                    self.flat.push_back(numbers[members[i]])
+                self.begin.push_back(self.flat.size())
             ov[k] = deref(ins.first).second
         return out, fresh
+
+    def members_of(self, const int64_t[:] sets):
+        """The members of some sets one after the other (the model's numbers of their points), and the number
+        of members of each set."""
+        cdef Py_ssize_t n = sets.shape[0], k, size = 0, at = 0
+        cdef int64_t s, i
+        for k in range(n):
+            s = sets[k]
+            if not 0 <= s < self.count:
+                raise ValueError("PointSets.members_of: no such set")
+            size += self.begin[s + 1] - self.begin[s]
+        out = np.empty(size, dtype=np.int64)
+        sizes = np.empty(n, dtype=np.int64)
+        cdef int64_t[::1] ov = out
+        cdef int64_t[::1] zv = sizes
+        for k in range(n):
+            s = sets[k]
+            zv[k] = self.begin[s + 1] - self.begin[s]
+            for i in range(self.begin[s], self.begin[s + 1]):
+                ov[at] = self.flat[i]
+                at += 1
+        return out, sizes
+
+    def set_mins(self, const int64_t[:] sets, const double[:, :, ::1] table, double[:, ::1] mins,
+                 unsigned char[::1] known):
+        """``mins[set] = the least table[member, 1]`` (loss values per tokens) over each set's members, the
+        table worked out for all of them; marks them ``known``. A set with no member is left as it is."""
+        cdef Py_ssize_t n = sets.shape[0], k
+        cdef int64_t s, i, m
+        cdef int t, T1 = table.shape[2]
+        cdef double v
+        if mins.shape[1] != T1 or known.shape[0] > mins.shape[0]:
+            raise ValueError("PointSets.set_mins: tables of other shapes")
+        for k in range(n):
+            s = sets[k]
+            if not 0 <= s < self.count or s >= known.shape[0]:
+                raise ValueError("PointSets.set_mins: no such set")
+            for i in range(self.begin[s], self.begin[s + 1]):
+                if not 0 <= self.flat[i] < table.shape[0]:
+                    raise ValueError("PointSets.set_mins: a point beyond the table")
+        for k in range(n):
+            s = sets[k]
+            if self.begin[s] == self.begin[s + 1]:
+                continue
+            for i in range(self.begin[s], self.begin[s + 1]):
+                m = self.flat[i]
+                for t in range(T1):
+                    v = table[m, 1, t]
+                    if i == self.begin[s] or v < mins[s, t]:
+                        mins[s, t] = v
+            known[s] = 1

@@ -51,17 +51,15 @@ def plan_classes(model, cell: int, gear: int, plan_steps=None, dice: tuple | Non
         sizes = [len(idx) for _p, idx in classes]
         members = np.concatenate([idx for _p, idx in classes]) if classes else np.zeros(0, dtype=np.int64)
         starts = np.cumsum([0] + sizes[:-1]).astype(np.int64)[:len(sizes)]
-    known = model._relay_cache.setdefault("members", [])        # number of a set of points -> their numbers
     nums = numbers[members]
-    ends = starts.tolist()[1:] + [len(nums)]
-    if codes is not None:       # compiled: the sets known by their points' codes
+    if codes is not None:       # compiled: the sets known by their points' codes, their members kept there
         sets = model._relay_cache.get("point sets")
         if sets is None:
             sets = model._relay_cache["point sets"] = COMPILED.PointSets()
-        ids, fresh = sets.number(codes, members, starts)
-        for k in fresh:
-            known.append(nums[starts[k]:ends[k]])
+        ids, _fresh = sets.number(codes, members, starts, numbers)
     else:
+        known = model._relay_cache.setdefault("members", [])    # number of a set of points -> their numbers
+        ends = starts.tolist()[1:] + [len(nums)]
         sets = model._relay_cache.setdefault("point sets", {})     # a set of point numbers -> its number
         ids = []
         for a, b in zip(starts.tolist(), ends):
@@ -95,8 +93,11 @@ def _compiled_classes(model, engine, cell: int, gear: int, rolled: int, jumps: t
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, np.zeros(0), empty, empty, {}
     codes, probs, members, starts, which = got
-    numbers = model.numbers.number(codes // 256, (codes // 32) % 8, (codes // 16) % 2, codes % 16,
-                                   np.ones(len(codes), dtype=bool))
+    lut = getattr(model.numbers, "lut", None)            # point code + 1 -> its number (0: none yet)
+    numbers = None if lut is None or codes.max() + 1 >= len(lut) else lut[codes + 1]
+    if numbers is None or not numbers.all():
+        numbers = model.numbers.number(codes // 256, (codes // 32) % 8, (codes // 16) % 2, codes % 16,
+                                       np.ones(len(codes), dtype=bool))
     return codes, numbers, probs, members, starts, _Which(outs, which)
 
 
@@ -116,7 +117,9 @@ class _Which:
 def _set_mins(model, damage: tuple, ids: np.ndarray, value) -> np.ndarray:
     """The least loss value over each set of points numbered ``ids`` under one damage, per tokens (before a
     Big Attack's gain), worked out once per damage and set: [set, tokens]."""
-    count = len(model._relay_cache["members"])
+    sets = model._relay_cache["point sets"]
+    compiled = not isinstance(sets, dict)
+    count = sets.count if compiled else len(model._relay_cache["members"])
     store = model._relay_cache.setdefault(("mins", damage), [np.zeros((0, model.T1)), np.zeros(0, dtype=bool)])
     if len(store[1]) < count:
         grow = max(64, 2 * count) - len(store[1])
@@ -124,13 +127,19 @@ def _set_mins(model, damage: tuple, ids: np.ndarray, value) -> np.ndarray:
         store[1] = np.concatenate([store[1], np.zeros(grow, dtype=bool)])
     todo = np.unique(ids[~store[1][ids]])
     if len(todo):
-        members = model._relay_cache["members"]
-        parts = [members[i] for i in todo.tolist()]
-        nums = np.concatenate(parts)
+        if compiled:            # the members kept with the sets (PointSets)
+            nums, sizes = sets.members_of(todo)
+        else:
+            members = model._relay_cache["members"]
+            parts = [members[i] for i in todo.tolist()]
+            nums, sizes = np.concatenate(parts), np.array([len(p) for p in parts])
         table = model.fill(damage, nums, value)
-        starts = np.cumsum([0] + [len(p) for p in parts[:-1]])
-        store[0][todo] = np.minimum.reduceat(table[nums, 1], starts, axis=0)
-        store[1][todo] = True
+        if compiled and sizes.all():        # the same least values, in C
+            sets.set_mins(todo, table, store[0], store[1].view(np.uint8))
+        else:
+            starts = np.cumsum(np.concatenate([[0], sizes[:-1]])).astype(np.int64)
+            store[0][todo] = np.minimum.reduceat(table[nums, 1], starts, axis=0)
+            store[1][todo] = True
     return store[0][ids]
 
 
@@ -247,6 +256,17 @@ def closure_points(model, ps) -> list:
     return hit
 
 
+def _by_dice(model, search) -> tuple:
+    """The numbers of the points of a search's candidates in rising order of their dice, and their dice."""
+    hit = search.cache.get("by_dice")
+    if hit is None:
+        every = model.numbers._every(search, model.steps)
+        nums = every[np.arange(search.n), search.depth]
+        order = np.argsort(search.dice, kind="stable")
+        hit = search.cache["by_dice"] = (nums[order], search.dice[order])
+    return hit
+
+
 class _Entries:
     """The failure classes of plans (:func:`plan_classes`) one after the other in flat arrays, for the compiled
     spread: entry e has the classes ``start[e]`` to ``start[e] + count[e]`` of ``prob`` (their chances) and ``ids``
@@ -312,18 +332,42 @@ class Relaid:
                 out[rows] = -BIG
                 continue
             search = steps.search
-            hit = search.cache.get("by_dice")
-            if hit is None:
-                every = model.numbers._every(search, model.steps)
-                nums = every[np.arange(search.n), search.depth]
-                order = np.argsort(search.dice, kind="stable")
-                hit = search.cache["by_dice"] = (nums[order], search.dice[order])
-            nums, dice = hit
+            nums, dice = _by_dice(model, search)
             table = model.fill(damage, np.concatenate([nums, np.zeros(1, dtype=np.int64)]), self.value)
             lows = np.minimum.accumulate(table[nums, 1], axis=0)       # the least over the first i candidates
             need = search.dice[steps.cand[plans[rows]]]
             out[rows] = lows[np.searchsorted(dice, need, side="right") - 1]
         return out
+
+    def low_compiled(self, which: np.ndarray, plans: np.ndarray, kernels) -> np.ndarray:
+        """:meth:`low` by ``kernels.relay_low`` (the same numbers): the points of each set's search worked out
+        once per damage for the whole group, then the least losses in C."""
+        model = self.model
+        damages: dict = {}
+        parts, dice, kinds, need = [], [], [], np.zeros(len(which), dtype=np.int64)
+        for k, ((_cell, _gear, damage), ps) in enumerate(zip(self.states, self.sets)):
+            steps = ps.steps
+            if not isinstance(steps, PlanSteps):
+                kinds.append(-1)
+                parts.append(np.zeros(0, dtype=np.int64))
+                dice.append(np.zeros(0, dtype=np.int64))
+                continue
+            nums, by = _by_dice(model, steps.search)
+            kinds.append(damages.setdefault(damage, len(damages)))
+            parts.append(nums)
+            dice.append(by)
+        for d, kd in damages.items():
+            got = [p for p, k in zip(parts, kinds) if k == kd]
+            model.fill(d, np.concatenate(got + [np.zeros(1, dtype=np.int64)]), self.value)
+        tables = [model._table(d)[0] for d in damages]
+        for k in np.unique(which).tolist():
+            steps = self.sets[k].steps
+            if isinstance(steps, PlanSteps):
+                rows = np.nonzero(which == k)[0]
+                need[rows] = steps.search.dice[steps.cand[plans[rows]]]
+        begin = np.cumsum([0] + [len(p) for p in parts]).astype(np.int64)
+        return kernels.relay_low(np.concatenate(parts).astype(np.int64), np.concatenate(dice).astype(np.int64), begin,
+                                 np.array(kinds, dtype=np.int64), tables, which.astype(np.int64), need, model.T1)
 
     def risk(self, which: np.ndarray, plans: np.ndarray) -> np.ndarray | None:
         """The chance each plan's dice show a loss of control (from the plan search), or None if one is

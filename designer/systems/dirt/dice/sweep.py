@@ -193,10 +193,16 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
         relay = None
         if model.achievable:             # a failure may be laid anywhere the boundary's turns reach
             relay = Relaid(model, [states[i] for i in owners], sets, value)
-            bound = _relay_bound(model, big, table, index, relay.low(owner_set, local), relay.risk(owner_set, local))
+            fast = RELAID_COMPILED and getattr(kernels, "decide_relaid", None) is not None and kernels.fits(
+                model.limit, model.K, T1, int(big.length.max()), FIRST)
+            risk = relay.risk(owner_set, local)
+            if fast and risk is not None:       # the same bound, compiled
+                bound = kernels.relay_bound(big.sid, big.length, big.gain, index, table, steps.floats, risk,
+                                            relay.low_compiled(owner_set, local, kernels))
+            else:
+                bound = _relay_bound(model, big, table, index, relay.low(owner_set, local), risk)
             low = {"roll": cheapest, "attack": bound}
-            if RELAID_COMPILED and getattr(kernels, "decide_relaid", None) is not None and kernels.fits(
-                    model.limit, model.K, T1, int(big.length.max()), FIRST):
+            if fast:
                 # the same rounds in the same order, compiled; the failures valued from the classes kept
                 best, mode, pick = kernels.decide_relaid(
                     big.sid, big.length, big.gain, index, table, steps.ints, steps.floats, owner, local, n,
