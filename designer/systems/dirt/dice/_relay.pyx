@@ -450,11 +450,13 @@ cdef class Layer:
 cdef class PointSets:
     """Sets of points numbered once per model: a class of failures is known by the set of points where it can
     be laid (the points' codes in rising order, as :meth:`Layer.classes` gives them). The members of each set
-    are kept as the model's numbers of its points."""
-    cdef unordered_map[string, int64_t] ids
+    are kept as the model's numbers of their points."""
+    cdef FlatMap ids                   # the hash of a set's codes -> its number
     cdef public int64_t count
-    cdef vector[int64_t] flat          # the members of every set, one set after the other
-    cdef vector[int64_t] begin         # where each set's members start in flat (and where the last ends)
+    cdef vector[int64_t] codes         # the codes of every set's members, one set after the other
+    cdef vector[int64_t] flat          # the model's numbers of the same
+    cdef vector[int64_t] begin         # where each set's members start in both (and where the last ends)
+    cdef vector[uint64_t] key
 
     def __cinit__(self):
         self.begin.push_back(0)
@@ -465,9 +467,9 @@ cdef class PointSets:
         ``codes``; ``numbers``: the model's number of each point), and the classes whose set is new (numbered
         in order from ``count`` before the call; their members are kept)."""
         cdef Py_ssize_t ncls = starts.shape[0], k, i, a, b
-        cdef string key
-        cdef int64_t code
-        cdef pair[unordered_map[string, int64_t].iterator, bint] ins
+        cdef int64_t s
+        cdef uint64_t h
+        cdef cbool fresh
         if numbers.shape[0] != codes.shape[0]:
             raise ValueError("PointSets.number: one number per point")
         for i in range(members.shape[0]):
@@ -475,25 +477,31 @@ cdef class PointSets:
                 raise ValueError("PointSets.number: a member beyond the points")
         out = np.empty(ncls, dtype=np.int64)
         cdef int64_t[:] ov = out
-        fresh = []
+        fresh_list = []
         for k in range(ncls):
             a = starts[k]
             b = starts[k + 1] if k + 1 < ncls else members.shape[0]
             if not 0 <= a <= b <= members.shape[0]:
                 raise ValueError("PointSets.number: classes out of order")
-            key.clear()
+            self.key.clear()
             for i in range(a, b):
-                code = codes[members[i]]
-                key.append(<char*>&code, 8)
-            ins = self.ids.insert(pair[string, int64_t](key, self.count))
-            if ins.second:
+                self.key.push_back(<uint64_t>codes[members[i]])
+            h = row_hash(self.key.data(), b - a, 0)
+            while True:                     # a hash shared by different sets: the next hash of the set
+                s = self.ids.insert(h, <int>self.count, &fresh)
+                if fresh or (self.begin[s + 1] - self.begin[s] == b - a and (
+                        a == b or memcmp(self.key.data(), &self.codes[self.begin[s]], (b - a) * 8) == 0)):
+                    break
+                h = row_hash(self.key.data(), b - a, h)
+            if fresh:
                 self.count += 1
-                fresh.append(k)
+                fresh_list.append(k)
                 for i in range(a, b):
+                    self.codes.push_back(codes[members[i]])
                     self.flat.push_back(numbers[members[i]])
                 self.begin.push_back(self.flat.size())
-            ov[k] = deref(ins.first).second
-        return out, fresh
+            ov[k] = s
+        return out, fresh_list
 
     def members_of(self, const int64_t[:] sets):
         """The members of some sets one after the other (the model's numbers of their points), and the number
