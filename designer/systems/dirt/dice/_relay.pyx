@@ -14,13 +14,9 @@ laid is a bit row; equal rows are one class, their chances added in the order of
 """
 import numpy as np
 
-from cython.operator cimport dereference as deref
 from libc.stdint cimport int64_t, uint64_t
 from libcpp cimport bool as cbool
 from libcpp.pair cimport pair
-from libcpp.string cimport string
-from libcpp.unordered_map cimport unordered_map
-from libcpp.unordered_set cimport unordered_set
 from libcpp.vector cimport vector
 from libcpp.algorithm cimport sort as cpp_sort
 
@@ -45,11 +41,11 @@ cdef extern from *:
     #include <vector>
     #include <cstdint>
     #include <cstring>
-    /* A hash map from 64-bit keys (all but ~0) to ints: open addressing, linear probing; cleared by the slots it
+    /* A hash map from 64-bit keys (all but ~0) to 64-bit ints: open addressing, linear probing; cleared by the slots it
        filled, so a big map costs nothing to empty. */
     struct FlatMap {
         std::vector<uint64_t> keys;
-        std::vector<int> vals;
+        std::vector<int64_t> vals;
         std::vector<uint64_t> filled;
         uint64_t mask = 0;
         static inline uint64_t mix(uint64_t x) {
@@ -64,7 +60,7 @@ cdef extern from *:
         void grow() {
             size_t cap = keys.size() ? 2 * keys.size() : 64;
             std::vector<uint64_t> old_keys(cap, ~0ULL);
-            std::vector<int> old_vals(cap);
+            std::vector<int64_t> old_vals(cap);
             old_keys.swap(keys);
             old_vals.swap(vals);
             mask = cap - 1;
@@ -79,7 +75,7 @@ cdef extern from *:
             }
         }
         /* the value of key k, or v stored for it when new (then *fresh is true) */
-        int insert(uint64_t k, int v, bool* fresh) {
+        int64_t insert(uint64_t k, int64_t v, bool* fresh) {
             if (2 * (filled.size() + 1) > keys.size()) grow();
             uint64_t i = mix(k) & mask;
             for (;;) {
@@ -89,7 +85,7 @@ cdef extern from *:
                 i = (i + 1) & mask;
             }
         }
-        int find(uint64_t k) const {
+        int64_t find(uint64_t k) const {
             if (!keys.size()) return -1;
             uint64_t i = mix(k) & mask;
             for (;;) {
@@ -110,8 +106,8 @@ cdef extern from *:
     cppclass FlatMap:
         void clear()
         size_t size()
-        int insert(uint64_t k, int v, cbool* fresh)
-        int find(uint64_t k)
+        int64_t insert(uint64_t k, int64_t v, cbool* fresh)
+        int64_t find(uint64_t k)
     uint64_t row_hash(const uint64_t* w, int n, uint64_t salt) nogil
     int memcmp(const void*, const void*, size_t) nogil
 
@@ -217,10 +213,10 @@ cdef class Outcomes:
 cdef class Layer:
     """What one TurnEngine says about die options and cell moves, in C++ tables (the engine is passed to
     :meth:`classes`; these tables hold no reference to it)."""
-    cdef unordered_map[uint64_t, int64_t] opt_at     # (dice used, gear) -> first option << 32 | count
+    cdef FlatMap opt_at                              # (dice used, gear) -> first option << 32 | count
     cdef vector[Opt] opts
     cdef list opt_objs
-    cdef unordered_map[uint64_t, int64_t] move_at    # (cell, gear, option) -> first move << 32 | count
+    cdef FlatMap move_at                             # (cell, gear, option) -> first move << 32 | count
     cdef vector[Move] moves
     cdef list cut_flags
     cdef dict kinds
@@ -236,10 +232,11 @@ cdef class Layer:
 
     cdef int _options(self, engine, int g, int64_t used, int* start) except -1:
         cdef uint64_t key = (<uint64_t>used << 3) | <uint64_t>g
-        cdef unordered_map[uint64_t, int64_t].iterator it = self.opt_at.find(key)
-        if it != self.opt_at.end():
-            start[0] = <int>(deref(it).second >> 32)
-            return <int>(deref(it).second & 0xffffffff)
+        cdef int64_t hit = self.opt_at.find(key)
+        cdef cbool fresh
+        if hit >= 0:
+            start[0] = <int>(hit >> 32)
+            return <int>(hit & 0xffffffff)
         cdef Opt o
         cdef int first = self.opts.size()
         options = engine.die_options(g, used)
@@ -251,17 +248,18 @@ cdef class Layer:
             o.obj = len(self.opt_objs)
             self.opt_objs.append(opt)
             self.opts.push_back(o)
-        self.opt_at[key] = (<int64_t>first << 32) | len(options)
+        self.opt_at.insert(key, (<int64_t>first << 32) | len(options), &fresh)
         start[0] = first
         return len(options)
 
     cdef int _moves(self, engine, int64_t c, int g, int k, int* start) except -1:
         cdef Opt o = self.opts[k]
         cdef uint64_t key = ((<uint64_t>c * 8 + <uint64_t>g) * 8 + <uint64_t>o.ng) * 16 + <uint64_t>o.kind
-        cdef unordered_map[uint64_t, int64_t].iterator it = self.move_at.find(key)
-        if it != self.move_at.end():
-            start[0] = <int>(deref(it).second >> 32)
-            return <int>(deref(it).second & 0xffffffff)
+        cdef int64_t hit = self.move_at.find(key)
+        cdef cbool fresh
+        if hit >= 0:
+            start[0] = <int>(hit >> 32)
+            return <int>(hit & 0xffffffff)
         cdef Move m
         cdef int first = self.moves.size()
         found = engine.cell_moves(c, g, self.opt_objs[o.obj])
@@ -273,7 +271,7 @@ cdef class Layer:
             m.cut = 1 if (self.cut_flags[path[0]] or self.cut_flags[path[len(path) - 1]]) else 0
             m.jd = -1 if jd is None else JUMP_CODE[jd]
             self.moves.push_back(m)
-        self.move_at[key] = (<int64_t>first << 32) | len(found)
+        self.move_at.insert(key, (<int64_t>first << 32) | len(found), &fresh)
         start[0] = first
         return len(found)
 
