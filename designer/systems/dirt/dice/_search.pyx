@@ -14,7 +14,8 @@ The work on those arrays (sorting, the Pareto choice, step rows, point numbers) 
 imported here so that this module is the whole compiled plan search.
 
 Under the reading ``as_laid`` a point also carries its failure profile (see ``search_plans``), numbered as the
-reference numbers it: a step where the risk grows is a (point code, risk) pair numbered once per search, a
+reference numbers it: a step where the risk grows is a (point code, risk) pair numbered once per search (the
+point's cell left out of the code unless the cells are asked for), a
 profile one more such step after a profile; the point itself then gets a number, and what the search has seen
 is that number beside the profile's.
 """
@@ -312,10 +313,11 @@ cdef class Tables:
             raise ValueError("more failure profiles than the compiled plan search numbers")
         return val
 
-    def search(self, engine, int64_t cell, int gear, bint laid=False):
+    def search(self, engine, int64_t cell, int gear, int laid=0):
         """The candidates of the plan search from (cell, gear): ``(ints, risk)``, ``ints`` rows: end-and-gain
         code, dice, parent, depth, dice used, step number, cell, gear, jump dice, terminal, failure profile
-        (``laid``: the reading ``as_laid``, else 0)."""
+        (``laid``: 0, not the reading ``as_laid``, all profiles 0; 1, as laid; 2, as laid with the cells in the
+        profiles)."""
         cdef int level, g, t, jid, gain, depth, k, j, nopt, nmov, ostart, mstart, njid, ngroups = 0, grp, cuts, ncuts
         cdef int64_t idx, c, used, prof, nprof
         cdef double rk, rp
@@ -393,8 +395,8 @@ cdef class Tables:
                             rk = self._risk(engine, o.nused, njid)
                             nprof = prof
                             if rk != rp:
-                                nprof = self._profile(prof, (((mv.v << 3) + mv.ng) * 2 + (1 if mv.t == 2 else 0))
-                                                      * 16 + ncuts, rk)
+                                nprof = self._profile(prof, ((((mv.v << 3) if laid == 2 else 0) + mv.ng) * 2
+                                                             + (1 if mv.t == 2 else 0)) * 16 + ncuts, rk)
                             pkey = _point(mv.v, mv.ng, o.nused, njid, mv.t, ncuts)
                             val = self.point_no.count
                             self.point_no.add(pkey, &val)

@@ -80,17 +80,20 @@ def search_plans(engine, cell: int, gear: int) -> Search:
     Under the reading ``big_attack_failure: as_laid`` a failed Big Attack's loss of control lies on the step of
     its plan where the dice laid so far first reach the hazard limit, so the order of the dice decides what the
     failure costs. There a point is also told apart by its *failure profile*: the steps so far at which the
-    chance of a loss (the risk of the dice laid so far) grows, each as its point (cell, gear, finished, cuts
-    entered) and that risk. Two plans to one point of the turn with the same profile fail on the same points
-    with the same chances, whatever follows (the hazards of the dice so far, short of the limit, depend on the
-    dice alone); two with different profiles are both kept, and so are their dominance groups.
+    chance of a loss (the risk of the dice laid so far) grows, each with that risk and what of its point a loss
+    there depends on: the gear, whether the step crossed the finish line, the cuts entered so far (and the cell
+    with :data:`FAILURE_CELLS`). Two plans to one point of the turn with the same profile fail with the same
+    chances on the same steps, whatever follows (the hazards of the dice so far, short of the limit, depend on
+    the dice alone); two with different profiles are both kept, and so are their dominance groups. Without the
+    cells, two routes to one point with the same dice in the same order (a lane taken or another) are still one
+    plan, as under every reading.
     """
     laid = as_laid(engine)
     if COMPILED is not None and len(engine.road.nodes) < COMPILED.MAX_CELLS:
         tables = _TABLES.get(engine)
         if tables is None:
             tables = _TABLES[engine] = COMPILED.Tables()
-        ints, risk = tables.search(engine, cell, gear, laid)
+        ints, risk = tables.search(engine, cell, gear, (2 if FAILURE_CELLS else 1) if laid else 0)
         end, dice, parent, depth, used = ints[:5]
         return Search(end, risk, dice, parent, depth, used, compiled=tables, extra=ints[5:10],
                       failures=ints[10] if laid else None)
@@ -103,6 +106,10 @@ def as_laid(engine) -> bool:
 
 
 PROFILE_BITS = 28        # as_laid: a failure profile's number takes 28 bits beside the end-and-gain code
+FAILURE_CELLS = False
+"""as_laid: whether a failure profile also holds the cell of each step where the risk grows (every route kept
+apart). On the 18 rulebook stages it changes one figure (Rally 4 SS2) by 0.0015 s, for about three times the
+CPU and twice the memory of the profile without cells."""
 
 
 def _search_py(engine, cell: int, gear: int) -> Search:
@@ -114,7 +121,7 @@ def _search_py(engine, cell: int, gear: int) -> Search:
     risks = engine._risk
     infos = engine.plan_options               # (gear, dice used) -> (option, dice used after, dice, gain)
     cut = cut_cells(engine)
-    laid = as_laid(engine)
+    laid, cells = as_laid(engine), FAILURE_CELLS
     profiles: dict = {}                       # as_laid: (profile, point, risk) -> the profile with that step added
     start = (cell, gear, 0, (), 0, 0) + ((0,) if laid else ())
     seen: dict = {start: None}
@@ -152,8 +159,8 @@ def _search_py(engine, cell: int, gear: int) -> Search:
                             r = risk_of(nused, njumps)
                         prof = key[6]
                         if r != (rec[number][1] if number >= 0 else 0.0):
-                            prof = profiles.setdefault((prof, (((v << 3) + ng) * 2 + (t == 2)) * 16 + ncuts, r),
-                                                       len(profiles) + 1)
+                            point = ((((v << 3) if cells else 0) + ng) * 2 + (t == 2)) * 16 + ncuts
+                            prof = profiles.setdefault((prof, point, r), len(profiles) + 1)
                         nkey += (prof,)
                     if nkey in seen:
                         continue
