@@ -1,6 +1,7 @@
 """Builds the compiled parts of the DIRT solvers: the roll-outs of the sweep (designer/systems/dirt/dice/_kernels.pyx),
 the plan search (designer/systems/dirt/dice/_search*.pyx, C++), the laying again of a failed Big Attack's dice
-(designer/systems/dirt/dice/_relay.pyx, C++) and the reach of a turn (designer/systems/dirt/driving/_reach.pyx, C++).
+(designer/systems/dirt/dice/_relay.pyx, C++), the replay of a decision (designer/systems/dirt/dice/_turns.pyx, C++)
+and the reach of a turn (designer/systems/dirt/driving/_reach.pyx, C++).
 
 Everything else is in pyproject.toml. Every extension is optional: where one cannot be built (no C or C++
 compiler), the package installs without it and the same arithmetic runs in Python and numpy, slower.
@@ -23,11 +24,15 @@ search = [Extension(f"designer.systems.dirt.dice.{name}", [f"designer/systems/di
                     extra_compile_args=["-O2", "-ffp-contract=off"], optional=True)
           for name in ("_search", "_search_plans", "_relay")]
 
+# the replay of a decision when following the policy (_turns: one plan rolled one by one, a Big Attack's failures laid)
+turns = Extension("designer.systems.dirt.dice._turns", ["designer/systems/dirt/dice/_turns.pyx"], language="c++",
+                  extra_compile_args=["-O2", "-ffp-contract=off"], optional=True)
+
 # the reach of a turn without a risk budget (the turn ends of the line search: designer/systems/dirt/driving/_reach.pyx)
 reach = Extension("designer.systems.dirt.driving._reach", ["designer/systems/dirt/driving/_reach.pyx"], language="c++",
                   extra_compile_args=["-O2"], optional=True)
 
-extensions = cythonize([kernels, *search, reach], language_level=3, quiet=True)
+extensions = cythonize([kernels, *search, turns, reach], language_level=3, quiet=True)
 for ext in extensions:      # cythonize makes new Extension objects and does not carry ``optional`` over
     ext.optional = True
 

@@ -141,68 +141,68 @@ class Solution:
         turn_seconds: dict = {}
         turn_loss: dict = {}
         order: list = []                         # the (state, bank) pairs in the order met (rising progress)
-        cached = self._outcomes
+        ends: dict = {}                          # state -> model.terminal(state)
+        cached, decisions, push = self._outcomes, self.decisions, heapq.heappush
         while heap:
             _, _, s, b = heapq.heappop(heap)
             order.append((s, b))
             p, pc = occ[(s, b)], clean.get((s, b), 0.0)
-            term = model.terminal(s)
+            term = ends[s] if s in ends else ends.setdefault(s, model.terminal(s))
             if term is not None:
                 clean_end += pc
                 first += p * float(term[b])
                 continue
-            turns += p if getattr(self.decision(s, b), "turn", True) else 0.0
+            row = decisions.get(s)
+            turns += p if getattr(row[b] if row is not None else self.decision(s, b), "turn", True) else 0.0
             if (s, b) not in cached:             # every bank of s is known: all that leads to s is done
                 self._prefetch(s, banks_of[s])
             outs = self.outcomes(s, b)
-            turn_seconds[(s, b)] = sum(o.p * o.seconds for o in outs)
-            turn_loss[(s, b)] = sum(o.p for o in outs if o.loss)
-            losses += p * turn_loss[(s, b)]
-            first += p * turn_seconds[(s, b)]
+            turn_seconds[(s, b)] = ts = sum([o[0] * o[1] for o in outs])
+            turn_loss[(s, b)] = tl = sum([o[0] for o in outs if o[4]])
+            losses += p * tl
+            first += p * ts
             here = progress.get(s)
             if here is None:
                 here = progress[s] = model.progress(s)
-            for o in outs:
-                nxt = o.state
-                key = (nxt, o.bank)
+            for q, _sec, nxt, nb, lost, _info in outs:
+                key = (nxt, nb)
                 ahead = progress.get(nxt)
                 if ahead is None:
                     ahead = progress[nxt] = model.progress(nxt)
                 if ahead <= here and model.terminal(nxt) is None:
                     raise ValueError(f"the turn model went backwards: {s} -> {nxt}")
-                occ[key] = occ.get(key, 0.0) + p * o.p
-                if not o.loss:
-                    clean[key] = clean.get(key, 0.0) + pc * o.p
+                occ[key] = occ.get(key, 0.0) + p * q
+                if not lost:
+                    clean[key] = clean.get(key, 0.0) + pc * q
                 if key not in queued:
                     queued.add(key)
-                    banks_of.setdefault(nxt, []).append(o.bank)
-                    heapq.heappush(heap, (ahead, seq, nxt, o.bank))
+                    banks_of.setdefault(nxt, []).append(nb)
+                    push(heap, (ahead, seq, nxt, nb))
                     seq += 1
-        second = self._moment2_along(order)
+        second = self._moment2_along(order, ends)
         mean = self.value(start, bank)
         return PolicyStats(seconds=first, sd=float(np.sqrt(max(0.0, second - mean * mean))), turns=turns,
                            loss_chance=1.0 - clean_end, expected_losses=losses,
                            occupancy=occ, turn_seconds=turn_seconds, turn_loss=turn_loss)
 
-    def _moment2_along(self, order: list) -> float:
+    def _moment2_along(self, order: list, ends: dict) -> float:
         """:meth:`_moment2` of the first pair of ``order``, every pair the policy reaches from it listed in an
-        order where each comes after all that lead to it (as :meth:`stats` meets them): the same sums, read
-        backwards along that order instead of searched for again."""
+        order where each comes after all that lead to it (as :meth:`stats` meets them; ``ends``: their states'
+        ``model.terminal``): the same sums, read backwards along that order instead of searched for again."""
         memo: dict = {}
         rows: dict = {}
-        terminal, cached, vector = self.model.terminal, self._outcomes, self._vector
+        cached, vector = self._outcomes, self._vector
         for s, b in reversed(order):
-            term = terminal(s)
+            term = ends[s]
             if term is not None:
                 memo[(s, b)] = float(term[b]) ** 2
                 continue
             total = 0.0
-            for o in cached[(s, b)]:
-                row = rows.get(o.state)
+            for q, sec, nxt, nb, _lost, _info in cached[(s, b)]:
+                row = rows.get(nxt)
                 if row is None:
-                    row = rows[o.state] = vector(o.state).tolist()
-                v = row[o.bank]
-                total += o.p * (o.seconds ** 2 + 2 * o.seconds * v + memo[(o.state, o.bank)])
+                    row = rows[nxt] = vector(nxt).tolist()
+                total += q * (sec ** 2 + 2 * sec * row[nb] + memo[(nxt, nb)])
             memo[(s, b)] = total
         return memo[order[0]]
 

@@ -19,16 +19,25 @@ from types import SimpleNamespace
 import numpy as np
 
 from designer.racing.mdp import Outcome
-from designer.systems.dirt.dice.plans import LazyPlanSet, secure_cost
-from designer.systems.dirt.dice.relaid import plan_classes
+from designer.systems.dirt.dice.plan_search import PlanSteps
+from designer.systems.dirt.dice.plans import BIG, X, LazyPlanSet, secure_cost
+from designer.systems.dirt.dice.relaid import _classes_of, plan_classes
 from designer.systems.dirt.dice.replay import cheapest_from, codes_of, turn_outcomes
 from designer.systems.dirt.dice.rollout import first_loss, roll_values
 
+try:                       # the compiled replay, built when the package is installed (setup.py)
+    from designer.systems.dirt.dice import _turns as COMPILED
+except ImportError:        # pragma: no cover - no compiler where it was installed: numpy, slower
+    COMPILED = None
+if COMPILED is not None and COMPILED.LAYOUT != (X, BIG):
+    COMPILED = None        # built for other hazard counts per step or another BIG: not usable
 
-def turn_outcomes_many(model, state, decisions: dict, value) -> dict:
+
+def turn_outcomes_many(model, state, decisions: dict, value, compiled: bool = True) -> dict:
     """``{tokens: decision}`` -> ``{tokens: outcomes}`` of one turn of a :class:`~.turn_model.DirtModel` from
     ``state``: for each, what ``turn_outcomes(model, state, tokens, decision, value)`` gives. With the SISU token
-    held (its rescue is read from the model's replay) each count is worked out alone, by the reference."""
+    held (its rescue is read from the model's replay) each count is worked out alone, by the reference.
+    ``compiled``: use the compiled replay where built (False: numpy and Python only, its reference)."""
     groups: dict = {}
     for t, d in decisions.items():
         groups.setdefault(d, []).append(t)
@@ -36,8 +45,8 @@ def turn_outcomes_many(model, state, decisions: dict, value) -> dict:
     for d, banks in groups.items():
         if d.mode in ("roll", "attack") and not state[2][4]:
             plan = _Plan(model, state, d, value)
-            out.update(_roll_many(model, state[2], plan, banks) if d.mode == "roll" else
-                       _attack_many(model, state, plan, banks, value))
+            out.update(_roll_many(model, state[2], plan, banks, compiled) if d.mode == "roll" else
+                       _attack_many(model, state, plan, banks, value, compiled))
         else:
             for t in banks:
                 out[t] = turn_outcomes(model, state, t, d, value)
@@ -55,7 +64,7 @@ class _Plan:
         p = decision.plan
         L = self.length = int(ps.length[p])
         self.gain = int(ps.gain[p])
-        self.steps = ps.steps[p]
+        self._set, self._p = ps, p
         self._len = ps.length[p:p + 1]
         if isinstance(ps, LazyPlanSet) and "cell" not in ps.__dict__:      # its step rows, as subset reads them
             table, cell0, gear0 = ps._source
@@ -71,10 +80,25 @@ class _Plan:
             self.q, self.pj, self.pc, self.m = ps.q[p, :L + 1], ps.pj[p, :L + 1], ps.pc[p, :L + 1], ps.m[p, :L + 1]
             cuts = ps.cuts[p, :L + 1].tolist()
         self.points = list(zip(cells, gears, fin, cuts))
+        self._values = (model, damage, value)
+
+    def __getattr__(self, name):
+        """``stop`` and ``loss``, worked out when first read (a Big Attack reads neither, unless latest)."""
+        if name not in ("stop", "loss"):
+            raise AttributeError(name)
+        model, damage, value = self._values
         of = model.numbers.of
         nums = [0] + [of(pt) for pt in self.points[1:]]            # 0: the start is no point
         both = model.fill(damage, np.array(nums, dtype=np.int64), value)[nums]
         self.stop, self.loss = both[:, 0], both[:, 1]
+        return getattr(self, name)
+
+    def classes(self, model, cell: int, gear: int) -> tuple:
+        """:func:`.relaid.plan_classes` of the plan (read from its search where its set keeps one)."""
+        ps, p = self._set, self._p
+        if isinstance(ps.steps, PlanSteps):
+            return _classes_of(model, cell, gear, ps, p)
+        return plan_classes(model, cell, gear, ps.steps[p])
 
     def one(self) -> SimpleNamespace:
         """The plan as a set of one (what the roll-outs read)."""
@@ -83,8 +107,11 @@ class _Plan:
     def first(self, limit: int) -> tuple:
         return first_loss(self.one(), limit)
 
-    def codes(self, limit: int, K: int) -> list:
-        """:meth:`.replay.Replay.codes` of the plan rolled one by one."""
+    def codes(self, limit: int, K: int, compiled: bool = True):
+        """:meth:`.replay.Replay.codes` of the plan rolled one by one (compiled where built, else numpy)."""
+        if compiled and COMPILED is not None:
+            return COMPILED.roll_codes(self.q, self.pj, self.pc, self.m.astype(np.int64, copy=False), self.stop,
+                                       self.loss, limit, K)
         _, table = roll_values(self.one(), self.stop[None], self.loss[None], limit, K, keep=True)
         U = np.stack([u[0] for u in table])
         return codes_of(U, self.q, self.pj.tolist(), self.pc.tolist(), self.m.tolist(), self.stop, self.loss,
@@ -102,10 +129,13 @@ def _add(chance: dict, label: dict, p, outs, bank, credit, info) -> None:
             chance[key], label[key] = p * q, info
 
 
-def _roll_many(model, damage: tuple, plan: _Plan, banks: list) -> dict:
+def _roll_many(model, damage: tuple, plan: _Plan, banks: list, compiled: bool = True) -> dict:
     H, K1, T1, L, limit = model.limit, model.K + 1, model.T1, plan.length, model.limit
-    codes = plan.codes(limit, model.K)
-    points, qs, pjs, pcs, ms = plan.points, plan.q.tolist(), plan.pj.tolist(), plan.pc.tolist(), plan.m.tolist()
+    codes = plan.codes(limit, model.K, compiled)
+    points = plan.points
+    if compiled and COMPILED is not None and T1 <= 256:
+        return _roll_compiled(model, damage, plan, banks, codes)
+    qs, pjs, pcs, ms = plan.q.tolist(), plan.pj.tolist(), plan.pc.tolist(), plan.m.tolist()
     spent = [k * (k + 1) // 2 for k in range(K1)]       # tokens paid to secure k dice (1 + ... + k)
     chances = {t: {} for t in banks}
     labels = {t: {} for t in banks}
@@ -158,7 +188,45 @@ def _roll_many(model, damage: tuple, plan: _Plan, banks: list) -> dict:
     return {t: [Outcome(pr, *key, labels[t][key]) for key, pr in chances[t].items() if pr > 0] for t in banks}
 
 
-def _attack_many(model, state, plan: _Plan, banks: list, value) -> dict:
+LABELS = ("stop", "canon", "loss")
+
+
+def _roll_compiled(model, damage: tuple, plan: _Plan, banks: list, codes: bytes) -> dict:
+    """:func:`_roll_many` with the chances carried and merged in C (``_turns.roll_turns``): each outcome list
+    of the plan's points given as rows of numbers, its entries' (seconds, next state, loss) numbered."""
+    keys: dict = {}
+    chance: list = []
+    key_of: list = []
+    starts = [0]
+
+    def rows(outs) -> int:
+        for q, sec, nxt, lost in outs:
+            key = (sec - 0.0, nxt, lost)
+            k = keys.get(key)
+            if k is None:
+                k = keys[key] = len(keys)
+            chance.append(q)
+            key_of.append(k)
+        starts.append(len(chance))
+        return len(starts) - 2
+
+    points = plan.points
+    stop_list = [rows(())] + [rows(model.stop_outcomes(*pt, damage)) for pt in points[1:]]
+    loss_list = [stop_list[0]] + [rows(model.loss_outcomes(*pt, damage)) for pt in points[1:]]
+    slots, kids, toks, probs, labels = COMPILED.roll_turns(
+        codes, plan.q, plan.pj, plan.pc, plan.m.astype(np.int64, copy=False), model.limit, model.K, model.T1, banks,
+        np.array(stop_list, dtype=np.int64), np.array(loss_list, dtype=np.int64), np.array(chance, dtype=np.float64),
+        np.array(key_of, dtype=np.int64), np.array(starts, dtype=np.int64), len(keys))
+    named = list(keys)
+    out = [[] for _t in banks]
+    for slot, k, tok, pr, lab in zip(slots, kids, toks, probs, labels):
+        if pr > 0:
+            sec, nxt, lost = named[k]
+            out[slot].append(Outcome(pr, sec, nxt, tok, lost, LABELS[lab]))
+    return dict(zip(banks, out))
+
+
+def _attack_many(model, state, plan: _Plan, banks: list, value, compiled: bool = True) -> dict:
     cell, gear, damage = state
     fail, ok = plan.first(model.limit)
     n = plan.length
@@ -167,8 +235,8 @@ def _attack_many(model, state, plan: _Plan, banks: list, value) -> dict:
     canon = model.stop_outcomes(*plan.points[1], damage) if pc else None
     end = model.stop_outcomes(*plan.points[n], damage)
     after = {t: (min(t + gain, top), max(0, t + gain - top)) for t in banks}
-    relays = relay_outcomes_many(model, cell, gear, plan.steps, damage, sorted({b for b, _c in after.values()}),
-                                 value) if model.achievable else None
+    relays = _relay_many(model, plan.classes(model, cell, gear), damage, sorted({b for b, _c in after.values()}),
+                         value, compiled) if model.achievable else None
     merged: dict = {}            # the terms of a count -> its outcomes, merged without credit
     kept = []                    # every term's list stays alive while its id() is a key
     out = {}
@@ -204,24 +272,33 @@ def _attack_many(model, state, plan: _Plan, banks: list, value) -> dict:
     return out
 
 
-def relay_outcomes_many(model, cell: int, gear: int, plan_steps, damage: tuple, banks: list, value) -> dict:
+def relay_outcomes_many(model, cell: int, gear: int, plan_steps, damage: tuple, banks: list, value,
+                        compiled: bool = True) -> dict:
     """``{bank: relay_outcomes(model, cell, gear, plan_steps, damage, bank, value)}`` for several counts of tokens
     after the attack at once (:func:`.relaid.relay_outcomes`: each class of failures at its cheapest point, the
     first of equal ones; the chances of the classes laid at one point added in the classes' order)."""
-    probs, nums, starts, _which, _ids = plan_classes(model, cell, gear, plan_steps)
+    return _relay_many(model, plan_classes(model, cell, gear, plan_steps), damage, banks, value, compiled)
+
+
+def _relay_many(model, classes: tuple, damage: tuple, banks: list, value, compiled: bool = True) -> dict:
+    probs, nums, starts, _which, _ids = classes
     if not len(nums):
         return {b: [] for b in banks}
-    vals = model.fill(damage, nums, value)[nums, 1][:, banks]                 # [point of a class, bank]
+    table = model.fill(damage, nums, value)
     sizes = np.diff(np.append(starts, len(nums)))
     live = sizes > 0
     first = starts[live]
     weights = probs[live].tolist()
-    low = np.minimum.reduceat(vals, first, axis=0)
-    seg = np.repeat(np.arange(len(first)), sizes[live])
-    rows = np.arange(len(nums))[:, None]
-    pick = np.minimum.reduceat(np.where(vals == low[seg], rows, len(nums)), first, axis=0)   # [class, bank]
-    where = nums[pick].T.tolist()
-    cost = vals[pick, np.arange(len(banks))[None, :]].T.tolist()
+    if compiled and COMPILED is not None:
+        where, cost = COMPILED.relay_pick(table, np.ascontiguousarray(nums, dtype=np.int64), first.astype(np.int64, copy=False), banks)
+    else:
+        vals = table[nums[:, None], 1, np.array(banks)[None, :]]                  # [point of a class, bank]
+        low = np.minimum.reduceat(vals, first, axis=0)
+        seg = np.repeat(np.arange(len(first)), sizes[live])
+        rows = np.arange(len(nums))[:, None]
+        pick = np.minimum.reduceat(np.where(vals == low[seg], rows, len(nums)), first, axis=0)   # [class, bank]
+        where = nums[pick].T.tolist()
+        cost = vals[pick, np.arange(len(banks))[None, :]].T.tolist()
     names = model._point_list
     out = {}
     for c, b in enumerate(banks):

@@ -1,0 +1,262 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled replay of one plan rolled one by one: :func:`roll_codes` is
+:func:`designer.systems.dirt.dice.rollout.roll_values` (its kept table) followed by
+:func:`designer.systems.dirt.dice.replay.codes_of` (what to do before each die), for one plan, with the same
+arithmetic in the same order (so the same table and the same choices); :func:`roll_turns` carries the chances
+of a turn die by die and merges its outcomes as turn_batch does in Python; :func:`relay_pick` picks where the
+failures of a Big Attack are laid. Built when the package is installed (setup.py); where it is not,
+``turn_batch.COMPILED`` is None and the numpy and Python code runs.
+"""
+# distutils: language = c++
+import numpy as np
+
+from libc.stdint cimport int64_t
+from libcpp.vector cimport vector
+
+cdef enum:
+    XMAX = 6            # hazard counts of one step (plans.X; turn_batch checks they agree)
+cdef double BIG = 1e9   # plans.BIG (turn_batch checks they agree)
+LAYOUT = (XMAX, BIG)
+
+
+def roll_codes(const double[:, :] q, const double[:] pj, const double[:] pc, const int64_t[:] m,
+               const double[:, :] stop, const double[:, :] loss, int H, int K):
+    """The choices before each die of a plan of ``L = len(q) - 1`` steps: bytes over (i < L, h < H, k <= K,
+    t < tokens), 0 stop, 1 roll, 2 secure (replay.Replay.choice); ``q[point, x]``, ``pj``/``pc``/``m[point]``,
+    ``stop``/``loss[point, t]`` as :class:`~designer.systems.dirt.dice.replay.Replay` reads them."""
+    cdef int L1 = q.shape[0], L = L1 - 1, T1 = stop.shape[1], K1 = K + 1
+    cdef int KT = K1 * T1, HKT = H * K1 * T1
+    if q.shape[1] != XMAX:
+        raise ValueError("hazard counts per step differ from the compiled layout")
+    if L < 1:
+        return b""
+    cdef double[::1] U = np.empty(L1 * HKT)
+    cdef double[::1] roll = np.empty(HKT)
+    out = bytearray(L * HKT)
+    cdef unsigned char[::1] codes = out
+    cdef double cum[XMAX + 1]
+    cdef double tail[XMAX + 8]
+    cdef int used[XMAX]
+    cdef int i, j, h, k, t, x, mj, c, hx
+    cdef double lv, v, sec, pjj, pcj, qx, cont
+    cdef long bi, bj, base
+    for x in range(XMAX):                # rollout.roll_values: the hazard counts some step of the plan can show
+        used[x] = 0
+        if x < H:
+            for j in range(L1):
+                if q[j, x] != 0.0:
+                    used[x] = 1
+    # the kept table, from the last point back (rollout.roll_values, one plan)
+    bi = L * HKT
+    for h in range(H):
+        for k in range(K1):
+            for t in range(T1):
+                U[bi + h * KT + k * T1 + t] = stop[L, t]
+    for i in range(L - 1, -1, -1):
+        j = i + 1
+        bj = j * HKT
+        bi = i * HKT
+        cum[XMAX] = 0.0
+        cum[XMAX - 1] = q[j, XMAX - 1]
+        for x in range(XMAX - 2, -1, -1):
+            cum[x] = cum[x + 1] + q[j, x]
+        for h in range(H):
+            tail[h] = cum[H - h] if H - h < XMAX else 0.0
+        pjj, pcj, mj = pj[j], pc[j], <int>m[j]
+        for h in range(H):
+            for k in range(K1):
+                for t in range(T1):
+                    roll[h * KT + k * T1 + t] = tail[h] * loss[j, t]
+        for x in range(XMAX):
+            if not used[x]:
+                continue
+            qx = q[j, x]
+            for h in range(H - x):
+                for k in range(K1):
+                    for t in range(T1):
+                        roll[h * KT + k * T1 + t] = roll[h * KT + k * T1 + t] + qx * U[bj + (h + x) * KT + k * T1 + t]
+        for h in range(H):
+            for k in range(K1):
+                c = mj * k + mj * (mj + 1) // 2           # plans.secure_cost(k, m)
+                for t in range(T1):
+                    v = roll[h * KT + k * T1 + t]
+                    lv = loss[j, t]
+                    if pjj != 0.0:
+                        v = pjj * lv + (1 - pjj) * v
+                    if pcj != 0.0:
+                        v = pcj * stop[j, t] + (1 - pcj) * v
+                    if 1 <= mj < XMAX and k + mj <= K and t >= c:
+                        sec = U[bj + h * KT + (k + mj) * T1 + t - c]
+                    else:
+                        sec = BIG
+                    cont = sec if sec < v else v
+                    U[bi + h * KT + k * T1 + t] = cont if cont < stop[i, t] else stop[i, t]
+    # the choices (replay.Replay.choice: continue_values' sums, in its order)
+    for i in range(L):
+        j = i + 1
+        bj = j * HKT
+        pjj, pcj, mj = pj[j], pc[j], <int>m[j]
+        for h in range(H):
+            for k in range(K1):
+                c = mj * k + mj * (mj + 1) // 2
+                base = (i * H + h) * KT + k * T1
+                for t in range(T1):
+                    lv = loss[j, t]
+                    v = 0.0
+                    for x in range(XMAX):
+                        qx = q[j, x]
+                        if qx != 0.0:
+                            hx = h + x
+                            v = v + qx * (U[bj + hx * KT + k * T1 + t] if hx < H else lv)
+                    v = pjj * lv + (1 - pjj) * v
+                    v = pcj * stop[j, t] + (1 - pcj) * v
+                    if k + mj <= K and t >= c:
+                        sec = U[bj + h * KT + (k + mj) * T1 + t - c]
+                    else:
+                        sec = BIG
+                    cont = sec if sec < v else v
+                    if i >= 1 and stop[i, t] <= cont + 1e-9:
+                        codes[base + t] = 0
+                    elif v <= sec + 1e-9:
+                        codes[base + t] = 1
+                    else:
+                        codes[base + t] = 2
+    return bytes(out)
+
+
+def relay_pick(const double[:, :, ::1] table, const int64_t[::1] nums, const int64_t[::1] first, banks):
+    """For each class of failed Big Attacks (its points ``nums[first[c]:first[c + 1]]``, the last up to the end)
+    and each of ``banks``: the number of its cheapest point under ``table[number, 1, bank]`` (the first of equal
+    ones) and that value, as lists [bank][class] (turn_batch.relay_outcomes_many)."""
+    cdef int S = first.shape[0], n = nums.shape[0], B = len(banks)
+    cdef int64_t[::1] bk = np.asarray(banks, dtype=np.int64)
+    cdef int64_t[:, ::1] where = np.empty((B, S), dtype=np.int64)
+    cdef double[:, ::1] cost = np.empty((B, S))
+    cdef int b, c, i, a, e, arg
+    cdef int64_t t
+    cdef double best, v
+    for b in range(B):
+        t = bk[b]
+        for c in range(S):
+            a = first[c]
+            e = first[c + 1] if c + 1 < S else n
+            arg = a
+            best = table[nums[a], 1, t]
+            for i in range(a + 1, e):
+                v = table[nums[i], 1, t]
+                if v < best:
+                    best = v
+                    arg = i
+            where[b, c] = nums[arg]
+            cost[b, c] = best
+    return np.asarray(where).tolist(), np.asarray(cost).tolist()
+
+
+cdef void _emit(int slot, double p, int lst, int tok, int label, const double[::1] list_q,
+                const int64_t[::1] list_key, const int64_t[::1] list_start, int nkeys, int T1, int* where,
+                vector[int64_t]& keys, vector[int64_t]& toks, vector[double]& probs, vector[int64_t]& labels,
+                vector[int64_t]& slots):
+    """Add list ``lst`` of outcomes met with chance ``p`` to the merged outcomes of start ``slot`` (entries with
+    the same key and tokens as one, the chances added in the order met, the first label kept)."""
+    cdef int64_t e, key
+    cdef int at
+    for e in range(list_start[lst], list_start[lst + 1]):
+        key = list_key[e]
+        at = where[(slot * nkeys + key) * T1 + tok]
+        if at >= 0:
+            probs[at] = probs[at] + p * list_q[e]
+        else:
+            where[(slot * nkeys + key) * T1 + tok] = <int>probs.size()
+            keys.push_back(key)
+            toks.push_back(tok)
+            probs.push_back(p * list_q[e])
+            labels.push_back(label)
+            slots.push_back(slot)
+
+
+def roll_turns(const unsigned char[::1] codes, const double[:, :] q, const double[:] pj, const double[:] pc,
+               const int64_t[:] m, int H, int K, int T1, banks, const int64_t[::1] stop_list,
+               const int64_t[::1] loss_list, const double[::1] list_q, const int64_t[::1] list_key,
+               const int64_t[::1] list_start, int nkeys):
+    """One plan rolled one by one from each of ``banks`` tokens (turn_batch._roll_many): the chances carried
+    die by die over (hazards shown, dice secured, tokens held) in the order the Python dicts keep them, each
+    outcome list met (``stop_list[point]``, ``loss_list[point]``: rows of the lists ``list_q``/``list_key``
+    from ``list_start``) merged per starting count. Returns, in the order met, (slot of the starting count,
+    key, tokens, chance, label: 0 stop, 1 canon, 2 loss) as lists."""
+    cdef int L = q.shape[0] - 1, K1 = K + 1, B = len(banks)
+    cdef int n = H * K1 * T1
+    cdef int i, j, h, k, tok, x, st, act, mj, c, idx, nidx, slot
+    cdef double p, pjj, pcj, rest, qx
+    cdef vector[int64_t] keys, toks, labels, slots
+    cdef vector[double] probs
+    cdef vector[int] order, fresh
+    cdef vector[double] mass, nxt
+    cdef vector[int] where
+    cdef int slot_of[256]
+    if q.shape[1] != XMAX or T1 > 256:
+        raise ValueError("sizes outside the compiled layout")
+    mass.resize(n, 0.0)
+    nxt.resize(n, 0.0)
+    cdef vector[char] seen
+    seen.resize(n, 0)
+    where.resize(B * nkeys * T1, -1)
+    for slot in range(T1):
+        slot_of[slot] = -1
+    for slot in range(B):
+        tok = banks[slot]
+        slot_of[tok] = slot
+        idx = tok                                  # (h 0, k 0, tok)
+        mass[idx] = 1.0
+        order.push_back(idx)
+    for i in range(L + 1):
+        fresh.clear()
+        for idx in order:
+            p = mass[idx]
+            mass[idx] = 0.0
+            h = idx // (K1 * T1)
+            k = (idx // T1) % K1
+            tok = idx % T1
+            act = codes[((i * H + h) * K1 + k) * T1 + tok] if i < L else 0
+            slot = slot_of[tok + k * (k + 1) // 2]
+            if act == 0:
+                _emit(slot, p, <int>stop_list[i], tok, 0, list_q, list_key, list_start, nkeys, T1, &where[0],
+                      keys, toks, probs, labels, slots)
+                continue
+            j = i + 1
+            if act == 2:
+                mj = <int>m[j]
+                c = mj * k + mj * (mj + 1) // 2
+                nidx = (h * K1 + k + mj) * T1 + tok - c
+                if not seen[nidx]:
+                    seen[nidx] = 1
+                    fresh.push_back(nidx)
+                nxt[nidx] = nxt[nidx] + p
+                continue
+            pjj = pj[j]
+            pcj = pc[j]
+            if pcj != 0.0:
+                _emit(slot, p * pcj, <int>stop_list[j], tok, 1, list_q, list_key, list_start, nkeys, T1, &where[0],
+                      keys, toks, probs, labels, slots)
+            if pjj != 0.0:
+                _emit(slot, p * (1 - pcj) * pjj, <int>loss_list[j], tok, 2, list_q, list_key, list_start, nkeys, T1,
+                      &where[0], keys, toks, probs, labels, slots)
+            rest = p * (1 - pcj) * (1 - pjj)
+            for x in range(XMAX):
+                qx = q[j, x]
+                if qx == 0.0:
+                    continue
+                if h + x >= H:
+                    _emit(slot, rest * qx, <int>loss_list[j], tok, 2, list_q, list_key, list_start, nkeys, T1,
+                          &where[0], keys, toks, probs, labels, slots)
+                else:
+                    nidx = ((h + x) * K1 + k) * T1 + tok
+                    if not seen[nidx]:
+                        seen[nidx] = 1
+                        fresh.push_back(nidx)
+                    nxt[nidx] = nxt[nidx] + rest * qx
+        order.swap(fresh)
+        for idx in order:
+            mass[idx] = nxt[idx]
+            nxt[idx] = 0.0
+            seen[idx] = 0
+    return slots, keys, toks, probs, labels
