@@ -19,7 +19,12 @@ as many tokens or more for no more risk. In what sense this is complete:
 
 What it leaves out: among plans to one end, those off the frontier, and other orders or routes with the same
 risk and gain. They can only matter through where the driver may stop one by one, what securing costs, or
-where a failed Big Attack lands. Keeping only the least risky plan per end (the earlier rule) was not enough:
+where a failed Big Attack lands. Under the reading ``big_attack_failure: as_laid`` where a failed Big Attack
+lands is kept: plans are also told apart by their failure profile (the order of their dice where it changes the
+chance of a loss, with the gear, finish and cuts of each such step) and every end, gain and profile keeps its
+least risky plan, with no frontier (:func:`.plan_search.search_plans`): every order of the dice is offered
+to a Big Attack, while two routes with the same dice in the same order (one lane or the other) stay one plan,
+as under every reading. Keeping only the least risky plan per end (the earlier rule) was not enough:
 without hazard faces every plan has risk 0, the one with the fewest dice was kept, and the tokens of longer
 plans to the same end were never counted. The optimum is exact over the plans searched, and a time a driver
 can really achieve (an upper bound of the optimum over every legal plan).
