@@ -1,4 +1,5 @@
-"""Builds the compiled parts of the DIRT solvers: the roll-outs of the sweep (designer/systems/dirt/dice/_kernels.pyx),
+"""Builds the compiled parts of the DIRT solvers: the roll-outs of the sweep (designer/systems/dirt/dice/_kernels.pyx,
+and _relaid.pyx, C++, when a failed Big Attack's dice are laid again; both share _rollout_core.pxd),
 the plan search (designer/systems/dirt/dice/_search*.pyx, C++), the laying again of a failed Big Attack's dice
 (designer/systems/dirt/dice/_relay.pyx, C++), the replay of a decision (designer/systems/dirt/dice/_turns.pyx, C++)
 and the reach of a turn (designer/systems/dirt/driving/_reach.pyx, C++).
@@ -17,12 +18,12 @@ kernels = Extension(
     optional=True,
 )
 
-# the plan search (_search imports _search_plans: the work on the candidates it finds) and the laying of a failed
-# Big Attack's dice again (_relay)
+# the plan search (_search imports _search_plans: the work on the candidates it finds), the laying of a failed
+# Big Attack's dice again (_relay) and the branch and bound of the sweep under that reading (_relaid)
 search = [Extension(f"designer.systems.dirt.dice.{name}", [f"designer/systems/dirt/dice/{name}.pyx"], language="c++",
                     # the risk is rounded to 13 decimals as numpy rounds it (times 1e13, rint, divided back)
                     extra_compile_args=["-O2", "-ffp-contract=off"], optional=True)
-          for name in ("_search", "_search_plans", "_relay")]
+          for name in ("_search", "_search_plans", "_relay", "_relaid")]
 
 # the replay of a decision when following the policy (_turns: one plan rolled one by one, a Big Attack's failures laid)
 turns = Extension("designer.systems.dirt.dice._turns", ["designer/systems/dirt/dice/_turns.pyx"], language="c++",

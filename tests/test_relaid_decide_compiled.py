@@ -1,4 +1,4 @@
-"""The compiled branch and bound of the sweep under ``big_attack_failure: achievable`` (``_kernels.decide_relaid``
+"""The compiled branch and bound of the sweep under ``big_attack_failure: achievable`` (``_relaid.decide_relaid``
 with the failures valued by ``relay_spread``, the bounds by ``relay_low`` and ``relay_bound``) against the numpy
 loop of :func:`designer.systems.dirt.dice.sweep.decide_many` (``RELAID_COMPILED`` off): the values of every state
 to the last bit and the same decisions, on rulebook stages, the demo road with the optional rules, random tiny
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from designer.systems.dirt.board.stage import load_stage
 from designer.systems.dirt.board.track import load_track
-from designer.systems.dirt.dice import relaid, rollout
+from designer.systems.dirt.dice import relaid
 from designer.systems.dirt.dice import sweep as sweep_module
 from designer.systems.dirt.dice.mishaps import load_mishaps
 from designer.systems.dirt.dice.plans import BIG
@@ -22,9 +22,9 @@ from designer.systems.dirt.driving.ruleset import load_ruleset
 from tests.test_expected_dirt import demo_track
 from tests.test_expected_exhaustive import MISHAPS, tiny_road
 
-KERNELS = rollout.KERNELS
-pytestmark = pytest.mark.skipif(getattr(KERNELS, "decide_relaid", None) is None,
-                                reason="the compiled roll-outs are not built here (pip install -e . builds them)")
+KERNELS = sweep_module.RELAID_KERNELS
+pytestmark = pytest.mark.skipif(KERNELS is None,
+                                reason="the compiled branch and bound is not built here (pip install -e . builds it)")
 
 RULES = load_ruleset().with_options(big_attack_failure="achievable")
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from designer.systems.dirt.dice import rollout
-from designer.systems.dirt.dice.plans import BIG, PlanSet
+from designer.systems.dirt.dice.plans import BIG, X, PlanSet
 from designer.systems.dirt.dice.closure import closure
 from designer.systems.dirt.dice.relaid import Relaid
 from designer.systems.dirt.dice.rollout import attack_values, roll_values
@@ -31,6 +31,12 @@ from designer.systems.dirt.dice.turn_model import FIN, Decision, DirtModel
 
 FIRST = 8          # plans rolled out first per state (the most promising by their lower bound)
 RELAID_COMPILED = True     # False: the branch and bound of the reading achievable in numpy (the reference)
+try:
+    from designer.systems.dirt.dice import _relaid as RELAID_KERNELS
+except ImportError:        # not built (no compiler at install): the numpy branch and bound
+    RELAID_KERNELS = None
+if RELAID_KERNELS is not None and RELAID_KERNELS.LAYOUT != (X, BIG):
+    RELAID_KERNELS = None  # built for other hazard counts per step or another BIG: not usable
 MODES = (None, "roll", "attack")
 
 
@@ -193,21 +199,21 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
         relay = None
         if model.achievable:             # a failure may be laid anywhere the boundary's turns reach
             relay = Relaid(model, [states[i] for i in owners], sets, value)
-            fast = RELAID_COMPILED and getattr(kernels, "decide_relaid", None) is not None and kernels.fits(
+            fast = RELAID_COMPILED and RELAID_KERNELS is not None and RELAID_KERNELS.fits(
                 model.limit, model.K, T1, int(big.length.max()), FIRST)
             risk = relay.risk(owner_set, local)
             if fast and risk is not None:       # the same bound, compiled
-                bound = kernels.relay_bound(big.sid, big.length, big.gain, index, table, steps.floats, risk,
-                                            relay.low_compiled(owner_set, local, kernels))
+                bound = RELAID_KERNELS.relay_bound(big.sid, big.length, big.gain, index, table, steps.floats, risk,
+                                                   relay.low_compiled(owner_set, local, RELAID_KERNELS))
             else:
                 bound = _relay_bound(model, big, table, index, relay.low(owner_set, local), risk)
             low = {"roll": cheapest, "attack": bound}
             if fast:
                 # the same rounds in the same order, compiled; the failures valued from the classes kept
-                best, mode, pick = kernels.decide_relaid(
+                best, mode, pick = RELAID_KERNELS.decide_relaid(
                     big.sid, big.length, big.gain, index, table, steps.ints, steps.floats, owner, local, n,
                     model.limit, model.K, FIRST, np.ascontiguousarray(cheapest), np.ascontiguousarray(bound),
-                    relay.spread_of(owner_set, local, big.gain, kernels))
+                    relay.spread_of(owner_set, local, big.gain, RELAID_KERNELS))
                 return _decisions(best, mode, pick)
         else:
             low = {"roll": cheapest, "attack": model._shift(big, cheapest[:, None, :])[:, 0]}
