@@ -279,6 +279,7 @@ class _Entries:
         self.ids = np.zeros(0, dtype=np.int64)
         self.n = self.size = 0
         self.known: dict = {}                     # id of the classes -> (the classes, their entry)
+        self.by_dice: dict = {}                   # (cell, gear, (dice used, jump dice)) -> entry
 
     def add(self, cl: tuple) -> int:
         hit = self.known.get(id(cl))
@@ -406,15 +407,22 @@ class Relaid:
 
         def spread(rows: np.ndarray) -> np.ndarray:
             ent = entry[rows]
-            for r in rows[ent < 0].tolist():
-                k, p = int(which[r]), int(plans[r])
+            miss = rows[ent < 0]
+            for k, r, p in zip(which[miss].tolist(), miss.tolist(), plans[miss].tolist()):
                 cmap, ps = maps[k], self.sets[k]
-                e = -1 if cmap is None else int(cmap[ps.steps.cand[p]])
-                if e < 0:
-                    cell, gear, _damage = self.states[k]
-                    e = store.add(_classes_of(model, cell, gear, ps, p))
-                    if cmap is not None:
-                        cmap[ps.steps.cand[p]] = e
+                cell, gear, _damage = self.states[k]
+                if cmap is None:
+                    entry[r] = store.add(_classes_of(model, cell, gear, ps, p))
+                    continue
+                c = int(ps.steps.cand[p])
+                e = int(cmap[c])
+                if e < 0:           # the plan's dice as _classes_of reads them, its classes kept by them
+                    search = ps.steps.search
+                    dice = (int(search.used[c]) & ~(_M << _RZ), tuple(search.key(c)[3]))
+                    e = store.by_dice.get((cell, gear, dice))
+                    if e is None:
+                        e = store.by_dice[(cell, gear, dice)] = store.add(plan_classes(model, cell, gear, dice=dice))
+                    cmap[c] = e
                 entry[r] = e
             ent = entry[rows]
             while True:
