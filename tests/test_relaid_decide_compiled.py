@@ -164,3 +164,17 @@ def test_wrong_shapes_are_refused():
     with pytest.raises(ValueError):
         KERNELS.decide_relaid(ps.sid, ps.length, ps.gain, gidx, table, model.steps.ints, model.steps.floats, owner,
                               np.arange(ps.n), 2, model.limit, model.K, 8, low, low, lambda rows: None)
+
+
+def test_the_policy_statistics_are_the_same(monkeypatch):
+    """The whole expected time of a rulebook stage (the policy's statistics too, which follow where failures are
+    laid): the compiled branch and bound numbers the points and their sets in the same order as the numpy loop."""
+    from designer.systems.dirt.dice.expected_time import expected_time
+
+    results = []
+    for compiled in (True, False):
+        monkeypatch.setattr(sweep_module, "RELAID_COMPILED", compiled)
+        track = load_track(load_stage("stages/dirt/rally-5/ss1.yaml"))       # a fresh graph: solved again
+        result = expected_time(track, RULES)
+        results.append((result.seconds, repr(result.stats)))
+    assert results[0] == results[1]
