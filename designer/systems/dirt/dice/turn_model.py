@@ -174,9 +174,9 @@ class DirtModel:
         key = (cell, damage[0], damage[1], damage[2])
         hit = self._dice_of.get(key)
         if hit is None:
-            pool = self.pool(cell, damage)
-            hit = self._dice_of[key] = (pool, (pool.gear, pool.gas, pool.brake, pool.leader),
-                                        pool == self.pool(cell, NO_DAMAGE))
+            pool, base = self.pool(cell, damage), self.pool(cell, NO_DAMAGE)
+            dice = (pool.gear, pool.gas, pool.brake, pool.leader)
+            hit = self._dice_of[key] = (pool, dice, dice == (base.gear, base.gas, base.brake, base.leader))
         return hit
 
     def _fits_all(self, cell: int, gear: int, dice: tuple) -> bool:
