@@ -11,6 +11,10 @@ failures of a Big Attack are laid. Built when the package is installed (setup.py
 import numpy as np
 
 from libc.stdint cimport int64_t
+from libcpp.algorithm cimport sort
+from libcpp.pair cimport pair
+from cython.operator cimport dereference as deref
+from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
 
 cdef enum:
@@ -124,19 +128,25 @@ def roll_codes(const double[:, :] q, const double[:] pj, const double[:] pc, con
     return bytes(out)
 
 
-def relay_pick(const double[:, :, ::1] table, const int64_t[::1] nums, const int64_t[::1] first, banks):
-    """For each class of failed Big Attacks (its points ``nums[first[c]:first[c + 1]]``, the last up to the end)
-    and each of ``banks``: the number of its cheapest point under ``table[number, 1, bank]`` (the first of equal
-    ones) and that value, as lists [bank][class] (turn_batch.relay_outcomes_many)."""
+def relay_pick(const double[:, :, ::1] table, const int64_t[::1] nums, const int64_t[::1] first,
+               const double[::1] weights, banks):
+    """For each of ``banks``: where the classes of failed Big Attacks are laid (turn_batch._relay_many), each
+    class (its points ``nums[first[c]:first[c + 1]]``, the last up to the end, its chance ``weights[c]``) at its
+    cheapest point under ``table[number, 1, bank]`` (the first of equal ones), the chances of the classes laid
+    at one point added in the classes' order: lists [bank] of the points' numbers (rising), their chances and
+    their values."""
     cdef int S = first.shape[0], n = nums.shape[0], B = len(banks)
     cdef int64_t[::1] bk = np.asarray(banks, dtype=np.int64)
-    cdef int64_t[:, ::1] where = np.empty((B, S), dtype=np.int64)
-    cdef double[:, ::1] cost = np.empty((B, S))
-    cdef int b, c, i, a, e, arg
+    cdef vector[pair[int64_t, int]] picked
+    cdef vector[double] value
+    cdef int b, c, i, a, e, arg, g
     cdef int64_t t
-    cdef double best, v
+    cdef double best, v, acc
+    out_nums, out_chance, out_cost = [], [], []
+    value.resize(S)
     for b in range(B):
         t = bk[b]
+        picked.clear()
         for c in range(S):
             a = first[c]
             e = first[c + 1] if c + 1 < S else n
@@ -147,26 +157,45 @@ def relay_pick(const double[:, :, ::1] table, const int64_t[::1] nums, const int
                 if v < best:
                     best = v
                     arg = i
-            where[b, c] = nums[arg]
-            cost[b, c] = best
-    return np.asarray(where).tolist(), np.asarray(cost).tolist()
+            picked.push_back(pair[int64_t, int](nums[arg], c))
+            value[c] = best
+        sort(picked.begin(), picked.end())            # by point, then class: each point's classes in order
+        bn, bc, bv = [], [], []
+        g = 0
+        while g < S:
+            acc = 0.0
+            i = g
+            while i < S and picked[i].first == picked[g].first:
+                acc = acc + weights[picked[i].second]
+                i += 1
+            bn.append(picked[g].first)
+            bc.append(acc)
+            bv.append(value[picked[g].second])
+            g = i
+        out_nums.append(bn)
+        out_chance.append(bc)
+        out_cost.append(bv)
+    return out_nums, out_chance, out_cost
 
 
 cdef void _emit(int slot, double p, int lst, int tok, int label, const double[::1] list_q,
-                const int64_t[::1] list_key, const int64_t[::1] list_start, int nkeys, int T1, int* where,
-                vector[int64_t]& keys, vector[int64_t]& toks, vector[double]& probs, vector[int64_t]& labels,
-                vector[int64_t]& slots):
+                const int64_t[::1] list_key, const int64_t[::1] list_start, int64_t nkeys, int T1,
+                unordered_map[int64_t, int]& where, vector[int64_t]& keys, vector[int64_t]& toks,
+                vector[double]& probs, vector[int64_t]& labels, vector[int64_t]& slots):
     """Add list ``lst`` of outcomes met with chance ``p`` to the merged outcomes of start ``slot`` (entries with
     the same key and tokens as one, the chances added in the order met, the first label kept)."""
-    cdef int64_t e, key
+    cdef int64_t e, key, code
+    cdef unordered_map[int64_t, int].iterator it
     cdef int at
     for e in range(list_start[lst], list_start[lst + 1]):
         key = list_key[e]
-        at = where[(slot * nkeys + key) * T1 + tok]
-        if at >= 0:
+        code = (<int64_t>slot * T1 + tok) * nkeys + key
+        it = where.find(code)
+        if it != where.end():
+            at = deref(it).second
             probs[at] = probs[at] + p * list_q[e]
         else:
-            where[(slot * nkeys + key) * T1 + tok] = <int>probs.size()
+            where[code] = <int>probs.size()
             keys.push_back(key)
             toks.push_back(tok)
             probs.push_back(p * list_q[e])
@@ -177,7 +206,7 @@ cdef void _emit(int slot, double p, int lst, int tok, int label, const double[::
 def roll_turns(const unsigned char[::1] codes, const double[:, :] q, const double[:] pj, const double[:] pc,
                const int64_t[:] m, int H, int K, int T1, banks, const int64_t[::1] stop_list,
                const int64_t[::1] loss_list, const double[::1] list_q, const int64_t[::1] list_key,
-               const int64_t[::1] list_start, int nkeys):
+               const int64_t[::1] list_start, int64_t nkeys):
     """One plan rolled one by one from each of ``banks`` tokens (turn_batch._roll_many): the chances carried
     die by die over (hazards shown, dice secured, tokens held) in the order the Python dicts keep them, each
     outcome list met (``stop_list[point]``, ``loss_list[point]``: rows of the lists ``list_q``/``list_key``
@@ -191,7 +220,7 @@ def roll_turns(const unsigned char[::1] codes, const double[:, :] q, const doubl
     cdef vector[double] probs
     cdef vector[int] order, fresh
     cdef vector[double] mass, nxt
-    cdef vector[int] where
+    cdef unordered_map[int64_t, int] where
     cdef int slot_of[256]
     if q.shape[1] != XMAX or T1 > 256:
         raise ValueError("sizes outside the compiled layout")
@@ -199,7 +228,6 @@ def roll_turns(const unsigned char[::1] codes, const double[:, :] q, const doubl
     nxt.resize(n, 0.0)
     cdef vector[char] seen
     seen.resize(n, 0)
-    where.resize(B * nkeys * T1, -1)
     for slot in range(T1):
         slot_of[slot] = -1
     for slot in range(B):
@@ -219,7 +247,7 @@ def roll_turns(const unsigned char[::1] codes, const double[:, :] q, const doubl
             act = codes[((i * H + h) * K1 + k) * T1 + tok] if i < L else 0
             slot = slot_of[tok + k * (k + 1) // 2]
             if act == 0:
-                _emit(slot, p, <int>stop_list[i], tok, 0, list_q, list_key, list_start, nkeys, T1, &where[0],
+                _emit(slot, p, <int>stop_list[i], tok, 0, list_q, list_key, list_start, nkeys, T1, where,
                       keys, toks, probs, labels, slots)
                 continue
             j = i + 1
@@ -235,11 +263,11 @@ def roll_turns(const unsigned char[::1] codes, const double[:, :] q, const doubl
             pjj = pj[j]
             pcj = pc[j]
             if pcj != 0.0:
-                _emit(slot, p * pcj, <int>stop_list[j], tok, 1, list_q, list_key, list_start, nkeys, T1, &where[0],
+                _emit(slot, p * pcj, <int>stop_list[j], tok, 1, list_q, list_key, list_start, nkeys, T1, where,
                       keys, toks, probs, labels, slots)
             if pjj != 0.0:
                 _emit(slot, p * (1 - pcj) * pjj, <int>loss_list[j], tok, 2, list_q, list_key, list_start, nkeys, T1,
-                      &where[0], keys, toks, probs, labels, slots)
+                      where, keys, toks, probs, labels, slots)
             rest = p * (1 - pcj) * (1 - pjj)
             for x in range(XMAX):
                 qx = q[j, x]
@@ -247,7 +275,7 @@ def roll_turns(const unsigned char[::1] codes, const double[:, :] q, const doubl
                     continue
                 if h + x >= H:
                     _emit(slot, rest * qx, <int>loss_list[j], tok, 2, list_q, list_key, list_start, nkeys, T1,
-                          &where[0], keys, toks, probs, labels, slots)
+                          where, keys, toks, probs, labels, slots)
                 else:
                     nidx = ((h + x) * K1 + k) * T1 + tok
                     if not seen[nidx]:
@@ -259,4 +287,20 @@ def roll_turns(const unsigned char[::1] codes, const double[:, :] q, const doubl
             mass[idx] = nxt[idx]
             nxt[idx] = 0.0
             seen[idx] = 0
+    return slots, keys, toks, probs, labels
+
+
+def merge(const int64_t[::1] ev_slot, const double[::1] ev_p, const int64_t[::1] ev_list, const int64_t[::1] ev_tok,
+          const int64_t[::1] ev_label, const double[::1] list_q, const int64_t[::1] list_key,
+          const int64_t[::1] list_start, int64_t nkeys, int T1):
+    """Outcome lists met one after the other (event e: list ``ev_list[e]`` with chance ``ev_p[e]``, tokens
+    ``ev_tok[e]``, for ``ev_slot[e]``) merged per slot as :func:`roll_turns` merges them: the same (slot, key,
+    tokens, chance, label) lists, in the order met."""
+    cdef vector[int64_t] keys, toks, labels, slots
+    cdef vector[double] probs
+    cdef unordered_map[int64_t, int] where
+    cdef int e
+    for e in range(ev_slot.shape[0]):
+        _emit(<int>ev_slot[e], ev_p[e], <int>ev_list[e], <int>ev_tok[e], <int>ev_label[e], list_q, list_key,
+              list_start, nkeys, T1, where, keys, toks, probs, labels, slots)
     return slots, keys, toks, probs, labels

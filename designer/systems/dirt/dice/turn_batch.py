@@ -14,6 +14,8 @@ the policy reaches; a boundary is often reached with several token counts that s
 """
 from __future__ import annotations
 
+import weakref
+from array import array
 from types import SimpleNamespace
 
 import numpy as np
@@ -191,39 +193,76 @@ def _roll_many(model, damage: tuple, plan: _Plan, banks: list, compiled: bool = 
 LABELS = ("stop", "canon", "loss")
 
 
+class _Rows:
+    """Outcome lists (chance, seconds, next state, loss) as rows of numbers for the compiled merging, kept per
+    model: each entry's chance and the number of its (seconds, next state, loss). A list is known by its id()
+    while the row keeps the list itself (so the id is never another list's)."""
+
+    def __init__(self):
+        self.keys: dict = {}
+        self.named: list = []                 # number -> (seconds, next state, loss)
+        self.chance = array("d")
+        self.key_of = array("q")
+        self.starts = array("q", [0])
+        self.known: dict = {}                 # (id() of a list, credit) -> (its row, the list)
+
+    def row(self, outs, credit=0.0) -> int:
+        """The row of ``outs``, its seconds less ``credit`` (the tokens of a Big Attack beyond the bound)."""
+        hit = self.known.get((id(outs), credit))
+        if hit is not None and hit[1] is outs:
+            return hit[0]
+        keys = self.keys
+        for q, sec, nxt, lost in outs:
+            key = (sec - credit, nxt, lost)
+            k = keys.get(key)
+            if k is None:
+                k = keys[key] = len(self.named)
+                self.named.append(key)
+            self.chance.append(q)
+            self.key_of.append(k)
+        self.starts.append(len(self.chance))
+        row = len(self.starts) - 2
+        self.known[(id(outs), credit)] = (row, outs)
+        return row
+
+    def arrays(self) -> tuple:
+        return self.chance, self.key_of, self.starts, max(1, len(self.named))
+
+    def outcomes(self, merged: tuple, banks: list, labels: tuple) -> dict:
+        """``{bank: outcomes}`` from the compiled merging's (slot, key, tokens, chance, label) lists."""
+        named = self.named
+        out = [[] for _t in banks]
+        for slot, k, tok, pr, lab in zip(*merged):
+            if pr > 0:
+                sec, nxt, lost = named[k]
+                out[slot].append(Outcome(pr, sec, nxt, tok, lost, labels[lab]))
+        return dict(zip(banks, out))
+
+
+_ROWS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()       # model -> its _Rows
+
+
+def _rows(model) -> _Rows:
+    hit = _ROWS.get(model)
+    if hit is None:
+        hit = _ROWS[model] = _Rows()
+    return hit
+
+
 def _roll_compiled(model, damage: tuple, plan: _Plan, banks: list, codes: bytes) -> dict:
     """:func:`_roll_many` with the chances carried and merged in C (``_turns.roll_turns``): each outcome list
     of the plan's points given as rows of numbers, its entries' (seconds, next state, loss) numbered."""
-    keys: dict = {}
-    chance: list = []
-    key_of: list = []
-    starts = [0]
-
-    def rows(outs) -> int:
-        for q, sec, nxt, lost in outs:
-            key = (sec - 0.0, nxt, lost)
-            k = keys.get(key)
-            if k is None:
-                k = keys[key] = len(keys)
-            chance.append(q)
-            key_of.append(k)
-        starts.append(len(chance))
-        return len(starts) - 2
-
+    rows = _rows(model)
     points = plan.points
-    stop_list = [rows(())] + [rows(model.stop_outcomes(*pt, damage)) for pt in points[1:]]
-    loss_list = [stop_list[0]] + [rows(model.loss_outcomes(*pt, damage)) for pt in points[1:]]
-    slots, kids, toks, probs, labels = COMPILED.roll_turns(
-        codes, plan.q, plan.pj, plan.pc, plan.m.astype(np.int64, copy=False), model.limit, model.K, model.T1, banks,
-        np.array(stop_list, dtype=np.int64), np.array(loss_list, dtype=np.int64), np.array(chance, dtype=np.float64),
-        np.array(key_of, dtype=np.int64), np.array(starts, dtype=np.int64), len(keys))
-    named = list(keys)
-    out = [[] for _t in banks]
-    for slot, k, tok, pr, lab in zip(slots, kids, toks, probs, labels):
-        if pr > 0:
-            sec, nxt, lost = named[k]
-            out[slot].append(Outcome(pr, sec, nxt, tok, lost, LABELS[lab]))
-    return dict(zip(banks, out))
+    stop_list = [rows.row(())] + [rows.row(model.stop_outcomes(*pt, damage)) for pt in points[1:]]
+    loss_list = [stop_list[0]] + [rows.row(model.loss_outcomes(*pt, damage)) for pt in points[1:]]
+    merged = COMPILED.roll_turns(codes, plan.q, plan.pj, plan.pc, plan.m.astype(np.int64, copy=False), model.limit,
+                                 model.K, model.T1, banks, np.array(stop_list, dtype=np.int64),
+                                 np.array(loss_list, dtype=np.int64), *rows.arrays())
+    return rows.outcomes(merged, banks, LABELS)
+
+
+ATTACK_LABELS = ("canon", "attack", "attack-failed")
 
 
 def _attack_many(model, state, plan: _Plan, banks: list, value, compiled: bool = True) -> dict:
@@ -235,8 +274,13 @@ def _attack_many(model, state, plan: _Plan, banks: list, value, compiled: bool =
     canon = model.stop_outcomes(*plan.points[1], damage) if pc else None
     end = model.stop_outcomes(*plan.points[n], damage)
     after = {t: (min(t + gain, top), max(0, t + gain - top)) for t in banks}
-    relays = _relay_many(model, plan.classes(model, cell, gear), damage, sorted({b for b, _c in after.values()}),
-                         value, compiled) if model.achievable else None
+    laid = sorted({b for b, _c in after.values()})
+    if compiled and COMPILED is not None:
+        return _attack_compiled(model, plan, banks, value, damage, (fail, ok, pc, canon, end, after),
+                                _relay_raw(model, plan.classes(model, cell, gear), damage, laid, value)
+                                if model.achievable else None)
+    relays = _relay_many(model, plan.classes(model, cell, gear), damage, laid, value, False) \
+        if model.achievable else None
     merged: dict = {}            # the terms of a count -> its outcomes, merged without credit
     kept = []                    # every term's list stays alive while its id() is a key
     out = {}
@@ -272,12 +316,62 @@ def _attack_many(model, state, plan: _Plan, banks: list, value, compiled: bool =
     return out
 
 
+def _attack_compiled(model, plan: _Plan, banks: list, value, damage: tuple, parts: tuple, relays) -> dict:
+    """:func:`_attack_many`'s terms (the same chances, in the same order) merged in C for every count at once;
+    ``relays``: :func:`_relay_raw` of the counts after the attack (achievable), else None."""
+    fail, ok, pc, canon, end, after = parts
+    n = plan.length
+    rows = _rows(model)
+    row, loss_outcomes, names, points = rows.row, model.loss_outcomes, model._point_list, plan.points
+    rest = 1 - pc
+    failing = [(j, rest * fail[0, j]) for j in range(1, n + 1) if fail[0, j] > 0] if relays is None else ()
+    ev_slot, ev_p, ev_list, ev_tok, ev_label = [], [], [], [], []
+    laid: dict = {}                          # (point number, credit) -> the row of its loss of control
+    for slot, t in enumerate(banks):
+        bank, credit = after[t]
+        if pc:
+            ev_slot.append(slot), ev_p.append(pc), ev_list.append(row(canon, credit)), ev_tok.append(bank)
+            ev_label.append(0)
+        ev_slot.append(slot), ev_p.append(rest * ok[0]), ev_list.append(row(end, credit)), ev_tok.append(bank)
+        ev_label.append(1)
+        if relays is not None:
+            nums, chances = relays[bank]
+            for num, prob in zip(nums, chances):
+                r = laid.get((num, credit))
+                if r is None:
+                    r = laid[(num, credit)] = row(loss_outcomes(*names[num], damage), credit)
+                ev_slot.append(slot), ev_p.append(rest * prob), ev_list.append(r), ev_tok.append(bank)
+                ev_label.append(2)
+        else:
+            cheapest = cheapest_from(plan.loss[:n + 1, bank].tolist()) if model.latest else None
+            for j, f in failing:
+                jj = cheapest[j] if cheapest is not None else j
+                ev_slot.append(slot), ev_p.append(f), ev_list.append(row(loss_outcomes(*points[jj], damage), credit))
+                ev_tok.append(bank), ev_label.append(2)
+    merged = COMPILED.merge(np.array(ev_slot, dtype=np.int64), np.array(ev_p, dtype=np.float64),
+                            np.array(ev_list, dtype=np.int64), np.array(ev_tok, dtype=np.int64),
+                            np.array(ev_label, dtype=np.int64), *rows.arrays(), model.T1)
+    return rows.outcomes(merged, banks, ATTACK_LABELS)
+
+
 def relay_outcomes_many(model, cell: int, gear: int, plan_steps, damage: tuple, banks: list, value,
                         compiled: bool = True) -> dict:
     """``{bank: relay_outcomes(model, cell, gear, plan_steps, damage, bank, value)}`` for several counts of tokens
     after the attack at once (:func:`.relaid.relay_outcomes`: each class of failures at its cheapest point, the
     first of equal ones; the chances of the classes laid at one point added in the classes' order)."""
     return _relay_many(model, plan_classes(model, cell, gear, plan_steps), damage, banks, value, compiled)
+
+
+def _relay_raw(model, classes: tuple, damage: tuple, banks: list, value) -> dict:
+    """{bank: (point numbers, their chances)} of :func:`_relay_many`, compiled."""
+    probs, nums, starts, _which, _ids = classes
+    if not len(nums):
+        return {b: ((), ()) for b in banks}
+    table = model.fill(damage, nums, value)
+    live = np.diff(np.append(starts, len(nums))) > 0
+    where, chance, _cost = COMPILED.relay_pick(table, np.ascontiguousarray(nums, dtype=np.int64),
+                                               starts[live].astype(np.int64, copy=False), probs[live], banks)
+    return {b: (where[c], chance[c]) for c, b in enumerate(banks)}
 
 
 def _relay_many(model, classes: tuple, damage: tuple, banks: list, value, compiled: bool = True) -> dict:
@@ -289,17 +383,19 @@ def _relay_many(model, classes: tuple, damage: tuple, banks: list, value, compil
     live = sizes > 0
     first = starts[live]
     weights = probs[live].tolist()
-    if compiled and COMPILED is not None:
-        where, cost = COMPILED.relay_pick(table, np.ascontiguousarray(nums, dtype=np.int64), first.astype(np.int64, copy=False), banks)
-    else:
-        vals = table[nums[:, None], 1, np.array(banks)[None, :]]                  # [point of a class, bank]
-        low = np.minimum.reduceat(vals, first, axis=0)
-        seg = np.repeat(np.arange(len(first)), sizes[live])
-        rows = np.arange(len(nums))[:, None]
-        pick = np.minimum.reduceat(np.where(vals == low[seg], rows, len(nums)), first, axis=0)   # [class, bank]
-        where = nums[pick].T.tolist()
-        cost = vals[pick, np.arange(len(banks))[None, :]].T.tolist()
     names = model._point_list
+    if compiled and COMPILED is not None:
+        where, chance, cost = COMPILED.relay_pick(table, np.ascontiguousarray(nums, dtype=np.int64),
+                                                  first.astype(np.int64, copy=False), np.array(weights), banks)
+        return {b: [(p, names[num], v) for num, p, v in zip(where[c], chance[c], cost[c])]
+                for c, b in enumerate(banks)}
+    vals = table[nums[:, None], 1, np.array(banks)[None, :]]                      # [point of a class, bank]
+    low = np.minimum.reduceat(vals, first, axis=0)
+    seg = np.repeat(np.arange(len(first)), sizes[live])
+    rows = np.arange(len(nums))[:, None]
+    pick = np.minimum.reduceat(np.where(vals == low[seg], rows, len(nums)), first, axis=0)   # [class, bank]
+    where = nums[pick].T.tolist()
+    cost = vals[pick, np.arange(len(banks))[None, :]].T.tolist()
     out = {}
     for c, b in enumerate(banks):
         chance: dict = {}
