@@ -205,6 +205,7 @@ class _Rows:
         self.key_of = array("q")
         self.starts = array("q", [0])
         self.known: dict = {}                 # (id() of a list, credit) -> (its row, the list)
+        self.laid: dict = {}                  # (point number, damage, credit) -> the row of its loss of control
 
     def row(self, outs, credit=0.0) -> int:
         """The row of ``outs``, its seconds less ``credit`` (the tokens of a Big Attack beyond the bound)."""
@@ -230,12 +231,12 @@ class _Rows:
 
     def outcomes(self, merged: tuple, banks: list, labels: tuple) -> dict:
         """``{bank: outcomes}`` from the compiled merging's (slot, key, tokens, chance, label) lists."""
-        named = self.named
+        named, make = self.named, Outcome._make
         out = [[] for _t in banks]
         for slot, k, tok, pr, lab in zip(*merged):
             if pr > 0:
                 sec, nxt, lost = named[k]
-                out[slot].append(Outcome(pr, sec, nxt, tok, lost, labels[lab]))
+                out[slot].append(make((pr, sec, nxt, tok, lost, labels[lab])))
         return dict(zip(banks, out))
 
 
@@ -326,7 +327,7 @@ def _attack_compiled(model, plan: _Plan, banks: list, value, damage: tuple, part
     rest = 1 - pc
     failing = [(j, rest * fail[0, j]) for j in range(1, n + 1) if fail[0, j] > 0] if relays is None else ()
     ev_slot, ev_p, ev_list, ev_tok, ev_label = [], [], [], [], []
-    laid: dict = {}                          # (point number, credit) -> the row of its loss of control
+    laid = rows.laid
     for slot, t in enumerate(banks):
         bank, credit = after[t]
         if pc:
@@ -337,9 +338,9 @@ def _attack_compiled(model, plan: _Plan, banks: list, value, damage: tuple, part
         if relays is not None:
             nums, chances = relays[bank]
             for num, prob in zip(nums, chances):
-                r = laid.get((num, credit))
+                r = laid.get((num, damage, credit))
                 if r is None:
-                    r = laid[(num, credit)] = row(loss_outcomes(*names[num], damage), credit)
+                    r = laid[(num, damage, credit)] = row(loss_outcomes(*names[num], damage), credit)
                 ev_slot.append(slot), ev_p.append(rest * prob), ev_list.append(r), ev_tok.append(bank)
                 ev_label.append(2)
         else:
