@@ -2,9 +2,11 @@
 backward sweep (:mod:`designer.systems.dirt.dice.sweep`).
 
 :func:`closure` follows each (damage, point) once with numpy masks over the model's point numbers and the
-states each leads to worked out once per kind of point (:class:`_Ends`); :func:`closure_reference` is the
-same search one point at a time through :meth:`DirtModel.stop_outcomes` and :meth:`DirtModel.loss_outcomes`,
-kept as the reference the tests compare it with."""
+states each leads to worked out once per kind of point (:class:`_Ends`); the points of a plan set are only
+listed when its search reaches a point not followed yet under the state's damage (its plans' points are
+among the search's). :func:`closure_reference` is the same search one point at a time through
+:meth:`DirtModel.stop_outcomes` and :meth:`DirtModel.loss_outcomes`, kept as the reference the tests compare
+it with."""
 from __future__ import annotations
 
 import heapq
@@ -16,32 +18,44 @@ from designer.systems.dirt.dice.relaid import closure_points
 from designer.systems.dirt.dice.turn_model import FIN
 
 
-def _points(model, ps) -> list:
-    """The numbers of the points a boundary's turn may end on or lose control at: every point its search
-    reaches when a failed Big Attack may be laid again (the default reading), else the points of its plans."""
-    return closure_points(model, ps) if model.achievable else model.points(ps)
-
-
-def _point_array(model, ps, known: dict) -> np.ndarray:
-    """:func:`_points` as an array, kept in ``known`` (by the search or list it comes from, kept alive with
-    it). Every point of a search is read off a mask over the point numbers (no sort)."""
-    steps = ps.steps
-    owner = steps.search if model.achievable and isinstance(steps, PlanSteps) else None
-    if owner is None:
-        owner = _points(model, ps)
-    hit = known.get(id(owner))
-    if hit is not None and hit[0] is owner:
+def _search_points(model, search, known: dict) -> np.ndarray:
+    """The numbers of every point a search reaches (:func:`.relaid.closure_points`: where a failed Big Attack
+    of its plans may be laid again), read off a mask over the point numbers (no sort); kept in ``known`` by
+    the search (kept alive with it)."""
+    hit = known.get(id(search))
+    if hit is not None and hit[0] is search:
         return hit[1]
-    if isinstance(owner, list):
-        arr = np.array(owner, dtype=np.intp)
-    else:
-        every = model.numbers._every(owner, model.steps)
-        mask = np.zeros(len(model._point_list), dtype=bool)
-        mask[every] = True
-        mask[0] = False                           # number 0: no point
-        arr = np.flatnonzero(mask)
-    known[id(owner)] = (owner, arr)
+    every = model.numbers._every(search, model.steps)
+    mask = np.zeros(len(model._point_list), dtype=bool)
+    mask[every] = True
+    mask[0] = False                               # number 0: no point
+    arr = np.flatnonzero(mask)
+    known[id(search)] = (search, arr)
     return arr
+
+
+def _plan_points(model, ps, known: dict) -> np.ndarray:
+    """The numbers of the points of a plan set's plans (:meth:`DirtModel.points`) as an array, kept in
+    ``known`` by the list they come from (kept alive with it)."""
+    nums = model.points(ps)
+    hit = known.get(id(nums))
+    if hit is not None and hit[0] is nums:
+        return hit[1]
+    arr = np.array(nums, dtype=np.intp)
+    known[id(nums)] = (nums, arr)
+    return arr
+
+
+def _followed(followed: dict, damage: tuple, size: int) -> np.ndarray:
+    """Whether each point number's outcomes under ``damage`` are followed already, for ``size`` numbers at
+    least."""
+    done = followed.get(damage)
+    if done is None or len(done) < size:
+        grown = np.zeros(2 * size, dtype=bool)
+        if done is not None:
+            grown[:len(done)] = done
+        done = followed[damage] = grown
+    return done
 
 
 class _Ends:
@@ -100,26 +114,32 @@ def closure(model, starts) -> set:
     while cells:
         here = heapq.heappop(cells)
         stack = pending.pop(here)
-        arrays: dict = {}              # the points of the cell's searches or plan sets (_point_array)
+        arrays: dict = {}              # the points of the cell's searches and plan sets
         while stack:                   # the cell's states found so far, then those they lead to on the cell
             new = []
-            by_damage: dict = {}       # damage -> the arrays of points of its states
+            by_damage: dict = {}       # damage -> the plan sets of its states
             for st in stack:
                 if model.terminal(st) is not None:
                     continue
                 cell, gear, damage = st
-                by_damage.setdefault(damage, []).append(_point_array(model, model.plans(cell, gear, damage), arrays))
+                by_damage.setdefault(damage, []).append(model.plans(cell, gear, damage))
                 g, s, b, spare, su = damage
                 if gear == 1 and s > 0 and not spare:          # the spare wheel
                     new.append((cell, 0, (g, s - 1, b, 1, su)))
-            size = len(model._point_list)
-            for damage, arrs in by_damage.items():
-                done = followed.get(damage)
-                if done is None or len(done) < size:
-                    grown = np.zeros(2 * size, dtype=bool)
-                    if done is not None:
-                        grown[:len(done)] = done
-                    done = followed[damage] = grown
+            for damage, sets in by_damage.items():
+                arrs = []
+                for ps in sets:
+                    if isinstance(ps.steps, PlanSteps):
+                        reach = _search_points(model, ps.steps.search, arrays)
+                        if model.achievable:    # every point its search reaches
+                            arrs.append(reach)
+                            continue
+                        if _followed(followed, damage, len(model._point_list))[reach].all():
+                            continue            # nothing new its search reaches: nothing new its plans reach
+                    arrs.append(_plan_points(model, ps, arrays))
+                if not arrs:
+                    continue
+                done = _followed(followed, damage, len(model._point_list))
                 nums = arrs[0] if len(arrs) == 1 else np.concatenate(arrs)
                 fresh = nums[~done[nums]]
                 if not len(fresh):
@@ -169,7 +189,8 @@ def closure_reference(model, starts) -> set:
             cell, gear, damage = st
             done = followed.setdefault(damage, set())
             new = set()
-            for num in _points(model, model.plans(cell, gear, damage)):
+            ps = model.plans(cell, gear, damage)
+            for num in closure_points(model, ps) if model.achievable else model.points(ps):
                 if num in done:
                     continue
                 done.add(num)
