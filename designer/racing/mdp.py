@@ -12,7 +12,10 @@ that one decision per bank value is chosen at once. A :class:`TurnModel` supplie
   ``value(other_state)`` for the states a turn can lead to;
 - ``outcomes(state, bank, decision, value)``: the exact distribution of one turn played with that
   decision, a list of :class:`Outcome` (chance, seconds, next state, next bank, loss of control?);
-- ``progress(state)``: a number that grows strictly from a state to every state after it.
+- ``progress(state)``: a number that grows strictly from a state to every state after it;
+- optionally ``outcomes_many(state, {bank: decision}, value)``: ``{bank: outcomes}``, the same lists as
+  ``outcomes`` for several banks at once (:meth:`Solution.stats` asks for every bank a state is reached with
+  at once, once all that leads to the state is done).
 
 :func:`solve` returns a :class:`Solution` (a model may also work its values out by other means, e.g. a backward
 sweep over many states at once, and hand them in as ``known``); :meth:`Solution.stats` follows the policy and gives the expected
