@@ -120,10 +120,10 @@ def test_as_laid_every_boundary_of_a_rulebook_stage(monkeypatch):
     candidates and plans than under the default reading (orders of dice kept apart), never fewer."""
     road = rulebook_road()
     rules = load_ruleset().with_options(big_attack_failure="as_laid")
-    boundaries = [(cell, gear) for cell in range(0, len(road.nodes), 3) for gear in range(7)]
+    boundaries = [(cell, gear) for cell in range(0, len(road.nodes), 4) for gear in range(7)]
     laid = _compare_boundaries(road, rules, rules.pool("gravel", True), boundaries, monkeypatch)
     default = _compare_boundaries(road, load_ruleset(), load_ruleset().pool("gravel", True), boundaries, monkeypatch)
-    assert laid > default > 500
+    assert laid > default > 300
 
 
 @settings(max_examples=8, deadline=None)
@@ -131,11 +131,16 @@ def test_as_laid_every_boundary_of_a_rulebook_stage(monkeypatch):
        canon=st.booleans(), red=st.booleans(), reading=st.sampled_from(["achievable", "as_laid", "as_laid cells"]))
 def test_any_pool_of_dice(gear, gas, brake, leader, canon, red, reading):
     """Whatever the dice left, the optional rules and the reading (as laid, with the cells in the failure
-    profiles or not), the two searches agree on the demonstration road."""
+    profiles or not), the two searches agree on the demonstration road. As laid every order of the dice is a
+    candidate: the Python search of a full pool takes minutes there, so those pools are smaller and every third
+    cell is searched."""
     road = road_of(demo_track().graph)
     rules = load_ruleset().with_options(canon_start=canon, red_zone=red, big_attack_failure=reading.split()[0])
+    laid = reading != "achievable"
+    if laid:
+        gas, brake, leader = min(gas, 2), min(brake, 2), min(leader, 1)
     pool = Pool(gear=gear, gas=gas, brake=brake, leader=leader)
-    boundaries = [(cell, g) for cell in range(len(road.nodes)) for g in range(7)]
+    boundaries = [(cell, g) for cell in range(0, len(road.nodes), 3 if laid else 1) for g in range(7)]
     with pytest.MonkeyPatch.context() as cells, pytest.MonkeyPatch.context() as monkeypatch:
         cells.setattr(plan_search, "FAILURE_CELLS", reading.endswith("cells"))   # kept through monkeypatch.undo()
         _compare_boundaries(road, rules, pool, boundaries, monkeypatch)
