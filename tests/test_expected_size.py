@@ -53,6 +53,34 @@ def test_a_short_circuit_is_still_solved():
     E.check_size(track, track.graph)
 
 
+def as_laid_rx(laps: int) -> str:
+    data = yaml.safe_load(rx_text(laps))
+    data.setdefault("options", {})["big_attack_failure"] = "as_laid"
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+def test_the_reading_as_laid_has_a_lower_cap_and_says_how_to_lift_it(tmp_path):
+    """As laid, every order of the dice that fails differently is a plan of its own: a road the default reading
+    solves may be refused under that option, with the option named as the way out."""
+    track = load_track(loads_stage(as_laid_rx(5), "rx.yaml"))
+    n = track.graph.number_of_nodes()
+    assert E.MAX_CELLS_AS_LAID < n <= E.MAX_CELLS
+    t0 = time.process_time()
+    with pytest.raises(DesignerError) as err:
+        E.expected_time(track)
+    assert time.process_time() - t0 < 1.0
+    assert f"at most {E.MAX_CELLS_AS_LAID} cells under the reading as_laid" in str(err.value)
+    assert "big_attack_failure" in err.value.hint and "options" in (err.value.where or "")
+    plain = load_track(loads_stage(rx_text(5), "rx.yaml"))
+    E.check_size(plain, plain.graph)                       # the default reading solves it
+    path = tmp_path / "rx5.yaml"
+    path.write_text(as_laid_rx(5))
+    run = CliRunner().invoke(main, ["analyze", str(path)])
+    assert run.exit_code == 2 and "as_laid" in run.output and "Traceback" not in run.output, run.output
+    shorter = load_track(loads_stage(as_laid_rx(4), "rx.yaml"))
+    E.check_size(shorter, shorter.graph)                   # 360 cells: under the cap as laid
+
+
 def test_one_plan_of_a_lazy_set_is_the_same_without_building_the_whole_set():
     """Replaying a decision takes its plan from the set's rows (the arrays of every plan are not built and
     kept): the same arrays as taken from the built set."""

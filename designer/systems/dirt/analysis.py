@@ -47,7 +47,7 @@ def analyze(track, players: int = 4, max_risk: float | None = None, rules: Rules
     if expected:            # a road too long for the expected time is refused before any work
         from designer.systems.dirt.dice.expected_time import check_size
 
-        check_size(track, graph)
+        check_size(track, graph, rules)
     rules = _rules_for(track, rules)
     leader = leader or players == 1             # a car alone on the stage is always the leader (p. 8)
     fast = fastest_line(track, rules, leader=leader)

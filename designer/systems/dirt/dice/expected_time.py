@@ -47,6 +47,10 @@ from designer.systems.dirt.driving.ruleset import Ruleset
 # 20.5 s and 1.6 GB; measured with benchmarks/bench_expected_size.py), so a road of this size stays near 0.85 GB,
 # under the bound of 1.5 GB; a longer one is refused before any work.
 MAX_CELLS = 750
+# Under the reading as_laid the plan search keeps every order of the dice that fails differently (about 12 times the
+# plans): a 40-tile generated stage of 380 cells takes 8.7 s of CPU and 1.2 GB, a 60-tile one of 575 cells 21 s and
+# 2.7 GB (benchmarks/bench_expected_size.py with the option set), so that reading has a cap of its own.
+MAX_CELLS_AS_LAID = 400
 RULE_KEYS = ("time_card", "loss_of_control_seconds", "dashboards", "hazard_faces", "hazard_limit")
 
 
@@ -228,7 +232,7 @@ def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | Non
     from designer.systems.dirt.driving import lines as L
 
     graph = L.check_track(track)
-    check_size(track, graph)
+    check_size(track, graph, rules)
     rules = L._rules_for(track, rules)
     if mishaps is None:
         mishaps = load_mishaps(rules.path) if rules.path else load_mishaps()
@@ -243,16 +247,26 @@ def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | Non
     return hit
 
 
-def check_size(track, graph) -> None:
-    """Refuse, before any work, a road too long for the expected time's bounds on time and memory."""
+def check_size(track, graph, rules: Ruleset | None = None) -> None:
+    """Refuse, before any work, a road too long for the expected time's bounds on time and memory (the cap
+    depends on the reading of a failed Big Attack, from the stage's options)."""
+    from designer.systems.dirt.driving import lines as L
+
     n = graph.number_of_nodes()
-    if n > MAX_CELLS:
+    reading = getattr(L._rules_for(track, rules).options, "big_attack_failure", "achievable")
+    cap = MAX_CELLS_AS_LAID if reading == "as_laid" else MAX_CELLS
+    if n > cap:
         stage = getattr(track, "stage", None)
+        lower = n <= MAX_CELLS
         raise DesignerError(
-            f"the expected time under the dice is solved for roads of at most {MAX_CELLS} cells; this stage has "
+            f"the expected time under the dice is solved for roads of at most {cap} cells"
+            f"{' under the reading as_laid' if cap != MAX_CELLS else ''}; this stage has "
             f"{n} (laps of a circuit included), which would take more than 1.5 GB of memory",
-            where=f"stage {stage.name!r}: tiles" if getattr(stage, "name", None) else None,
-            hint="analyse it without the expected time (analyze --no-expected; the road book leaves it out unless "
+            where=f"stage {stage.name!r}: " + ("options" if lower else "tiles")
+            if getattr(stage, "name", None) else None,
+            hint=("drop the option big_attack_failure: as_laid (the default reading, achievable, solves roads of up "
+                  f"to {MAX_CELLS} cells), or " if lower else "") +
+                 "analyse it without the expected time (analyze --no-expected; the road book leaves it out unless "
                  "--expected is given), or shorten the stage or lower its laps")
 
 
