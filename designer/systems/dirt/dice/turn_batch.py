@@ -326,14 +326,20 @@ def _attack_compiled(model, plan: _Plan, banks: list, value, damage: tuple, part
     row, loss_outcomes, names, points = rows.row, model.loss_outcomes, model._point_list, plan.points
     rest = 1 - pc
     failing = [(j, rest * fail[0, j]) for j in range(1, n + 1) if fail[0, j] > 0] if relays is None else ()
+    lost: dict = {}                          # (point of the plan, credit) -> the row of its loss of control
     ev_slot, ev_p, ev_list, ev_tok, ev_label = [], [], [], [], []
     laid = rows.laid
+    ends: dict = {}                          # credit -> the rows of the canon's stop and of the attack's end
+    success = rest * ok[0]
     for slot, t in enumerate(banks):
         bank, credit = after[t]
+        both = ends.get(credit)
+        if both is None:
+            both = ends[credit] = (row(canon, credit) if pc else -1, row(end, credit))
         if pc:
-            ev_slot.append(slot), ev_p.append(pc), ev_list.append(row(canon, credit)), ev_tok.append(bank)
+            ev_slot.append(slot), ev_p.append(pc), ev_list.append(both[0]), ev_tok.append(bank)
             ev_label.append(0)
-        ev_slot.append(slot), ev_p.append(rest * ok[0]), ev_list.append(row(end, credit)), ev_tok.append(bank)
+        ev_slot.append(slot), ev_p.append(success), ev_list.append(both[1]), ev_tok.append(bank)
         ev_label.append(1)
         if relays is not None:
             nums, chances = relays[bank]
@@ -347,8 +353,10 @@ def _attack_compiled(model, plan: _Plan, banks: list, value, damage: tuple, part
             cheapest = cheapest_from(plan.loss[:n + 1, bank].tolist()) if model.latest else None
             for j, f in failing:
                 jj = cheapest[j] if cheapest is not None else j
-                ev_slot.append(slot), ev_p.append(f), ev_list.append(row(loss_outcomes(*points[jj], damage), credit))
-                ev_tok.append(bank), ev_label.append(2)
+                r = lost.get((jj, credit))
+                if r is None:
+                    r = lost[(jj, credit)] = row(loss_outcomes(*points[jj], damage), credit)
+                ev_slot.append(slot), ev_p.append(f), ev_list.append(r), ev_tok.append(bank), ev_label.append(2)
     merged = COMPILED.merge(np.array(ev_slot, dtype=np.int64), np.array(ev_p, dtype=np.float64),
                             np.array(ev_list, dtype=np.int64), np.array(ev_tok, dtype=np.int64),
                             np.array(ev_label, dtype=np.int64), *rows.arrays(), model.T1)
