@@ -231,12 +231,12 @@ class _Rows:
 
     def outcomes(self, merged: tuple, banks: list, labels: tuple) -> dict:
         """``{bank: outcomes}`` from the compiled merging's (slot, key, tokens, chance, label) lists."""
-        named, make = self.named, Outcome._make
+        named, new = self.named, tuple.__new__            # an Outcome made from its six fields, as _make does
         out = [[] for _t in banks]
         for slot, k, tok, pr, lab in zip(*merged):
             if pr > 0:
                 sec, nxt, lost = named[k]
-                out[slot].append(make((pr, sec, nxt, tok, lost, labels[lab])))
+                out[slot].append(new(Outcome, (pr, sec, nxt, tok, lost, labels[lab])))
         return dict(zip(banks, out))
 
 
