@@ -206,6 +206,7 @@ class _Rows:
         self.starts = array("q", [0])
         self.known: dict = {}                 # (id() of a list, credit) -> (its row, the list)
         self.laid: dict = {}                  # (point number, damage, credit) -> the row of its loss of control
+        self.classes: dict = {}               # id() of a plan's failure classes -> them and their arrays
 
     def row(self, outs, credit=0.0) -> int:
         """The row of ``outs``, its seconds less ``credit`` (the tokens of a Big Attack beyond the bound)."""
@@ -376,10 +377,14 @@ def _relay_raw(model, classes: tuple, damage: tuple, banks: list, value) -> dict
     probs, nums, starts, _which, _ids = classes
     if not len(nums):
         return {b: ((), ()) for b in banks}
+    rows = _rows(model)
+    hit = rows.classes.get(id(classes))
+    if hit is None or hit[0] is not classes:          # the classes' arrays as relay_pick reads them, kept
+        live = np.diff(np.append(starts, len(nums))) > 0
+        hit = rows.classes[id(classes)] = (classes, np.ascontiguousarray(nums, dtype=np.int64),
+                                           starts[live].astype(np.int64), np.ascontiguousarray(probs[live]))
     table = model.fill(damage, nums, value)
-    live = np.diff(np.append(starts, len(nums))) > 0
-    where, chance, _cost = COMPILED.relay_pick(table, np.ascontiguousarray(nums, dtype=np.int64),
-                                               starts[live].astype(np.int64, copy=False), probs[live], banks)
+    where, chance, _cost = COMPILED.relay_pick(table, hit[1], hit[2], hit[3], banks)
     return {b: (where[c], chance[c]) for c, b in enumerate(banks)}
 
 
