@@ -11,6 +11,12 @@ the policy reaches; a boundary is often reached with several token counts that s
 - A Big Attack's failures laid again (``achievable``) are worked out for every count after the attack at once
   (:func:`relay_outcomes_many`, the same as :func:`.relaid.relay_outcomes` for each); two counts whose terms are
   the same lists with the same chances share one merging (only the tokens differ).
+- The plan is read from the boundary's plan set (no set of one); a Big Attack does not value its points.
+
+Where the compiled replay (``_turns``) is built, the table of choices, the chances carried die by die, the
+cheapest laying of each class of failures and the merging of the outcome lists run in C, with the same
+arithmetic in the same order (outcome lists are handed over as rows of numbers, kept per model); the numpy and
+Python code (``compiled=False``) is their reference, and tests/test_turn_batch.py compares both with it.
 """
 from __future__ import annotations
 
