@@ -5,7 +5,8 @@ Run: .venv/bin/python benchmarks/bench_expected.py [--quick | --bounds | --readi
   --quick: rally-3 ss2 and the simulation only; --bounds: how the model's bounds move Rally 1 SS1's answer;
   --readings: every rulebook stage under each reading of a failed Big Attack (achievable, as_laid, latest);
   --damage: Rally 3 SS2 and Rally 1 SS1 with 1, 2 and 3 damage tokens tracked under the readings as_laid and
-  achievable (each in its own process, for its peak memory)
+  achievable (each in its own process, for its peak memory); --damage-all: every rulebook stage with 1, 2 and 3
+  damage tokens tracked (the default reading), what each token adds and the CPU
 """
 from __future__ import annotations
 
@@ -133,11 +134,34 @@ def damage(readings=("as_laid", "achievable")) -> None:
                       f"{cpu:.2f} s CPU ({cpu - ref_cpu:+.2f}), {states} states, peak {mb:.0f} MB", flush=True)
 
 
+def damage_all(bounds=(1, 2, 3)) -> None:
+    """Every rulebook stage under the default reading with 1, 2 and 3 damage tokens tracked: the expected time,
+    what each further token adds, and the CPU."""
+    print(f"  {'stage':12s} " + " ".join(f"{f'{d} token(s)':>12s} {'adds':>6s} {'CPU':>5s}" for d in bounds))
+    cpu = dict.fromkeys(bounds, 0.0)
+    over = dict.fromkeys(bounds, 0)
+    for path in sorted((ROOT / "stages/dirt").glob("rally-*/ss*.yaml")):
+        row, before = [], None
+        for d in bounds:
+            result, _secs = solve_one(path, max_damage=d)
+            cpu[d] += result.extra_cache["cpu_seconds"]
+            adds = 0.0 if before is None else result.seconds - before
+            over[d] += adds > 0.5
+            before = result.seconds
+            row.append(f"{result.seconds:12.3f} {adds:+6.2f} {result.extra_cache['cpu_seconds']:5.2f}")
+        print(f"  {path.parent.name + '/' + path.stem:12s} " + " ".join(row), flush=True)
+    print("CPU over the 18 stages: " + ", ".join(f"{d} token(s) {cpu[d]:.1f} s" for d in bounds))
+    print("stages moved by more than 0.5 s by the last token added: "
+          + ", ".join(f"{d} token(s) {over[d]}" for d in bounds[1:]))
+
+
 if __name__ == "__main__":
     if "--bounds" in sys.argv:
         bounds()
     elif "--readings" in sys.argv:
         readings()
+    elif "--damage-all" in sys.argv:
+        damage_all()
     elif "--damage" in sys.argv:
         damage()
     else:

@@ -49,7 +49,9 @@ def _expected_lines(exp: dict | None) -> list[str]:
            f"  under the dice: {100 * exp['loss_of_control_chance']:.0f}% chance of a loss of control"
            f"{'; leader dice (a car alone on the stage)' if exp.get('leader') else ''}"
            + (f"; failed Big Attacks: {str(exp['big_attack_failure']).replace('_', ' ')}"
-              if exp.get("big_attack_failure") else "")]
+              if exp.get("big_attack_failure") else "")
+           + (f"; damage tokens tracked: {exp['bounds']['max_damage']}" if (exp.get("bounds") or {}).get("max_damage")
+              is not None else "")]
     costly = exp.get("costliest_tiles") or []
     if costly:
         out.append("  costliest tiles (expected seconds of turns started there): "

@@ -51,6 +51,11 @@ MAX_CELLS = 750
 # plans): a 40-tile generated stage of 380 cells takes 8.7 s of CPU and 1.2 GB, a 60-tile one of 575 cells 21 s and
 # 2.7 GB (benchmarks/bench_expected_size.py with the option set), so that reading has a cap of its own.
 MAX_CELLS_AS_LAID = 400
+# Damage tokens tracked (``max_damage`` of the ruleset's expected_bounds, 2 by default) cost memory in proportion: two
+# tokens take about 2.4 times the states of one (a 40-tile generated stage of 380 cells: 1.06 GB against 0.52 GB; 60
+# tiles, 575 cells: 1.96 GB; as laid, an RX demo of 3 laps, 273 cells: 1.25 GB). On a road longer than this, per
+# reading, one token is tracked (the bound named in the result), so every admitted road stays under 1.5 GB.
+DAMAGE_CELLS = {"as_laid": 300, "other": 450}
 RULE_KEYS = ("time_card", "loss_of_control_seconds", "dashboards", "hazard_faces", "hazard_limit")
 
 
@@ -236,6 +241,9 @@ def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | Non
     rules = L._rules_for(track, rules)
     if mishaps is None:
         mishaps = load_mishaps(rules.path) if rules.path else load_mishaps()
+    reading = getattr(rules.options, "big_attack_failure", "achievable")
+    if mishaps.max_damage > 1 and graph.number_of_nodes() > DAMAGE_CELLS.get(reading, DAMAGE_CELLS["other"]):
+        mishaps = mishaps.replace(max_damage=1)          # a long road: one damage token tracked (memory)
     key = (graph.number_of_nodes(), graph.number_of_edges(), rules.key, mishaps.key, leader,
            L._stage_surface(track), ideal_seconds, sisu)
     per_graph = scratch(graph, "expected")            # kept on the graph, gone with it
