@@ -103,3 +103,23 @@ def test_one_plan_of_a_lazy_set_is_the_same_without_building_the_whole_set():
         for name in ("length", "cell", "gear", "fin", "q", "pj", "pc", "m", "cuts", "gain"):
             assert np.array_equal(getattr(one, name), getattr(full, name)), (p, name)
         assert one.steps == full.steps
+
+
+def test_two_damage_tokens_are_tracked_and_one_on_a_long_road(monkeypatch):
+    """The default bound is two damage tokens; on a road longer than DAMAGE_CELLS one is tracked (memory), and
+    the result and the text report name the bound used."""
+    from designer.systems.dirt.dice.mishaps import load_mishaps
+    from designer.systems.dirt.report import text_report
+
+    assert load_mishaps().max_damage == 2
+    track = load_track(loads_stage(rx_text(1), "rx.yaml"))
+    n = track.graph.number_of_nodes()
+    assert n <= E.DAMAGE_CELLS
+    assert E.expected_time(track).to_dict(details=False)["bounds"]["max_damage"] == 2
+    monkeypatch.setattr(E, "DAMAGE_CELLS", n - 1)             # the same road counted as a long one
+    short = load_track(loads_stage(rx_text(1), "rx.yaml"))
+    result = E.expected_time(short)
+    assert result.mishaps.max_damage == 1 and result.model.mishaps.max_damage == 1
+    report = analyze(short)
+    assert report["expected"]["bounds"]["max_damage"] == 1
+    assert "damage tokens tracked: 1" in text_report(report)

@@ -53,9 +53,10 @@ MAX_CELLS = 750
 MAX_CELLS_AS_LAID = 400
 # Damage tokens tracked (``max_damage`` of the ruleset's expected_bounds, 2 by default) cost memory in proportion: two
 # tokens take about 2.4 times the states of one (a 40-tile generated stage of 380 cells: 1.06 GB against 0.52 GB; 60
-# tiles, 575 cells: 1.96 GB; as laid, an RX demo of 3 laps, 273 cells: 1.25 GB). On a road longer than this, per
-# reading, one token is tracked (the bound named in the result), so every admitted road stays under 1.5 GB.
-DAMAGE_CELLS = {"as_laid": 300, "other": 450}
+# tiles, 575 cells: 1.96 GB; as laid, an RX demo of 3 laps, 273 cells: 1.25 GB). On a road longer than this (the
+# longest rulebook stage has 155 cells, a generated stage about 9.5 a tile), one token is tracked, the bound named in
+# the result, so that every admitted road stays under 1.5 GB and a 40-tile stage near 0.5 GB.
+DAMAGE_CELLS = 300
 RULE_KEYS = ("time_card", "loss_of_control_seconds", "dashboards", "hazard_faces", "hazard_limit")
 
 
@@ -241,8 +242,7 @@ def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | Non
     rules = L._rules_for(track, rules)
     if mishaps is None:
         mishaps = load_mishaps(rules.path) if rules.path else load_mishaps()
-    reading = getattr(rules.options, "big_attack_failure", "achievable")
-    if mishaps.max_damage > 1 and graph.number_of_nodes() > DAMAGE_CELLS.get(reading, DAMAGE_CELLS["other"]):
+    if mishaps.max_damage > 1 and graph.number_of_nodes() > DAMAGE_CELLS:
         mishaps = mishaps.replace(max_damage=1)          # a long road: one damage token tracked (memory)
     key = (graph.number_of_nodes(), graph.number_of_edges(), rules.key, mishaps.key, leader,
            L._stage_surface(track), ideal_seconds, sisu)
