@@ -153,19 +153,12 @@ def closure(model, starts) -> set:
                     if spent is not None:       # the values with the token spent are asked for too
                         new += ends.of(num, spent)
             stack = []
+            added = []
             for nxt in new:
-                if nxt in seen:
-                    continue
-                seen.add(nxt)
-                if nxt == FIN:
-                    continue
-                if nxt[0] == here:
-                    stack.append(nxt)
-                elif nxt[0] in pending:
-                    pending[nxt[0]].append(nxt)
-                else:
-                    pending[nxt[0]] = [nxt]
-                    heapq.heappush(cells, nxt[0])
+                if nxt not in seen:
+                    seen.add(nxt)
+                    added.append(nxt)
+            _queue(added, here, stack, pending, cells)
         if not cells or cells[0] > here:           # a road whose turns all go on: nothing comes back here
             model.release(here, keep_points=True)
     return seen
@@ -206,16 +199,23 @@ def closure_reference(model, starts) -> set:
                 new.add((cell, 0, (g, s - 1, b, 1, su)))
             new -= seen
             seen |= new
-            for nxt in new:
-                if nxt == FIN:
-                    continue
-                if nxt[0] == here:
-                    stack.append(nxt)
-                elif nxt[0] in pending:
-                    pending[nxt[0]].append(nxt)
-                else:
-                    pending[nxt[0]] = [nxt]
-                    heapq.heappush(cells, nxt[0])
+            _queue(new, here, stack, pending, cells)
         if not cells or cells[0] > here:
             model.release(here, keep_points=True)
     return seen
+
+
+def _queue(states, here: int, stack: list, pending: dict, cells: list) -> None:
+    """Send states met for the first time where they are followed: those on the cell ``here`` onto its
+    ``stack``, those further on to ``pending`` under their cell (a cell met for the first time onto the heap
+    ``cells``); the finish is followed nowhere."""
+    for nxt in states:
+        if nxt == FIN:
+            continue
+        if nxt[0] == here:
+            stack.append(nxt)
+        elif nxt[0] in pending:
+            pending[nxt[0]].append(nxt)
+        else:
+            pending[nxt[0]] = [nxt]
+            heapq.heappush(cells, nxt[0])

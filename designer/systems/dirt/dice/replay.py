@@ -143,6 +143,17 @@ def _merge(outs: list[Outcome]) -> list[Outcome]:
             for o, p in zip(first.values(), total.values()) if p > 0]
 
 
+def add_outcomes(chance: dict, label: dict, p, outs, bank, credit, info) -> None:
+    """Add the outcomes ``outs`` (chance, seconds, next state, loss) met with chance ``p``: one entry per
+    (seconds - credit, next state, tokens, loss), the chances added in the order met, the first label kept."""
+    for q, sec, nxt, lost in outs:
+        key = (sec - credit, nxt, bank, lost)
+        if key in chance:
+            chance[key] += p * q
+        else:
+            chance[key], label[key] = p * q, info
+
+
 def turn_outcomes(model, state, t, decision, value) -> list[Outcome]:
     """The exact distribution of one turn of a :class:`~.turn_model.DirtModel` played with ``decision`` (a
     Decision) from ``state`` holding ``t`` tokens: its outcomes, those with the same seconds, state, tokens and
@@ -158,12 +169,7 @@ def turn_outcomes(model, state, t, decision, value) -> list[Outcome]:
     label: dict = {}
 
     def emit(p, outs, bank, credit=0.0, info=None):
-        for q, sec, nxt, lost in outs:
-            key = (sec - credit, nxt, bank, lost)
-            if key in chance:
-                chance[key] += p * q
-            else:
-                chance[key], label[key] = p * q, info
+        add_outcomes(chance, label, p, outs, bank, credit, info)
 
     def merged() -> list[Outcome]:
         return [Outcome(pr, *key, label[key]) for key, pr in chance.items() if pr > 0]

@@ -30,6 +30,7 @@ from designer.racing.mdp import Outcome
 from designer.systems.dirt.dice.plan_search import PlanSteps
 from designer.systems.dirt.dice.plans import BIG, X, LazyPlanSet, secure_cost
 from designer.systems.dirt.dice.relaid import _classes_of, plan_classes
+from designer.systems.dirt.dice.replay import add_outcomes as _add
 from designer.systems.dirt.dice.replay import cheapest_from, codes_of, turn_outcomes
 from designer.systems.dirt.dice.rollout import first_loss, roll_values
 
@@ -124,17 +125,6 @@ class _Plan:
         U = np.stack([u[0] for u in table])
         return codes_of(U, self.q, self.pj.tolist(), self.pc.tolist(), self.m.tolist(), self.stop, self.loss,
                         self.length, K)
-
-
-def _add(chance: dict, label: dict, p, outs, bank, credit, info) -> None:
-    """Add the outcomes ``outs`` (chance, seconds, next state, loss) met with chance ``p``: one entry per
-    (seconds - credit, next state, tokens, loss), the chances added in the order met, the first label kept."""
-    for q, sec, nxt, lost in outs:
-        key = (sec - credit, nxt, bank, lost)
-        if key in chance:
-            chance[key] += p * q
-        else:
-            chance[key], label[key] = p * q, info
 
 
 def _roll_many(model, damage: tuple, plan: _Plan, banks: list, compiled: bool = True) -> dict:
