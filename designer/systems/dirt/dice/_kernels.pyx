@@ -17,7 +17,7 @@ from libc.stdint cimport int64_t
 
 from designer.systems.dirt.dice._rollout_core cimport (
     HMAX, KMAX, LMAX, ROLLOUT_BIG, TMAX, XMAX, _after_gain, _alive_sum, _attack_one, _attack_spread_one, _check,
-    _fail_step, _first_of, _fits, _min, _roll_one)
+    _fail_step, _fits, _min, _roll_one, _select)
 
 cdef double BIG = ROLLOUT_BIG   # plans.BIG (rollout checks they agree)
 LAYOUT = (XMAX, BIG)
@@ -115,28 +115,10 @@ def decide_group(const int64_t[:, :] sid, const int64_t[:] length, const int64_t
             kind = order[stage]
             low = low_roll if kind == 1 else low_att
             done = done_roll if kind == 1 else done_att
-            if stage < 2:
-                for r in range(R):
-                    pre[r] = 1
-                _first_of(low, owner, pre, first, sel)
-            else:
-                for r in range(R):
-                    sel[r] = 0
-                    if done[r]:
-                        continue
-                    o = owner[r]
-                    for t in range(T1):
-                        if low[r, t] < best[o, t] - 1e-9:
-                            sel[r] = 1
-                            break
-                    if not sel[r]:
-                        done[r] = 1                 # the best only falls: this bound can never beat it
-                if kind == 1 and stage < 6:
-                    for r in range(R):
-                        pre[r] = sel[r]
-                    _first_of(low, owner, pre, first, sel)
-                    for r in range(R):
-                        sel[r] = sel[r] and pre[r]
+            # the opening stages take the first plans of each state; stages 2-5 one by one only the first of
+            # what is left; then every plan whose bound still beats the best
+            _select(low, owner, best, done, pre, sel, stage < 2, first if stage < 2 or (kind == 1 and stage < 6)
+                    else 0, T1)
             ran = 0
             for r in range(R):
                 if sel[r]:

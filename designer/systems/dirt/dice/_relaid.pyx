@@ -14,7 +14,8 @@ import numpy as np
 from libc.stdint cimport int64_t
 
 from designer.systems.dirt.dice._rollout_core cimport (
-    HMAX, KMAX, ROLLOUT_BIG, TMAX, XMAX, _after_gain, _attack_spread_one, _check, _first_of, _fits, _min, _roll_one)
+    HMAX, KMAX, ROLLOUT_BIG, TMAX, XMAX, _after_gain, _attack_spread_one, _check, _fits, _min, _roll_one,
+    _select)
 
 cdef double BIG = ROLLOUT_BIG   # plans.BIG (sweep checks they agree)
 LAYOUT = (XMAX, BIG)
@@ -169,29 +170,7 @@ def decide_relaid(const int64_t[:, :] sid, const int64_t[:] length, const int64_
         kind = order[stage]
         low = low_roll if kind == 1 else low_att
         done = done_roll if kind == 1 else done_att
-        cap = take[stage]
-        if stage < 2:
-            for r in range(R):
-                pre[r] = 1
-            _first_of(low, owner, pre, cap, sel)
-        else:
-            for r in range(R):
-                sel[r] = 0
-                if done[r]:
-                    continue
-                o = owner[r]
-                for t in range(T1):
-                    if low[r, t] < best[o, t] - 1e-9:
-                        sel[r] = 1
-                        break
-                if not sel[r]:
-                    done[r] = 1                 # the best only falls: this bound can never beat it
-            if cap:
-                for r in range(R):
-                    pre[r] = sel[r]
-                _first_of(low, owner, pre, cap, sel)
-                for r in range(R):
-                    sel[r] = sel[r] and pre[r]
+        _select(low, owner, best, done, pre, sel, stage < 2, take[stage], T1)
         m = 0
         for r in range(R):
             if sel[r]:

@@ -268,3 +268,38 @@ cdef inline int _first_of(const double[:, ::1] low, const int64_t[:] owner, cons
         count += kept
         a = b
     return count
+
+
+cdef inline void _select(const double[:, ::1] low, const int64_t[:] owner, const double[:, ::1] best,
+                         unsigned char[:] done, unsigned char[:] pre, unsigned char[:] sel, bint opening, int cap,
+                         int T1) noexcept nogil:
+    """The rows a stage of the branch and bound rolls out, marked in ``sel``: at the opening stages the ``cap``
+    rows of each owner with the lowest bound; later, the rows not ``done`` whose bound beats their owner's best
+    at some token count (a row that cannot is ``done`` for good: the best only falls), the ``cap`` lowest of
+    each owner when ``cap`` is not 0."""
+    cdef Py_ssize_t R = owner.shape[0], r
+    cdef long o
+    cdef int t
+    if opening:
+        for r in range(R):
+            pre[r] = 1
+        _first_of(low, owner, pre, cap, sel)
+        return
+    for r in range(R):
+        sel[r] = 0
+        if done[r]:
+            continue
+        o = owner[r]
+        for t in range(T1):
+            if low[r, t] < best[o, t] - 1e-9:
+                sel[r] = 1
+                break
+        if not sel[r]:
+            done[r] = 1
+    if cap:
+        for r in range(R):
+            pre[r] = sel[r]
+        _first_of(low, owner, pre, cap, sel)
+        for r in range(R):
+            sel[r] = sel[r] and pre[r]
+
