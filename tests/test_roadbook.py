@@ -249,6 +249,10 @@ def test_expected_time_is_the_headline_when_the_analysis_has_it(tmp_path, dirt):
     text = flat(" ".join(pages(out)))
     assert "Expected 1:20 ± 0:28" in text and "ideal 1:05" in text
     assert "card backs" in text and "58 % playing the expected way" in text
+    assert "damage token" not in text.split("Expected: the average")[1][:400]      # no bound given: none said
+    result["expected"]["bounds"] = {"max_damage": 2}
+    stage_roadbook(stage, out, analysis=result)
+    assert "the first 2 damage tokens a car draws take their dice away" in flat(" ".join(pages(out)))
 
 
 @needs_poppler

@@ -60,6 +60,7 @@ class Expected:
     # loss of control there (the analysis' ``expected.tiles``).
     tiles: dict[int, tuple[float, float | None]] = field(default_factory=dict)
     big_attack_failure: str | None = None     # the reading of a failed Big Attack the figure is solved under
+    max_damage: int | None = None             # the damage tokens the figure tracks (later ones drawn, not tracked)
 
 
 @dataclass
@@ -400,7 +401,14 @@ def expected_of(result: dict) -> Expected | None:
     return Expected(seconds=seconds, spread=spread, turns=turns, loss_chance=loss,
                     assumed=[str(a).replace("_", " ") for a in assumed], tiles=tiles,
                     big_attack_failure=raw.get("big_attack_failure") if isinstance(raw.get("big_attack_failure"), str)
-                    else None)
+                    else None,
+                    max_damage=_damage_bound(raw.get("bounds")))
+
+
+def _damage_bound(bounds) -> int | None:
+    """The damage tokens an analysis' expected time tracks (its ``bounds.max_damage``), when it says."""
+    value = (_as_dict(bounds) or {}).get("max_damage")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def boxes_with_copies(boxes: list[str], track) -> list[str]:

@@ -86,9 +86,13 @@ def times_block(pdf: Book, f) -> None:
                    "as_laid": "a failed Big Attack's loss of control lies where its dice first reach the limit",
                    "latest": "a failed Big Attack's loss of control may be laid at any later point of its plan"}
         reading = failure.get(exp.big_attack_failure or "", "")
+        damage = "" if exp.max_damage is None else \
+            (f"; the first {exp.max_damage} damage tokens a car draws take their dice away, later ones are not counted"
+             if exp.max_damage > 1 else "; the first damage token a car draws takes its die away, later ones are "
+             "not counted" if exp.max_damage == 1 else "; damage tokens are not counted")
         pdf.para("Expected: the average a driver posts playing the best way under the dice (hazards, losses of "
                  "control, seconds tokens kept to the finish taken off)" + (f"; {reading}" if reading else "")
-                 + ". ±: one standard deviation of that time from game to game (about two games in three end "
+                 + damage + ". ±: one standard deviation of that time from game to game (about two games in three end "
                  "within it). Ideal: the fastest line with no hazard rolled and no seconds tokens; tokens can take "
                  "a short stage's expected time below it.", 7.2, GREY, 3.2)
     else:
