@@ -323,6 +323,16 @@ def test_analysis_view_of_a_rulebook_stage(dirt):
     assert safe.figures["game_seconds"] >= view.figures["game_seconds"]
 
 
+def test_the_expected_time_help_names_the_damage_counted(dirt):
+    track = assemble(load_stage(RALLY1_SS1), dirt)
+    exp = analysis.expected_result(track)
+    view = analysis.with_expected(analysis.analyse(track, players=4), exp)
+    assert exp["bounds"]["max_damage"] == 2
+    assert "The first 2 damage tokens a car draws are counted, later ones not" in view.helps["Expected time"]
+    one = analysis.with_expected(analysis.analyse(track, players=4), dict(exp, bounds={"max_damage": 1}))
+    assert "The first damage token a car draws is counted" in one.helps["Expected time"]
+
+
 def test_die_text():
     assert analysis.die_text("gear4") == "4"
     assert analysis.step_text({"dice": ["gear3", "brake", "brake"]}) == "3+brake+brake"

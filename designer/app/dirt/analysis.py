@@ -366,7 +366,7 @@ def with_expected(view: AnalysisView, exp: dict | None, players: int | None = No
     helps["Expected time"] = ("Average stage time of a driver who plays the best policy under the dice: plans of "
                               "dice rolled one by one or as a Big Attack, securing with seconds tokens, the cost of "
                               f"losses of control and damage: {exp['seconds']:.0f} s" + (
-                                  " (leader dice: alone on the stage)" if exp.get("leader") else ""))
+                                  " (leader dice: alone on the stage)" if exp.get("leader") else "") + _bound_words(exp))
     helps["Ideal time"] = (f"The shakedown ({exp.get('ideal_seconds')} s): time cards of the fastest line with "
                            "hazards never rolled, no tokens")
     helps["Spread"] = "Standard deviation of the stage time under the best policy"
@@ -429,3 +429,14 @@ def tile_rows(exp: dict | None) -> list[dict[str, Any]]:
              "loss of control": f"{100 * t['loss_of_control_chance']:.1f} %"}
             for t in (exp or {}).get("tiles", [])]
     return sorted(rows, key=lambda r: -r["expected seconds"])
+
+
+def _bound_words(exp: dict) -> str:
+    """What the figure leaves out of the damage: the tokens past the bound it tracks."""
+    bound = (exp.get("bounds") or {}).get("max_damage")
+    if not isinstance(bound, int):
+        return ""
+    return (f". The first {bound} damage tokens a car draws are counted, later ones not" if bound > 1 else
+            ". The first damage token a car draws is counted, later ones not" if bound == 1 else
+            ". Damage tokens are not counted")
+
