@@ -117,38 +117,43 @@ def gather(model: DirtModel, damages: list, sets: list[PlanSet], width: int, val
     under one damage, [stop/loss, tokens]) and ``index[row, point]``, where each point of each plan is in
     ``table``. Only the points the group meets are copied, one gather per damage from the model's tables of point
     values."""
-    def padded(arrs):
-        out = np.zeros((sum(len(a) for a in arrs), width), dtype=np.int64)
-        r = 0
-        for a in arrs:
-            out[r:r + len(a), :a.shape[1]] = a
-            r += len(a)
-        return out
-
-    sid = padded([ps.sid for ps in sets])
-    gidx = padded([model.point_index(ps) for ps in sets])
+    ns = np.array([ps.n for ps in sets], dtype=np.int64)
+    sid = _padded([ps.sid for ps in sets], ns, width)
+    gidx = _padded([model.point_index(ps) for ps in sets], ns, width)
     kinds: dict = {}
     for d in damages:
         kinds.setdefault(d, len(kinds))
-    row_kind = np.repeat(np.array([kinds[d] for d in damages], dtype=np.int64), [ps.n for ps in sets])
-    index = np.empty_like(gidx)
+    # every (damage, point) met, numbered in the order of the damages' first sets and of the points: one dense
+    # remap over kind * points + point for all the damages at once
+    P = len(model._point_list)
+    key = gidx
+    if len(kinds) > 1:
+        key = gidx + (np.repeat(np.array([kinds[d] for d in damages], dtype=np.int64), ns) * P)[:, None]
+    seen = np.zeros(len(kinds) * P, dtype=bool)
+    seen[key] = True
+    uniq = np.nonzero(seen)[0]
+    remap = np.zeros(len(seen), dtype=np.int64)
+    remap[uniq] = np.arange(len(uniq))
+    index = remap[key]
+    cuts = np.searchsorted(uniq, np.arange(len(kinds) + 1) * P)
     parts = []
-    size = 0
     for d, k in kinds.items():
-        rows = np.nonzero(row_kind == k)[0] if len(kinds) > 1 else slice(None)
-        g = gidx[rows]
-        seen = np.zeros(len(model._point_list), dtype=bool)
-        seen[g] = True
-        uniq = np.nonzero(seen)[0]
-        remap = np.zeros(len(seen), dtype=np.int64)
-        remap[uniq] = np.arange(size, size + len(uniq))
-        index[rows] = remap[g]
-        parts.append(model.fill(d, uniq, value)[uniq])
-        size += len(uniq)
+        u = uniq[cuts[k]:cuts[k + 1]] - k * P
+        parts.append(model.fill(d, u, value)[u])
     big = PlanSet(length=np.concatenate([ps.length for ps in sets]), cell=None, gear=None, fin=None, q=None,
                   pj=None, pc=None, m=None, cuts=None, gain=np.concatenate([ps.gain for ps in sets]), steps=[],
                   sid=sid)
     return big, np.concatenate(parts), index
+
+
+def _padded(arrs: list, ns: np.ndarray, width: int) -> np.ndarray:
+    """Arrays of ``ns`` rows each stacked into one of ``width`` columns, each row padded with 0 on the right."""
+    cols = np.array([a.shape[1] for a in arrs], dtype=np.int64)
+    if (cols == width).all():
+        return np.concatenate(arrs, dtype=np.int64)
+    out = np.zeros((int(ns.sum()), width), dtype=np.int64)
+    out[np.arange(width)[None, :] < np.repeat(cols, ns)[:, None]] = np.concatenate([a.reshape(-1) for a in arrs])
+    return out
 
 
 def _rows(model: DirtModel, ps: PlanSet, rows: np.ndarray) -> tuple[PlanSet, int]:
@@ -177,11 +182,12 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
     if sets:
         width = max(ps.sid.shape[1] for ps in sets)
         big, table, index = gather(model, [states[i][2] for i in owners], sets, width, value)
-        owner = np.repeat(np.array(owners, dtype=np.int64), [ps.n for ps in sets])
-        owner_set = np.repeat(np.arange(len(sets)), [ps.n for ps in sets])
-        local = np.concatenate([np.arange(ps.n) for ps in sets])
+        ns = np.array([ps.n for ps in sets], dtype=np.int64)
+        owner = np.repeat(np.array(owners, dtype=np.int64), ns)
+        owner_set = np.repeat(np.arange(len(sets)), ns)
         R = len(owner)
-        shape = (n, int(max(ps.n for ps in sets)))
+        local = np.arange(R) - np.repeat(np.cumsum(ns) - ns, ns)
+        shape = (n, int(ns.max()))
         steps = model.steps
         kernels = rollout.KERNELS
         if kernels is not None and not model.achievable and kernels.fits(model.limit, model.K, T1,

@@ -316,9 +316,10 @@ class DirtModel:
         """Work out the values of the points numbered ``gids`` under one damage (those not known yet) and
         return that damage's table of point values [number, stop/loss, tokens]."""
         arr, done = self._table(damage)
-        todo = np.unique(gids[~done[gids]]).tolist()
-        if not todo:
+        miss = gids[~done[gids]]
+        if not len(miss):
             return arr
+        todo = np.unique(miss).tolist()
         lists = []
         for g in todo:
             full = self._point_list[g] + (damage,)
@@ -335,8 +336,7 @@ class DirtModel:
             has = np.nonzero(sizes > r)[0]
             mixed[has] += terms[first[has] + r]
         arr, done = self._table(damage)          # fetched again: the values above may have grown it
-        rows = np.array(todo)
-        arr[rows, 0], arr[rows, 1], done[rows] = mixed[0::2], mixed[1::2], True
+        arr[todo, 0], arr[todo, 1], done[todo] = mixed[0::2], mixed[1::2], True
         return arr
 
     def point_values(self, ps: PlanSet, damage: tuple, value) -> tuple[np.ndarray, np.ndarray]:
