@@ -12,6 +12,9 @@ package (setup.py); where it is not, the numpy code runs.
 import numpy as np
 
 from libc.stdint cimport int64_t
+from libcpp.algorithm cimport sort, unique
+from libcpp.pair cimport pair
+from libcpp.vector cimport vector
 
 from designer.systems.dirt.dice._rollout_core cimport (
     HMAX, KMAX, ROLLOUT_BIG, TMAX, XMAX, _after_gain, _attack_spread_one, _check, _fits, _min, _roll_one,
@@ -63,7 +66,8 @@ def relay_spread(const int64_t[:] entry, const int64_t[:] gain, const int64_t[:]
     points), its damage ``kind[r]`` (``mins[kind][set, tokens]``: each set's least loss value, ``known[kind][set]``
     whether worked out). Returns ``(spread[row, tokens], None)``: each class at its set's least value after the
     gain ``gain[r]``, times its chance, added class after class (0 without classes); or, when some set's least
-    value is not known yet, ``(None, (kinds, sets))`` of those (with repeats) and nothing computed. The classes
+    value is not known yet, ``(None, (kinds, sets))`` of those (each pair once, in rising order of kind, then
+    set) and nothing computed. The classes
     of a row are added as numpy's ``add.reduceat`` adds them (the first, plus the rest summed pairwise)."""
     cdef Py_ssize_t n = entry.shape[0], r, c, a, b, nk = len(mins), k
     cdef int t
@@ -71,7 +75,9 @@ def relay_spread(const int64_t[:] entry, const int64_t[:] gain, const int64_t[:]
     cdef double pr
     cdef double[:, ::1] mv
     cdef const unsigned char[::1] kv
-    miss_k, miss_s = [], []
+    cdef vector[pair[int64_t, int64_t]] miss
+    cdef Py_ssize_t nm, w
+    cdef int64_t[::1] mk, ms
     for r in range(n):
         kd = kind[r]
         e = entry[r]
@@ -88,10 +94,18 @@ def relay_spread(const int64_t[:] entry, const int64_t[:] gain, const int64_t[:]
         for c in range(a, b):
             s = ids[c]
             if not 0 <= s < kv.shape[0] or not kv[s]:
-                miss_k.append(kd)
-                miss_s.append(s)
-    if miss_k:
-        return None, (np.array(miss_k, dtype=np.int64), np.array(miss_s, dtype=np.int64))
+                miss.push_back(pair[int64_t, int64_t](kd, s))
+    if miss.size():
+        sort(miss.begin(), miss.end())
+        nm = unique(miss.begin(), miss.end()) - miss.begin()
+        kinds_a = np.empty(nm, dtype=np.int64)
+        sets_a = np.empty(nm, dtype=np.int64)
+        mk = kinds_a
+        ms = sets_a
+        for w in range(nm):
+            mk[w] = miss[w].first
+            ms[w] = miss[w].second
+        return None, (kinds_a, sets_a)
     out_a = np.zeros((n, T1))
     cdef double[:, ::1] out = out_a
     cdef Py_ssize_t most = 1

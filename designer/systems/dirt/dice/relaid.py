@@ -114,33 +114,53 @@ class _Which:
         return self.known[outcome]
 
 
-def _set_mins(model, damage: tuple, ids: np.ndarray, value) -> np.ndarray:
-    """The least loss value over each set of points numbered ``ids`` under one damage, per tokens (before a
-    Big Attack's gain), worked out once per damage and set: [set, tokens]."""
-    sets = model._relay_cache["point sets"]
-    compiled = not isinstance(sets, dict)
-    count = sets.count if compiled else len(model._relay_cache["members"])
-    store = model._relay_cache.setdefault(("mins", damage), [np.zeros((0, model.T1)), np.zeros(0, dtype=bool)])
+def _mins_store(model, damage: tuple, count: int) -> list:
+    """The least loss values of the sets of points under one damage, ``[mins[set, tokens], known[set]]``, grown
+    to hold ``count`` sets."""
+    store = model._relay_cache.get(("mins", damage))
+    if store is None:
+        store = model._relay_cache[("mins", damage)] = [np.zeros((0, model.T1)), np.zeros(0, dtype=bool)]
     if len(store[1]) < count:
         grow = max(64, 2 * count) - len(store[1])
         store[0] = np.concatenate([store[0], np.zeros((grow, model.T1))])
         store[1] = np.concatenate([store[1], np.zeros(grow, dtype=bool)])
-    todo = np.unique(ids[~store[1][ids]])
-    if len(todo):
-        if compiled:            # the members kept with the sets (PointSets)
-            nums, sizes = sets.members_of(todo)
-        else:
-            members = model._relay_cache["members"]
-            parts = [members[i] for i in todo.tolist()]
-            nums, sizes = np.concatenate(parts), np.array([len(p) for p in parts])
-        table = model.fill(damage, nums, value)
-        if compiled and sizes.all():        # the same least values, in C
-            sets.set_mins(todo, table, store[0], store[1].view(np.uint8))
-        else:
-            starts = np.cumsum(np.concatenate([[0], sizes[:-1]])).astype(np.int64)
-            store[0][todo] = np.minimum.reduceat(table[nums, 1], starts, axis=0)
-            store[1][todo] = True
+    return store
+
+
+def _set_count(model) -> int:
+    """How many sets of points the model has numbered."""
+    sets = model._relay_cache["point sets"]
+    return len(model._relay_cache["members"]) if isinstance(sets, dict) else sets.count
+
+
+def _set_mins(model, damage: tuple, ids: np.ndarray, value) -> np.ndarray:
+    """The least loss value over each set of points numbered ``ids`` under one damage, per tokens (before a
+    Big Attack's gain), worked out once per damage and set: [set, tokens]."""
+    store = _mins_store(model, damage, _set_count(model))
+    _fill_mins(model, damage, np.unique(ids[~store[1][ids]]), value, store)
     return store[0][ids]
+
+
+def _fill_mins(model, damage: tuple, todo: np.ndarray, value, store: list) -> None:
+    """Work out the least loss values of the sets numbered ``todo`` (distinct, in rising order, not known yet)
+    under one damage into its ``store`` (:func:`_mins_store`)."""
+    if not len(todo):
+        return
+    sets = model._relay_cache["point sets"]
+    compiled = not isinstance(sets, dict)
+    if compiled:            # the members kept with the sets (PointSets)
+        nums, sizes = sets.members_of(todo)
+    else:
+        members = model._relay_cache["members"]
+        parts = [members[i] for i in todo.tolist()]
+        nums, sizes = np.concatenate(parts), np.array([len(p) for p in parts])
+    table = model.fill(damage, nums, value)
+    if compiled and sizes.all():        # the same least values, in C
+        sets.set_mins(todo, table, store[0], store[1].view(np.uint8))
+    else:
+        starts = np.cumsum(np.concatenate([[0], sizes[:-1]])).astype(np.int64)
+        store[0][todo] = np.minimum.reduceat(table[nums, 1], starts, axis=0)
+        store[1][todo] = True
 
 
 def _classes_of(model, cell: int, gear: int, ps, p: int) -> tuple:
@@ -404,6 +424,7 @@ class Relaid:
         kind_of_set = np.array([damages.setdefault(st[2], len(damages)) for st in self.states], dtype=np.int64)
         kind = kind_of_set[which]
         damages = list(damages)
+        stores = [_mins_store(model, d, 0) for d in damages]     # kept by the model, grown in place
 
         def spread(rows: np.ndarray) -> np.ndarray:
             ent = entry[rows]
@@ -426,18 +447,19 @@ class Relaid:
                 entry[r] = e
             ent = entry[rows]
             while True:
-                mins, known = [], []
-                for d in damages:
-                    st = model._relay_cache.setdefault(("mins", d), [np.zeros((0, model.T1)), np.zeros(0, dtype=bool)])
-                    mins.append(st[0])
-                    known.append(st[1].view(np.uint8))
                 out, missing = kernels.relay_spread(ent, gains[rows], kind[rows], store.start, store.count,
-                                                    store.prob, store.ids, mins, known, model.T1)
+                                                    store.prob, store.ids, [st[0] for st in stores],
+                                                    [st[1].view(np.uint8) for st in stores], model.T1)
                 if missing is None:
                     return out
-                kinds, sets = missing
-                for d in np.unique(kinds).tolist():
-                    _set_mins(model, damages[d], sets[kinds == d], value)
+                kinds, sets = missing               # each (damage, set) once, by damage then set
+                cuts = np.flatnonzero(np.diff(kinds)) + 1
+                count = _set_count(model)
+                for a, b in zip([0] + cuts.tolist(), cuts.tolist() + [len(kinds)]):
+                    d = damages[int(kinds[a])]
+                    st = _mins_store(model, d, count)       # the same list as stores[kind], grown
+                    todo = sets[a:b]
+                    _fill_mins(model, d, todo[~st[1][todo]], value, st)
 
         return spread
 
