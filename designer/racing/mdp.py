@@ -134,7 +134,6 @@ class Solution:
         occ: dict = {(start, bank): 1.0}
         clean: dict = {(start, bank): 1.0}       # chance of being there with no loss of control so far
         heap = [(model.progress(start), 0, start, bank)]
-        queued = {(start, bank)}
         banks_of: dict = {start: [bank]}         # state -> the banks it is reached with (all known once popped)
         progress: dict = {}                      # state -> model.progress(state)
         seq = 1
@@ -145,11 +144,12 @@ class Solution:
         turn_loss: dict = {}
         order: list = []                         # the (state, bank) pairs in the order met (rising progress)
         ends: dict = {}                          # state -> model.terminal(state)
-        cached, decisions, push = self._outcomes, self.decisions, heapq.heappush
-        while heap:
-            _, _, s, b = heapq.heappop(heap)
-            order.append((s, b))
-            p, pc = occ[(s, b)], clean.get((s, b), 0.0)
+        cached, decisions, push, pop = self._outcomes, self.decisions, heapq.heappush, heapq.heappop
+        while heap:                              # a pair is queued when it first enters occ
+            _, _, s, b = pop(heap)
+            here_key = (s, b)
+            order.append(here_key)
+            p, pc = occ[here_key], clean.get(here_key, 0.0)
             term = ends[s] if s in ends else ends.setdefault(s, model.terminal(s))
             if term is not None:
                 clean_end += pc
@@ -157,31 +157,37 @@ class Solution:
                 continue
             row = decisions.get(s)
             turns += p if getattr(row[b] if row is not None else self.decision(s, b), "turn", True) else 0.0
-            if (s, b) not in cached:             # every bank of s is known: all that leads to s is done
+            outs = cached.get(here_key)
+            if outs is None:                     # every bank of s is known: all that leads to s is done
                 self._prefetch(s, banks_of[s])
-            outs = self.outcomes(s, b)
-            turn_seconds[(s, b)] = ts = sum([o[0] * o[1] for o in outs])
-            turn_loss[(s, b)] = tl = sum([o[0] for o in outs if o[4]])
-            losses += p * tl
-            first += p * ts
+                outs = self.outcomes(s, b)
             here = progress.get(s)
             if here is None:
                 here = progress[s] = model.progress(s)
-            for q, _sec, nxt, nb, lost, _info in outs:
+            ts = tl = 0                          # the sums of sum(): from 0, in the outcomes' order
+            for q, sec, nxt, nb, lost, _info in outs:
+                ts += q * sec
                 key = (nxt, nb)
                 ahead = progress.get(nxt)
                 if ahead is None:
                     ahead = progress[nxt] = model.progress(nxt)
                 if ahead <= here and model.terminal(nxt) is None:
                     raise ValueError(f"the turn model went backwards: {s} -> {nxt}")
-                occ[key] = occ.get(key, 0.0) + p * q
-                if not lost:
-                    clean[key] = clean.get(key, 0.0) + pc * q
-                if key not in queued:
-                    queued.add(key)
+                if key in occ:
+                    occ[key] += p * q
+                else:
+                    occ[key] = 0.0 + p * q
                     banks_of.setdefault(nxt, []).append(nb)
                     push(heap, (ahead, seq, nxt, nb))
                     seq += 1
+                if lost:
+                    tl += q
+                else:
+                    clean[key] = clean.get(key, 0.0) + pc * q
+            turn_seconds[here_key] = ts
+            turn_loss[here_key] = tl
+            losses += p * tl
+            first += p * ts
         second = self._moment2_along(order, ends)
         mean = self.value(start, bank)
         return PolicyStats(seconds=first, sd=float(np.sqrt(max(0.0, second - mean * mean))), turns=turns,

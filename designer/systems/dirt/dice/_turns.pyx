@@ -178,6 +178,23 @@ def relay_pick(const double[:, :, ::1] table, const int64_t[::1] nums, const int
     return out_nums, out_chance, out_cost
 
 
+cdef list _build(vector[int64_t]& slots, vector[int64_t]& keys, vector[int64_t]& toks, vector[double]& probs,
+                 vector[int64_t]& labels, int B, list named, tuple names, outcome):
+    """The merged entries as one list of outcomes per slot, in the order met, those of no chance left out:
+    each ``outcome`` (the Outcome class) made from (chance, seconds, next state, tokens, loss, label name)."""
+    cdef list out = [[] for _b in range(B)]
+    cdef size_t e
+    cdef double pr
+    cdef tuple key
+    new = tuple.__new__
+    for e in range(probs.size()):
+        pr = probs[e]
+        if pr > 0:
+            key = <tuple>named[keys[e]]
+            (<list>out[slots[e]]).append(new(outcome, (pr, key[0], key[1], toks[e], key[2], names[labels[e]])))
+    return out
+
+
 cdef void _emit(int slot, double p, int lst, int tok, int label, const double[::1] list_q,
                 const int64_t[::1] list_key, const int64_t[::1] list_start, int64_t nkeys, int T1,
                 unordered_map[int64_t, int]& where, vector[int64_t]& keys, vector[int64_t]& toks,
@@ -206,12 +223,13 @@ cdef void _emit(int slot, double p, int lst, int tok, int label, const double[::
 def roll_turns(const unsigned char[::1] codes, const double[:, :] q, const double[:] pj, const double[:] pc,
                const int64_t[:] m, int H, int K, int T1, banks, const int64_t[::1] stop_list,
                const int64_t[::1] loss_list, const double[::1] list_q, const int64_t[::1] list_key,
-               const int64_t[::1] list_start, int64_t nkeys):
+               const int64_t[::1] list_start, int64_t nkeys, list named, tuple names, outcome):
     """One plan rolled one by one from each of ``banks`` tokens (turn_batch._roll_many): the chances carried
     die by die over (hazards shown, dice secured, tokens held) in the order the Python dicts keep them, each
     outcome list met (``stop_list[point]``, ``loss_list[point]``: rows of the lists ``list_q``/``list_key``
     from ``list_start``) merged per starting count. Returns, in the order met, (slot of the starting count,
-    key, tokens, chance, label: 0 stop, 1 canon, 2 loss) as lists."""
+    key, tokens, chance, label: 0 stop, 1 canon, 2 loss), made into one list of outcomes per starting count
+    (``named[key]``: seconds, next state, loss; ``names[label]``; ``outcome``: the Outcome class)."""
     cdef int L = q.shape[0] - 1, K1 = K + 1, B = len(banks)
     cdef int n = H * K1 * T1
     cdef int i, j, h, k, tok, x, st, act, mj, c, idx, nidx, slot
@@ -287,15 +305,16 @@ def roll_turns(const unsigned char[::1] codes, const double[:, :] q, const doubl
             mass[idx] = nxt[idx]
             nxt[idx] = 0.0
             seen[idx] = 0
-    return slots, keys, toks, probs, labels
+    return _build(slots, keys, toks, probs, labels, B, named, names, outcome)
 
 
 def merge(const int64_t[::1] ev_slot, const double[::1] ev_p, const int64_t[::1] ev_list, const int64_t[::1] ev_tok,
           const int64_t[::1] ev_label, const double[::1] list_q, const int64_t[::1] list_key,
-          const int64_t[::1] list_start, int64_t nkeys, int T1):
+          const int64_t[::1] list_start, int64_t nkeys, int T1, int B, list named, tuple names, outcome):
     """Outcome lists met one after the other (event e: list ``ev_list[e]`` with chance ``ev_p[e]``, tokens
     ``ev_tok[e]``, for ``ev_slot[e]``) merged per slot as :func:`roll_turns` merges them: the same (slot, key,
-    tokens, chance, label) lists, in the order met."""
+    tokens, chance, label) entries, in the order met, made into one list of outcomes for each of the ``B``
+    slots as :func:`roll_turns` makes them."""
     cdef vector[int64_t] keys, toks, labels, slots
     cdef vector[double] probs
     cdef unordered_map[int64_t, int] where
@@ -303,4 +322,4 @@ def merge(const int64_t[::1] ev_slot, const double[::1] ev_p, const int64_t[::1]
     for e in range(ev_slot.shape[0]):
         _emit(<int>ev_slot[e], ev_p[e], <int>ev_list[e], <int>ev_tok[e], <int>ev_label[e], list_q, list_key,
               list_start, nkeys, T1, where, keys, toks, probs, labels, slots)
-    return slots, keys, toks, probs, labels
+    return _build(slots, keys, toks, probs, labels, B, named, names, outcome)

@@ -201,7 +201,7 @@ class _Rows:
         self.key_of = array("q")
         self.starts = array("q", [0])
         self.known: dict = {}                 # (id() of a list, credit) -> (its row, the list)
-        self.laid: dict = {}                  # (point number, damage, credit) -> the row of its loss of control
+        self.laid: dict = {}                  # (damage, credit) -> {point number: the row of its loss of control}
         self.classes: dict = {}               # id() of a plan's failure classes -> them and their arrays
 
     def row(self, outs, credit=0.0) -> int:
@@ -226,15 +226,10 @@ class _Rows:
     def arrays(self) -> tuple:
         return self.chance, self.key_of, self.starts, max(1, len(self.named))
 
-    def outcomes(self, merged: tuple, banks: list, labels: tuple) -> dict:
-        """``{bank: outcomes}`` from the compiled merging's (slot, key, tokens, chance, label) lists."""
-        named, new = self.named, tuple.__new__            # an Outcome made from its six fields, as _make does
-        out = [[] for _t in banks]
-        for slot, k, tok, pr, lab in zip(*merged):
-            if pr > 0:
-                sec, nxt, lost = named[k]
-                out[slot].append(new(Outcome, (pr, sec, nxt, tok, lost, labels[lab])))
-        return dict(zip(banks, out))
+    def made(self, labels: tuple) -> tuple:
+        """What the compiled merging makes its outcomes with: the numbered (seconds, next state, loss), the names
+        of the labels and the Outcome class (each one made from its six fields, as ``_make`` does)."""
+        return self.named, labels, Outcome
 
 
 _ROWS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()       # model -> its _Rows
@@ -256,8 +251,8 @@ def _roll_compiled(model, damage: tuple, plan: _Plan, banks: list, codes: bytes)
     loss_list = [stop_list[0]] + [rows.row(model.loss_outcomes(*pt, damage)) for pt in points[1:]]
     merged = COMPILED.roll_turns(codes, plan.q, plan.pj, plan.pc, plan.m.astype(np.int64, copy=False), model.limit,
                                  model.K, model.T1, banks, np.array(stop_list, dtype=np.int64),
-                                 np.array(loss_list, dtype=np.int64), *rows.arrays())
-    return rows.outcomes(merged, banks, LABELS)
+                                 np.array(loss_list, dtype=np.int64), *rows.arrays(), *rows.made(LABELS))
+    return dict(zip(banks, merged))
 
 
 ATTACK_LABELS = ("canon", "attack", "attack-failed")
@@ -326,13 +321,16 @@ def _attack_compiled(model, plan: _Plan, banks: list, value, damage: tuple, part
     lost: dict = {}                          # (point of the plan, credit) -> the row of its loss of control
     ev_slot, ev_p, ev_list, ev_tok, ev_label = [], [], [], [], []
     laid = rows.laid
-    ends: dict = {}                          # credit -> the rows of the canon's stop and of the attack's end
-    success = rest * ok[0]
+    ends: dict = {}                          # credit -> the rows of the canon's stop and of the attack's end,
+    success = rest * ok[0]                   # and the rows laid with that credit by point number
     for slot, t in enumerate(banks):
         bank, credit = after[t]
         both = ends.get(credit)
         if both is None:
-            both = ends[credit] = (row(canon, credit) if pc else -1, row(end, credit))
+            at = laid.get((damage, credit))
+            if at is None:
+                at = laid[(damage, credit)] = {}
+            both = ends[credit] = (row(canon, credit) if pc else -1, row(end, credit), at)
         if pc:
             ev_slot.append(slot), ev_p.append(pc), ev_list.append(both[0]), ev_tok.append(bank)
             ev_label.append(0)
@@ -340,12 +338,18 @@ def _attack_compiled(model, plan: _Plan, banks: list, value, damage: tuple, part
         ev_label.append(1)
         if relays is not None:
             nums, chances = relays[bank]
-            for num, prob in zip(nums, chances):
-                r = laid.get((num, damage, credit))
-                if r is None:
-                    r = laid[(num, damage, credit)] = row(loss_outcomes(*names[num], damage), credit)
-                ev_slot.append(slot), ev_p.append(rest * prob), ev_list.append(r), ev_tok.append(bank)
-                ev_label.append(2)
+            at = both[2]
+            got = [at.get(num) for num in nums]
+            if None in got:
+                for i, num in enumerate(nums):
+                    if got[i] is None:
+                        got[i] = at[num] = row(loss_outcomes(*names[num], damage), credit)
+            size = len(got)
+            ev_slot += [slot] * size
+            ev_p += [rest * prob for prob in chances]
+            ev_list += got
+            ev_tok += [bank] * size
+            ev_label += [2] * size
         else:
             cheapest = cheapest_from(plan.loss[:n + 1, bank].tolist()) if model.latest else None
             for j, f in failing:
@@ -356,8 +360,9 @@ def _attack_compiled(model, plan: _Plan, banks: list, value, damage: tuple, part
                 ev_slot.append(slot), ev_p.append(f), ev_list.append(r), ev_tok.append(bank), ev_label.append(2)
     merged = COMPILED.merge(np.array(ev_slot, dtype=np.int64), np.array(ev_p, dtype=np.float64),
                             np.array(ev_list, dtype=np.int64), np.array(ev_tok, dtype=np.int64),
-                            np.array(ev_label, dtype=np.int64), *rows.arrays(), model.T1)
-    return rows.outcomes(merged, banks, ATTACK_LABELS)
+                            np.array(ev_label, dtype=np.int64), *rows.arrays(), model.T1, len(banks),
+                            *rows.made(ATTACK_LABELS))
+    return dict(zip(banks, merged))
 
 
 def relay_outcomes_many(model, cell: int, gear: int, plan_steps, damage: tuple, banks: list, value,
