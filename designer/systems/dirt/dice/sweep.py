@@ -259,17 +259,14 @@ def decide_many(model: DirtModel, states: list, value) -> list[tuple[np.ndarray,
 
 def _decisions(best: np.ndarray, mode: np.ndarray, pick: np.ndarray) -> list[tuple[np.ndarray, list]]:
     """Each state's best values and its decision per tokens held (one Decision object per distinct choice)."""
-    made: dict = {}
-    out = []
-    for i, (modes, picks) in enumerate(zip(mode.tolist(), pick.tolist())):
-        row = []
-        for m, p in zip(modes, picks):
-            d = made.get((m, p))
-            if d is None:
-                d = made[(m, p)] = Decision("none") if m == 0 else Decision(MODES[m], p)
-            row.append(d)
-        out.append((best[i], row))
-    return out
+    n, T1 = mode.shape
+    if not mode.size:
+        return [(b, []) for b in best]
+    span = int(pick.max()) + 2                 # picks run from -1 ("none") up: (mode, pick) as one number
+    uniq, inv = np.unique((mode * span + pick + 1).reshape(-1), return_inverse=True)
+    made = [Decision("none") if k < span else Decision(MODES[k // span], k % span - 1) for k in uniq.tolist()]
+    get = made.__getitem__
+    return list(zip(best, [list(map(get, row)) for row in inv.reshape(n, T1).tolist()]))
 
 
 def _roll_out(model: DirtModel, kind: str, big: PlanSet, rows: np.ndarray, table: np.ndarray,
