@@ -120,10 +120,12 @@ def _mins_store(model, damage: tuple, count: int) -> list:
     store = model._relay_cache.get(("mins", damage))
     if store is None:
         store = model._relay_cache[("mins", damage)] = [np.zeros((0, model.T1)), np.zeros(0, dtype=bool)]
-    if len(store[1]) < count:
-        grow = max(64, 2 * count) - len(store[1])
-        store[0] = np.concatenate([store[0], np.zeros((grow, model.T1))])
-        store[1] = np.concatenate([store[1], np.zeros(grow, dtype=bool)])
+    old = len(store[1])
+    if old < count:         # the minima of sets not known yet are never read: left as they come
+        size = max(64, 2 * count)
+        mins, known = np.empty((size, model.T1)), np.zeros(size, dtype=bool)
+        mins[:old], known[:old] = store[0][:old], store[1]
+        store[0], store[1] = mins, known
     return store
 
 
@@ -364,28 +366,31 @@ class Relaid:
         """:meth:`low` by ``kernels.relay_low`` (the same numbers): the points of each set's search worked out
         once per damage for the whole group, then the least losses in C."""
         model = self.model
-        damages: dict = {}
-        parts, dice, kinds, need = [], [], [], np.zeros(len(which), dtype=np.int64)
-        for k, ((_cell, _gear, damage), ps) in enumerate(zip(self.states, self.sets)):
+        damages: dict = {}                          # damage -> (its number, the points of its sets' searches)
+        none = np.zeros(0, dtype=np.int64)
+        parts, dice, kinds, needs = [], [], [], []
+        for (_cell, _gear, damage), ps in zip(self.states, self.sets):
             steps = ps.steps
             if not isinstance(steps, PlanSteps):
                 kinds.append(-1)
-                parts.append(np.zeros(0, dtype=np.int64))
-                dice.append(np.zeros(0, dtype=np.int64))
+                parts.append(none)
+                dice.append(none)
+                needs.append(np.zeros(ps.n, dtype=np.int64))
                 continue
             nums, by = _by_dice(model, steps.search)
-            kinds.append(damages.setdefault(damage, len(damages)))
+            hit = damages.get(damage)
+            if hit is None:
+                hit = damages[damage] = (len(damages), [])
+            kinds.append(hit[0])
+            hit[1].append(nums)
             parts.append(nums)
             dice.append(by)
-        for d, kd in damages.items():
-            got = [p for p, k in zip(parts, kinds) if k == kd]
+            needs.append(steps.search.dice[steps.cand])
+        for d, (_kd, got) in damages.items():
             model.fill(d, np.concatenate(got + [np.zeros(1, dtype=np.int64)]), self.value)
         tables = [model._table(d)[0] for d in damages]
-        for k in np.unique(which).tolist():
-            steps = self.sets[k].steps
-            if isinstance(steps, PlanSteps):
-                rows = np.nonzero(which == k)[0]
-                need[rows] = steps.search.dice[steps.cand[plans[rows]]]
+        first = np.cumsum([0] + [len(n) for n in needs[:-1]]).astype(np.int64)
+        need = np.concatenate(needs).astype(np.int64)[first[which] + plans]
         begin = np.cumsum([0] + [len(p) for p in parts]).astype(np.int64)
         return kernels.relay_low(np.concatenate(parts).astype(np.int64), np.concatenate(dice).astype(np.int64), begin,
                                  np.array(kinds, dtype=np.int64), tables, which.astype(np.int64), need, model.T1)
