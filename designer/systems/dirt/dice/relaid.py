@@ -35,15 +35,20 @@ def plan_classes(model, cell: int, gear: int, plan_steps=None, dice: tuple | Non
     hit = model._classes.get(key)
     if hit is not None:
         return hit
-    engine = model.engine(model.pool(cell, (0, 0, 0, 0, 0)))
-    if COMPILED is not None and len(engine.road.nodes) < COMPILED.MAX_CELLS:
-        codes, numbers, probs, members, starts, which = _compiled_classes(model, engine, cell, gear, rolled, jumps)
+    at = model._relay_cache.get(("engine", cell))
+    if at is None:          # the engine of the cell's full pool, the cuts of its road, whether it is small
+        engine = model.engine(model.pool(cell, (0, 0, 0, 0, 0)))
+        at = model._relay_cache[("engine", cell)] = (engine, cut_cells(engine), len(engine.road.nodes))
+    engine = at[0]
+    if COMPILED is not None and at[2] < COMPILED.MAX_CELLS:
+        codes, numbers, probs, members, starts, which = _compiled_classes(model, engine, cell, gear, rolled, jumps,
+                                                                          at[1])
     else:
         codes = None
         lkey = (cell, gear, rolled & ~_CANON)
         steps = model._layings.get(lkey)
         if steps is None:
-            steps = model._layings[lkey] = layings(engine, cut_cells(engine), cell, gear, rolled & ~_CANON)
+            steps = model._layings[lkey] = layings(engine, at[1], cell, gear, rolled & ~_CANON)
         points, classes, which = failure_classes(model.rules, steps, rolled, jumps, as_index=True,
                                                  cache=model._relay_cache)
         numbers = np.array([model.numbers.of(pt) for pt in points], dtype=np.int64)
@@ -73,9 +78,10 @@ def plan_classes(model, cell: int, gear: int, plan_steps=None, dice: tuple | Non
     return hit
 
 
-def _compiled_classes(model, engine, cell: int, gear: int, rolled: int, jumps: tuple) -> tuple:
-    """:func:`plan_classes`' classes from the compiled laying search: (point codes, point numbers, chances,
-    members, starts, class of each outcome)."""
+def _compiled_classes(model, engine, cell: int, gear: int, rolled: int, jumps: tuple,
+                      cuts: list | None = None) -> tuple:
+    """:func:`plan_classes`' classes from the compiled laying search (``cuts``: :func:`cut_cells` of the engine):
+    (point codes, point numbers, chances, members, starts, class of each outcome)."""
     known = model._relay_cache.setdefault((rolled, jumps), {})
     outs = known.get(None)
     if outs is None:
@@ -88,7 +94,9 @@ def _compiled_classes(model, engine, cell: int, gear: int, rolled: int, jumps: t
     layer = _LAYERS.get(engine)
     if layer is None:
         layer = _LAYERS[engine] = COMPILED.Layer()
-    got = layer.classes(engine, cut_cells(engine), cell, gear, rolled & ~_CANON, table) if outs else None
+    if cuts is None:
+        cuts = cut_cells(engine)
+    got = layer.classes(engine, cuts, cell, gear, rolled & ~_CANON, table) if outs else None
     if got is None:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, np.zeros(0), empty, empty, {}
