@@ -79,16 +79,18 @@ class _Plan:
             table, cell0, gear0 = ps._source
             ids = ps.sid[p, :L + 1]
             ints, floats = table.ints[ids], table.floats[ids]
-            cells, gears = ints[:, 0].tolist(), ints[:, 1].tolist()
-            cells[0], gears[0] = cell0, gear0
-            fin = ints[:, 2].astype(bool).tolist()
             self.q, self.pj, self.pc, self.m = floats[:, 2:], floats[:, 1], floats[:, 0], ints[:, 3]
-            cuts = np.cumsum(ints[:, 4]).tolist()
+            points, cuts = [], 0                 # (cell, gear, finished, cuts entered so far) of each step
+            for c, g, f, _m, cut, _g in ints.tolist():
+                cuts += cut
+                points.append((c, g, f != 0, cuts))
+            points[0] = (cell0, gear0) + points[0][2:]
+            self.points = points
         else:
             cells, gears, fin = ps.cell[p, :L + 1].tolist(), ps.gear[p, :L + 1].tolist(), ps.fin[p, :L + 1].tolist()
             self.q, self.pj, self.pc, self.m = ps.q[p, :L + 1], ps.pj[p, :L + 1], ps.pc[p, :L + 1], ps.m[p, :L + 1]
             cuts = ps.cuts[p, :L + 1].tolist()
-        self.points = list(zip(cells, gears, fin, cuts))
+            self.points = list(zip(cells, gears, fin, cuts))
         self._values = (model, damage, value)
 
     def __getattr__(self, name):
@@ -209,15 +211,17 @@ class _Rows:
         hit = self.known.get((id(outs), credit))
         if hit is not None and hit[1] is outs:
             return hit[0]
-        keys = self.keys
-        for q, sec, nxt, lost in outs:
+        keys, named = self.keys, self.named
+        numbers = []
+        for _q, sec, nxt, lost in outs:
             key = (sec - credit, nxt, lost)
             k = keys.get(key)
             if k is None:
-                k = keys[key] = len(self.named)
-                self.named.append(key)
-            self.chance.append(q)
-            self.key_of.append(k)
+                k = keys[key] = len(named)
+                named.append(key)
+            numbers.append(k)
+        self.chance.extend([o[0] for o in outs])
+        self.key_of.extend(numbers)
         self.starts.append(len(self.chance))
         row = len(self.starts) - 2
         self.known[(id(outs), credit)] = (row, outs)
