@@ -148,11 +148,11 @@ def gather(model: DirtModel, damages: list, sets: list[PlanSet], width: int, val
 
 def _padded(arrs: list, ns: np.ndarray, width: int) -> np.ndarray:
     """Arrays of ``ns`` rows each stacked into one of ``width`` columns, each row padded with 0 on the right."""
-    cols = np.array([a.shape[1] for a in arrs], dtype=np.int64)
-    if (cols == width).all():
-        return np.concatenate(arrs, dtype=np.int64)
     out = np.zeros((int(ns.sum()), width), dtype=np.int64)
-    out[np.arange(width)[None, :] < np.repeat(cols, ns)[:, None]] = np.concatenate([a.reshape(-1) for a in arrs])
+    r = 0
+    for a, k in zip(arrs, ns.tolist()):
+        out[r:r + k, :a.shape[1]] = a
+        r += k
     return out
 
 

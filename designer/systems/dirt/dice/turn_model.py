@@ -325,16 +325,15 @@ class DirtModel:
             full = self._point_list[g] + (damage,)
             lists += (self.stop_outcomes(*full), self.loss_outcomes(*full))
         # the expected value of each list of outcomes (chance, seconds, next state), all at once: each list's
-        # terms chance * (seconds + value of the next state) added in order from 0
+        # terms chance * (seconds + value of the next state) added in order from 0 (column 0 of ``pad``; the
+        # zeros after a list's last term change no sum, which never is -0)
         flat = [o for outs in lists for o in outs]
         ahead = np.array([value(o[2]) for o in flat]).reshape(len(flat), self.T1)   # may solve other states
-        terms = np.array([o[0] for o in flat])[:, None] * (np.array([o[1] for o in flat])[:, None] + ahead)
         sizes = np.array([len(outs) for outs in lists])
-        first = np.cumsum(sizes) - sizes
-        mixed = np.zeros((len(lists), self.T1))
-        for r in range(int(sizes.max())):
-            has = np.nonzero(sizes > r)[0]
-            mixed[has] += terms[first[has] + r]
+        pad = np.zeros((len(lists), int(sizes.max()) + 1, self.T1))
+        pad[np.repeat(np.arange(len(lists)), sizes), np.arange(1, len(flat) + 1) - np.repeat(np.cumsum(sizes) - sizes,
+            sizes)] = np.array([o[0] for o in flat])[:, None] * (np.array([o[1] for o in flat])[:, None] + ahead)
+        mixed = np.add.accumulate(pad, axis=1)[:, -1]
         arr, done = self._table(damage)          # fetched again: the values above may have grown it
         arr[todo, 0], arr[todo, 1], done[todo] = mixed[0::2], mixed[1::2], True
         return arr
