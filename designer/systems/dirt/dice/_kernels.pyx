@@ -17,7 +17,7 @@ from libc.stdint cimport int64_t
 
 from designer.systems.dirt.dice._rollout_core cimport (
     HMAX, KMAX, LMAX, ROLLOUT_BIG, TMAX, XMAX, _after_gain, _alive_sum, _attack_one, _attack_spread_one, _check,
-    _fail_step, _fits, _min, _roll_one, _select)
+    _clear_round, _fail_step, _fits, _fold_round, _fold_row, _min, _roll_one, _select)
 
 cdef double BIG = ROLLOUT_BIG   # plans.BIG (rollout checks they agree)
 LAYOUT = (XMAX, BIG)
@@ -123,28 +123,16 @@ def decide_group(const int64_t[:, :] sid, const int64_t[:] length, const int64_t
             for r in range(R):
                 if sel[r]:
                     if not ran:
-                        for o in range(n):
-                            for t in range(T1):
-                                bmin[o, t] = BIG
-                                bpick[o, t] = -1
+                        _clear_round(bmin, bpick, n, T1)
                         ran = 1
                     done[r] = 1
                     if kind == 1:
                         _roll_one(r, sid, length, index, table, ints, floats, H, K, U, V, vals)
                     else:
                         _attack_one(r, sid, length, gain, index, table, floats, H, latest, vals)
-                    o = owner[r]
-                    for t in range(T1):
-                        if bpick[o, t] < 0 or vals[t] < bmin[o, t]:      # the first of the least
-                            bmin[o, t] = vals[t]
-                            bpick[o, t] = local[r]
+                    _fold_row(vals, owner[r], local[r], bmin, bpick, T1)
             if ran:
-                for o in range(n):
-                    for t in range(T1):
-                        if bpick[o, t] >= 0 and bmin[o, t] < best[o, t] - 1e-9:
-                            best[o, t] = bmin[o, t]
-                            pick[o, t] = bpick[o, t]
-                            mode[o, t] = kind
+                _fold_round(bmin, bpick, best, pick, mode, kind, n, T1)
             if stage < 6 or not ran:
                 stage += 1                      # stages 6 and 7 repeat while they find plans to roll out
     return best_a, mode_a, pick_a

@@ -18,7 +18,7 @@ from libcpp.vector cimport vector
 
 from designer.systems.dirt.dice._rollout_core cimport (
     HMAX, KMAX, ROLLOUT_BIG, TMAX, XMAX, _after_gain, _attack_spread_one, _check, _fits, _min, _roll_one,
-    _select)
+    _clear_round, _fold_round, _fold_row, _select)
 
 cdef double BIG = ROLLOUT_BIG   # plans.BIG (sweep checks they agree)
 LAYOUT = (XMAX, BIG)
@@ -196,27 +196,15 @@ def decide_relaid(const int64_t[:, :] sid, const int64_t[:] length, const int64_
                 sp = np.ascontiguousarray(spread_of(rows_a[:m]), dtype=np.float64)
                 if sp.shape[0] != m or sp.shape[1] != T1:
                     raise ValueError("spread_of: one row of tokens per plan rolled out")
-            for o in range(n):
-                for t in range(T1):
-                    bmin[o, t] = BIG
-                    bpick[o, t] = -1
+            _clear_round(bmin, bpick, n, T1)
             for r in range(m):
                 done[rows[r]] = 1
                 if kind == 1:
                     _roll_one(rows[r], sid, length, index, table, ints, floats, H, K, U, V, vals)
                 else:
                     _attack_spread_one(rows[r], sid, length, gain, index, table, floats, H, &sp[r, 0], vals)
-                o = owner[rows[r]]
-                for t in range(T1):
-                    if bpick[o, t] < 0 or vals[t] < bmin[o, t]:      # the first of the least
-                        bmin[o, t] = vals[t]
-                        bpick[o, t] = local[rows[r]]
-            for o in range(n):
-                for t in range(T1):
-                    if bpick[o, t] >= 0 and bmin[o, t] < best[o, t] - 1e-9:
-                        best[o, t] = bmin[o, t]
-                        pick[o, t] = bpick[o, t]
-                        mode[o, t] = kind
+                _fold_row(vals, owner[rows[r]], local[rows[r]], bmin, bpick, T1)
+            _fold_round(bmin, bpick, best, pick, mode, kind, n, T1)
         if stage < 6 or not ran:
             stage += 1
     return best_a, mode_a, pick_a

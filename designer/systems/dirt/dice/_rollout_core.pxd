@@ -303,3 +303,37 @@ cdef inline void _select(const double[:, ::1] low, const int64_t[:] owner, const
         for r in range(R):
             sel[r] = sel[r] and pre[r]
 
+
+cdef inline void _clear_round(double[:, ::1] bmin, int64_t[:, ::1] bpick, Py_ssize_t n, int T1) noexcept nogil:
+    """Start a round of the branch and bound: no plan rolled out yet for any owner."""
+    cdef Py_ssize_t o
+    cdef int t
+    for o in range(n):
+        for t in range(T1):
+            bmin[o, t] = ROLLOUT_BIG
+            bpick[o, t] = -1
+
+
+cdef inline void _fold_row(const double* vals, long o, int64_t plan, double[:, ::1] bmin, int64_t[:, ::1] bpick,
+                           int T1) noexcept nogil:
+    """The values of one plan rolled out into its owner's least of the round (the first of the least)."""
+    cdef int t
+    for t in range(T1):
+        if bpick[o, t] < 0 or vals[t] < bmin[o, t]:
+            bmin[o, t] = vals[t]
+            bpick[o, t] = plan
+
+
+cdef inline void _fold_round(const double[:, ::1] bmin, const int64_t[:, ::1] bpick, double[:, ::1] best,
+                             int64_t[:, ::1] pick, int64_t[:, ::1] mode, int kind, Py_ssize_t n,
+                             int T1) noexcept nogil:
+    """A round's least per owner and tokens into the best, where better by 1e-9 (its plan and kind kept)."""
+    cdef Py_ssize_t o
+    cdef int t
+    for o in range(n):
+        for t in range(T1):
+            if bpick[o, t] >= 0 and bmin[o, t] < best[o, t] - 1e-9:
+                best[o, t] = bmin[o, t]
+                pick[o, t] = bpick[o, t]
+                mode[o, t] = kind
+
