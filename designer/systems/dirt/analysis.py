@@ -83,6 +83,8 @@ def analyze(track, players: int = 4, max_risk: float | None = None, rules: Rules
         "estimate": est.to_dict(),
         "expected": exp.to_dict() if exp is not None else None,
     }
+    if exp is not None:        # the answers are read: drop the solve's tables (a rally holds one per stage)
+        exp.release()
     if max_risk is not None and safe is None:
         out["notes"] = [f"no line keeps every turn's chance of a loss of control at or below {max_risk:g}"]
     if hasattr(track, "circuit"):           # circuits (one lap or `laps`), tokens and climb marks

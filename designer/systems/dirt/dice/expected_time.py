@@ -57,6 +57,11 @@ MAX_CELLS_AS_LAID = 400
 # longest rulebook stage has 155 cells, a generated stage about 9.5 a tile), one token is tracked, the bound named in
 # the result, so that every admitted road stays under 1.5 GB and a 40-tile stage near 0.5 GB.
 DAMAGE_CELLS = 300
+# What the solve builds to decide every state (plan searches and sets, failure classes and relay tables, point
+# values, outcomes): :meth:`ExpectedTime.release` drops them once the answers are read, and any later question (a race
+# at the table, the policy) works out again, the same way, only what it needs.
+SOLVE_TABLES = ("_layings", "_classes", "_relay_cache", "_engines", "_pools", "_plans", "_searches", "_dice_of", "_most",
+                "_of_cell", "_state_plans", "_single", "_after", "_losses", "_stops", "_point_values")
 RULE_KEYS = ("time_card", "loss_of_control_seconds", "dashboards", "hazard_faces", "hazard_limit")
 
 
@@ -77,6 +82,17 @@ class ExpectedTime:
     @property
     def seconds(self) -> float:
         return self.stats.seconds
+
+    def release(self) -> None:
+        """Drop the tables the solve built to decide every state (most of the memory a solved stage holds: Rally 3
+        SS2 355 MB, 30 MB after). The values, decisions and statistics stay; what a later question needs (a race,
+        the policy) is worked out again when asked, to the same numbers. A whole rally raced at the table keeps
+        two solved policies per stage alive, so it releases each once solved."""
+        for name in SOLVE_TABLES:
+            table = getattr(self.model, name, None)
+            if isinstance(table, dict):
+                table.clear()
+        self.solution._outcomes.clear()
 
     @property
     def ideal_seconds(self) -> int | None:
@@ -244,14 +260,17 @@ def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | Non
         mishaps = load_mishaps(rules.path) if rules.path else load_mishaps()
     if mishaps.max_damage > 1 and graph.number_of_nodes() > DAMAGE_CELLS:
         mishaps = mishaps.replace(max_damage=1)          # a long road: one damage token tracked (memory)
+    # the shakedown time given or not, the solve is the same (an analysis gives it, a race at the table does not)
     key = (graph.number_of_nodes(), graph.number_of_edges(), rules.key, mishaps.key, leader,
-           L._stage_surface(track), ideal_seconds, sisu)
+           L._stage_surface(track), sisu)
     per_graph = scratch(graph, "expected")            # kept on the graph, gone with it
     hit = per_graph.get(key)
     if hit is None:
         if len(per_graph) >= 4:
             per_graph.pop(next(iter(per_graph)))
         hit = per_graph[key] = _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu)
+    elif ideal_seconds is not None and callable(hit.ideal):
+        hit.ideal = ideal_seconds                      # the same fastest line's time, not searched again
     return hit
 
 

@@ -48,7 +48,10 @@ def simulate_rally(tracks, players: int = 4, runs: int = 200, seed: int | None =
         for si, t in enumerate(tracks):
             if progress:
                 progress(si, len(tracks) + 1, f"SS{si + 1}: solving the leader's and the others' policies")
-            tables.append(Table(t))
+            table = Table(t)
+            for solved in (table.lead, table.gas):      # the race works out again only the states it meets
+                solved.release()
+            tables.append(table)
     if not tables:
         raise DesignerError("a rally needs at least one stage")
     every = max(1, runs // 20)
