@@ -145,11 +145,12 @@ class Solution:
         order: list = []                         # the (state, bank) pairs in the order met (rising progress)
         ends: dict = {}                          # state -> model.terminal(state)
         cached, decisions, push, pop = self._outcomes, self.decisions, heapq.heappush, heapq.heappop
+        occ_get, clean_get, progress_get, cached_get = occ.get, clean.get, progress.get, cached.get
         while heap:                              # a pair is queued when it first enters occ
             _, _, s, b = pop(heap)
             here_key = (s, b)
             order.append(here_key)
-            p, pc = occ[here_key], clean.get(here_key, 0.0)
+            p, pc = occ[here_key], clean_get(here_key, 0.0)
             term = ends[s] if s in ends else ends.setdefault(s, model.terminal(s))
             if term is not None:
                 clean_end += pc
@@ -157,24 +158,25 @@ class Solution:
                 continue
             row = decisions.get(s)
             turns += p if getattr(row[b] if row is not None else self.decision(s, b), "turn", True) else 0.0
-            outs = cached.get(here_key)
+            outs = cached_get(here_key)
             if outs is None:                     # every bank of s is known: all that leads to s is done
                 self._prefetch(s, banks_of[s])
                 outs = self.outcomes(s, b)
-            here = progress.get(s)
+            here = progress_get(s)
             if here is None:
                 here = progress[s] = model.progress(s)
             ts = tl = 0                          # the sums of sum(): from 0, in the outcomes' order
             for q, sec, nxt, nb, lost, _info in outs:
                 ts += q * sec
                 key = (nxt, nb)
-                ahead = progress.get(nxt)
+                ahead = progress_get(nxt)
                 if ahead is None:
                     ahead = progress[nxt] = model.progress(nxt)
                 if ahead <= here and model.terminal(nxt) is None:
                     raise ValueError(f"the turn model went backwards: {s} -> {nxt}")
-                if key in occ:
-                    occ[key] += p * q
+                was = occ_get(key)               # occ[key] += p * q, the same sum with one look-up fewer
+                if was is not None:
+                    occ[key] = was + p * q
                 else:
                     occ[key] = 0.0 + p * q
                     banks_of.setdefault(nxt, []).append(nb)
@@ -183,7 +185,7 @@ class Solution:
                 if lost:
                     tl += q
                 else:
-                    clean[key] = clean.get(key, 0.0) + pc * q
+                    clean[key] = clean_get(key, 0.0) + pc * q
             turn_seconds[here_key] = ts
             turn_loss[here_key] = tl
             losses += p * tl
@@ -200,19 +202,19 @@ class Solution:
         ``model.terminal``): the same sums, read backwards along that order instead of searched for again."""
         memo: dict = {}
         rows: dict = {}
-        cached, vector = self._outcomes, self._vector
-        for s, b in reversed(order):
-            term = ends[s]
+        cached, vector, rows_get = self._outcomes, self._vector, rows.get
+        for key in reversed(order):
+            term = ends[key[0]]
             if term is not None:
-                memo[(s, b)] = float(term[b]) ** 2
+                memo[key] = float(term[key[1]]) ** 2
                 continue
             total = 0.0
-            for q, sec, nxt, nb, _lost, _info in cached[(s, b)]:
-                row = rows.get(nxt)
+            for q, sec, nxt, nb, _lost, _info in cached[key]:
+                row = rows_get(nxt)
                 if row is None:
                     row = rows[nxt] = vector(nxt).tolist()
                 total += q * (sec ** 2 + 2 * sec * row[nb] + memo[(nxt, nb)])
-            memo[(s, b)] = total
+            memo[key] = total
         return memo[order[0]]
 
     def distribution(self, starts: Iterable[State], bank: int = 0, digits: int = 6) -> dict[float, float]:
