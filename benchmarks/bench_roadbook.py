@@ -1,6 +1,10 @@
 """Benchmark: the road book of a three-stage rulebook rally (target: at most 1.5 s from the command line).
 
     python benchmarks/bench_roadbook.py [stages/dirt/rally-1/rally.yaml] [--repeat 5] [--paper A4] [--cli 3]
+    python benchmarks/bench_roadbook.py stages/dirt/rally-3/rally.yaml --expected 1
+
+``--expected N``: only the command line with ``--expected`` (every stage's expected time under the dice and the
+rally raced by the book's cars), N fresh processes, each one's CPU time and peak memory (its maximum resident set).
 
 Prints, in this process: the import of the road book, the first build (cold: tileset loading, fonts, lazy
 imports) and the following builds (warm), split into gathering the facts (assembly, validation, pace
@@ -44,6 +48,23 @@ def cli_runs(rally: str, paper: str, n: int) -> list[tuple[float, float]]:
     return out
 
 
+def expected_runs(rally: str, paper: str, n: int) -> list[tuple[float, float, float]]:
+    """(wall s, CPU s, peak MB) of ``rally-designer roadbook --expected``, each in a fresh process."""
+    exe = Path(sys.executable).with_name("rally-designer")
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(n):
+            t = time.perf_counter()
+            proc = subprocess.Popen([str(exe), "roadbook", rally, "-o", str(Path(tmp) / "book.pdf"), "--paper", paper,
+                                     "--expected"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            _, status, usage = os.wait4(proc.pid, 0)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            if proc.returncode:
+                raise SystemExit(f"roadbook --expected failed: {proc.stderr.read().decode()[-400:]}")
+            out.append((time.perf_counter() - t, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024))
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("rally", nargs="?", default=str(ROOT / "stages/dirt/rally-1/rally.yaml"))
@@ -52,7 +73,17 @@ def main(argv=None) -> int:
     ap.add_argument("--cli", type=int, default=3, help="command-line runs (0: none)")
     ap.add_argument("--games", action="store_true",
                     help="also the command line on the classic, Great Race and Rallye examples (--cli runs each)")
+    ap.add_argument("--expected", type=int, default=0, metavar="N",
+                    help="only the command line with --expected, N runs: CPU time and peak memory")
     args = ap.parse_args(argv)
+    if args.expected > 0:
+        before = os.getloadavg()[0]
+        runs_ = expected_runs(args.rally, args.paper, args.expected)
+        print(f"road book of {args.rally} with the expected times, {len(runs_)} runs (load average {before:.1f} "
+              f"before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores)")
+        for wall, cpu, peak in runs_:
+            print(f"  wall {wall:.2f} s, CPU {cpu:.2f} s, peak memory {peak:.0f} MB")
+        return 0
 
     t0 = time.perf_counter()
     from designer.systems.dirt.board.stage import load_rally
