@@ -2,7 +2,8 @@
 and _relaid.pyx, C++, when a failed Big Attack's dice are laid again; both share _rollout_core.pxd),
 the plan search (designer/systems/dirt/dice/_search*.pyx, C++), the laying again of a failed Big Attack's dice
 (designer/systems/dirt/dice/_relay.pyx, C++), the replay of a decision (designer/systems/dirt/dice/_turns.pyx, C++)
-and the reach of a turn (designer/systems/dirt/driving/_reach.pyx, C++).
+the reach of a turn (designer/systems/dirt/driving/_reach.pyx, C++) and the carry of the stage time's distribution
+when following a policy (designer/racing/_policy.pyx, C++).
 
 Everything else is in pyproject.toml. Every extension is optional: where one cannot be built (no C or C++
 compiler), the package installs without it and the same arithmetic runs in Python and numpy, slower.
@@ -33,7 +34,11 @@ turns = Extension("designer.systems.dirt.dice._turns", ["designer/systems/dirt/d
 reach = Extension("designer.systems.dirt.driving._reach", ["designer/systems/dirt/driving/_reach.pyx"], language="c++",
                   extra_compile_args=["-O2"], optional=True)
 
-extensions = cythonize([kernels, *search, turns, reach], language_level=3, quiet=True)
+# the carry of the stage time's distribution when following the policy (designer/racing/_policy.pyx)
+policy = Extension("designer.racing._policy", ["designer/racing/_policy.pyx"], language="c++",
+                   extra_compile_args=["-O2", "-ffp-contract=off"], optional=True)
+
+extensions = cythonize([kernels, *search, turns, reach, policy], language_level=3, quiet=True)
 for ext in extensions:      # cythonize makes new Extension objects and does not carry ``optional`` over
     ext.optional = True
 

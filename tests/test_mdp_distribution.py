@@ -37,3 +37,37 @@ def test_seconds_not_whole_take_the_general_form(monkeypatch):
     monkeypatch.setattr(mdp, "_whole", never_whole)
     fast, slow = _both(result)
     assert fast == slow
+
+
+@pytest.mark.skipif(mdp.POLICY is None, reason="the compiled carry (designer/racing/_policy.pyx) is not built")
+@pytest.mark.parametrize("track", ["demo", "stages/dirt/rally-1/ss1.yaml", "stages/dirt/rally-2/ss3.yaml"])
+def test_the_compiled_carry_is_the_numpy_carry_to_the_last_bit(track):
+    result = expected_time(demo_track() if track == "demo" else load_track(load_stage(track)))
+    start = min(result.starts, key=lambda s: result.solution.value(s, 0))
+    fast = result.solution._distribution_whole(start, 0)
+    slow = result.solution._distribution_whole_numpy(start, 0)
+    assert list(fast.items()) == list(slow.items())     # the same times, in the same order, the same chances
+    assert fast == result.solution.distribution(result.starts)
+
+
+def test_without_the_compiled_carry_numpy_carries(monkeypatch):
+    result = expected_time(demo_track())
+    start = min(result.starts, key=lambda s: result.solution.value(s, 0))
+    want = result.solution._distribution_whole_numpy(start, 0)
+    monkeypatch.setattr(mdp, "POLICY", None)
+    assert list(result.solution.distribution(result.starts).items()) == list(want.items())
+
+
+def test_the_compiled_carry_grows_and_sums_as_numpy():
+    """A hand-made walk: pair 0 (the start) leads to pairs 1 and 2, both lead to pair 3, which ends the stage; the
+    second add into pair 3 grows its array with zeros."""
+    if mdp.POLICY is None:
+        pytest.skip("the compiled carry is not built")
+    import numpy as np
+
+    ints = lambda *x: np.array(x, dtype=np.int64)      # noqa: E731
+    lo, arr = mdp.POLICY.carry_whole(4, ints(0, 1, 2, 3), ints(0, 0, 0, 1), ints(0, 0, 0, 5), ints(0, 2, 3, 4, 4),
+                                     ints(1, 2, 3, 3), ints(3, 10, 1, 4), np.array([0.25, 0.75, 0.5, 1.0]))
+    # pair 1 at second 3 (0.25), pair 2 at 10 (0.75); pair 3: 0.25 * 0.5 at 4, then 0.75 at 14; ends 5 s later
+    assert lo == 9
+    assert arr.tolist() == [0.125] + [0.0] * 9 + [0.75]

@@ -44,6 +44,11 @@ from typing import Any, Callable, Hashable, Iterable, NamedTuple, Protocol
 
 import numpy as np
 
+try:                       # the compiled carry of the distribution, built when the package is installed (setup.py)
+    from designer.racing import _policy as POLICY
+except ImportError:        # pragma: no cover - no compiler where it was installed: numpy, slower
+    POLICY = None
+
 State = Hashable
 
 
@@ -250,6 +255,49 @@ class Solution:
             yield s, b, term, outs
 
     def _distribution_whole(self, start: State, bank: int) -> dict[float, float]:
+        """The distribution over whole seconds: the pairs walked in order of progress and their turns handed to
+        the compiled carry (``_policy.carry_whole``: the same products and sums in the same order as
+        :meth:`_distribution_whole_numpy`, its reference, which runs where it is not built)."""
+        if POLICY is None:
+            return self._distribution_whole_numpy(start, bank)
+        model = self.model
+        index = {(start, bank): 0}               # a pair's number: the order it was first met (its place in the heap)
+        heap = [(model.progress(start), 0, start, bank)]
+        popped, ending, end, first, target, shift, chance = [], [], [], [0], [], [], []
+        whole: dict = {}                         # seconds -> _whole(seconds)
+        push, pop, index_get, whole_get = heapq.heappush, heapq.heappop, index.get, whole.get
+        add_target, add_shift, add_chance = target.append, shift.append, chance.append
+        while heap:
+            _, n, s, b = pop(heap)
+            popped.append(n)
+            term = model.terminal(s)
+            if term is not None:
+                ending.append(1)
+                end.append(_whole(float(term[b])))
+                first.append(len(target))
+                continue
+            ending.append(0)
+            end.append(0)
+            for q, sec, nxt, nb, _lost, _info in self.outcomes(s, b):
+                key = (nxt, nb)
+                i = index_get(key)
+                if i is None:
+                    i = index[key] = len(index)
+                    push(heap, (model.progress(nxt), i, nxt, nb))
+                w = whole_get(sec)
+                if w is None:
+                    w = whole[sec] = _whole(sec)
+                add_target(i)
+                add_shift(w)
+                add_chance(q)
+            first.append(len(target))
+        ints = [np.array(x, dtype=np.int64) for x in (popped, ending, end, first, target, shift)]
+        lo, arr = POLICY.carry_whole(len(index), *ints, np.array(chance, dtype=np.float64))
+        if not len(arr):
+            return {}
+        return {float(lo + i): float(arr[i]) for i in np.flatnonzero(arr).tolist()}
+
+    def _distribution_whole_numpy(self, start: State, bank: int) -> dict[float, float]:
         mass: dict = {(start, bank): [0, np.ones(1)]}        # (state, bank) -> [first second, chances]
         out: dict = {}
         for s, b, term, outs in self._walk(start, bank):
