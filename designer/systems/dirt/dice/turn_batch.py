@@ -202,13 +202,31 @@ class _Rows:
         self.chance = array("d")
         self.key_of = array("q")
         self.starts = array("q", [0])
-        self.known: dict = {}                 # (id() of a list, credit) -> (its row, the list)
+        self.known: dict = {}                 # (id() of a list, credit) -> (its row, the list), credit not 0
+        self.plain: dict = {}                 # id() of a list -> (its row, the list), no credit
         self.laid: dict = {}                  # (damage, credit) -> {point number: the row of its loss of control}
         self.classes: dict = {}               # id() of a plan's failure classes -> them and their arrays
+        self.ends: dict = {}                  # damage -> {point: the rows of its stop and of its loss of control}
+
+    def point_rows(self, model, points: list, damage: tuple) -> tuple:
+        """The rows of the stop and of the loss of control at each of ``points`` after the first (the first: the
+        empty list), as two lists."""
+        at = self.ends.get(damage)
+        if at is None:
+            at = self.ends[damage] = {}
+        empty = self.row(())
+        stops, losses = [empty], [empty]
+        for pt in points[1:]:
+            both = at.get(pt)
+            if both is None:
+                both = at[pt] = (self.row(model.stop_outcomes(*pt, damage)), self.row(model.loss_outcomes(*pt, damage)))
+            stops.append(both[0])
+            losses.append(both[1])
+        return stops, losses
 
     def row(self, outs, credit=0.0) -> int:
         """The row of ``outs``, its seconds less ``credit`` (the tokens of a Big Attack beyond the bound)."""
-        hit = self.known.get((id(outs), credit))
+        hit = self.plain.get(id(outs)) if not credit else self.known.get((id(outs), credit))
         if hit is not None and hit[1] is outs:
             return hit[0]
         keys, named = self.keys, self.named
@@ -224,7 +242,10 @@ class _Rows:
         self.key_of.extend(numbers)
         self.starts.append(len(self.chance))
         row = len(self.starts) - 2
-        self.known[(id(outs), credit)] = (row, outs)
+        if credit:
+            self.known[(id(outs), credit)] = (row, outs)
+        else:
+            self.plain[id(outs)] = (row, outs)
         return row
 
     def arrays(self) -> tuple:
@@ -250,9 +271,7 @@ def _roll_compiled(model, damage: tuple, plan: _Plan, banks: list, codes: bytes)
     """:func:`_roll_many` with the chances carried and merged in C (``_turns.roll_turns``): each outcome list
     of the plan's points given as rows of numbers, its entries' (seconds, next state, loss) numbered."""
     rows = _rows(model)
-    points = plan.points
-    stop_list = [rows.row(())] + [rows.row(model.stop_outcomes(*pt, damage)) for pt in points[1:]]
-    loss_list = [stop_list[0]] + [rows.row(model.loss_outcomes(*pt, damage)) for pt in points[1:]]
+    stop_list, loss_list = rows.point_rows(model, plan.points, damage)
     merged = COMPILED.roll_turns(codes, plan.q, plan.pj, plan.pc, plan.m.astype(np.int64, copy=False), model.limit,
                                  model.K, model.T1, banks, np.array(stop_list, dtype=np.int64),
                                  np.array(loss_list, dtype=np.int64), *rows.arrays(), *rows.made(LABELS))
