@@ -35,12 +35,12 @@ from designer.racing.mdp import Outcome
 from designer.systems.dirt.dice.mishaps import Mishaps
 from designer.systems.dirt.dice.plans import (BIG, PlanSet, PointNumbers, StepTable, fits_all, plan_set, search_plans,
                                               subset, subset_many)
+from designer.systems.dirt.dice.point_values import FIN, fill as fill_points
 from designer.systems.dirt.dice.relaid import reach_low, relay_values
 from designer.systems.dirt.dice.replay import Replay, _merge, cheapest_from, turn_outcomes  # noqa: F401  (read by tests)
 from designer.systems.dirt.dice.rollout import attack_values, roll_values
 from designer.systems.dirt.driving.ruleset import Pool, Ruleset
 
-FIN = ("finished",)
 # what a plan search keeps for choosing and numbering plans (plan_search, plans, relaid), released once its cell
 # is decided
 RELEASED = ("points", "rows", "gains", "arrays", "all_points", "by_dice")
@@ -102,6 +102,7 @@ class DirtModel:
         self._losses: dict = {}                   # a point and damage -> its loss_outcomes
         self._stops: dict = {}                    # a point and damage -> its stop_outcomes
         self._loss_ends: dict = {}                # cuts, crash marks and damage -> loss_ends
+        self._stop_seconds: dict = {}             # gear -> the time card's seconds, as a float
         self.numbers = PointNumbers(len(road.nodes))
         self._point_list = self.numbers.list      # number -> point (cell, gear, finished, cuts); 0: no point
         self._point_values: dict = {}             # damage -> (values [number, stop/loss, tokens], known [number])
@@ -314,29 +315,8 @@ class DirtModel:
 
     def fill(self, damage: tuple, gids: np.ndarray, value) -> np.ndarray:
         """Work out the values of the points numbered ``gids`` under one damage (those not known yet) and
-        return that damage's table of point values [number, stop/loss, tokens]."""
-        arr, done = self._table(damage)
-        miss = gids[~done[gids]]
-        if not len(miss):
-            return arr
-        todo = np.unique(miss).tolist()
-        lists = []
-        for g in todo:
-            full = self._point_list[g] + (damage,)
-            lists += (self.stop_outcomes(*full), self.loss_outcomes(*full))
-        # the expected value of each list of outcomes (chance, seconds, next state), all at once: each list's
-        # terms chance * (seconds + value of the next state) added in order from 0 (column 0 of ``pad``; the
-        # zeros after a list's last term change no sum, which never is -0)
-        flat = [o for outs in lists for o in outs]
-        ahead = np.array([value(o[2]) for o in flat]).reshape(len(flat), self.T1)   # may solve other states
-        sizes = np.array([len(outs) for outs in lists])
-        pad = np.zeros((len(lists), int(sizes.max()) + 1, self.T1))
-        pad[np.repeat(np.arange(len(lists)), sizes), np.arange(1, len(flat) + 1) - np.repeat(np.cumsum(sizes) - sizes,
-            sizes)] = np.array([o[0] for o in flat])[:, None] * (np.array([o[1] for o in flat])[:, None] + ahead)
-        mixed = np.add.accumulate(pad, axis=1)[:, -1]
-        arr, done = self._table(damage)          # fetched again: the values above may have grown it
-        arr[todo, 0], arr[todo, 1], done[todo] = mixed[0::2], mixed[1::2], True
-        return arr
+        return that damage's table of point values [number, stop/loss, tokens] (:func:`.point_values.fill`)."""
+        return fill_points(self, damage, gids, value)
 
     def point_values(self, ps: PlanSet, damage: tuple, value) -> tuple[np.ndarray, np.ndarray]:
         """``stop[p, i, t]`` and ``loss[p, i, t]`` for every point of every plan. The values of each point are
