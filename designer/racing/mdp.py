@@ -132,30 +132,35 @@ class Solution:
                 self._outcomes[(state, b)] = outs
 
     def stats(self, starts: Iterable[State], bank: int = 0) -> PolicyStats:
-        """Follow the policy from the best of ``starts`` (the driver picks the start cell) and sum up."""
+        """Follow the policy from the best of ``starts`` (the driver picks the start cell) and sum up. Each (state,
+        bank) pair is numbered when first met (its place in the queue) and its sums are kept in lists by number: one
+        look-up of the pair per outcome. The same sums in the same order as keyed by the pair in dicts (the
+        reference in tests/test_mdp_stats.py): a pair's chance starts at 0.0 and adds ``p * q`` per outcome."""
         starts = list(starts)
         start = min(starts, key=lambda s: self.value(s, bank))
         model = self.model
-        occ: dict = {(start, bank): 1.0}
-        clean: dict = {(start, bank): 1.0}       # chance of being there with no loss of control so far
-        heap = [(model.progress(start), 0, start, bank)]
+        number: dict = {(start, bank): 0}        # (state, bank) -> its number, the order it was first met
+        pairs = [(start, bank)]                  # number -> (state, bank)
+        occ = [1.0]                              # number -> chance the car starts a turn there
+        clean = [1.0]                            # number -> chance of being there with no loss of control so far
+        ahead_of = [model.progress(start)]       # number -> progress of its state
+        heap = [(ahead_of[0], 0, start, bank)]
         banks_of: dict = {start: [bank]}         # state -> the banks it is reached with (all known once popped)
         progress: dict = {}                      # state -> model.progress(state)
-        seq = 1
         turns = losses = 0.0
         clean_end = 0.0
         first = 0.0
         turn_seconds: dict = {}
         turn_loss: dict = {}
-        order: list = []                         # the (state, bank) pairs in the order met (rising progress)
+        order: list = []                         # the numbers met, in that order (rising progress)
+        target: list = []                        # the number each outcome leads to, the outcomes of order in turn
         ends: dict = {}                          # state -> model.terminal(state)
         cached, decisions, push, pop = self._outcomes, self.decisions, heapq.heappush, heapq.heappop
-        occ_get, clean_get, progress_get, cached_get = occ.get, clean.get, progress.get, cached.get
-        while heap:                              # a pair is queued when it first enters occ
-            _, _, s, b = pop(heap)
-            here_key = (s, b)
-            order.append(here_key)
-            p, pc = occ[here_key], clean_get(here_key, 0.0)
+        number_get, progress_get, cached_get, add = number.get, progress.get, cached.get, target.append
+        while heap:                              # a pair is queued when it is first met
+            _, n, s, b = pop(heap)
+            order.append(n)
+            p, pc = occ[n], clean[n]
             term = ends[s] if s in ends else ends.setdefault(s, model.terminal(s))
             if term is not None:
                 clean_end += pc
@@ -163,64 +168,77 @@ class Solution:
                 continue
             row = decisions.get(s)
             turns += p if getattr(row[b] if row is not None else self.decision(s, b), "turn", True) else 0.0
+            here_key = pairs[n]
             outs = cached_get(here_key)
             if outs is None:                     # every bank of s is known: all that leads to s is done
                 self._prefetch(s, banks_of[s])
                 outs = self.outcomes(s, b)
-            here = progress_get(s)
-            if here is None:
-                here = progress[s] = model.progress(s)
+            here = ahead_of[n]
             ts = tl = 0                          # the sums of sum(): from 0, in the outcomes' order
             for q, sec, nxt, nb, lost, _info in outs:
                 ts += q * sec
                 key = (nxt, nb)
-                ahead = progress_get(nxt)
-                if ahead is None:
-                    ahead = progress[nxt] = model.progress(nxt)
+                i = number_get(key)
+                if i is None:
+                    ahead = progress_get(nxt)
+                    if ahead is None:
+                        ahead = progress[nxt] = model.progress(nxt)
+                    i = number[key] = len(pairs)
+                    pairs.append(key)
+                    occ.append(0.0)
+                    clean.append(0.0)
+                    ahead_of.append(ahead)
+                    banks_of.setdefault(nxt, []).append(nb)
+                    push(heap, (ahead, i, nxt, nb))
+                else:
+                    ahead = ahead_of[i]
                 if ahead <= here and model.terminal(nxt) is None:
                     raise ValueError(f"the turn model went backwards: {s} -> {nxt}")
-                was = occ_get(key)               # occ[key] += p * q, the same sum with one look-up fewer
-                if was is not None:
-                    occ[key] = was + p * q
-                else:
-                    occ[key] = 0.0 + p * q
-                    banks_of.setdefault(nxt, []).append(nb)
-                    push(heap, (ahead, seq, nxt, nb))
-                    seq += 1
+                add(i)
+                occ[i] += p * q
                 if lost:
                     tl += q
                 else:
-                    clean[key] = clean_get(key, 0.0) + pc * q
+                    clean[i] += pc * q
             turn_seconds[here_key] = ts
             turn_loss[here_key] = tl
             losses += p * tl
             first += p * ts
-        second = self._moment2_along(order, ends)
+        second = self._moment2_along(order, pairs, target, ends)
         mean = self.value(start, bank)
         return PolicyStats(seconds=first, sd=float(np.sqrt(max(0.0, second - mean * mean))), turns=turns,
                            loss_chance=1.0 - clean_end, expected_losses=losses,
-                           occupancy=occ, turn_seconds=turn_seconds, turn_loss=turn_loss)
+                           occupancy=dict(zip(pairs, occ)), turn_seconds=turn_seconds, turn_loss=turn_loss)
 
-    def _moment2_along(self, order: list, ends: dict) -> float:
-        """:meth:`_moment2` of the first pair of ``order``, every pair the policy reaches from it listed in an
-        order where each comes after all that lead to it (as :meth:`stats` meets them; ``ends``: their states'
-        ``model.terminal``): the same sums, read backwards along that order instead of searched for again."""
-        memo: dict = {}
-        rows: dict = {}
+    def _moment2_along(self, order: list, pairs: list, target: list, ends: dict) -> float:
+        """:meth:`_moment2` of pair 0, read backwards along ``order`` (the numbers of the pairs the policy reaches
+        from it, each after all that lead to it, as :meth:`stats` meets them; ``pairs[n]``: the pair numbered n;
+        ``target``: the number each outcome of the pairs of ``order`` leads to, in turn; ``ends``: the states'
+        ``model.terminal``): the same sums as :meth:`_moment2`, without searching for the pairs again."""
+        memo = [0.0] * len(pairs)
+        value = [None] * len(pairs)              # number -> value(state, bank) as a float
+        rows: dict = {}                          # state -> its values as floats
         cached, vector, rows_get = self._outcomes, self._vector, rows.get
-        for key in reversed(order):
-            term = ends[key[0]]
+        e = len(target)
+        for n in reversed(order):
+            s, b = key = pairs[n]
+            term = ends[s]
             if term is not None:
-                memo[key] = float(term[key[1]]) ** 2
+                memo[n] = float(term[b]) ** 2
                 continue
+            outs = cached[key]
+            e -= len(outs)
             total = 0.0
-            for q, sec, nxt, nb, _lost, _info in cached[key]:
-                row = rows_get(nxt)
-                if row is None:
-                    row = rows[nxt] = vector(nxt).tolist()
-                total += q * (sec ** 2 + 2 * sec * row[nb] + memo[(nxt, nb)])
-            memo[key] = total
-        return memo[order[0]]
+            for (q, sec, nxt, nb, _lost, _info), i in zip(outs, target[e:e + len(outs)]):
+                v = value[i]
+                if v is None:
+                    row = rows_get(nxt)
+                    if row is None:
+                        row = rows[nxt] = vector(nxt).tolist()
+                    v = value[i] = row[nb]
+                total += q * (sec ** 2 + 2 * sec * v + memo[i])
+            memo[n] = total
+        return memo[0]
 
     def distribution(self, starts: Iterable[State], bank: int = 0, digits: int = 6) -> dict[float, float]:
         """The exact distribution of the stage time under the policy: {seconds: chance} (forward over the
