@@ -18,24 +18,21 @@ def fill(model, damage: tuple, gids: np.ndarray, value) -> np.ndarray:
     """Work out the values of the points numbered ``gids`` under ``damage`` (those not known yet) and return
     that damage's table of point values [number, stop/loss, tokens]."""
     arr, done = model._table(damage)
-    known = done[gids]
-    if known.all():
+    miss = gids[~done[gids]]
+    if not len(miss):
         return arr
-    todo = np.unique(gids[~known]).tolist()
-    points, flats, loss_ends, marks_of = model._point_list, model._flats, model.loss_ends, model.crash_marks
-    seconds = model._stop_seconds
-    sisu_same = model.mishaps.sisu_gear == "same"
-    sisu_gear = 0 if sisu_same else int(model.mishaps.sisu_gear)
+    todo = np.unique(miss).tolist()
+    info, kinds = model._point_info, model._point_kinds
+    if todo[-1] >= len(info):
+        _grow_info(model)
     states: dict = {}                  # next state -> its row in ``ahead`` (each value asked for once)
     rows: list = []                    # per outcome, in the order of the model's lists: its next state's row
     chances: list = []
     secs: list = []
-    sizes: list = []                   # outcomes of each list: the stop and the loss of each point in turn
+    where: list = []                   # per outcome: its list (the stop, then the loss of each point) and place
     for g in todo:
-        cell, gear, fin, cuts = points[g]
-        sec = seconds.get(gear)
-        if sec is None:
-            sec = seconds[gear] = float(model.rules.seconds(gear))
+        cell, gear, fin, cuts, marks, sec, back = info[g]
+        at = len(where) and where[-1] - where[-1] % _PLACES + _PLACES
         if fin:                        # past the finish line: finished, whether stopped or lost (p. 20)
             k = states.get(FIN)
             if k is None:
@@ -43,45 +40,76 @@ def fill(model, damage: tuple, gids: np.ndarray, value) -> np.ndarray:
             rows += (k, k)
             chances += (1.0, 1.0)
             secs += (sec, sec)
-            sizes += (1, 1)
+            where += (at + 1, at + _PLACES + 1)
             continue
-        stops = flats(cuts, damage)
-        for p, d in stops:
+        kind = kinds.get((cuts, marks, damage))
+        if kind is None:
+            kind = kinds[(cuts, marks, damage)] = _kind(model, cuts, marks, damage)
+        stop_p, stop_d, loss_p, loss_s, loss_ends = kind
+        for d in stop_d:
             st = (cell, gear, d)
             k = states.get(st)
             if k is None:
                 k = states[st] = len(states)
             rows.append(k)
-            chances.append(p)
-            secs.append(sec)
-        losses = loss_ends(cuts, marks_of(cell, gear), damage)
-        back = gear if sisu_same else sisu_gear
-        for p, s, sisu, d in losses:
+        for sisu, d in loss_ends:
             st = (cell, back if sisu else 0, d)
             k = states.get(st)
             if k is None:
                 k = states[st] = len(states)
             rows.append(k)
-            chances.append(p)
-            secs.append(s)
-        sizes += (len(stops), len(losses))
+        chances += stop_p
+        chances += loss_p
+        secs += [sec] * len(stop_p)
+        secs += loss_s
+        where += range(at + 1, at + 1 + len(stop_p))
+        where += range(at + _PLACES + 1, at + _PLACES + 1 + len(loss_p))
     values = np.array([value(st) for st in states]).reshape(len(states), model.T1)   # may solve other states
     ahead = values[rows]
-    mixed = _sums(np.array(chances), np.array(secs), ahead, sizes, model.T1)
+    mixed = _sums(np.array(chances), np.array(secs), ahead, np.array(where), model.T1)
     arr, done = model._table(damage)   # fetched again: the values above may have grown it
     arr[todo, 0], arr[todo, 1], done[todo] = mixed[0::2], mixed[1::2], True
     return arr
 
 
-def _sums(chances: np.ndarray, secs: np.ndarray, ahead: np.ndarray, sizes, T1: int) -> np.ndarray:
+def _grow_info(model) -> None:
+    """Number every point numbered so far in the model's list of what :func:`fill` reads of a point: (cell, gear,
+    finished, cuts, crash marks, the time card's seconds as a float, the SISU card's gear)."""
+    info, rules = model._point_info, model.rules
+    same = model.mishaps.sisu_gear == "same"
+    for pt in model._point_list[len(info):]:
+        if pt is None:                 # number 0: no point
+            info.append(None)
+            continue
+        cell, gear, fin, cuts = pt
+        info.append((cell, gear, fin, cuts, model.crash_marks(cell, gear), float(rules.seconds(gear)),
+                     gear if same else int(model.mishaps.sisu_gear)))
+
+
+_PLACES = 1 << 12          # a list's outcomes: at most 4095 (its place in ``pad``: list * _PLACES + 1 + outcome)
+
+
+def _kind(model, cuts: int, marks: int, damage: tuple) -> tuple:
+    """What ending a turn or losing control at a point off the finish line with ``cuts`` cuts entered and a crash
+    drawing ``marks`` damage tokens does under ``damage``, whatever its cell and gear: the chances and damages
+    after of its stop (the flats), the chances, seconds and (SISU card, damage after) of its loss of control
+    (:meth:`DirtModel.loss_ends`), in the order of the model's lists of outcomes."""
+    flats = model._flats(cuts, damage)
+    losses = model.loss_ends(cuts, marks, damage)
+    if len(flats) >= _PLACES or len(losses) >= _PLACES:
+        raise ValueError("more outcomes of a point than the values of points are laid out for")
+    return ([p for p, _d in flats], [d for _p, d in flats], [p for p, _s, _u, _d in losses],
+            [s for _p, s, _u, _d in losses], [(u, d) for _p, _s, u, d in losses])
+
+
+def _sums(chances: np.ndarray, secs: np.ndarray, ahead: np.ndarray, where: np.ndarray, T1: int) -> np.ndarray:
     """The expected value of each list of outcomes, all at once: each list's terms chance * (seconds + value
     of the next state) added in order from 0 (column 0 of ``pad``; the zeros after a list's last term change no
-    sum, which never is -0). ``sizes``: the number of outcomes of each list, the lists one after the other."""
-    sizes = np.array(sizes)
-    n = len(chances)
-    pad = np.zeros((len(sizes), int(sizes.max()) + 1, T1))
-    pad[np.repeat(np.arange(len(sizes)), sizes), np.arange(1, n + 1) - np.repeat(np.cumsum(sizes) - sizes, sizes)] = \
-        chances[:, None] * (secs[:, None] + ahead)
+    sum, which never is -0). ``where``: list * _PLACES + 1 + place of each outcome in its list (every list has
+    one at least)."""
+    lists, place = np.divmod(where, _PLACES)
+    pad = np.zeros((int(lists[-1]) + 1, int(place.max()) + 1, T1))
+    pad[lists, place] = chances[:, None] * (secs[:, None] + ahead)
     return np.add.accumulate(pad, axis=1)[:, -1]
 
 
@@ -98,8 +126,8 @@ def fill_reference(model, damage: tuple, gids: np.ndarray, value) -> np.ndarray:
         lists += (model.stop_outcomes(*full), model.loss_outcomes(*full))
     flat = [o for outs in lists for o in outs]
     ahead = np.array([value(o[2]) for o in flat]).reshape(len(flat), model.T1)   # may solve other states
-    mixed = _sums(np.array([o[0] for o in flat]), np.array([o[1] for o in flat]), ahead,
-                  [len(outs) for outs in lists], model.T1)
+    where = [i * _PLACES + 1 + j for i, outs in enumerate(lists) for j in range(len(outs))]
+    mixed = _sums(np.array([o[0] for o in flat]), np.array([o[1] for o in flat]), ahead, np.array(where), model.T1)
     arr, done = model._table(damage)
     arr[todo, 0], arr[todo, 1], done[todo] = mixed[0::2], mixed[1::2], True
     return arr

@@ -102,7 +102,8 @@ class DirtModel:
         self._losses: dict = {}                   # a point and damage -> its loss_outcomes
         self._stops: dict = {}                    # a point and damage -> its stop_outcomes
         self._loss_ends: dict = {}                # cuts, crash marks and damage -> loss_ends
-        self._stop_seconds: dict = {}             # gear -> the time card's seconds, as a float
+        self._point_info: list = []               # point number -> what point_values.fill reads of it
+        self._point_kinds: dict = {}              # cuts, crash marks and damage -> point_values._kind
         self.numbers = PointNumbers(len(road.nodes))
         self._point_list = self.numbers.list      # number -> point (cell, gear, finished, cuts); 0: no point
         self._point_values: dict = {}             # damage -> (values [number, stop/loss, tokens], known [number])
