@@ -128,6 +128,29 @@ def roll_codes(const double[:, :] q, const double[:] pj, const double[:] pc, con
     return bytes(out)
 
 
+cdef void _pick(const double[:, :, ::1] table, const int64_t[::1] nums, const int64_t[::1] first, int64_t t,
+                vector[pair[int64_t, int]]& picked, vector[double]& value) noexcept:
+    """Each class's cheapest point under ``table[number, 1, t]`` (the first of equal ones) into ``picked`` as
+    (point, class), sorted by point then class, and its value into ``value[class]``."""
+    cdef int S = first.shape[0], n = nums.shape[0]
+    cdef int c, i, a, e, arg
+    cdef double best, v
+    picked.clear()
+    for c in range(S):
+        a = first[c]
+        e = first[c + 1] if c + 1 < S else n
+        arg = a
+        best = table[nums[a], 1, t]
+        for i in range(a + 1, e):
+            v = table[nums[i], 1, t]
+            if v < best:
+                best = v
+                arg = i
+        picked.push_back(pair[int64_t, int](nums[arg], c))
+        value[c] = best
+    sort(picked.begin(), picked.end())            # by point, then class: each point's classes in order
+
+
 def relay_pick(const double[:, :, ::1] table, const int64_t[::1] nums, const int64_t[::1] first,
                const double[::1] weights, banks):
     """For each of ``banks``: where the classes of failed Big Attacks are laid (turn_batch._relay_many), each
@@ -135,31 +158,16 @@ def relay_pick(const double[:, :, ::1] table, const int64_t[::1] nums, const int
     cheapest point under ``table[number, 1, bank]`` (the first of equal ones), the chances of the classes laid
     at one point added in the classes' order: lists [bank] of the points' numbers (rising), their chances and
     their values."""
-    cdef int S = first.shape[0], n = nums.shape[0], B = len(banks)
+    cdef int S = first.shape[0], B = len(banks)
     cdef int64_t[::1] bk = np.asarray(banks, dtype=np.int64)
     cdef vector[pair[int64_t, int]] picked
     cdef vector[double] value
-    cdef int b, c, i, a, e, arg, g
-    cdef int64_t t
-    cdef double best, v, acc
+    cdef int b, i, g
+    cdef double acc
     out_nums, out_chance, out_cost = [], [], []
     value.resize(S)
     for b in range(B):
-        t = bk[b]
-        picked.clear()
-        for c in range(S):
-            a = first[c]
-            e = first[c + 1] if c + 1 < S else n
-            arg = a
-            best = table[nums[a], 1, t]
-            for i in range(a + 1, e):
-                v = table[nums[i], 1, t]
-                if v < best:
-                    best = v
-                    arg = i
-            picked.push_back(pair[int64_t, int](nums[arg], c))
-            value[c] = best
-        sort(picked.begin(), picked.end())            # by point, then class: each point's classes in order
+        _pick(table, nums, first, bk[b], picked, value)
         bn, bc, bv = [], [], []
         g = 0
         while g < S:
@@ -176,6 +184,65 @@ def relay_pick(const double[:, :, ::1] table, const int64_t[::1] nums, const int
         out_chance.append(bc)
         out_cost.append(bv)
     return out_nums, out_chance, out_cost
+
+
+def attack_turns(const double[:, :, ::1] table, const int64_t[::1] nums, const int64_t[::1] first,
+                 const double[::1] weights, list toks, list groups, list at, list canon_rows, list end_rows,
+                 double pc, double success, double rest, make_row, rows, int T1, tuple names, outcome):
+    """A Big Attack's turn for every count at once under the reading achievable (turn_batch._attack_compiled with
+    :func:`relay_pick`'s choices, in one call): for slot b, tokens ``toks[b]`` after the attack and credit group
+    ``groups[b]``, the canon's stop (chance ``pc``, row ``canon_rows[group]``, where ``pc`` is not 0), the attack's
+    end (``success``, ``end_rows[group]``) and each point where the failures are laid (``rest`` times the chances
+    of its classes added in their order; its row ``at[group][point]``, made by ``make_row(point, group)`` where
+    missing), merged as :func:`merge` merges them; ``rows``: the turn_batch._Rows the rows are read from (after
+    every row is made)."""
+    cdef int S = first.shape[0], B = len(toks)
+    cdef vector[pair[int64_t, int]] picked
+    cdef vector[double] value
+    cdef vector[int64_t] ev_slot, ev_list, ev_tok, ev_label
+    cdef vector[double] ev_p
+    cdef int b, i, g
+    cdef int64_t t, grp
+    cdef double acc
+    cdef dict here
+    value.resize(S)
+    for b in range(B):
+        t = toks[b]
+        grp = groups[b]
+        if pc != 0.0:
+            ev_slot.push_back(b); ev_p.push_back(pc); ev_list.push_back(canon_rows[grp]); ev_tok.push_back(t)
+            ev_label.push_back(0)
+        ev_slot.push_back(b); ev_p.push_back(success); ev_list.push_back(end_rows[grp]); ev_tok.push_back(t)
+        ev_label.push_back(1)
+        if S == 0:
+            continue
+        _pick(table, nums, first, t, picked, value)
+        here = <dict>at[grp]
+        g = 0
+        while g < S:
+            acc = 0.0
+            i = g
+            while i < S and picked[i].first == picked[g].first:
+                acc = acc + weights[picked[i].second]
+                i += 1
+            r = here.get(picked[g].first)
+            if r is None:
+                r = make_row(picked[g].first, grp)
+            ev_slot.push_back(b); ev_p.push_back(rest * acc); ev_list.push_back(r); ev_tok.push_back(t)
+            ev_label.push_back(2)
+            g = i
+    chance, key_of, starts, nkeys = rows.arrays()         # every row made: their arrays are read from here on
+    cdef const double[::1] list_q = chance
+    cdef const int64_t[::1] list_key = key_of
+    cdef const int64_t[::1] list_start = starts
+    cdef vector[int64_t] keys, tks, labels, slots
+    cdef vector[double] probs
+    cdef unordered_map[int64_t, int] where
+    cdef size_t e
+    for e in range(ev_slot.size()):
+        _emit(<int>ev_slot[e], ev_p[e], <int>ev_list[e], <int>ev_tok[e], <int>ev_label[e], list_q, list_key,
+              list_start, nkeys, T1, where, keys, tks, probs, labels, slots)
+    return _build(slots, keys, tks, probs, labels, B, rows.named, names, outcome)
 
 
 cdef list _build(vector[int64_t]& slots, vector[int64_t]& keys, vector[int64_t]& toks, vector[double]& probs,

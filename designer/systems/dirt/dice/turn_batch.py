@@ -290,11 +290,12 @@ def _attack_many(model, state, plan: _Plan, banks: list, value, compiled: bool =
     canon = model.stop_outcomes(*plan.points[1], damage) if pc else None
     end = model.stop_outcomes(*plan.points[n], damage)
     after = {t: (min(t + gain, top), max(0, t + gain - top)) for t in banks}
-    laid = sorted({b for b, _c in after.values()})
     if compiled and COMPILED is not None:
-        return _attack_compiled(model, plan, banks, value, damage, (fail, ok, pc, canon, end, after),
-                                _relay_raw(model, plan.classes(model, cell, gear), damage, laid, value)
-                                if model.achievable else None)
+        parts = (fail, ok, pc, canon, end, after)
+        if model.achievable:
+            return _attack_relaid(model, banks, value, damage, parts, plan.classes(model, cell, gear))
+        return _attack_compiled(model, plan, banks, value, damage, parts)
+    laid = sorted({b for b, _c in after.values()})
     relays = _relay_many(model, plan.classes(model, cell, gear), damage, laid, value, False) \
         if model.achievable else None
     merged: dict = {}            # the terms of a count -> its outcomes, merged without credit
@@ -332,59 +333,89 @@ def _attack_many(model, state, plan: _Plan, banks: list, value, compiled: bool =
     return out
 
 
-def _attack_compiled(model, plan: _Plan, banks: list, value, damage: tuple, parts: tuple, relays) -> dict:
-    """:func:`_attack_many`'s terms (the same chances, in the same order) merged in C for every count at once;
-    ``relays``: :func:`_relay_raw` of the counts after the attack (achievable), else None."""
+def _attack_compiled(model, plan: _Plan, banks: list, value, damage: tuple, parts: tuple) -> dict:
+    """:func:`_attack_many`'s terms (the same chances, in the same order) merged in C for every count at once, the
+    failures laid on the failing step (as_laid) or the cheapest point from it (latest)."""
     fail, ok, pc, canon, end, after = parts
     n = plan.length
     rows = _rows(model)
-    row, loss_outcomes, names, points = rows.row, model.loss_outcomes, model._point_list, plan.points
+    row, loss_outcomes, points = rows.row, model.loss_outcomes, plan.points
     rest = 1 - pc
-    failing = [(j, rest * fail[0, j]) for j in range(1, n + 1) if fail[0, j] > 0] if relays is None else ()
+    failing = [(j, rest * fail[0, j]) for j in range(1, n + 1) if fail[0, j] > 0]
     lost: dict = {}                          # (point of the plan, credit) -> the row of its loss of control
     ev_slot, ev_p, ev_list, ev_tok, ev_label = [], [], [], [], []
-    laid = rows.laid
-    ends: dict = {}                          # credit -> the rows of the canon's stop and of the attack's end,
-    success = rest * ok[0]                   # and the rows laid with that credit by point number
+    ends: dict = {}                          # credit -> the rows of the canon's stop and of the attack's end
+    success = rest * ok[0]
     for slot, t in enumerate(banks):
         bank, credit = after[t]
         both = ends.get(credit)
         if both is None:
-            at = laid.get((damage, credit))
-            if at is None:
-                at = laid[(damage, credit)] = {}
-            both = ends[credit] = (row(canon, credit) if pc else -1, row(end, credit), at)
+            both = ends[credit] = (row(canon, credit) if pc else -1, row(end, credit))
         if pc:
             ev_slot.append(slot), ev_p.append(pc), ev_list.append(both[0]), ev_tok.append(bank)
             ev_label.append(0)
         ev_slot.append(slot), ev_p.append(success), ev_list.append(both[1]), ev_tok.append(bank)
         ev_label.append(1)
-        if relays is not None:
-            nums, chances = relays[bank]
-            at = both[2]
-            got = [at.get(num) for num in nums]
-            if None in got:
-                for i, num in enumerate(nums):
-                    if got[i] is None:
-                        got[i] = at[num] = row(loss_outcomes(*names[num], damage), credit)
-            size = len(got)
-            ev_slot += [slot] * size
-            ev_p += [rest * prob for prob in chances]
-            ev_list += got
-            ev_tok += [bank] * size
-            ev_label += [2] * size
-        else:
-            cheapest = cheapest_from(plan.loss[:n + 1, bank].tolist()) if model.latest else None
-            for j, f in failing:
-                jj = cheapest[j] if cheapest is not None else j
-                r = lost.get((jj, credit))
-                if r is None:
-                    r = lost[(jj, credit)] = row(loss_outcomes(*points[jj], damage), credit)
-                ev_slot.append(slot), ev_p.append(f), ev_list.append(r), ev_tok.append(bank), ev_label.append(2)
+        cheapest = cheapest_from(plan.loss[:n + 1, bank].tolist()) if model.latest else None
+        for j, f in failing:
+            jj = cheapest[j] if cheapest is not None else j
+            r = lost.get((jj, credit))
+            if r is None:
+                r = lost[(jj, credit)] = row(loss_outcomes(*points[jj], damage), credit)
+            ev_slot.append(slot), ev_p.append(f), ev_list.append(r), ev_tok.append(bank), ev_label.append(2)
     merged = COMPILED.merge(np.array(ev_slot, dtype=np.int64), np.array(ev_p, dtype=np.float64),
                             np.array(ev_list, dtype=np.int64), np.array(ev_tok, dtype=np.int64),
                             np.array(ev_label, dtype=np.int64), *rows.arrays(), model.T1, len(banks),
                             *rows.made(ATTACK_LABELS))
+    return dict(zip(banks, merged))
+
+
+_NO_CLASSES = (np.zeros((1, 2, 1)), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0))
+
+
+def _attack_relaid(model, banks: list, value, damage: tuple, parts: tuple, classes: tuple) -> dict:
+    """:func:`_attack_many` under the reading achievable in one compiled call (``_turns.attack_turns``): where each
+    class of failures is laid (:func:`.relaid.relay_outcomes`, as ``_turns.relay_pick`` picks it) and the terms
+    merged for every count at once, the same chances in the same order as the reference."""
+    _fail, ok, pc, canon, end, after = parts
+    rows = _rows(model)
+    row = rows.row
+    probs, nums, starts, _which, _ids = classes
+    if len(nums):
+        hit = rows.classes.get(id(classes))
+        if hit is None or hit[0] is not classes:      # the classes' arrays as relay_pick reads them, kept
+            live = np.diff(np.append(starts, len(nums))) > 0
+            hit = rows.classes[id(classes)] = (classes, np.ascontiguousarray(nums, dtype=np.int64),
+                                               starts[live].astype(np.int64), np.ascontiguousarray(probs[live]))
+        picks = (model.fill(damage, nums, value), hit[1], hit[2], hit[3])
+    else:
+        picks = _NO_CLASSES
+    group: dict = {}                         # credit -> its number
+    credits, canon_rows, end_rows, at = [], [], [], []
+    toks, groups = [], []
+    for t in banks:
+        bank, credit = after[t]
+        g = group.get(credit)
+        if g is None:                        # the rows of the canon's stop, of the attack's end and of the
+            g = group[credit] = len(credits)     # losses of control laid by point number, with that credit
+            credits.append(credit)
+            canon_rows.append(row(canon, credit) if pc else -1)
+            end_rows.append(row(end, credit))
+            laid = rows.laid.get((damage, credit))
+            if laid is None:
+                laid = rows.laid[(damage, credit)] = {}
+            at.append(laid)
+        toks.append(bank)
+        groups.append(g)
+    names, loss_outcomes = model._point_list, model.loss_outcomes
+
+    def make_row(num: int, g: int) -> int:
+        r = at[g][num] = row(loss_outcomes(*names[num], damage), credits[g])
+        return r
+
+    rest = 1 - pc
+    merged = COMPILED.attack_turns(*picks, toks, groups, at, canon_rows, end_rows, pc, rest * ok[0], rest, make_row,
+                                   rows, model.T1, ATTACK_LABELS, Outcome)
     return dict(zip(banks, merged))
 
 
@@ -394,22 +425,6 @@ def relay_outcomes_many(model, cell: int, gear: int, plan_steps, damage: tuple, 
     after the attack at once (:func:`.relaid.relay_outcomes`: each class of failures at its cheapest point, the
     first of equal ones; the chances of the classes laid at one point added in the classes' order)."""
     return _relay_many(model, plan_classes(model, cell, gear, plan_steps), damage, banks, value, compiled)
-
-
-def _relay_raw(model, classes: tuple, damage: tuple, banks: list, value) -> dict:
-    """{bank: (point numbers, their chances)} of :func:`_relay_many`, compiled."""
-    probs, nums, starts, _which, _ids = classes
-    if not len(nums):
-        return {b: ((), ()) for b in banks}
-    rows = _rows(model)
-    hit = rows.classes.get(id(classes))
-    if hit is None or hit[0] is not classes:          # the classes' arrays as relay_pick reads them, kept
-        live = np.diff(np.append(starts, len(nums))) > 0
-        hit = rows.classes[id(classes)] = (classes, np.ascontiguousarray(nums, dtype=np.int64),
-                                           starts[live].astype(np.int64), np.ascontiguousarray(probs[live]))
-    table = model.fill(damage, nums, value)
-    where, chance, _cost = COMPILED.relay_pick(table, hit[1], hit[2], hit[3], banks)
-    return {b: (where[c], chance[c]) for c, b in enumerate(banks)}
 
 
 def _relay_many(model, classes: tuple, damage: tuple, banks: list, value, compiled: bool = True) -> dict:
