@@ -30,7 +30,7 @@ from libcpp.vector cimport vector
 
 from designer.systems.dirt.dice._dice cimport BRAKE, GAS, LEADER, RZ, _pop6
 
-from designer.systems.dirt.dice._search_plans import (distinct, number_points, order, pareto, plans,  # noqa: F401
+from designer.systems.dirt.dice._search_plans import (Choice, distinct, number_points, order, pareto,  # noqa: F401
                                                  step_store, take)
 from designer.systems.dirt.driving.rules import _sub
 
@@ -103,10 +103,12 @@ cdef extern from *:
 cdef enum:
     USED_BITS = 19
     LEVELS = 28          # dice in a turn: 0..27 (the buckets of the search; rules._MAX_DICE + 1)
+    PROFILE_SHIFT = 28   # PROFILE_BITS as a C constant (shifts in C, not on Python integers)
+cdef int64_t LOW32 = 0xffffffff     # the low 32 bits of a run (its length)
 cdef int64_t CANON = 1 << 18
 LAYOUT = (GAS, BRAKE, LEADER, RZ, 1 << 18, LEVELS - 1)
 MAX_CELLS = 1 << 20      # a point packs its cell in 20 bits
-PROFILE_BITS = 28        # as_laid: the failure profiles of one search are numbered below 1 << 28
+PROFILE_BITS = PROFILE_SHIFT    # as_laid: the failure profiles of one search are numbered below 1 << 28
 
 
 cdef struct Opt:         # one die option from (gear, dice used)
@@ -141,7 +143,7 @@ cdef inline int _run(int64_t hit, int* start) noexcept:
     """A run of a table kept in one integer (its first entry << 32 | its length): the length, the first at
     ``start``."""
     start[0] = <int>(hit >> 32)
-    return <int>(hit & 0xffffffff)
+    return <int>(hit & LOW32)
 
 
 cdef inline int64_t _as_run(int first, int count) noexcept:
@@ -309,7 +311,7 @@ cdef class Tables:
         cdef int64_t ev = val
         val = self.prof_no.count + 1
         self.prof_no.add((<uint64_t>prof << 32) | <uint64_t>ev, &val)
-        if val >= (1 << PROFILE_BITS):
+        if val >= (<int64_t>1 << PROFILE_SHIFT):
             raise ValueError("more failure profiles than the compiled plan search numbers")
         return val
 
@@ -365,7 +367,7 @@ cdef class Tables:
                     gkey = (((<uint64_t>c * 8 + <uint64_t>g) * 2 + (1 if used & CANON else 0)) * 64
                             + <uint64_t>gain) * 16 + <uint64_t>cuts
                     if laid:                                 # 34 bits, then the profile's 28
-                        gkey = (gkey << PROFILE_BITS) | <uint64_t>prof
+                        gkey = (gkey << PROFILE_SHIFT) | <uint64_t>prof
                     val = ngroups
                     if self.group_at.add(gkey, &val):
                         grp = ngroups

@@ -120,33 +120,91 @@ def pareto(const int64_t[:] order, const int64_t[:] group, const double[:] risk,
     return res
 
 
-def plans(const int64_t[:] order, const int64_t[:] group, const double[:] risk, const int64_t[:, :] need, pool,
-          const int64_t[:, :] store, const int64_t[:] depth, const int64_t[:] gains, int shift=6,
-          bint frontier=True):
-    """The plans of a pool (plan_search.chosen): the candidates :func:`pareto` keeps, their step rows
-    ``store[cand, :longest + 1]`` (2 columns at most when there is none), lengths, gains and dice needed."""
-    cdef vector[int64_t] cand = _pareto(order, group, risk, need, pool, shift, frontier)
-    cdef Py_ssize_t n = cand.size(), i, col, w
-    cdef int64_t top = 1
-    if n:
-        top = 0
+cdef class Choice:
+    """What the Pareto choice of a search's plans reads, for any pool of dice (plan_search.chosen): the candidates
+    in the sorting order of :func:`order` with their group codes, risks and dice needed side by side (one pass in
+    memory order per pool), and each candidate's step rows, length, Big Attack gain and dice needed. The same
+    choice as :func:`pareto` and the same arrays as the numpy code of ``plan_search.chosen``."""
+    cdef vector[int64_t] cand, group, need4
+    cdef vector[double] risk
+    cdef const int64_t[:, :] store
+    cdef const int64_t[:, :] need
+    cdef const int64_t[:] depth
+    cdef const int64_t[:] gains
+    cdef int shift
+    cdef bint frontier
+
+    def __init__(self, const int64_t[:] order, const int64_t[:] group, const double[:] risk,
+                 const int64_t[:, :] need, const int64_t[:, :] store, const int64_t[:] depth,
+                 const int64_t[:] gains, int shift=6, bint frontier=True):
+        cdef Py_ssize_t n = order.shape[0], i, k
+        cdef int64_t o
+        self.cand.resize(n)
+        self.group.resize(n)
+        self.risk.resize(n)
+        self.need4.resize(4 * n)
         for i in range(n):
-            if depth[cand[i]] > top:
-                top = depth[cand[i]]
-    w = min(top + 1, store.shape[1])
-    chosen, ids = np.empty(n, dtype=np.int64), np.empty((n, w), dtype=np.int64)
-    length, gain, needed = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty((n, 4), dtype=np.int64)
-    cdef int64_t[:] cv = chosen, lv = length, gv = gain
-    cdef int64_t[:, :] iv = ids, nv = needed
-    cdef int64_t c
-    for i in range(n):
-        c = cand[i]
-        cv[i], lv[i], gv[i] = c, depth[c], gains[c]
-        for col in range(w):
-            iv[i, col] = store[c, col]
-        for col in range(4):
-            nv[i, col] = need[c, col]
-    return chosen, ids, length, gain, needed
+            o = order[i]
+            self.cand[i], self.group[i], self.risk[i] = o, group[i], risk[o]
+            for k in range(4):
+                self.need4[4 * i + k] = need[o, k]
+        self.need, self.store, self.depth, self.gains = need, store, depth, gains
+        self.shift, self.frontier = shift, frontier
+
+    def plans(self, pool):
+        """The plans of ``pool`` (a (gear, gas, brake, leader) tuple of dice, or None: no limit): the candidates
+        kept (as :func:`pareto` keeps them), their step rows [plan, 1 + step] up to the longest of them (2
+        columns at most when there is none), lengths, gains and dice needed."""
+        cdef Py_ssize_t n = self.cand.size(), i, a, b, k, col, w
+        cdef int64_t l0 = 0, l1 = 0, l2 = 0, l3 = 0, prev = 0
+        cdef bint fit = pool is not None, any_ = False
+        if fit:
+            l0, l1, l2, l3 = pool
+        cdef vector[Py_ssize_t] win
+        cdef vector[int64_t] ends, out
+        cdef const int64_t* nd = self.need4.data()
+        for i in range(n):
+            if fit and (nd[4 * i] > l0 or nd[4 * i + 1] > l1 or nd[4 * i + 2] > l2 or nd[4 * i + 3] > l3):
+                continue
+            if not any_ or self.group[i] != prev:
+                win.push_back(i)
+                ends.push_back(self.group[i] >> self.shift)
+            prev, any_ = self.group[i], True
+        cdef double low, r
+        a = 0
+        while a < <Py_ssize_t>win.size():
+            b = a
+            while b + 1 < <Py_ssize_t>win.size() and ends[b + 1] == ends[a]:
+                b += 1
+            low = INFINITY
+            for k in range(b, a - 1, -1):
+                r = self.risk[win[k]]
+                if not self.frontier or r < low - 1e-15:
+                    out.push_back(self.cand[win[k]])
+                if r < low:
+                    low = r
+            a = b + 1
+        cdef Py_ssize_t m = out.size()
+        cdef int64_t top = 1
+        if m:
+            top = 0
+            for i in range(m):
+                if self.depth[out[i]] > top:
+                    top = self.depth[out[i]]
+        w = min(top + 1, self.store.shape[1])
+        chosen, ids = np.empty(m, dtype=np.int64), np.empty((m, w), dtype=np.int64)
+        length, gain, needed = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64), np.empty((m, 4), dtype=np.int64)
+        cdef int64_t[:] cv = chosen, lv = length, gv = gain
+        cdef int64_t[:, :] iv = ids, nv = needed
+        cdef int64_t c
+        for i in range(m):
+            c = out[i]
+            cv[i], lv[i], gv[i] = c, self.depth[c], self.gains[c]
+            for col in range(w):
+                iv[i, col] = self.store[c, col]
+            for col in range(4):
+                nv[i, col] = self.need[c, col]
+        return chosen, ids, length, gain, needed
 
 
 def take(const int64_t[:, :] a, const int64_t[:] rows, Py_ssize_t width):

@@ -292,12 +292,16 @@ def pareto_index(search: Search, pool=None) -> np.ndarray:
 def chosen(search: Search, table, pool=None) -> tuple:
     """The plans of a pool taken from a search: the candidates kept (:func:`pareto_index`), their StepTable
     rows [plan, 1 + step] up to the longest of them, their lengths, Big Attack gains and dice needed."""
+    if search.compiled is not None:
+        choice = search.cache.get("choice")
+        if choice is None:
+            store, depth = step_rows(search, table)
+            need, group, order = arrays(search)
+            choice = search.cache["choice"] = COMPILED.Choice(order, group, search.risk, need, store, depth,
+                                                              search.cache["gains"], *_layout(search))
+        return choice.plans(None if pool is None else (pool.gear, pool.gas, pool.brake, pool.leader))
     store, depth = step_rows(search, table)
     need, group, order = arrays(search)
-    if search.compiled is not None:
-        return COMPILED.plans(order, group, search.risk, need,
-                              None if pool is None else (pool.gear, pool.gas, pool.brake, pool.leader),
-                              store, depth, search.cache["gains"], *_layout(search))
     cand = pareto_index(search, pool)
     length = depth[cand]
     longest = int(length.max()) if len(cand) else 1
