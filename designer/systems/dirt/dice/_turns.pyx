@@ -10,6 +10,9 @@ failures of a Big Attack are laid. Built when the package is installed (setup.py
 # distutils: language = c++
 import numpy as np
 
+from cpython.object cimport PyTypeObject
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_SET_ITEM
 from libc.stdint cimport int64_t
 from libcpp.algorithm cimport sort
 from libcpp.pair cimport pair
@@ -245,6 +248,29 @@ def attack_turns(const double[:, :, ::1] table, const int64_t[::1] nums, const i
     return _build(slots, keys, tks, probs, labels, B, rows.named, names, outcome)
 
 
+cdef extern from "Python.h":
+    object PyType_GenericAlloc(PyTypeObject* tp, Py_ssize_t nitems)
+
+
+cdef inline object _six(PyTypeObject* tp, object a, object b, object c, object d, object e, object f):
+    """An instance of ``tp``, a tuple type of no fields of its own (Outcome), holding the six items: allocated as
+    its type allocates it and filled, as ``tuple.__new__(tp, items)`` makes it, without the tuples in between."""
+    t = PyType_GenericAlloc(tp, 6)
+    Py_INCREF(a)
+    PyTuple_SET_ITEM(t, 0, a)
+    Py_INCREF(b)
+    PyTuple_SET_ITEM(t, 1, b)
+    Py_INCREF(c)
+    PyTuple_SET_ITEM(t, 2, c)
+    Py_INCREF(d)
+    PyTuple_SET_ITEM(t, 3, d)
+    Py_INCREF(e)
+    PyTuple_SET_ITEM(t, 4, e)
+    Py_INCREF(f)
+    PyTuple_SET_ITEM(t, 5, f)
+    return t
+
+
 cdef list _build(vector[int64_t]& slots, vector[int64_t]& keys, vector[int64_t]& toks, vector[double]& probs,
                  vector[int64_t]& labels, int B, list named, tuple names, outcome):
     """The merged entries as one list of outcomes per slot, in the order met, those of no chance left out:
@@ -253,12 +279,20 @@ cdef list _build(vector[int64_t]& slots, vector[int64_t]& keys, vector[int64_t]&
     cdef size_t e
     cdef double pr
     cdef tuple key
+    cdef PyTypeObject* tp = <PyTypeObject*>outcome
+    # a plain tuple subclass (no __dict__, no fields of its own: a NamedTuple) is filled in place; else tuple.__new__
+    cdef bint plain = (isinstance(outcome, type) and issubclass(outcome, tuple)
+                       and outcome.__basicsize__ == tuple.__basicsize__
+                       and outcome.__itemsize__ == tuple.__itemsize__)
     new = tuple.__new__
     for e in range(probs.size()):
         pr = probs[e]
         if pr > 0:
             key = <tuple>named[keys[e]]
-            (<list>out[slots[e]]).append(new(outcome, (pr, key[0], key[1], toks[e], key[2], names[labels[e]])))
+            if plain:
+                (<list>out[slots[e]]).append(_six(tp, pr, key[0], key[1], toks[e], key[2], names[labels[e]]))
+            else:
+                (<list>out[slots[e]]).append(new(outcome, (pr, key[0], key[1], toks[e], key[2], names[labels[e]])))
     return out
 
 
