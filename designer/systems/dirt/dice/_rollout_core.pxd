@@ -93,10 +93,13 @@ cdef inline void _roll_one(long p, const int64_t[:, :] sid, const int64_t[:] len
     cdef int KT = (K + 1) * T1
     cdef long L = length[p]
     cdef long i, j, s
-    cdef int h, k, t, x, m, c, base, xs = H if H < XMAX else XMAX
-    cdef double pc, pj, lv, val, sec
+    cdef int h, k, t, x, m, c, base, xs = H if H < XMAX else XMAX, nnz, nh, z
+    cdef double pc, pj, qx, sec
     cdef double tail[HMAX]
     cdef double q[XMAX]
+    cdef int nzx[XMAX]
+    cdef double acc[TMAX]
+    cdef double* Ux
     cdef int hreach[LMAX]
     cdef int kreach[LMAX]
     cdef double* W
@@ -129,25 +132,40 @@ cdef inline void _roll_one(long p, const int64_t[:, :] sid, const int64_t[:] len
             q[x] = floats[s, 2 + x]
         m = <int>ints[s, 3]
         _tail(q, H, tail)
+        nnz = 0                                    # the hazard counts this step can show, rising
+        for x in range(xs):
+            if q[x] != 0.0:
+                nzx[nnz] = x
+                nnz += 1
         for h in range(hreach[i] + 1):
+            nh = 0                                 # those that keep h + x below the limit: the first nh
+            while nh < nnz and h + nzx[nh] < H:
+                nh += 1
             for k in range(kreach[i] + 1):
+                # each token count's value by the same operations in the same order as one at a time, a
+                # pass over the token counts per term (simple loops the compiler can run several at once)
                 c = m * k + m * (m + 1) // 2           # plans.secure_cost(k, m)
                 base = h * KT + k * T1
                 for t in range(T1):
-                    lv = loss_j[t]
-                    val = tail[h] * lv
-                    for x in range(xs):
-                        if h + x < H and q[x] != 0.0:
-                            val = val + q[x] * U[base + x * KT + t]
-                    if pj != 0.0:
-                        val = pj * lv + (1 - pj) * val
-                    if pc != 0.0:
-                        val = pc * stop_j[t] + (1 - pc) * val
-                    if 1 <= m < XMAX and k + m <= K and t >= c:
-                        sec = U[base + m * T1 - c + t]
-                    else:
-                        sec = ROLLOUT_BIG
-                    V[base + t] = _min(stop_i[t], _min(val, sec))
+                    acc[t] = tail[h] * loss_j[t]
+                for z in range(nh):                   # the hazard counts below the limit, rising
+                    qx = q[nzx[z]]
+                    Ux = &U[base + nzx[z] * KT]
+                    for t in range(T1):
+                        acc[t] = acc[t] + qx * Ux[t]
+                if pj != 0.0:
+                    for t in range(T1):
+                        acc[t] = pj * loss_j[t] + (1 - pj) * acc[t]
+                if pc != 0.0:
+                    for t in range(T1):
+                        acc[t] = pc * stop_j[t] + (1 - pc) * acc[t]
+                if 1 <= m < XMAX and k + m <= K:
+                    for t in range(T1):
+                        sec = U[base + m * T1 - c + t] if t >= c else ROLLOUT_BIG
+                        V[base + t] = _min(stop_i[t], _min(acc[t], sec))
+                else:
+                    for t in range(T1):
+                        V[base + t] = _min(stop_i[t], _min(acc[t], ROLLOUT_BIG))
         W = U
         U = V
         V = W
