@@ -78,22 +78,32 @@ def relay_spread(const int64_t[:] entry, const int64_t[:] gain, const int64_t[:]
     cdef vector[pair[int64_t, int64_t]] miss
     cdef Py_ssize_t nm, w
     cdef int64_t[::1] mk, ms
+    # each damage's minima and marks read once (the arrays stay alive in the lists given)
+    cdef vector[double*] mrow
+    cdef vector[const unsigned char*] krow
+    cdef vector[Py_ssize_t] kcount
+    if len(known) != nk:
+        raise ValueError("relay_spread: one list of marks per damage")
+    for k in range(nk):
+        kv = known[k]
+        mv = mins[k]
+        if mv.shape[1] != T1 or mv.shape[0] < kv.shape[0]:
+            raise ValueError("relay_spread: set minima of another shape")
+        mrow.push_back(&mv[0, 0] if mv.shape[0] > 0 else NULL)
+        krow.push_back(&kv[0] if kv.shape[0] > 0 else NULL)
+        kcount.push_back(kv.shape[0])
     for r in range(n):
         kd = kind[r]
         e = entry[r]
         if not 0 <= kd < nk or not 0 <= e < start.shape[0]:
             raise ValueError("relay_spread: a row's damage or classes out of range")
-        kv = known[kd]
-        mv = mins[kd]
-        if mv.shape[1] != T1 or mv.shape[0] < kv.shape[0]:
-            raise ValueError("relay_spread: set minima of another shape")
         a = start[e]
         b = a + count[e]
         if not 0 <= a <= b <= ids.shape[0] or b > prob.shape[0]:
             raise ValueError("relay_spread: classes beyond the store")
         for c in range(a, b):
             s = ids[c]
-            if not 0 <= s < kv.shape[0] or not kv[s]:
+            if not 0 <= s < kcount[kd] or not krow[kd][s]:
                 miss.push_back(pair[int64_t, int64_t](kd, s))
     if miss.size():
         sort(miss.begin(), miss.end())
@@ -113,8 +123,9 @@ def relay_spread(const int64_t[:] entry, const int64_t[:] gain, const int64_t[:]
         most = count[entry[r]] if count[entry[r]] > most else most
     terms_a = np.empty((most, T1))
     cdef double[:, ::1] terms = terms_a
+    cdef const double* base
     for r in range(n):
-        mv = mins[kind[r]]
+        base = mrow[kind[r]]
         a = start[entry[r]]
         b = a + count[entry[r]]
         if b == a:
@@ -123,7 +134,7 @@ def relay_spread(const int64_t[:] entry, const int64_t[:] gain, const int64_t[:]
             s = ids[c]
             pr = prob[c]
             for t in range(T1):
-                terms[c - a, t] = pr * _after_gain(&mv[s, 0], t, gain[r], T1)
+                terms[c - a, t] = pr * _after_gain(base + s * T1, t, gain[r], T1)
         for t in range(T1):             # numpy's add.reduceat: the first term, plus the others summed pairwise
             out[r, t] = terms[0, t] if b - a == 1 else terms[0, t] + _pairwise(&terms[1, t], b - a - 1, T1)
     return out_a, None
@@ -210,14 +221,16 @@ def decide_relaid(const int64_t[:, :] sid, const int64_t[:] length, const int64_
     return best_a, mode_a, pick_a
 
 
-def relay_low(const int64_t[:] nums, const int64_t[:] dice, const int64_t[:] begin, const int64_t[:] kind_of,
-              list tables, const int64_t[:] row_set, const int64_t[:] need, int T1):
-    """relaid.Relaid.low for stacked rows: set s has candidates ``begin[s]`` to ``begin[s + 1]`` of ``nums`` (the
-    numbers of their points, in rising order of ``dice``, their dice), its damage ``kind_of[s]`` (``tables[kind]``,
-    the model's point values [number, stop/loss, tokens], worked out for every point here), -1 when the set
-    keeps no search (then -BIG). Row r: the least loss over the candidates of set ``row_set[r]`` with at most
-    ``need[r]`` dice (none: over all of them, as numpy's index -1 reads). ``row_set`` in rising order."""
-    cdef Py_ssize_t R = row_set.shape[0], S = begin.shape[0] - 1, r = 0, s, i, a, b, g, ng, nk = len(tables)
+def relay_low(const int64_t[:] nums, const int64_t[:] dice, const int64_t[:] begin, const int64_t[:] search_of,
+              const int64_t[:] kind_of, list tables, const int64_t[:] row_set, const int64_t[:] need, int T1):
+    """relaid.Relaid.low for stacked rows: search j has candidates ``begin[j]`` to ``begin[j + 1]`` of ``nums`` (the
+    numbers of their points, in rising order of ``dice``, their dice); set s reads search ``search_of[s]``, its
+    damage ``kind_of[s]`` (``tables[kind]``, the model's point values [number, stop/loss, tokens], worked out for
+    every point here), -1 when the set keeps no search (then -BIG). Row r: the least loss over the candidates of
+    set ``row_set[r]`` with at most ``need[r]`` dice (none: over all of them, as numpy's index -1 reads).
+    ``row_set`` in rising order."""
+    cdef Py_ssize_t R = row_set.shape[0], S = kind_of.shape[0], J = begin.shape[0] - 1, r = 0, s, i, a, b, g, ng
+    cdef Py_ssize_t nk = len(tables)
     cdef int t
     cdef int64_t kd
     cdef const double[:, :, ::1] tab
@@ -227,9 +240,15 @@ def relay_low(const int64_t[:] nums, const int64_t[:] dice, const int64_t[:] beg
     cdef double[:, ::1] run = run_a             # the least over the candidates of each dice count and fewer
     ends_a = np.empty(max(1, dice.shape[0]), dtype=np.int64)
     cdef int64_t[::1] ends = ends_a             # the dice count of each of those
-    if begin.shape[0] < 1 or kind_of.shape[0] != S or need.shape[0] != R or begin[S] > nums.shape[0] \
+    if begin.shape[0] < 1 or search_of.shape[0] != S or need.shape[0] != R or begin[J] > nums.shape[0] \
             or nums.shape[0] != dice.shape[0]:
         raise ValueError("relay_low: arrays of other shapes")
+    for s in range(S):
+        if kind_of[s] >= 0 and not 0 <= search_of[s] < J:
+            raise ValueError("relay_low: a set's search out of range")
+    for s in range(J):
+        if not 0 <= begin[s] <= begin[s + 1]:
+            raise ValueError("relay_low: searches out of order")
     for r in range(R):
         if not 0 <= row_set[r] < S or (r and row_set[r] < row_set[r - 1]):
             raise ValueError("relay_low: rows' sets out of range or out of order")
@@ -238,7 +257,9 @@ def relay_low(const int64_t[:] nums, const int64_t[:] dice, const int64_t[:] beg
         if r >= R or row_set[r] != s:
             continue
         kd = kind_of[s]
-        a, b = begin[s], begin[s + 1]
+        a = b = 0
+        if kd >= 0:
+            a, b = begin[search_of[s]], begin[search_of[s] + 1]
         if kd < 0 or a == b:
             while r < R and row_set[r] == s:
                 for t in range(T1):

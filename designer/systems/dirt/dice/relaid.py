@@ -11,7 +11,7 @@ import numpy as np
 
 from designer.systems.dirt.dice.plan_search import cut_cells
 from designer.systems.dirt.dice.plans import BIG, PlanSteps
-from designer.systems.dirt.dice.relay import failure_classes, layings, outcomes, plan_dice
+from designer.systems.dirt.dice.relay import _entries, failure_classes, layings, outcomes, plan_dice
 from designer.systems.dirt.driving.dice_used import _BRAKE, _CANON, _GAS, _LEADER, _M, _RZ
 
 try:
@@ -297,55 +297,36 @@ def _by_dice(model, search) -> tuple:
     return hit
 
 
-class _Entries:
-    """The failure classes of plans (:func:`plan_classes`) one after the other in flat arrays, for the compiled
-    spread: entry e has the classes ``start[e]`` to ``start[e] + count[e]`` of ``prob`` (their chances) and ``ids``
-    (the number of each class's set of points). One entry per distinct classes (kept by identity)."""
-
-    def __init__(self):
-        self.start = np.zeros(0, dtype=np.int64)
-        self.count = np.zeros(0, dtype=np.int64)
-        self.prob = np.zeros(0)
-        self.ids = np.zeros(0, dtype=np.int64)
-        self.n = self.size = 0
-        self.known: dict = {}                     # id of the classes -> (the classes, their entry)
-        self.by_dice: dict = {}                   # (cell, gear, (dice used, jump dice)) -> entry
-
-    def add(self, cl: tuple) -> int:
-        hit = self.known.get(id(cl))
-        if hit is not None and hit[0] is cl:
-            return hit[1]
-        probs, ids = cl[0], cl[4]
-        e, k = self.n, len(probs)
-        if e == len(self.start):
-            self.start = np.concatenate([self.start, np.zeros(max(64, e), dtype=np.int64)])
-            self.count = np.concatenate([self.count, np.zeros(max(64, e), dtype=np.int64)])
-        if self.size + k > len(self.prob):
-            grow = max(1024, self.size + k)
-            self.prob = np.concatenate([self.prob, np.zeros(grow)])
-            self.ids = np.concatenate([self.ids, np.zeros(grow, dtype=np.int64)])
-        self.start[e], self.count[e] = self.size, k
-        self.prob[self.size:self.size + k] = probs
-        self.ids[self.size:self.size + k] = ids
-        self.size += k
-        self.n += 1
-        self.known[id(cl)] = (cl, e)
-        return e
-
-
-def _entries(model) -> _Entries:
-    store = model._relay_cache.get("entries")
-    if store is None:
-        store = model._relay_cache["entries"] = _Entries()
-    return store
-
-
 class Relaid:
     """The failed Big Attacks of the plan sets of many states (a group of the sweep): ``low[state]`` the
     cheapest loss of control any of their turns can reach, :meth:`spread` the failures of some plans."""
 
     def __init__(self, model, states: list, sets: list, value):
         self.model, self.states, self.sets, self.value = model, states, sets, value
+        self._index = None
+
+    def index(self) -> tuple:
+        """The searches of the sets, each once (``(search, cell, gear)`` of the first set keeping it), the
+        number of each set's search (-1: the set keeps none), the candidate of every plan of the sets one set
+        after the other (0 where none) and where each set's plans start there."""
+        if self._index is None:
+            at: dict = {}                   # id(search) -> its number
+            searches, cands = [], []
+            of_set = np.full(len(self.sets), -1, dtype=np.int64)
+            for k, ps in enumerate(self.sets):
+                steps = ps.steps
+                if isinstance(steps, PlanSteps):
+                    j = at.get(id(steps.search))
+                    if j is None:
+                        j = at[id(steps.search)] = len(searches)
+                        searches.append((steps.search, self.states[k][0], self.states[k][1]))
+                    of_set[k] = j
+                    cands.append(steps.cand)
+                else:
+                    cands.append(np.zeros(ps.n, dtype=np.int64))
+            first = np.cumsum([0] + [len(c) for c in cands[:-1]]).astype(np.int64)
+            self._index = (searches, of_set, np.concatenate(cands).astype(np.int64), first)
+        return self._index
 
     def low(self, which: np.ndarray, plans: np.ndarray) -> np.ndarray:
         """``low[row, tokens]``: the cheapest loss of control a laying of plan ``plans[row]`` of set
@@ -371,68 +352,83 @@ class Relaid:
         return out
 
     def low_compiled(self, which: np.ndarray, plans: np.ndarray, kernels) -> np.ndarray:
-        """:meth:`low` by ``kernels.relay_low`` (the same numbers): the points of each set's search worked out
-        once per damage for the whole group, then the least losses in C."""
+        """:meth:`low` by ``kernels.relay_low`` (the same numbers): the points of each search worked out once
+        per damage for the whole group, then the least losses in C."""
         model = self.model
-        damages: dict = {}                          # damage -> (its number, the points of its sets' searches)
-        none = np.zeros(0, dtype=np.int64)
-        parts, dice, kinds, needs = [], [], [], []
-        for (_cell, _gear, damage), ps in zip(self.states, self.sets):
-            steps = ps.steps
-            if not isinstance(steps, PlanSteps):
-                kinds.append(-1)
-                parts.append(none)
-                dice.append(none)
-                needs.append(np.zeros(ps.n, dtype=np.int64))
-                continue
-            nums, by = _by_dice(model, steps.search)
-            hit = damages.get(damage)
-            if hit is None:
-                hit = damages[damage] = (len(damages), [])
-            kinds.append(hit[0])
-            hit[1].append(nums)
-            parts.append(nums)
-            dice.append(by)
-            needs.append(steps.search.dice[steps.cand])
+        searches, of_set, cand, first = self.index()
+        kinds = np.full(len(self.sets), -1, dtype=np.int64)
+        damages: dict = {}                          # damage -> (its number, the searches of its sets)
+        for k, (_cell, _gear, damage) in enumerate(self.states):
+            if of_set[k] >= 0:
+                hit = damages.get(damage)
+                if hit is None:
+                    hit = damages[damage] = (len(damages), {})
+                kinds[k] = hit[0]
+                hit[1][int(of_set[k])] = None
+        by = [_by_dice(model, search) for search, _c, _g in searches]
         for d, (_kd, got) in damages.items():
-            model.fill(d, np.concatenate(got + [np.zeros(1, dtype=np.int64)]), self.value)
+            model.fill(d, np.concatenate([by[j][0] for j in got] + [np.zeros(1, dtype=np.int64)]), self.value)
         tables = [model._table(d)[0] for d in damages]
-        first = np.cumsum([0] + [len(n) for n in needs[:-1]]).astype(np.int64)
-        need = np.concatenate(needs).astype(np.int64)[first[which] + plans]
-        begin = np.cumsum([0] + [len(p) for p in parts]).astype(np.int64)
-        return kernels.relay_low(np.concatenate(parts).astype(np.int64), np.concatenate(dice).astype(np.int64), begin,
-                                 np.array(kinds, dtype=np.int64), tables, which.astype(np.int64), need, model.T1)
+        sizes = [search.n for search, _c, _g in searches]
+        begin = np.cumsum([0] + sizes).astype(np.int64)
+        none = np.zeros(0, dtype=np.int64)
+        dice = np.concatenate([search.dice for search, _c, _g in searches] + [none]).astype(np.int64)
+        set_of = of_set[which]
+        need = np.where(set_of >= 0, dice[begin[np.maximum(set_of, 0)] + cand[first[which] + plans]], 0) \
+            if len(dice) else np.zeros(len(which), dtype=np.int64)
+        return kernels.relay_low(np.concatenate([b[0] for b in by] + [none]).astype(np.int64),
+                                 np.concatenate([b[1] for b in by] + [none]).astype(np.int64), begin, of_set, kinds,
+                                 tables, which.astype(np.int64), need.astype(np.int64), model.T1)
 
     def risk(self, which: np.ndarray, plans: np.ndarray) -> np.ndarray | None:
         """The chance each plan's dice show a loss of control (from the plan search), or None if one is
         not known."""
-        parts = []
-        for ps in self.sets:
-            if not isinstance(ps.steps, PlanSteps):
-                return None
-            parts.append(ps.steps.search.risk[ps.steps.cand])
-        offsets = np.cumsum([0] + [len(p) for p in parts[:-1]])
-        return np.concatenate(parts)[offsets[which] + plans]
+        searches, of_set, cand, first = self.index()
+        if (of_set < 0).any():
+            return None
+        begin = np.cumsum([0] + [search.n for search, _c, _g in searches[:-1]]).astype(np.int64)
+        return np.concatenate([search.risk for search, _c, _g in searches])[begin[of_set[which]]
+                                                                            + cand[first[which] + plans]]
 
     def spread_of(self, which: np.ndarray, plans: np.ndarray, gains: np.ndarray, kernels):
         """:meth:`spread` of stacked rows (plan ``plans[row]`` of set ``which[row]``, its Big Attack's gain
         ``gains[row]``) as a function of some rows, computed by ``kernels.relay_spread`` from the classes of
-        each plan kept as flat arrays (:class:`_Entries`): the same numbers as :meth:`spread`."""
+        each plan kept as flat arrays (:class:`_Entries`): the same numbers as :meth:`spread`. The entries of the
+        candidates of the group's searches are read from one flat map (each search's own, kept on it, one after
+        the other), so only candidates met for the first time are looked at one by one."""
         model, value = self.model, self.value
         store = _entries(model)
-        entry = np.full(len(which), -1, dtype=np.int64)
-        maps: list = []
-        offsets = np.zeros(len(self.sets) + 1, dtype=np.int64)
-        for k, ps in enumerate(self.sets):
-            steps = ps.steps
-            if isinstance(steps, PlanSteps):
-                cmap = steps.search.cache.get("relay entries")
-                if cmap is None:
-                    cmap = steps.search.cache["relay entries"] = np.full(steps.search.n, -1, dtype=np.int64)
-                maps.append(cmap)
-            else:
-                maps.append(None)
-            offsets[k + 1] = offsets[k] + ps.n
+        searches, of_set, cand, first = self.index()
+        maps = []
+        for search, _c, _g in searches:
+            cmap = search.cache.get("relay entries")
+            if cmap is None:
+                cmap = search.cache["relay entries"] = np.full(search.n, -1, dtype=np.int64)
+            maps.append(cmap)
+        begin = np.cumsum([0] + [len(m) for m in maps]).astype(np.int64)
+        flat = np.concatenate(maps) if maps else np.zeros(0, dtype=np.int64)
+        owned = np.repeat(np.arange(len(maps), dtype=np.int64), np.diff(begin))  # the search of each place
+        dkey = -1 - np.arange(len(flat), dtype=np.int64)    # equal for places with the same gear and dice
+        mask = ~(_M << _RZ)
+        by_key: dict = {}                   # such a number -> the entry of its classes
+        jump_ids: dict = {}                 # jump dice -> their number in the group
+        tables: dict = {}                   # id(compiled tables of a search) -> the numbers of their jump dice
+        one_cell = len({c for _s, c, _g in searches}) == 1
+        for j, (search, _c, gear) in enumerate(searches):
+            extra = search.extra if search.compiled is not None else None
+            if extra is not None and search.n and 0 <= gear < 8 and one_cell:   # gear, dice and jump dice as one
+                jd = tables.get(id(search.compiled))
+                if jd is None:
+                    jd = tables[id(search.compiled)] = np.array(
+                        [jump_ids.setdefault(tuple(t), len(jump_ids)) for t in search.compiled.jumps], dtype=np.int64)
+                jd = jd[extra[3]]
+                used = search.used.astype(np.int64) & mask
+                if 0 <= used.min() and used.max() < 1 << 30 and jd.max() < 1 << 20:
+                    dkey[begin[j]:begin[j + 1]] = (gear << 50) | (used << 20) | jd
+        set_of = of_set[which]
+        place = np.where(set_of >= 0, begin[np.maximum(set_of, 0)] + cand[first[which] + plans], -1) \
+            if len(flat) else np.full(len(which), -1, dtype=np.int64)
+        own = np.full(len(which), -1, dtype=np.int64)     # entries of the rows whose set keeps no search
         damages: dict = {}
         kind_of_set = np.array([damages.setdefault(st[2], len(damages)) for st in self.states], dtype=np.int64)
         kind = kind_of_set[which]
@@ -440,25 +436,37 @@ class Relaid:
         stores = [_mins_store(model, d, 0) for d in damages]     # kept by the model, grown in place
 
         def spread(rows: np.ndarray) -> np.ndarray:
-            ent = entry[rows]
-            miss = rows[ent < 0]
-            for k, r, p in zip(which[miss].tolist(), miss.tolist(), plans[miss].tolist()):
-                cmap, ps = maps[k], self.sets[k]
-                cell, gear, _damage = self.states[k]
-                if cmap is None:
-                    entry[r] = store.add(_classes_of(model, cell, gear, ps, p))
-                    continue
-                c = int(ps.steps.cand[p])
-                e = int(cmap[c])
-                if e < 0:           # the plan's dice as _classes_of reads them, its classes kept by them
-                    search = ps.steps.search
-                    dice = (int(search.used[c]) & ~(_M << _RZ), tuple(search.key(c)[3]))
-                    e = store.by_dice.get((cell, gear, dice))
-                    if e is None:
-                        e = store.by_dice[(cell, gear, dice)] = store.add(plan_classes(model, cell, gear, dice=dice))
-                    cmap[c] = e
-                entry[r] = e
-            ent = entry[rows]
+            pl = place[rows]
+            ent = np.where(pl >= 0, flat[pl], own[rows])
+            if (ent < 0).any():
+                lone = rows[(ent < 0) & (pl < 0)]
+                for k, r, p in zip(which[lone].tolist(), lone.tolist(), plans[lone].tolist()):
+                    cell, gear, _damage = self.states[k]
+                    own[r] = store.add(_classes_of(model, cell, gear, self.sets[k], p))
+                new = pl[(ent < 0) & (pl >= 0)]
+                if len(new):
+                    u, seen = np.unique(new, return_index=True)
+                    u = u[np.argsort(seen)]             # in the order the rows first meet them
+                    keys, at_key, key_of = np.unique(dkey[u], return_index=True, return_inverse=True)
+                    got = np.empty(len(keys), dtype=np.int64)
+                    for i in np.argsort(at_key).tolist():   # each gear and dice once, in the same order
+                        e = by_key.get(int(keys[i]))
+                        if e is not None:
+                            got[i] = e
+                            continue
+                        q = int(u[at_key[i]])
+                        search, cell, gear = searches[int(owned[q])]
+                        c = q - int(begin[owned[q]])          # the plan's dice as _classes_of reads them, its classes kept by them
+                        dice = (int(search.used[c]) & mask, tuple(search.key(c)[3]))
+                        e = store.by_dice.get((cell, gear, dice))
+                        if e is None:
+                            e = store.by_dice[(cell, gear, dice)] = store.add(plan_classes(model, cell, gear,
+                                                                                           dice=dice))
+                        got[i] = by_key[int(keys[i])] = e
+                    flat[u] = got[key_of]
+                    for j in np.unique(owned[u]).tolist():      # kept on each search for later groups
+                        maps[j][:] = flat[begin[j]:begin[j + 1]]
+                ent = np.where(pl >= 0, flat[pl], own[rows])
             while True:
                 out, missing = kernels.relay_spread(ent, gains[rows], kind[rows], store.start, store.count,
                                                     store.prob, store.ids, [st[0] for st in stores],

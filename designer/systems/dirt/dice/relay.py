@@ -276,3 +276,46 @@ def plan_dice(plan_steps) -> tuple[int, tuple]:
             else:
                 used += 1 << dict(KINDS)[d]
     return used, tuple(sorted(jumps))
+
+
+class _Entries:
+    """The failure classes of plans (:func:`plan_classes`) one after the other in flat arrays, for the compiled
+    spread: entry e has the classes ``start[e]`` to ``start[e] + count[e]`` of ``prob`` (their chances) and ``ids``
+    (the number of each class's set of points). One entry per distinct classes (kept by identity)."""
+
+    def __init__(self):
+        self.start = np.zeros(0, dtype=np.int64)
+        self.count = np.zeros(0, dtype=np.int64)
+        self.prob = np.zeros(0)
+        self.ids = np.zeros(0, dtype=np.int64)
+        self.n = self.size = 0
+        self.known: dict = {}                     # id of the classes -> (the classes, their entry)
+        self.by_dice: dict = {}                   # (cell, gear, (dice used, jump dice)) -> entry
+
+    def add(self, cl: tuple) -> int:
+        hit = self.known.get(id(cl))
+        if hit is not None and hit[0] is cl:
+            return hit[1]
+        probs, ids = cl[0], cl[4]
+        e, k = self.n, len(probs)
+        if e == len(self.start):
+            self.start = np.concatenate([self.start, np.zeros(max(64, e), dtype=np.int64)])
+            self.count = np.concatenate([self.count, np.zeros(max(64, e), dtype=np.int64)])
+        if self.size + k > len(self.prob):
+            grow = max(1024, self.size + k)
+            self.prob = np.concatenate([self.prob, np.zeros(grow)])
+            self.ids = np.concatenate([self.ids, np.zeros(grow, dtype=np.int64)])
+        self.start[e], self.count[e] = self.size, k
+        self.prob[self.size:self.size + k] = probs
+        self.ids[self.size:self.size + k] = ids
+        self.size += k
+        self.n += 1
+        self.known[id(cl)] = (cl, e)
+        return e
+
+
+def _entries(model) -> _Entries:
+    store = model._relay_cache.get("entries")
+    if store is None:
+        store = model._relay_cache["entries"] = _Entries()
+    return store
