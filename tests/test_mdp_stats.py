@@ -1,7 +1,8 @@
-"""The statistics of a policy (designer/racing/mdp.py, Solution.stats): the pairs numbered and their sums kept in
-lists give, to the last bit, what the same sums keyed by the (state, bank) pair in dicts give (the reference below,
-the code as it was before the pairs were numbered), on random acyclic turn models and on DIRT stages, and the spread
-is the second moment searched for from the start (Solution._moment2)."""
+"""The statistics of a policy (designer/racing/mdp.py, Solution.stats): compiled (designer/racing/_policy.pyx, where
+built) and in Python (Solution._stats_numbered: the pairs numbered and their sums kept in lists), they give, to the
+last bit, what the same sums keyed by the (state, bank) pair in dicts give (the reference below, the code as it was
+before the pairs were numbered), on random acyclic turn models and on DIRT stages, and the spread is the second
+moment searched for from the start (Solution._moment2)."""
 from __future__ import annotations
 
 import heapq
@@ -116,12 +117,14 @@ def moment2_along(self, order: list, ends: dict) -> float:
 def same_statistics(sol: Solution, starts, bank: int = 0) -> PolicyStats:
     """The statistics of ``sol`` against the reference, field by field and in the same order; the outcome lists of
     both are the same lists (the reference reads those the fast pass kept)."""
-    fast = sol.stats(starts, bank)
+    fast = sol.stats(starts, bank)                      # compiled where built (_policy.follow)
+    start = min(starts, key=lambda s: sol.value(s, bank))
+    numbered = sol._stats_numbered(start, bank)         # its Python reference
     slow = stats_one_pair_at_a_time(sol, starts, bank)
     for name in FIELDS:
-        a, b = getattr(fast, name), getattr(slow, name)
-        assert (list(a.items()) == list(b.items())) if isinstance(a, dict) else a == b, name
-    start = min(starts, key=lambda s: sol.value(s, bank))
+        b = getattr(slow, name)
+        for a in (getattr(fast, name), getattr(numbered, name)):
+            assert (list(a.items()) == list(b.items())) if isinstance(a, dict) else a == b, name
     mean = sol.value(start, bank)
     assert fast.sd == float(np.sqrt(max(0.0, sol._moment2(start, bank, {}) - mean * mean)))
     return fast
@@ -185,6 +188,31 @@ def test_numbered_pairs_give_the_reference_statistics_on_random_courses(model, b
     same_statistics(solve(model, starts), starts, bank)
 
 
+def test_whole_seconds_as_ints_give_the_reference_statistics():
+    """Seconds and progress given as Python ints (the module's doctest course): the same figures and types."""
+    table = {(0, 0): ([Outcome(0.5, 10, 1, 0), Outcome(0.5, 25, 2, 0, True)], True),
+             (1, 0): ([Outcome(1.0, 10, 2, 0)], False)}
+    model = RandomCourse(2, 1, table, [3.0])
+    fast = same_statistics(solve(model, [0]), [0])
+    assert fast.seconds == 0.5 * 10 + 0.5 * 25 + 0.5 * 10 + 3.0
+
+
+def test_without_the_compiled_walk_python_follows(monkeypatch):
+    from designer.racing import mdp
+
+    model = RandomCourse(2, 2, {(0, 0): ([Outcome(0.25, 4.0, 1, 1), Outcome(0.75, 6.0, 2, 0, True)], True),
+                                (0, 1): ([Outcome(1.0, 4.0, 2, 1)], True),
+                                (1, 0): ([Outcome(1.0, 5.0, 2, 0)], True),
+                                (1, 1): ([Outcome(0.5, 5.0, 2, 0), Outcome(0.5, 7.0, 2, 1)], False)}, [1.0, 2.0])
+    sol = solve(model, [0])
+    want = sol.stats([0])
+    monkeypatch.setattr(mdp, "POLICY", None)
+    got = sol.stats([0])
+    for name in FIELDS:
+        a, b = getattr(got, name), getattr(want, name)
+        assert (list(a.items()) == list(b.items())) if isinstance(a, dict) else a == b, name
+
+
 def test_a_course_that_goes_backwards_is_refused():
     model = RandomCourse(2, 1, {(0, 0): ([Outcome(1.0, 5.0, 1, 0)], True),
                                 (1, 0): ([Outcome(1.0, 5.0, 0, 0)], True)}, [0.0])
@@ -192,6 +220,8 @@ def test_a_course_that_goes_backwards_is_refused():
                    {0: [Turn(True)], 1: [Turn(True)]})
     with pytest.raises(ValueError, match="went backwards"):
         sol.stats([0])
+    with pytest.raises(ValueError, match="went backwards"):
+        sol._stats_numbered(0, 0)
 
 
 @pytest.mark.parametrize("track", ["demo", "stages/dirt/rally-1/ss1.yaml"])

@@ -6,8 +6,11 @@ second, carried to the pairs each turn leads to, with the same products and addi
 numpy reference (``Solution._distribution_whole_numpy``), so the same numbers to the last bit. Built when the package
 is installed (setup.py); where it is not, ``mdp.POLICY`` is None and the numpy code runs.
 """
+import heapq
+
 import numpy as np
 
+from libc.math cimport pow
 from libc.stdint cimport int64_t
 from libcpp.vector cimport vector
 
@@ -83,3 +86,129 @@ def carry_whole(int npairs, const int64_t[::1] popped, const int64_t[::1] ending
     for e in range(<Py_ssize_t>out.size()):
         view[e] = out[e]
     return out_lo, arr
+
+
+cdef inline double _square(double x) noexcept:
+    """``x ** 2`` as Python works it out for a float (float_pow: pow() of its size, the sign of an even power)."""
+    return pow(-x, 2.0) if x < 0 else pow(x, 2.0)
+
+
+def follow(sol, model, start, int bank):
+    """:meth:`designer.racing.mdp.Solution.stats`'s walk of the policy from (``start``, ``bank``) and its second
+    moment (``Solution._stats_numbered`` is its reference): the same pairs met in the same order, the same sums in
+    the same order, kept in C arrays by the number of the pair. Returns (expected seconds, turns, expected losses,
+    chance of no loss of control, second moment, the pairs by number, their occupancy by number, turn_seconds,
+    turn_loss)."""
+    cdef dict number = {(start, bank): 0}
+    cdef list pairs = [(start, bank)]
+    cdef vector[double] occ, clean, ahead_of, memo, value
+    cdef vector[int64_t] order, target
+    cdef vector[char] known
+    cdef dict banks_of = {start: [bank]}, progress = {}, turn_seconds = {}, turn_loss = {}, ends = {}, rows = {}
+    cdef dict cached = sol._outcomes, decisions = sol.decisions
+    cdef double turns = 0.0, losses = 0.0, clean_end = 0.0, first = 0.0, p, pc, q, sec, ts, tl, here, ahead, total
+    cdef Py_ssize_t n, i, e, j, count
+    cdef tuple o
+    heappush, heappop = heapq.heappush, heapq.heappop
+    start_progress = model.progress(start)
+    occ.push_back(1.0)
+    clean.push_back(1.0)
+    ahead_of.push_back(start_progress)
+    heap = [(start_progress, 0, start, bank)]
+    while heap:
+        _, n_obj, s, b = heappop(heap)
+        n = n_obj
+        order.push_back(n)
+        p = occ[n]
+        pc = clean[n]
+        term = ends[s] if s in ends else ends.setdefault(s, model.terminal(s))
+        if term is not None:
+            clean_end += pc
+            first += p * <double>float(term[b])
+            continue
+        row = decisions.get(s)
+        turns += p if getattr(row[b] if row is not None else sol.decision(s, b), "turn", True) else 0.0
+        here_key = pairs[n]
+        outs = cached.get(here_key)
+        if outs is None:                     # every bank of s is known: all that leads to s is done
+            sol._prefetch(s, banks_of[s])
+            outs = sol.outcomes(s, b)
+        here = ahead_of[n]
+        ts = tl = 0.0
+        count = 0
+        for item in outs:
+            o = <tuple>item
+            if len(o) != 6:
+                raise ValueError(f"an outcome of six fields expected, got {o!r}")
+            q = o[0]
+            sec = o[1]
+            nxt = o[2]
+            nb = o[3]
+            ts += q * sec
+            key = (nxt, nb)
+            i_obj = number.get(key)
+            if i_obj is None:
+                ahead_obj = progress.get(nxt)
+                if ahead_obj is None:
+                    ahead_obj = progress[nxt] = model.progress(nxt)
+                i = len(pairs)
+                number[key] = i
+                pairs.append(key)
+                occ.push_back(0.0)
+                clean.push_back(0.0)
+                ahead_of.push_back(ahead_obj)
+                banks_of.setdefault(nxt, []).append(nb)
+                heappush(heap, (ahead_obj, i, nxt, nb))
+            else:
+                i = i_obj
+            ahead = ahead_of[i]
+            if ahead <= here and model.terminal(nxt) is None:
+                raise ValueError(f"the turn model went backwards: {s} -> {nxt}")
+            target.push_back(i)
+            occ[i] += p * q
+            if o[4]:
+                tl += q
+            else:
+                clean[i] += pc * q
+            count += 1
+        if count:
+            turn_seconds[here_key] = ts
+            turn_loss[here_key] = tl
+        else:                                # the sums of nothing: 0 (as sum() gives it)
+            turn_seconds[here_key] = turn_loss[here_key] = 0
+        losses += p * tl
+        first += p * ts
+    # the second moment, backwards along the order met (Solution._moment2_along)
+    memo.resize(len(pairs), 0.0)
+    value.resize(len(pairs), 0.0)
+    known.resize(len(pairs), 0)
+    vector_of = sol._vector
+    e = <Py_ssize_t>target.size()
+    for j in range(<Py_ssize_t>order.size() - 1, -1, -1):
+        n = order[j]
+        key = pairs[n]
+        s = key[0]
+        term = ends[s]
+        if term is not None:
+            memo[n] = _square(<double>float(term[key[1]]))
+            continue
+        outs = cached[key]
+        e -= len(outs)
+        total = 0.0
+        i = e
+        for item in outs:
+            o = <tuple>item
+            n2 = target[i]
+            if not known[n2]:
+                nxt = o[2]
+                row = rows.get(nxt)
+                if row is None:
+                    row = rows[nxt] = vector_of(nxt).tolist()
+                value[n2] = row[o[3]]
+                known[n2] = 1
+            q = o[0]
+            sec = o[1]
+            total += q * (_square(sec) + 2.0 * sec * value[n2] + memo[n2])
+            i += 1
+        memo[n] = total
+    return first, turns, losses, 1.0 - clean_end, memo[0], pairs, list(occ), turn_seconds, turn_loss

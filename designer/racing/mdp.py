@@ -132,12 +132,24 @@ class Solution:
                 self._outcomes[(state, b)] = outs
 
     def stats(self, starts: Iterable[State], bank: int = 0) -> PolicyStats:
-        """Follow the policy from the best of ``starts`` (the driver picks the start cell) and sum up. Each (state,
-        bank) pair is numbered when first met (its place in the queue) and its sums are kept in lists by number: one
-        look-up of the pair per outcome. The same sums in the same order as keyed by the pair in dicts (the
-        reference in tests/test_mdp_stats.py): a pair's chance starts at 0.0 and adds ``p * q`` per outcome."""
+        """Follow the policy from the best of ``starts`` (the driver picks the start cell) and sum up: compiled where
+        built (``_policy.follow``), else :meth:`_stats_numbered`, its reference (the same sums in the same order)."""
         starts = list(starts)
         start = min(starts, key=lambda s: self.value(s, bank))
+        if POLICY is None:
+            return self._stats_numbered(start, bank)
+        first, turns, losses, clean, second, pairs, occ, turn_seconds, turn_loss = POLICY.follow(self, self.model,
+                                                                                                 start, bank)
+        mean = self.value(start, bank)
+        return PolicyStats(seconds=first, sd=float(np.sqrt(max(0.0, second - mean * mean))), turns=turns,
+                           loss_chance=clean, expected_losses=losses, occupancy=dict(zip(pairs, occ)),
+                           turn_seconds=turn_seconds, turn_loss=turn_loss)
+
+    def _stats_numbered(self, start: State, bank: int) -> PolicyStats:
+        """:meth:`stats` from ``start`` in Python. Each (state, bank) pair is numbered when first met (its place in
+        the queue) and its sums are kept in lists by number: one look-up of the pair per outcome. The same sums in
+        the same order as keyed by the pair in dicts (the reference in tests/test_mdp_stats.py): a pair's chance
+        starts at 0.0 and adds ``p * q`` per outcome."""
         model = self.model
         number: dict = {(start, bank): 0}        # (state, bank) -> its number, the order it was first met
         pairs = [(start, bank)]                  # number -> (state, bank)
