@@ -13,6 +13,8 @@ from libcpp.vector cimport vector
 
 from designer.systems.dirt.dice._dice cimport BRAKE, GAS, LEADER, RZ, _pop6
 
+_EMPTY, _INT64 = np.empty, np.dtype(np.int64)
+
 
 cdef extern from *:
     """
@@ -192,19 +194,19 @@ cdef class Choice:
                 if self.depth[out[i]] > top:
                     top = self.depth[out[i]]
         w = min(top + 1, self.store.shape[1])
-        chosen, ids = np.empty(m, dtype=np.int64), np.empty((m, w), dtype=np.int64)
-        length, gain, needed = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64), np.empty((m, 4), dtype=np.int64)
-        cdef int64_t[:] cv = chosen, lv = length, gv = gain
-        cdef int64_t[:, :] iv = ids, nv = needed
+        # one block for the five arrays (one allocation; each array a contiguous view of its part)
+        block = _EMPTY(m * (7 + w), _INT64)
+        cdef int64_t[:] bv = block
         cdef int64_t c
         for i in range(m):
             c = out[i]
-            cv[i], lv[i], gv[i] = c, self.depth[c], self.gains[c]
-            for col in range(w):
-                iv[i, col] = self.store[c, col]
+            bv[i], bv[m + i], bv[2 * m + i] = c, self.depth[c], self.gains[c]
             for col in range(4):
-                nv[i, col] = self.need[c, col]
-        return chosen, ids, length, gain, needed
+                bv[3 * m + 4 * i + col] = self.need[c, col]
+            for col in range(w):
+                bv[7 * m + w * i + col] = self.store[c, col]
+        return (block[:m], block[7 * m:].reshape(m, w), block[m:2 * m], block[2 * m:3 * m],
+                block[3 * m:7 * m].reshape(m, 4))
 
 
 def take(const int64_t[:, :] a, const int64_t[:] rows, Py_ssize_t width):
