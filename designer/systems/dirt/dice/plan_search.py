@@ -58,8 +58,12 @@ class Search:
         """The point of the turn candidate ``i`` stands for: (cell, gear, dice used, jump dice, terminal)."""
         if self._keys is not None:
             return self._keys[i]
-        code, cell, gear, jumps, term = (int(a[i]) for a in self.extra)
-        return cell, gear, int(self.used[i]), self.compiled.jumps[jumps], term
+        cols = self.cache.get("key columns")
+        if cols is None:                  # the columns read as lists once per search (kept until released)
+            cols = self.cache["key columns"] = (self.extra[1].tolist(), self.extra[2].tolist(), self.used.tolist(),
+                                                self.extra[3].tolist(), self.extra[4].tolist())
+        cell, gear, used, jumps, term = cols
+        return cell[i], gear[i], used[i], self.compiled.jumps[jumps[i]], term[i]
 
     def rows(self, table) -> np.ndarray:
         """The StepTable row of each candidate's last step (rows are numbered in the order of candidates)."""

@@ -43,7 +43,7 @@ from designer.systems.dirt.driving.ruleset import Pool, Ruleset
 
 # what a plan search keeps for choosing and numbering plans (plan_search, plans, relaid), released once its cell
 # is decided
-RELEASED = ("points", "rows", "gains", "arrays", "choice", "all_points", "by_dice")
+RELEASED = ("points", "rows", "gains", "arrays", "choice", "key columns", "all_points", "by_dice")
 NO_DAMAGE = (0, 0, 0, 0, 0)
 
 
