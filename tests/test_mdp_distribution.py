@@ -3,6 +3,7 @@ as arrays where every turn's seconds are whole, it gives the same times and chan
 carries a dict of the seconds met; seconds that are not whole take the general form."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from designer.racing import mdp
@@ -35,8 +36,39 @@ def test_seconds_not_whole_take_the_general_form(monkeypatch):
         raise mdp._NotWhole
 
     monkeypatch.setattr(mdp, "_whole", never_whole)
+    monkeypatch.setattr(mdp, "POLICY", None)            # the Python walk reads mdp._whole
     fast, slow = _both(result)
     assert fast == slow
+
+
+class HalfSeconds:
+    """A two-turn course whose second turn may take half a second more: not whole seconds."""
+    bank = 0
+
+    def terminal(self, s):
+        return np.zeros(1) if s >= 2 else None
+
+    def progress(self, s):
+        return s
+
+    def decide(self, s, value):
+        outs = self.outcomes(s, 0, None, value)
+        return np.array([sum(o.p * (o.seconds + float(value(o.state)[0])) for o in outs)]), [None]
+
+    def outcomes(self, s, b, decision, value):
+        if s == 0:
+            return [mdp.Outcome(1.0, 10.0, 1, 0)]
+        return [mdp.Outcome(0.5, 10.0, 2, 0), mdp.Outcome(0.5, 10.5, 2, 0)]
+
+
+def test_seconds_not_whole_give_the_general_form_compiled_or_not(monkeypatch):
+    sol = mdp.solve(HalfSeconds(), [0])
+    want = {20.0: 0.5, 20.5: 0.5}
+    assert sol.distribution([0]) == want
+    if mdp.POLICY is not None:
+        assert mdp.POLICY.distribution_whole(sol, sol.model, 0, 0) is None
+    monkeypatch.setattr(mdp, "POLICY", None)
+    assert sol.distribution([0]) == want
 
 
 @pytest.mark.skipif(mdp.POLICY is None, reason="the compiled carry (designer/racing/_policy.pyx) is not built")
@@ -63,8 +95,6 @@ def test_the_compiled_carry_grows_and_sums_as_numpy():
     second add into pair 3 grows its array with zeros."""
     if mdp.POLICY is None:
         pytest.skip("the compiled carry is not built")
-    import numpy as np
-
     ints = lambda *x: np.array(x, dtype=np.int64)      # noqa: E731
     lo, arr = mdp.POLICY.carry_whole(4, ints(0, 1, 2, 3), ints(0, 0, 0, 1), ints(0, 0, 0, 5), ints(0, 2, 3, 4, 4),
                                      ints(1, 2, 3, 3), ints(3, 10, 1, 4), np.array([0.25, 0.75, 0.5, 1.0]))

@@ -212,3 +212,82 @@ def follow(sol, model, start, int bank):
             i += 1
         memo[n] = total
     return first, turns, losses, 1.0 - clean_end, memo[0], pairs, list(occ), turn_seconds, turn_loss
+
+
+cdef int64_t _whole(object seconds, bint* ok) except? -1:
+    """mdp._whole: the whole seconds ``round(seconds)`` where within 1e-9 of ``seconds`` (``ok`` left as it is),
+    else ``ok`` set to 0."""
+    n = round(seconds)
+    if abs(seconds - n) > 1e-9:
+        ok[0] = 0
+        return 0
+    return n
+
+
+cdef object _ints(vector[int64_t]& v):
+    arr = np.empty(v.size(), dtype=np.int64)
+    cdef int64_t[::1] view = arr
+    cdef size_t i
+    for i in range(v.size()):
+        view[i] = v[i]
+    return arr
+
+
+def distribution_whole(sol, model, start, int bank):
+    """:meth:`designer.racing.mdp.Solution._distribution_whole`: the pairs of the policy walked from (``start``,
+    ``bank``) in order of progress (as ``Solution._walk`` meets them) and their chances carried by
+    :func:`carry_whole`. Returns (first second, chances) of the stage time, or None where a turn's seconds or a
+    finish are not whole seconds."""
+    cdef dict index = {(start, bank): 0}
+    cdef vector[int64_t] popped, ending, end, first, target, shift
+    cdef vector[double] chance
+    cdef bint ok = 1
+    cdef Py_ssize_t i
+    cdef tuple o
+    heappush, heappop = heapq.heappush, heapq.heappop
+    whole = {}                                   # seconds -> their whole seconds
+    heap = [(model.progress(start), 0, start, bank)]
+    first.push_back(0)
+    while heap:
+        _, n_obj, s, b = heappop(heap)
+        popped.push_back(n_obj)
+        term = model.terminal(s)
+        if term is not None:
+            ending.push_back(1)
+            end.push_back(_whole(float(term[b]), &ok))
+            first.push_back(target.size())
+            continue
+        ending.push_back(0)
+        end.push_back(0)
+        for item in sol.outcomes(s, b):
+            o = <tuple>item
+            if len(o) != 6:
+                raise ValueError(f"an outcome of six fields expected, got {o!r}")
+            nxt = o[2]
+            nb = o[3]
+            key = (nxt, nb)
+            i_obj = index.get(key)
+            if i_obj is None:
+                i = len(index)
+                index[key] = i
+                heappush(heap, (model.progress(nxt), i, nxt, nb))
+            else:
+                i = i_obj
+            sec = o[1]
+            w = whole.get(sec)
+            if w is None:
+                w = whole[sec] = _whole(sec, &ok)
+            target.push_back(i)
+            shift.push_back(w)
+            chance.push_back(o[0])
+        first.push_back(target.size())
+        if not ok:
+            return None
+    if not ok:
+        return None
+    chances = np.empty(chance.size(), dtype=np.float64)
+    cdef double[::1] view = chances
+    for i in range(<Py_ssize_t>chance.size()):
+        view[i] = chance[i]
+    return carry_whole(len(index), _ints(popped), _ints(ending), _ints(end), _ints(first), _ints(target),
+                       _ints(shift), chances)

@@ -285,44 +285,15 @@ class Solution:
             yield s, b, term, outs
 
     def _distribution_whole(self, start: State, bank: int) -> dict[float, float]:
-        """The distribution over whole seconds: the pairs walked in order of progress and their turns handed to
-        the compiled carry (``_policy.carry_whole``: the same products and sums in the same order as
+        """The distribution over whole seconds, compiled where built (``_policy.distribution_whole``: the pairs
+        walked in order of progress and their chances carried with the same products and sums in the same order as
         :meth:`_distribution_whole_numpy`, its reference, which runs where it is not built)."""
         if POLICY is None:
             return self._distribution_whole_numpy(start, bank)
-        model = self.model
-        index = {(start, bank): 0}               # a pair's number: the order it was first met (its place in the heap)
-        heap = [(model.progress(start), 0, start, bank)]
-        popped, ending, end, first, target, shift, chance = [], [], [], [0], [], [], []
-        whole: dict = {}                         # seconds -> _whole(seconds)
-        push, pop, index_get, whole_get = heapq.heappush, heapq.heappop, index.get, whole.get
-        add_target, add_shift, add_chance = target.append, shift.append, chance.append
-        while heap:
-            _, n, s, b = pop(heap)
-            popped.append(n)
-            term = model.terminal(s)
-            if term is not None:
-                ending.append(1)
-                end.append(_whole(float(term[b])))
-                first.append(len(target))
-                continue
-            ending.append(0)
-            end.append(0)
-            for q, sec, nxt, nb, _lost, _info in self.outcomes(s, b):
-                key = (nxt, nb)
-                i = index_get(key)
-                if i is None:
-                    i = index[key] = len(index)
-                    push(heap, (model.progress(nxt), i, nxt, nb))
-                w = whole_get(sec)
-                if w is None:
-                    w = whole[sec] = _whole(sec)
-                add_target(i)
-                add_shift(w)
-                add_chance(q)
-            first.append(len(target))
-        ints = [np.array(x, dtype=np.int64) for x in (popped, ending, end, first, target, shift)]
-        lo, arr = POLICY.carry_whole(len(index), *ints, np.array(chance, dtype=np.float64))
+        got = POLICY.distribution_whole(self, self.model, start, bank)
+        if got is None:
+            raise _NotWhole
+        lo, arr = got
         if not len(arr):
             return {}
         return {float(lo + i): float(arr[i]) for i in np.flatnonzero(arr).tolist()}
