@@ -189,26 +189,49 @@ def relay_pick(const double[:, :, ::1] table, const int64_t[::1] nums, const int
     return out_nums, out_chance, out_cost
 
 
-def attack_turns(const double[:, :, ::1] table, const int64_t[::1] nums, const int64_t[::1] first,
-                 const double[::1] weights, list toks, list groups, list at, list canon_rows, list end_rows,
+cdef void _pick_classes(const double[:, :, ::1] table, const int64_t[::1] nums, const int64_t[::1] starts, int64_t t,
+                        vector[pair[int64_t, int]]& picked) noexcept:
+    """:func:`_pick` over the classes as plan_classes gives them (class c: ``nums[starts[c]:starts[c + 1]]``, the
+    last up to the end; a class of no point left out), each picked point with the class's own number."""
+    cdef int C = starts.shape[0], n = nums.shape[0]
+    cdef int c, i, a, e, arg
+    cdef double best, v
+    picked.clear()
+    for c in range(C):
+        a = starts[c]
+        e = starts[c + 1] if c + 1 < C else n
+        if a >= e:
+            continue
+        arg = a
+        best = table[nums[a], 1, t]
+        for i in range(a + 1, e):
+            v = table[nums[i], 1, t]
+            if v < best:
+                best = v
+                arg = i
+        picked.push_back(pair[int64_t, int](nums[arg], c))
+    sort(picked.begin(), picked.end())
+
+
+def attack_turns(const double[:, :, ::1] table, const int64_t[::1] nums, const int64_t[::1] starts,
+                 const double[::1] probs, list toks, list groups, list at, list canon_rows, list end_rows,
                  double pc, double success, double rest, make_row, rows, int T1, tuple names, outcome):
     """A Big Attack's turn for every count at once under the reading achievable (turn_batch._attack_compiled with
-    :func:`relay_pick`'s choices, in one call): for slot b, tokens ``toks[b]`` after the attack and credit group
+    :func:`relay_pick`'s choices, in one call; the classes as plan_classes gives them: points ``nums`` from
+    ``starts[c]``, chances ``probs``): for slot b, tokens ``toks[b]`` after the attack and credit group
     ``groups[b]``, the canon's stop (chance ``pc``, row ``canon_rows[group]``, where ``pc`` is not 0), the attack's
     end (``success``, ``end_rows[group]``) and each point where the failures are laid (``rest`` times the chances
     of its classes added in their order; its row ``at[group][point]``, made by ``make_row(point, group)`` where
     missing), merged as :func:`merge` merges them; ``rows``: the turn_batch._Rows the rows are read from (after
     every row is made)."""
-    cdef int S = first.shape[0], B = len(toks)
+    cdef int S, B = len(toks)
     cdef vector[pair[int64_t, int]] picked
-    cdef vector[double] value
     cdef vector[int64_t] ev_slot, ev_list, ev_tok, ev_label
     cdef vector[double] ev_p
     cdef int b, i, g
     cdef int64_t t, grp
     cdef double acc
     cdef dict here
-    value.resize(S)
     for b in range(B):
         t = toks[b]
         grp = groups[b]
@@ -217,16 +240,17 @@ def attack_turns(const double[:, :, ::1] table, const int64_t[::1] nums, const i
             ev_label.push_back(0)
         ev_slot.push_back(b); ev_p.push_back(success); ev_list.push_back(end_rows[grp]); ev_tok.push_back(t)
         ev_label.push_back(1)
-        if S == 0:
+        if nums.shape[0] == 0:
             continue
-        _pick(table, nums, first, t, picked, value)
+        _pick_classes(table, nums, starts, t, picked)
+        S = <int>picked.size()
         here = <dict>at[grp]
         g = 0
         while g < S:
             acc = 0.0
             i = g
             while i < S and picked[i].first == picked[g].first:
-                acc = acc + weights[picked[i].second]
+                acc = acc + probs[picked[i].second]
                 i += 1
             r = here.get(picked[g].first)
             if r is None:
@@ -234,18 +258,18 @@ def attack_turns(const double[:, :, ::1] table, const int64_t[::1] nums, const i
             ev_slot.push_back(b); ev_p.push_back(rest * acc); ev_list.push_back(r); ev_tok.push_back(t)
             ev_label.push_back(2)
             g = i
-    chance, key_of, starts, nkeys = rows.arrays()         # every row made: their arrays are read from here on
-    cdef const double[::1] list_q = chance
-    cdef const int64_t[::1] list_key = key_of
-    cdef const int64_t[::1] list_start = starts
+    row_q, row_key, row_start, nkeys = rows.arrays()     # every row made: their arrays are read from here on
+    cdef const double[::1] list_q = row_q
+    cdef const int64_t[::1] list_key = row_key
+    cdef const int64_t[::1] list_start = row_start
     cdef vector[int64_t] keys, tks, labels, slots
-    cdef vector[double] probs
+    cdef vector[double] merged
     cdef unordered_map[int64_t, int] where
     cdef size_t e
     for e in range(ev_slot.size()):
         _emit(<int>ev_slot[e], ev_p[e], <int>ev_list[e], <int>ev_tok[e], <int>ev_label[e], list_q, list_key,
-              list_start, nkeys, T1, where, keys, tks, probs, labels, slots)
-    return _build(slots, keys, tks, probs, labels, B, rows.named, names, outcome)
+              list_start, nkeys, T1, where, keys, tks, merged, labels, slots)
+    return _build(slots, keys, tks, merged, labels, B, rows.named, names, outcome)
 
 
 cdef extern from "Python.h":

@@ -205,7 +205,6 @@ class _Rows:
         self.known: dict = {}                 # (id() of a list, credit) -> (its row, the list), credit not 0
         self.plain: dict = {}                 # id() of a list -> (its row, the list), no credit
         self.laid: dict = {}                  # (damage, credit) -> {point number: the row of its loss of control}
-        self.classes: dict = {}               # id() of a plan's failure classes -> them and their arrays
         self.ends: dict = {}                  # damage -> {point: the rows of its stop and of its loss of control}
 
     def point_rows(self, model, points: list, damage: tuple) -> tuple:
@@ -373,6 +372,10 @@ def _attack_compiled(model, plan: _Plan, banks: list, value, damage: tuple, part
 _NO_CLASSES = (np.zeros((1, 2, 1)), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0))
 
 
+def _int64(a: np.ndarray) -> np.ndarray:
+    return a if a.dtype == np.int64 and a.flags.c_contiguous else np.ascontiguousarray(a, dtype=np.int64)
+
+
 def _attack_relaid(model, banks: list, value, damage: tuple, parts: tuple, classes: tuple) -> dict:
     """:func:`_attack_many` under the reading achievable in one compiled call (``_turns.attack_turns``): where each
     class of failures is laid (:func:`.relaid.relay_outcomes`, as ``_turns.relay_pick`` picks it) and the terms
@@ -382,12 +385,8 @@ def _attack_relaid(model, banks: list, value, damage: tuple, parts: tuple, class
     row = rows.row
     probs, nums, starts, _which, _ids = classes
     if len(nums):
-        hit = rows.classes.get(id(classes))
-        if hit is None or hit[0] is not classes:      # the classes' arrays as relay_pick reads them, kept
-            live = np.diff(np.append(starts, len(nums))) > 0
-            hit = rows.classes[id(classes)] = (classes, np.ascontiguousarray(nums, dtype=np.int64),
-                                               starts[live].astype(np.int64), np.ascontiguousarray(probs[live]))
-        picks = (model.fill(damage, nums, value), hit[1], hit[2], hit[3])
+        picks = (model.fill(damage, nums, value), _int64(nums), _int64(starts), np.ascontiguousarray(probs,
+                                                                                                   dtype=np.float64))
     else:
         picks = _NO_CLASSES
     group: dict = {}                         # credit -> its number
