@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from designer.systems.dirt.board.stage import load_stage
 from designer.systems.dirt.board.track import load_track
-from designer.systems.dirt.dice import point_values
+from designer.systems.dirt.dice import plan_search, point_values
 from designer.systems.dirt.dice import sweep as sweep_module
 from designer.systems.dirt.dice import turn_model
 from designer.systems.dirt.dice.mishaps import load_mishaps
@@ -64,6 +64,20 @@ def test_rulebook_stage_same_values():
 @pytest.mark.parametrize("reading", ["achievable", "as_laid", "latest"])
 def test_readings_same_values(reading):
     _same(demo_road(), load_ruleset().with_options(big_attack_failure=reading), load_mishaps(), sisu=True)
+
+
+def test_numpy_sums_same_values(monkeypatch):
+    """Where the compiled plan search (and its sums of point values) is not built: the numpy sums."""
+    monkeypatch.setattr(plan_search, "COMPILED", None)
+    _same(demo_road(), load_ruleset(), load_mishaps().replace(max_damage=1), sisu=True)
+
+
+@pytest.mark.skipif(plan_search.COMPILED is None, reason="the compiled plan search is not built here")
+def test_compiled_sums_refuse_outcomes_out_of_order():
+    arr = np.zeros((4, 2, 3))
+    with pytest.raises(ValueError):
+        plan_search.COMPILED.point_sums(arr, np.array([1, 2]), np.ones(3), np.ones(3), np.zeros(3, dtype=np.int64),
+                                        np.array([4096 + 1, 1, 2 * 4096 + 1]), np.ones((1, 3)), 4096)
 
 
 @settings(max_examples=10, deadline=None)

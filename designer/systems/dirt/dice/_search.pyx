@@ -31,7 +31,7 @@ from libcpp.vector cimport vector
 from designer.systems.dirt.dice._dice cimport BRAKE, GAS, LEADER, RZ, _pop6
 
 from designer.systems.dirt.dice._search_plans import (Choice, distinct, number_points, order, pareto,  # noqa: F401
-                                                 step_store, take)
+                                                 point_sums, step_store, take)
 from designer.systems.dirt.driving.rules import _sub
 
 

@@ -291,3 +291,27 @@ def distinct(const int64_t[:, :] every, const int64_t[:] cand, Py_ssize_t width,
                 found.push_back(x)
     sort_unique(found)
     return found
+
+
+def point_sums(double[:, :, :] arr, const int64_t[:] todo, const double[:] chances, const double[:] secs,
+               const int64_t[:] rows, const int64_t[:] where, const double[:, :] values, int64_t places):
+    """The values of the points numbered ``todo`` written into ``arr[todo, stop/loss]`` (point_values.fill): the
+    expected value of each list of outcomes (list ``2 i`` the stop of point ``todo[i]``, ``2 i + 1`` its loss of
+    control), its terms chance * (seconds + value of the next state, row ``rows[k]`` of ``values``) added in
+    order from 0, as the padded numpy sums of point_values._sums add them (``where[k]``: list * ``places`` + 1 +
+    place; the outcomes list by list, each list's in order)."""
+    cdef Py_ssize_t n = chances.shape[0], T1 = values.shape[1], k, t, i
+    cdef int64_t lst, cur = -1
+    cdef double c, s
+    for i in range(todo.shape[0]):
+        for t in range(T1):
+            arr[todo[i], 0, t] = 0.0
+            arr[todo[i], 1, t] = 0.0
+    for k in range(n):
+        lst = where[k] // places
+        if lst < cur or lst >= 2 * todo.shape[0]:
+            raise ValueError("outcomes out of the order of their lists")
+        cur = lst
+        c, s = chances[k], secs[k]
+        for t in range(T1):
+            arr[todo[lst >> 1], lst & 1, t] = arr[todo[lst >> 1], lst & 1, t] + c * (s + values[rows[k], t])

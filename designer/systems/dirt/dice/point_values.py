@@ -4,12 +4,15 @@ held, from the values of the states they lead to.
 
 :func:`fill` reads the outcomes straight off the lists the model keeps per kind of point (the flats of its cuts,
 :meth:`DirtModel.loss_ends` of its cuts and crash marks) and asks the value of each state they lead to once per
-call, however many outcomes lead there. :func:`fill_reference` goes through :meth:`DirtModel.stop_outcomes` and
-:meth:`DirtModel.loss_outcomes` and asks a value per outcome: the reference the tests compare it with, bit for bit
-(the same chances, seconds and values, multiplied and added in the same order)."""
+call, however many outcomes lead there; its sums are compiled where the plan search is (``point_sums`` of
+``plan_search.COMPILED``; numpy otherwise). :func:`fill_reference` goes through :meth:`DirtModel.stop_outcomes`
+and :meth:`DirtModel.loss_outcomes` and asks a value per outcome: the reference the tests compare it with, bit for
+bit (the same chances, seconds and values, multiplied and added in the same order)."""
 from __future__ import annotations
 
 import numpy as np
+
+from designer.systems.dirt.dice import plan_search
 
 FIN = ("finished",)
 
@@ -65,10 +68,15 @@ def fill(model, damage: tuple, gids: np.ndarray, value) -> np.ndarray:
         where += range(at + 1, at + 1 + len(stop_p))
         where += range(at + _PLACES + 1, at + _PLACES + 1 + len(loss_p))
     values = np.array([value(st) for st in states]).reshape(len(states), model.T1)   # may solve other states
-    ahead = values[rows]
-    mixed = _sums(np.array(chances), np.array(secs), ahead, np.array(where), model.T1)
     arr, done = model._table(damage)   # fetched again: the values above may have grown it
-    arr[todo, 0], arr[todo, 1], done[todo] = mixed[0::2], mixed[1::2], True
+    if plan_search.COMPILED is not None:
+        plan_search.COMPILED.point_sums(arr, np.array(todo, dtype=np.int64), np.array(chances), np.array(secs),
+                                        np.array(rows, dtype=np.int64), np.array(where, dtype=np.int64), values,
+                                        _PLACES)
+    else:
+        mixed = _sums(np.array(chances), np.array(secs), values[rows], np.array(where), model.T1)
+        arr[todo, 0], arr[todo, 1] = mixed[0::2], mixed[1::2]
+    done[todo] = True
     return arr
 
 
