@@ -20,6 +20,8 @@ from designer.systems.dirt.dice._rollout_core cimport (
     HMAX, KMAX, ROLLOUT_BIG, TMAX, XMAX, _after_gain, _attack_spread_one, _check, _fits, _min, _roll_one,
     _clear_round, _fold_round, _fold_row, _select)
 
+ctypedef const char* _cbytes
+
 cdef double BIG = ROLLOUT_BIG   # plans.BIG (sweep checks they agree)
 LAYOUT = (XMAX, BIG)
 
@@ -234,6 +236,11 @@ def relay_low(const int64_t[:] nums, const int64_t[:] dice, const int64_t[:] beg
     cdef int t
     cdef int64_t kd
     cdef const double[:, :, ::1] tab
+    cdef const double* src
+    cdef double* rp
+    cdef vector[_cbytes] tptr = vector[_cbytes](nk, NULL)     # each damage's [0, 1, 0], row strides
+    cdef vector[Py_ssize_t] tstride = vector[Py_ssize_t](nk, 0)
+    cdef vector[Py_ssize_t] tn = vector[Py_ssize_t](nk, -1)
     out_a = np.empty((R, T1))
     cdef double[:, ::1] out = out_a
     run_a = np.empty((max(1, dice.shape[0]), T1))
@@ -268,24 +275,31 @@ def relay_low(const int64_t[:] nums, const int64_t[:] dice, const int64_t[:] beg
             continue
         if kd >= nk:
             raise ValueError("relay_low: a damage beyond the tables")
-        tab = tables[kd]
-        if tab.shape[2] != T1:
-            raise ValueError("relay_low: tables of another shape")
+        if tn[kd] < 0:                  # each damage's table read once (it stays alive in ``tables``)
+            tab = tables[kd]
+            if tab.shape[2] != T1 or tab.shape[1] < 2:
+                raise ValueError("relay_low: tables of another shape")
+            tn[kd] = tab.shape[0]
+            tptr[kd] = <_cbytes>&tab[0, 1, 0] if tab.shape[0] > 0 else NULL
+            tstride[kd] = tab.strides[0]
         ng = 0
         for i in range(a, b):
-            if not 0 <= nums[i] < tab.shape[0] or (i > a and dice[i] < dice[i - 1]):
+            if not 0 <= nums[i] < tn[kd] or (i > a and dice[i] < dice[i - 1]):
                 raise ValueError("relay_low: a point beyond the table, or candidates out of dice order")
+            src = <const double*>(tptr[kd] + nums[i] * tstride[kd])
             if i == a:
+                rp = &run[0, 0]
                 for t in range(T1):
-                    run[0, t] = tab[nums[i], 1, t]
+                    rp[t] = src[t]
                 ng = 1
             else:
                 if dice[i] != dice[i - 1]:
                     for t in range(T1):
                         run[ng, t] = run[ng - 1, t]
                     ng += 1
+                rp = &run[ng - 1, 0]
                 for t in range(T1):
-                    run[ng - 1, t] = _min(run[ng - 1, t], tab[nums[i], 1, t])
+                    rp[t] = _min(rp[t], src[t])
             ends[ng - 1] = dice[i]
         while r < R and row_set[r] == s:
             g = ng - 1                         # the last count at most the need (none: the last of all)
@@ -316,12 +330,20 @@ def relay_bound(const int64_t[:, :] sid, const int64_t[:] length, const int64_t[
             raise ValueError("relay_bound: a plan longer than its arrays")
     out_a = np.empty((R, T1))
     cdef double[:, ::1] out = out_a
+    cdef const double* first
+    cdef const double* end
+    cdef const double* lw
+    cdef double rk
     for r in range(R):
         L = length[r]
         g = gain[r]
         pc = floats[sid[r, 1], 0]
-        k = 1 - pc - risk[r]
+        rk = risk[r]
+        k = 1 - pc - rk
+        first = &table[index[r, 1], 0, 0]
+        end = &table[index[r, L], 0, 0]
+        lw = &low[r, 0]
         for t in range(T1):
-            out[r, t] = pc * _after_gain(&table[index[r, 1], 0, 0], t, g, T1) + k * _after_gain(
-                &table[index[r, L], 0, 0], t, g, T1) + risk[r] * _after_gain(&low[r, 0], t, g, T1)
+            out[r, t] = pc * _after_gain(first, t, g, T1) + k * _after_gain(end, t, g, T1) + rk * _after_gain(
+                lw, t, g, T1)
     return out_a

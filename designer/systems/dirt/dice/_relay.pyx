@@ -466,14 +466,24 @@ cdef class PointSets:
             for i in range(self.begin[s], self.begin[s + 1]):
                 if not 0 <= self.flat[i] < table.shape[0]:
                     raise ValueError("PointSets.set_mins: a point beyond the table")
+        cdef const int64_t* fl = self.flat.data()
+        cdef double* dst
+        cdef const double* src
+        cdef int64_t a, b
         for k in range(n):
             s = sets[k]
-            if self.begin[s] == self.begin[s + 1]:
+            a = self.begin[s]
+            b = self.begin[s + 1]
+            if a == b:
                 continue
-            for i in range(self.begin[s], self.begin[s + 1]):
-                m = self.flat[i]
+            dst = &mins[s, 0]
+            src = &table[fl[a], 1, 0]
+            for t in range(T1):             # the first member, then each later one where strictly less
+                dst[t] = src[t]
+            for i in range(a + 1, b):
+                src = &table[fl[i], 1, 0]
                 for t in range(T1):
-                    v = table[m, 1, t]
-                    if i == self.begin[s] or v < mins[s, t]:
-                        mins[s, t] = v
+                    v = src[t]
+                    if v < dst[t]:
+                        dst[t] = v
             known[s] = 1
