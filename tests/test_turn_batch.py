@@ -135,3 +135,20 @@ def test_relay_outcomes_many_is_relay_outcomes():
                                                   compiled=compiled) == want
         checked += 1
     assert checked
+
+
+@pytest.mark.skipif(turn_batch.COMPILED is None, reason="the compiled replay (_turns) is not built")
+def test_rows_added_in_c_are_the_python_rows():
+    """The rows of outcome lists (numbers of their entries' seconds less credit, next state and loss) made by
+    _turns.add_row and by _Rows.row_python, for the model's stop and loss lists with no credit, 0 and 2 tokens."""
+    result = stage_result("rally-1/ss1", "achievable", False)
+    model = result.model
+    lists = [outs for table in (model._stops, model._losses) for outs in table.values()][:600]
+    assert len(lists) > 50
+    fast, slow = turn_batch._Rows(), turn_batch._Rows()
+    for i, outs in enumerate(lists):
+        credit = (0.0, 0, 2)[i % 3]
+        assert turn_batch.COMPILED.add_row(fast, outs, credit) == slow.row_python(outs, credit)
+    assert list(fast.chance) == list(slow.chance) and list(fast.key_of) == list(slow.key_of)
+    assert list(fast.starts) == list(slow.starts) and fast.named == slow.named and fast.keys == slow.keys
+    assert [type(k[0]) for k in fast.named] == [type(k[0]) for k in slow.named]

@@ -10,6 +10,7 @@ failures of a Big Attack are laid. Built when the package is installed (setup.py
 # distutils: language = c++
 import numpy as np
 
+from cpython cimport array
 from cpython.object cimport PyTypeObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_SET_ITEM
@@ -270,6 +271,35 @@ def attack_turns(const double[:, :, ::1] table, const int64_t[::1] nums, const i
         _emit(<int>ev_slot[e], ev_p[e], <int>ev_list[e], <int>ev_tok[e], <int>ev_label[e], list_q, list_key,
               list_start, nkeys, T1, where, keys, tks, merged, labels, slots)
     return _build(slots, keys, tks, merged, labels, B, rows.named, names, outcome)
+
+
+def add_row(rows, outs, credit) -> int:
+    """turn_batch._Rows.row_python for a list not met yet: append the row of ``outs`` (its entries' chances and the
+    numbers of their (seconds less ``credit``, next state, loss), numbering those not met yet in ``rows.named``) to
+    the arrays of ``rows``, the same numbers and arrays; returns its row."""
+    cdef dict keys = rows.keys
+    cdef list named = rows.named
+    cdef array.array chance = rows.chance, key_of = rows.key_of, starts = rows.starts
+    cdef vector[double] q
+    cdef vector[int64_t] numbers
+    cdef tuple t
+    for item in outs:
+        t = <tuple>item
+        if len(t) != 4:
+            raise ValueError(f"an outcome of four fields expected, got {t!r}")
+        key = (t[1] - credit, t[2], t[3])
+        k = keys.get(key)
+        if k is None:
+            k = len(named)
+            keys[key] = k
+            named.append(key)
+        numbers.push_back(k)
+        q.push_back(t[0])
+    if q.size():
+        array.extend_buffer(chance, <char*>q.data(), <Py_ssize_t>q.size())
+        array.extend_buffer(key_of, <char*>numbers.data(), <Py_ssize_t>numbers.size())
+    starts.append(len(chance))
+    return len(starts) - 2
 
 
 cdef extern from "Python.h":

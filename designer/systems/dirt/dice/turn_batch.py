@@ -224,10 +224,20 @@ class _Rows:
         return stops, losses
 
     def row(self, outs, credit=0.0) -> int:
-        """The row of ``outs``, its seconds less ``credit`` (the tokens of a Big Attack beyond the bound)."""
+        """The row of ``outs``, its seconds less ``credit`` (the tokens of a Big Attack beyond the bound); a list
+        not met yet is added by ``_turns.add_row`` where built, else by :meth:`row_python`, its reference."""
         hit = self.plain.get(id(outs)) if not credit else self.known.get((id(outs), credit))
         if hit is not None and hit[1] is outs:
             return hit[0]
+        row = COMPILED.add_row(self, outs, credit) if COMPILED is not None else self.row_python(outs, credit)
+        if credit:
+            self.known[(id(outs), credit)] = (row, outs)
+        else:
+            self.plain[id(outs)] = (row, outs)
+        return row
+
+    def row_python(self, outs, credit=0.0) -> int:
+        """Append the row of ``outs`` (numbering the entries' keys not met yet) and return it."""
         keys, named = self.keys, self.named
         numbers = []
         for _q, sec, nxt, lost in outs:
@@ -240,12 +250,7 @@ class _Rows:
         self.chance.extend([o[0] for o in outs])
         self.key_of.extend(numbers)
         self.starts.append(len(self.chance))
-        row = len(self.starts) - 2
-        if credit:
-            self.known[(id(outs), credit)] = (row, outs)
-        else:
-            self.plain[id(outs)] = (row, outs)
-        return row
+        return len(self.starts) - 2
 
     def arrays(self) -> tuple:
         return self.chance, self.key_of, self.starts, max(1, len(self.named))
