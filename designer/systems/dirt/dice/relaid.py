@@ -129,10 +129,11 @@ def _mins_store(model, damage: tuple, count: int) -> list:
     if store is None:
         store = model._relay_cache[("mins", damage)] = [np.zeros((0, model.T1)), np.zeros(0, dtype=bool)]
     old = len(store[1])
-    if old < count:         # the minima of sets not known yet are never read: left as they come
+    if old < count:         # the minima of sets not known yet are never read: left as they come, not copied
         size = max(64, 2 * count)
         mins, known = np.empty((size, model.T1)), np.zeros(size, dtype=bool)
-        mins[:old], known[:old] = store[0][:old], store[1]
+        rows = np.flatnonzero(store[1])
+        mins[rows], known[:old] = store[0][rows], store[1]
         store[0], store[1] = mins, known
     return store
 
