@@ -98,8 +98,9 @@ cdef inline void _roll_one(long p, const int64_t[:, :] sid, const int64_t[:] len
     cdef double tail[HMAX]
     cdef double q[XMAX]
     cdef int nzx[XMAX]
-    cdef double acc[TMAX]
+    cdef double acc[KMAX * TMAX]
     cdef double* Ux
+    cdef int n, hb, e
     cdef int hreach[LMAX]
     cdef int kreach[LMAX]
     cdef double* W
@@ -141,31 +142,37 @@ cdef inline void _roll_one(long p, const int64_t[:, :] sid, const int64_t[:] len
             nh = 0                                 # those that keep h + x below the limit: the first nh
             while nh < nnz and h + nzx[nh] < H:
                 nh += 1
+            # each (dice secured, tokens) value by the same operations in the same order as one at a time: a
+            # pass over all of them per term (the rows of one h lie side by side in U, k then t)
+            n = (kreach[i] + 1) * T1
+            hb = h * KT
+            for t in range(T1):
+                acc[t] = tail[h] * loss_j[t]
+            for e in range(T1, n):
+                acc[e] = acc[e - T1]
+            for z in range(nh):                   # the hazard counts below the limit, rising
+                qx = q[nzx[z]]
+                Ux = &U[hb + nzx[z] * KT]
+                for e in range(n):
+                    acc[e] = acc[e] + qx * Ux[e]
+            if pj != 0.0:
+                for k in range(kreach[i] + 1):
+                    for t in range(T1):
+                        acc[k * T1 + t] = pj * loss_j[t] + (1 - pj) * acc[k * T1 + t]
+            if pc != 0.0:
+                for k in range(kreach[i] + 1):
+                    for t in range(T1):
+                        acc[k * T1 + t] = pc * stop_j[t] + (1 - pc) * acc[k * T1 + t]
             for k in range(kreach[i] + 1):
-                # each token count's value by the same operations in the same order as one at a time, a
-                # pass over the token counts per term (simple loops the compiler can run several at once)
                 c = m * k + m * (m + 1) // 2           # plans.secure_cost(k, m)
-                base = h * KT + k * T1
-                for t in range(T1):
-                    acc[t] = tail[h] * loss_j[t]
-                for z in range(nh):                   # the hazard counts below the limit, rising
-                    qx = q[nzx[z]]
-                    Ux = &U[base + nzx[z] * KT]
-                    for t in range(T1):
-                        acc[t] = acc[t] + qx * Ux[t]
-                if pj != 0.0:
-                    for t in range(T1):
-                        acc[t] = pj * loss_j[t] + (1 - pj) * acc[t]
-                if pc != 0.0:
-                    for t in range(T1):
-                        acc[t] = pc * stop_j[t] + (1 - pc) * acc[t]
+                base = hb + k * T1
                 if 1 <= m < XMAX and k + m <= K:
                     for t in range(T1):
                         sec = U[base + m * T1 - c + t] if t >= c else ROLLOUT_BIG
-                        V[base + t] = _min(stop_i[t], _min(acc[t], sec))
+                        V[base + t] = _min(stop_i[t], _min(acc[k * T1 + t], sec))
                 else:
                     for t in range(T1):
-                        V[base + t] = _min(stop_i[t], _min(acc[t], ROLLOUT_BIG))
+                        V[base + t] = _min(stop_i[t], _min(acc[k * T1 + t], ROLLOUT_BIG))
         W = U
         U = V
         V = W
