@@ -153,10 +153,10 @@ cdef class Choice:
         self.need, self.store, self.depth, self.gains = need, store, depth, gains
         self.shift, self.frontier = shift, frontier
 
-    def plans(self, pool):
+    def plans(self, pool, bint with_need=True):
         """The plans of ``pool`` (a (gear, gas, brake, leader) tuple of dice, or None: no limit): the candidates
         kept (as :func:`pareto` keeps them), their step rows [plan, 1 + step] up to the longest of them (2
-        columns at most when there is none), lengths, gains and dice needed."""
+        columns at most when there is none), lengths, gains and dice needed (None unless ``with_need``)."""
         cdef Py_ssize_t n = self.cand.size(), i, a, b, k, col, w
         cdef int64_t l0 = 0, l1 = 0, l2 = 0, l3 = 0, prev = 0
         cdef bint fit = pool is not None, any_ = False
@@ -195,18 +195,20 @@ cdef class Choice:
                     top = self.depth[out[i]]
         w = min(top + 1, self.store.shape[1])
         # one block for the five arrays (one allocation; each array a contiguous view of its part)
-        block = _EMPTY(m * (7 + w), _INT64)
+        cdef Py_ssize_t at = (7 if with_need else 3) * m      # where the step rows start
+        block = _EMPTY(at + m * w, _INT64)
         cdef int64_t[:] bv = block
         cdef int64_t c
         for i in range(m):
             c = out[i]
             bv[i], bv[m + i], bv[2 * m + i] = c, self.depth[c], self.gains[c]
-            for col in range(4):
-                bv[3 * m + 4 * i + col] = self.need[c, col]
+            if with_need:
+                for col in range(4):
+                    bv[3 * m + 4 * i + col] = self.need[c, col]
             for col in range(w):
-                bv[7 * m + w * i + col] = self.store[c, col]
-        return (block[:m], block[7 * m:].reshape(m, w), block[m:2 * m], block[2 * m:3 * m],
-                block[3 * m:7 * m].reshape(m, 4))
+                bv[at + w * i + col] = self.store[c, col]
+        return (block[:m], block[at:].reshape(m, w), block[m:2 * m], block[2 * m:3 * m],
+                block[3 * m:7 * m].reshape(m, 4) if with_need else None)
 
 
 def take(const int64_t[:, :] a, const int64_t[:] rows, Py_ssize_t width):

@@ -293,23 +293,24 @@ def pareto_index(search: Search, pool=None) -> np.ndarray:
     return winners[keep][np.lexsort((pos[keep], end[keep]))]
 
 
-def chosen(search: Search, table, pool=None) -> tuple:
+def chosen(search: Search, table, pool=None, need: bool = True) -> tuple:
     """The plans of a pool taken from a search: the candidates kept (:func:`pareto_index`), their StepTable
-    rows [plan, 1 + step] up to the longest of them, their lengths, Big Attack gains and dice needed."""
+    rows [plan, 1 + step] up to the longest of them, their lengths, Big Attack gains and dice needed (None unless
+    ``need``: :func:`arrays` gives them for every candidate)."""
     if search.compiled is not None:
         choice = search.cache.get("choice")
         if choice is None:
             store, depth = step_rows(search, table)
-            need, group, order = arrays(search)
-            choice = search.cache["choice"] = COMPILED.Choice(order, group, search.risk, need, store, depth,
+            dice, group, order = arrays(search)
+            choice = search.cache["choice"] = COMPILED.Choice(order, group, search.risk, dice, store, depth,
                                                               search.cache["gains"], *_layout(search))
-        return choice.plans(None if pool is None else (pool.gear, pool.gas, pool.brake, pool.leader))
+        return choice.plans(None if pool is None else (pool.gear, pool.gas, pool.brake, pool.leader), need)
     store, depth = step_rows(search, table)
-    need, group, order = arrays(search)
+    need_of = arrays(search)[0]
     cand = pareto_index(search, pool)
     length = depth[cand]
     longest = int(length.max()) if len(cand) else 1
-    return cand, store[cand, :longest + 1], length, search.cache["gains"][cand], need[cand]
+    return cand, store[cand, :longest + 1], length, search.cache["gains"][cand], need_of[cand] if need else None
 
 
 def step_rows(search: Search, table) -> tuple[np.ndarray, np.ndarray]:

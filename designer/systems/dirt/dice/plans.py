@@ -133,21 +133,32 @@ def plan_set(engine, cell: int, gear: int, table: StepTable, pool=None, search=N
     every plan set taken from it."""
     if search is None:
         search = search_plans(engine, cell, gear)
-    cand, ids, length, gains, need = chosen(search, table, pool)
-    return LazyPlanSet(table, cell, gear, ids, length, gains, PlanSteps(search, cand), need)
+    cand, ids, length, gains, _ = chosen(search, table, pool, need=False)
+    return LazyPlanSet(table, cell, gear, ids, length, gains, PlanSteps(search, cand), None)
 
 
 class LazyPlanSet(PlanSet):
     """A plan set whose arrays of what each step does are read from the StepTable when first asked for (the
-    sweep needs only the step numbers, lengths and gains)."""
+    sweep needs only the step numbers, lengths and gains); the dice its plans need too, when taken from a search
+    (only the full pool's are asked for)."""
 
     _LAZY = ("cell", "gear", "fin", "q", "pj", "pc", "m", "cuts")
 
     def __init__(self, table: StepTable, cell: int, gear: int, ids: np.ndarray, length: np.ndarray,
-                 gain: np.ndarray, steps, need: np.ndarray):
-        self.length, self.gain, self.steps, self.need, self.sid = length, gain, steps, need, ids
+                 gain: np.ndarray, steps, need: np.ndarray | None):
+        self.length, self.gain, self.steps, self._need, self.sid = length, gain, steps, need, ids
         self.rescue = self.points = self.gidx = self.first = None
         self._source = (table, cell, gear)
+
+    @property
+    def need(self) -> np.ndarray | None:
+        if self._need is None and isinstance(self.steps, PlanSteps):
+            self._need = plan_search.arrays(self.steps.search)[0][self.steps.cand]
+        return self._need
+
+    @need.setter
+    def need(self, value) -> None:
+        self._need = value
 
     def __getattr__(self, name):
         if name not in LazyPlanSet._LAZY:
