@@ -120,7 +120,7 @@ class DirtModel:
         return math.inf if state == FIN else state[0] + 0.5 * state[2][3] + state[1] / 100.0
 
     def pool(self, cell: int, damage: tuple) -> Pool:
-        key = (cell,) + tuple(damage[:3])
+        key = (cell, damage[0], damage[1], damage[2])
         hit = self._pools.get(key)
         if hit is None:
             base = self.rules.pool(self.road.surface[cell] if self.surface is None else self.surface, self.leader)
