@@ -58,15 +58,15 @@ cdef inline int _with_jump(int jumps, int jd) noexcept nogil:
     return jumps + (1 << (6 + 3 * (jd - 6)))
 
 
-cdef bint _loses(int64_t used, int jumps, int64_t nused, int jd, const int* n, int64_t mask, const int64_t* h,
-                 int limit) noexcept nogil:
-    """relay._loses: whether a laying can lose control on this step, given how the rolled dice fell."""
-    cdef bint canon_now = (nused & CANON) != 0 and (used & CANON) == 0
-    cdef int i, pre, post, room = 0, a, d, clean, nj, x0, x1, hi
+cdef inline bint _loses_at(int64_t used, int jumps, int64_t nused, int jd, const int* n, int64_t mask,
+                           const int64_t* h, int limit, const int* a, const int* d, const int* nj) noexcept nogil:
+    """relay._loses: whether a laying can lose control on this step, given how the rolled dice fell (``mask``:
+    the gear dice showing a hazard, ``h``: hazards among the gas, brake and leader dice), with what does not
+    depend on them worked out once per step: the dice of each kind used before the step (``a``), laid on it
+    (``d``) and among the jump dice (``nj``); the step is not a canon start's gear 2 (no loss there)."""
+    cdef int i, pre, post, room = 0, clean, x0, x1, hi
     cdef bint jump_ok
     if (used & CANON) and (mask & 2):
-        return False
-    if canon_now:
         return False
     if jumps & 63 & mask:
         return False
@@ -74,20 +74,17 @@ cdef bint _loses(int64_t used, int jumps, int64_t nused, int jd, const int* n, i
     post = _pop6(nused & mask & 63)
     jump_ok = 0 <= jd < 6 and (mask & (1 << jd)) != 0
     for i in range(3):
-        a = <int>((used >> SHIFTS[i]) & 7)
-        d = <int>((nused >> SHIFTS[i]) & 7) - a
         hi = <int>h[i]
         clean = n[i] - hi
-        nj = _jcount(jumps, i)
-        if clean < nj:
+        if clean < nj[i]:
             return False
-        x0 = a - clean if a - clean > 0 else 0
-        x1 = a - nj if a - nj < hi else hi
+        x0 = a[i] - clean if a[i] - clean > 0 else 0
+        x1 = a[i] - nj[i] if a[i] - nj[i] < hi else hi
         if x0 > x1:
             return False
         pre += x0
-        post += x0 + d if x0 + d < hi else hi
-        x1 = x1 if x1 < hi - d else hi - d
+        post += x0 + d[i] if x0 + d[i] < hi else hi
+        x1 = x1 if x1 < hi - d[i] else hi - d[i]
         room += x1 - x0 if x1 - x0 > 0 else 0
         if jd == 6 + i and hi - x0 >= 1:
             jump_ok = True
@@ -130,8 +127,20 @@ cdef class Outcomes:
         if not fresh:
             return at
         self.bits.resize(at + self.owords, 0)
+        # what does not depend on how the dice fell, worked out once for the signature
+        cdef int a[3]
+        cdef int d[3]
+        cdef int nj[3]
+        cdef int i
+        if (nused & CANON) != 0 and (used & CANON) == 0:
+            return at                      # a canon start's gear 2 here: no loss under any outcome
+        for i in range(3):
+            a[i] = <int>((used >> SHIFTS[i]) & 7)
+            d[i] = <int>((nused >> SHIFTS[i]) & 7) - a[i]
+            nj[i] = _jcount(jumps, i)
         for r in range(self.nouts):
-            if _loses(used, jumps, nused, jd, self.n, self.outs[4 * r], &self.outs[4 * r + 1], self.limit):
+            if _loses_at(used, jumps, nused, jd, self.n, self.outs[4 * r], &self.outs[4 * r + 1], self.limit, a, d,
+                         nj):
                 self.bits[at + r // 64] |= (<uint64_t>1) << (r % 64)
         return at
 
@@ -390,6 +399,34 @@ cdef class PointSets:
         """The number of each class's set of points (``members`` of class k from ``starts[k]``, indexes in
         ``codes``; ``numbers``: the model's number of each point), and the classes whose set is new (numbered
         in order from ``count`` before the call; their members are kept)."""
+        fresh_list = []
+        return self._number(codes, members, starts, numbers, fresh_list), fresh_list
+
+    def number_known(self, const int64_t[:] codes, const int64_t[:] members, const int64_t[:] starts,
+                     const int64_t[:] lut):
+        """:meth:`number` with each point's number read from ``lut`` (point code + 1 -> the model's number of the
+        point, 0: none yet): ``(the number of each member's point, the number of each class's set)``; None, and
+        nothing numbered, when some point has no number yet."""
+        cdef Py_ssize_t n = codes.shape[0], i
+        cdef int64_t c
+        numbers = np.empty(n, dtype=np.int64)
+        cdef int64_t[::1] nv = numbers
+        for i in range(n):
+            c = codes[i] + 1
+            if not 0 < c < lut.shape[0] or lut[c] == 0:
+                return None
+            nv[i] = lut[c]
+        for i in range(members.shape[0]):
+            if not 0 <= members[i] < n:
+                raise ValueError("PointSets.number_known: a member beyond the points")
+        nums = np.empty(members.shape[0], dtype=np.int64)
+        cdef int64_t[::1] mv = nums
+        for i in range(members.shape[0]):
+            mv[i] = nv[members[i]]
+        return nums, self._number(codes, members, starts, numbers, None)
+
+    cdef object _number(self, const int64_t[:] codes, const int64_t[:] members, const int64_t[:] starts,
+                        const int64_t[:] numbers, list fresh_list):
         cdef Py_ssize_t ncls = starts.shape[0], k, i, a, b
         cdef int64_t s
         cdef uint64_t h
@@ -401,7 +438,6 @@ cdef class PointSets:
                 raise ValueError("PointSets.number: a member beyond the points")
         out = np.empty(ncls, dtype=np.int64)
         cdef int64_t[:] ov = out
-        fresh_list = []
         for k in range(ncls):
             a = starts[k]
             b = starts[k + 1] if k + 1 < ncls else members.shape[0]
@@ -419,13 +455,14 @@ cdef class PointSets:
                 h = row_hash(self.key.data(), b - a, h)
             if fresh:
                 self.count += 1
-                fresh_list.append(k)
+                if fresh_list is not None:
+                    fresh_list.append(k)
                 for i in range(a, b):
                     self.codes.push_back(codes[members[i]])
                     self.flat.push_back(numbers[members[i]])
                 self.begin.push_back(self.flat.size())
             ov[k] = s
-        return out, fresh_list
+        return out
 
     def members_of(self, const int64_t[:] sets):
         """The members of some sets one after the other (the model's numbers of their points), and the number

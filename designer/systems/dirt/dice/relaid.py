@@ -11,7 +11,8 @@ import numpy as np
 
 from designer.systems.dirt.dice.plan_search import cut_cells
 from designer.systems.dirt.dice.plans import BIG, PlanSteps
-from designer.systems.dirt.dice.relay import _entries, failure_classes, layings, outcomes, plan_dice
+from designer.systems.dirt.dice.relay import _Which, _by_dice, _entries, failure_classes, layings, outcomes, \
+    plan_dice
 from designer.systems.dirt.driving.dice_used import _BRAKE, _CANON, _GAS, _LEADER, _M, _RZ
 
 try:
@@ -41,8 +42,16 @@ def plan_classes(model, cell: int, gear: int, plan_steps=None, dice: tuple | Non
         at = model._relay_cache[("engine", cell)] = (engine, cut_cells(engine), len(engine.road.nodes))
     engine = at[0]
     if COMPILED is not None and at[2] < COMPILED.MAX_CELLS:
-        codes, numbers, probs, members, starts, which = _compiled_classes(model, engine, cell, gear, rolled, jumps,
-                                                                          at[1])
+        got = _laid(model, engine, cell, gear, rolled, jumps, at[1])
+        sets = model._relay_cache.get("point sets")
+        if sets is None:
+            sets = model._relay_cache["point sets"] = COMPILED.PointSets()
+        lut = getattr(model.numbers, "lut", None)            # point code + 1 -> its number (0: none yet)
+        fast = None if got is None or lut is None else sets.number_known(got[0], got[2], got[3], lut)
+        if fast is not None:    # every point numbered already: their numbers and the sets' in one call
+            hit = model._classes[key] = (got[1], fast[0], got[3], got[4], fast[1])
+            return hit
+        codes, numbers, probs, members, starts, which = _numbered(model, got)
     else:
         codes = None
         lkey = (cell, gear, rolled & ~_CANON)
@@ -82,6 +91,12 @@ def _compiled_classes(model, engine, cell: int, gear: int, rolled: int, jumps: t
                       cuts: list | None = None) -> tuple:
     """:func:`plan_classes`' classes from the compiled laying search (``cuts``: :func:`cut_cells` of the engine):
     (point codes, point numbers, chances, members, starts, class of each outcome)."""
+    return _numbered(model, _laid(model, engine, cell, gear, rolled, jumps, cuts))
+
+
+def _laid(model, engine, cell: int, gear: int, rolled: int, jumps: tuple, cuts: list | None) -> tuple | None:
+    """The compiled laying search's classes: (point codes, chances, members, starts, class of each outcome), or
+    None when there is no laying or no failing outcome."""
     known = model._relay_cache.setdefault((rolled, jumps), {})
     outs = known.get(None)
     if outs is None:
@@ -98,6 +113,15 @@ def _compiled_classes(model, engine, cell: int, gear: int, rolled: int, jumps: t
         cuts = cut_cells(engine)
     got = layer.classes(engine, cuts, cell, gear, rolled & ~_CANON, table) if outs else None
     if got is None:
+        return None
+    codes, probs, members, starts, which = got
+    return codes, probs, members, starts, _Which(outs, which)
+
+
+def _numbered(model, got: tuple | None) -> tuple:
+    """:func:`_laid`'s classes with the model's number of each point (numbering new points):
+    (point codes, point numbers, chances, members, starts, class of each outcome)."""
+    if got is None:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, np.zeros(0), empty, empty, {}
     codes, probs, members, starts, which = got
@@ -106,20 +130,7 @@ def _compiled_classes(model, engine, cell: int, gear: int, rolled: int, jumps: t
     if numbers is None or not numbers.all():
         numbers = model.numbers.number(codes // 256, (codes // 32) % 8, (codes // 16) % 2, codes % 16,
                                        np.ones(len(codes), dtype=bool))
-    return codes, numbers, probs, members, starts, _Which(outs, which)
-
-
-class _Which:
-    """The number of the class of each failing outcome (by its key, as :func:`outcomes` gives it), made into
-    a dict when first asked (only the Monte Carlo player asks)."""
-
-    def __init__(self, outs: list, which: np.ndarray):
-        self.outs, self.which, self.known = outs, which, None
-
-    def __getitem__(self, outcome: tuple) -> int:
-        if self.known is None:
-            self.known = {o: k for (_p, o), k in zip(self.outs, self.which.tolist())}
-        return self.known[outcome]
+    return codes, numbers, probs, members, starts, which
 
 
 def _mins_store(model, damage: tuple, count: int) -> list:
@@ -284,17 +295,6 @@ def closure_points(model, ps) -> list:
     if hit is None:
         every = np.unique(model.numbers._every(search, model.steps))
         hit = search.cache["all_points"] = every[every > 0].tolist()
-    return hit
-
-
-def _by_dice(model, search) -> tuple:
-    """The numbers of the points of a search's candidates in rising order of their dice, and their dice."""
-    hit = search.cache.get("by_dice")
-    if hit is None:
-        every = model.numbers._every(search, model.steps)
-        nums = every[np.arange(search.n), search.depth]
-        order = np.argsort(search.dice, kind="stable")
-        hit = search.cache["by_dice"] = (nums[order], search.dice[order])
     return hit
 
 

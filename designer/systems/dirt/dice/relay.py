@@ -319,3 +319,27 @@ def _entries(model) -> _Entries:
     if store is None:
         store = model._relay_cache["entries"] = _Entries()
     return store
+
+
+class _Which:
+    """The number of the class of each failing outcome (by its key, as :func:`outcomes` gives it), made into
+    a dict when first asked (only the Monte Carlo player asks)."""
+
+    def __init__(self, outs: list, which: np.ndarray):
+        self.outs, self.which, self.known = outs, which, None
+
+    def __getitem__(self, outcome: tuple) -> int:
+        if self.known is None:
+            self.known = {o: k for (_p, o), k in zip(self.outs, self.which.tolist())}
+        return self.known[outcome]
+
+
+def _by_dice(model, search) -> tuple:
+    """The numbers of the points of a search's candidates in rising order of their dice, and their dice."""
+    hit = search.cache.get("by_dice")
+    if hit is None:
+        every = model.numbers._every(search, model.steps)
+        nums = every[np.arange(search.n), search.depth]
+        order = np.argsort(search.dice, kind="stable")
+        hit = search.cache["by_dice"] = (nums[order], search.dice[order])
+    return hit
