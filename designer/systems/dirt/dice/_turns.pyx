@@ -4,8 +4,10 @@
 :func:`designer.systems.dirt.dice.replay.codes_of` (what to do before each die), for one plan, with the same
 arithmetic in the same order (so the same table and the same choices); :func:`roll_turns` carries the chances
 of a turn die by die and merges its outcomes as turn_batch does in Python; :func:`relay_pick` picks where the
-failures of a Big Attack are laid. Built when the package is installed (setup.py); where it is not,
-``turn_batch.COMPILED`` is None and the numpy and Python code runs.
+failures of a Big Attack are laid, and :func:`attack_turns` picks them and merges a Big Attack's outcomes for every
+count of tokens in one call (the reading achievable); :func:`add_row` turns an outcome list into the rows of numbers
+the merging reads. Built when the package is installed (setup.py); where it is not, ``turn_batch.COMPILED`` is
+None and the numpy and Python code runs.
 """
 # distutils: language = c++
 import numpy as np
