@@ -93,6 +93,8 @@ class ExpectedTime:
             if isinstance(table, dict):
                 table.clear()
         self.solution._outcomes.clear()
+        from designer.systems.dirt.dice import turn_batch
+        turn_batch._ROWS.pop(self.model, None)       # the statistics' rows of outcome lists
 
     @property
     def ideal_seconds(self) -> int | None:
