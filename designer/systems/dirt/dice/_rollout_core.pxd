@@ -153,8 +153,16 @@ cdef inline void _roll_one(long p, const int64_t[:, :] sid, const int64_t[:] len
             for z in range(nh):                   # the hazard counts below the limit, rising
                 qx = q[nzx[z]]
                 Ux = &U[hb + nzx[z] * KT]
-                for e in range(n):
+                e = 0
+                while e + 4 <= n:                 # four values a turn (each its own sum, as one at a time)
                     acc[e] = acc[e] + qx * Ux[e]
+                    acc[e + 1] = acc[e + 1] + qx * Ux[e + 1]
+                    acc[e + 2] = acc[e + 2] + qx * Ux[e + 2]
+                    acc[e + 3] = acc[e + 3] + qx * Ux[e + 3]
+                    e += 4
+                while e < n:
+                    acc[e] = acc[e] + qx * Ux[e]
+                    e += 1
             if pj != 0.0:
                 for k in range(kreach[i] + 1):
                     for t in range(T1):
