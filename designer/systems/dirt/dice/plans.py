@@ -292,9 +292,10 @@ def _features(step, hz: dict, cut_cells) -> tuple:
 def subset_many(ps: PlanSet, rows) -> PlanSet:
     """Some plans of a set (rows: plan numbers), as a set."""
     rows = np.asarray(rows)
+    need = ps._need if isinstance(ps, LazyPlanSet) else ps.need      # as known: not worked out for a subset
     return PlanSet(length=ps.length[rows], cell=ps.cell[rows], gear=ps.gear[rows], fin=ps.fin[rows], q=ps.q[rows],
                    pj=ps.pj[rows], pc=ps.pc[rows], m=ps.m[rows], cuts=ps.cuts[rows], gain=ps.gain[rows],
-                   steps=[ps.steps[r] for r in rows.tolist()], need=None if ps.need is None else ps.need[rows])
+                   steps=[ps.steps[r] for r in rows.tolist()], need=None if need is None else need[rows])
 
 
 def subset(ps: PlanSet, p: int) -> PlanSet:
