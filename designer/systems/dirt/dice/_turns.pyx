@@ -134,24 +134,31 @@ def roll_codes(const double[:, :] q, const double[:] pj, const double[:] pc, con
     return bytes(out)
 
 
+cdef inline int _cheapest(const double[:, :, ::1] table, const int64_t[::1] nums, int a, int e, int64_t t,
+                          double* best) noexcept:
+    """The place in ``nums[a:e]`` (not empty) of the cheapest point under ``table[number, 1, t]``, the first of
+    equal ones; its value into ``best``."""
+    cdef int i, arg = a
+    cdef double v
+    best[0] = table[nums[a], 1, t]
+    for i in range(a + 1, e):
+        v = table[nums[i], 1, t]
+        if v < best[0]:
+            best[0] = v
+            arg = i
+    return arg
+
+
 cdef void _pick(const double[:, :, ::1] table, const int64_t[::1] nums, const int64_t[::1] first, int64_t t,
                 vector[pair[int64_t, int]]& picked, vector[double]& value) noexcept:
     """Each class's cheapest point under ``table[number, 1, t]`` (the first of equal ones) into ``picked`` as
     (point, class), sorted by point then class, and its value into ``value[class]``."""
     cdef int S = first.shape[0], n = nums.shape[0]
-    cdef int c, i, a, e, arg
-    cdef double best, v
+    cdef int c, arg
+    cdef double best
     picked.clear()
     for c in range(S):
-        a = first[c]
-        e = first[c + 1] if c + 1 < S else n
-        arg = a
-        best = table[nums[a], 1, t]
-        for i in range(a + 1, e):
-            v = table[nums[i], 1, t]
-            if v < best:
-                best = v
-                arg = i
+        arg = _cheapest(table, nums, first[c], first[c + 1] if c + 1 < S else n, t, &best)
         picked.push_back(pair[int64_t, int](nums[arg], c))
         value[c] = best
     sort(picked.begin(), picked.end())            # by point, then class: each point's classes in order
@@ -197,22 +204,14 @@ cdef void _pick_classes(const double[:, :, ::1] table, const int64_t[::1] nums, 
     """:func:`_pick` over the classes as plan_classes gives them (class c: ``nums[starts[c]:starts[c + 1]]``, the
     last up to the end; a class of no point left out), each picked point with the class's own number."""
     cdef int C = starts.shape[0], n = nums.shape[0]
-    cdef int c, i, a, e, arg
-    cdef double best, v
+    cdef int c, a, e
+    cdef double best
     picked.clear()
     for c in range(C):
         a = starts[c]
         e = starts[c + 1] if c + 1 < C else n
-        if a >= e:
-            continue
-        arg = a
-        best = table[nums[a], 1, t]
-        for i in range(a + 1, e):
-            v = table[nums[i], 1, t]
-            if v < best:
-                best = v
-                arg = i
-        picked.push_back(pair[int64_t, int](nums[arg], c))
+        if a < e:
+            picked.push_back(pair[int64_t, int](nums[_cheapest(table, nums, a, e, t, &best)], c))
     sort(picked.begin(), picked.end())
 
 
