@@ -149,6 +149,17 @@ cdef inline int _cheapest(const double[:, :, ::1] table, const int64_t[::1] nums
     return arg
 
 
+cdef inline int _run_of(vector[pair[int64_t, int]]& picked, int g, const double[::1] weight, double* acc) noexcept:
+    """The end of the run of ``picked`` (sorted) that starts at ``g`` and lays its classes at one point, the
+    chances of its classes (``weight[class]``) added in order from 0 into ``acc``."""
+    cdef int i = g, S = <int>picked.size()
+    acc[0] = 0.0
+    while i < S and picked[i].first == picked[g].first:
+        acc[0] = acc[0] + weight[picked[i].second]
+        i += 1
+    return i
+
+
 cdef void _pick(const double[:, :, ::1] table, const int64_t[::1] nums, const int64_t[::1] first, int64_t t,
                 vector[pair[int64_t, int]]& picked, vector[double]& value) noexcept:
     """Each class's cheapest point under ``table[number, 1, t]`` (the first of equal ones) into ``picked`` as
@@ -184,11 +195,7 @@ def relay_pick(const double[:, :, ::1] table, const int64_t[::1] nums, const int
         bn, bc, bv = [], [], []
         g = 0
         while g < S:
-            acc = 0.0
-            i = g
-            while i < S and picked[i].first == picked[g].first:
-                acc = acc + weights[picked[i].second]
-                i += 1
+            i = _run_of(picked, g, weights, &acc)
             bn.append(picked[g].first)
             bc.append(acc)
             bv.append(value[picked[g].second])
@@ -249,11 +256,7 @@ def attack_turns(const double[:, :, ::1] table, const int64_t[::1] nums, const i
         here = <dict>at[grp]
         g = 0
         while g < S:
-            acc = 0.0
-            i = g
-            while i < S and picked[i].first == picked[g].first:
-                acc = acc + probs[picked[i].second]
-                i += 1
+            i = _run_of(picked, g, probs, &acc)
             r = here.get(picked[g].first)
             if r is None:
                 r = make_row(picked[g].first, grp)
@@ -311,19 +314,19 @@ cdef inline object _six(PyTypeObject* tp, object a, object b, object c, object d
     """An instance of ``tp``, a tuple type of no fields of its own (Outcome), holding the six items: allocated as
     its type allocates it and filled, as ``tuple.__new__(tp, items)`` makes it, without the tuples in between."""
     t = PyType_GenericAlloc(tp, 6)
-    Py_INCREF(a)
-    PyTuple_SET_ITEM(t, 0, a)
-    Py_INCREF(b)
-    PyTuple_SET_ITEM(t, 1, b)
-    Py_INCREF(c)
-    PyTuple_SET_ITEM(t, 2, c)
-    Py_INCREF(d)
-    PyTuple_SET_ITEM(t, 3, d)
-    Py_INCREF(e)
-    PyTuple_SET_ITEM(t, 4, e)
-    Py_INCREF(f)
-    PyTuple_SET_ITEM(t, 5, f)
+    _put(t, 0, a)
+    _put(t, 1, b)
+    _put(t, 2, c)
+    _put(t, 3, d)
+    _put(t, 4, e)
+    _put(t, 5, f)
     return t
+
+
+cdef inline void _put(object t, Py_ssize_t i, object x):
+    """Item ``i`` of the new tuple ``t`` set to ``x`` (the tuple takes a reference of its own)."""
+    Py_INCREF(x)
+    PyTuple_SET_ITEM(t, i, x)
 
 
 cdef list _build(vector[int64_t]& slots, vector[int64_t]& keys, vector[int64_t]& toks, vector[double]& probs,
