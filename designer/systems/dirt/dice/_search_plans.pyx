@@ -3,7 +3,9 @@
 """The work on the candidates of a plan search, compiled (C++; part of the compiled plan search of
 :mod:`._search`): their order, the Pareto choice of a pool's plans, their step rows and gains, the numbers of
 their points. The same choices and numbers as the numpy code of :mod:`designer.systems.dirt.dice.plan_search` and
-:class:`designer.systems.dirt.dice.plans.PointNumbers`, which stays the reference.
+:class:`designer.systems.dirt.dice.plans.PointNumbers`, which stays the reference. Beside them, the sums of the
+values of the points of those plans under a damage (:func:`point_sums`, for
+:func:`designer.systems.dirt.dice.point_values.fill`; its numpy sums are the reference).
 """
 import numpy as np
 
