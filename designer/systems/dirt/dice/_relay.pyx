@@ -95,6 +95,9 @@ cdef inline bint _loses_at(int64_t used, int jumps, int64_t nused, int jd, const
     return post + (limit - 1 - pre if limit - 1 - pre < room else room) >= limit
 
 
+
+cdef int64_t LOW32 = 0xffffffff     # the low 32 bits of a run (its length): a C constant, not a Python int
+
 cdef class Outcomes:
     """The failing outcomes of one plan's dice (rows of ``outs``: gear hazard bits, hazards among the gas, brake
     and leader dice; their chances ``probs``), the dice rolled ``rolled`` and the hazard limit; and, kept as
@@ -171,7 +174,7 @@ cdef class Layer:
         cdef cbool fresh
         if hit >= 0:
             start[0] = <int>(hit >> 32)
-            return <int>(hit & 0xffffffff)
+            return <int>(hit & LOW32)
         cdef Opt o
         cdef int first = self.opts.size()
         options = engine.die_options(g, used)
@@ -194,7 +197,7 @@ cdef class Layer:
         cdef cbool fresh
         if hit >= 0:
             start[0] = <int>(hit >> 32)
-            return <int>(hit & 0xffffffff)
+            return <int>(hit & LOW32)
         cdef Move m
         cdef int first = self.moves.size()
         found = engine.cell_moves(c, g, self.opt_objs[o.obj])
