@@ -75,13 +75,14 @@ def order(const int64_t[:] end, const double[:] risk, const int64_t[:] dice, con
 
 cdef vector[int64_t] _pareto(const int64_t[:] order, const int64_t[:] group, const double[:] risk,
                              const int64_t[:, :] need, pool, int shift, bint frontier) except *:
-    cdef Py_ssize_t n = order.shape[0], i, a, b, k
+    cdef Py_ssize_t n = order.shape[0], i
     cdef int64_t lim[4]
     cdef bint fit = pool is not None
     if fit:
         for i in range(4):
             lim[i] = pool[i]
     cdef vector[int64_t] win, ends, out
+    cdef vector[double] wr
     cdef int64_t o, prev = 0
     cdef bint any_ = False
     for i in range(n):
@@ -90,23 +91,32 @@ cdef vector[int64_t] _pareto(const int64_t[:] order, const int64_t[:] group, con
             continue
         if not any_ or group[i] != prev:
             win.push_back(o)
+            wr.push_back(risk[o])
             ends.push_back(group[i] >> shift)
         prev, any_ = group[i], True
+    _keep(win, ends, wr, frontier, out)
+    return out
+
+
+cdef void _keep(vector[int64_t]& win, vector[int64_t]& ends, vector[double]& risk, bint frontier,
+                vector[int64_t]& out) noexcept:
+    """At each end (a run of equal ``ends``), from the top group down, the first plans of the groups (``win``, of
+    risks ``risk``) appended to ``out``: with ``frontier`` one only when less risky than every one above it by
+    more than 1e-15, else every one."""
+    cdef Py_ssize_t a = 0, b, k, n = win.size()
     cdef double low, r
-    a = 0
-    while a < <Py_ssize_t>win.size():
+    while a < n:
         b = a
-        while b + 1 < <Py_ssize_t>win.size() and ends[b + 1] == ends[a]:
+        while b + 1 < n and ends[b + 1] == ends[a]:
             b += 1
         low = INFINITY
         for k in range(b, a - 1, -1):
-            r = risk[win[k]]
+            r = risk[k]
             if not frontier or r < low - 1e-15:
                 out.push_back(win[k])
             if r < low:
                 low = r
         a = b + 1
-    return out
 
 
 def pareto(const int64_t[:] order, const int64_t[:] group, const double[:] risk, const int64_t[:, :] need, pool,
@@ -159,35 +169,23 @@ cdef class Choice:
         """The plans of ``pool`` (a (gear, gas, brake, leader) tuple of dice, or None: no limit): the candidates
         kept (as :func:`pareto` keeps them), their step rows [plan, 1 + step] up to the longest of them (2
         columns at most when there is none), lengths, gains and dice needed (None unless ``with_need``)."""
-        cdef Py_ssize_t n = self.cand.size(), i, a, b, k, col, w
+        cdef Py_ssize_t n = self.cand.size(), i, col, w
         cdef int64_t l0 = 0, l1 = 0, l2 = 0, l3 = 0, prev = 0
         cdef bint fit = pool is not None, any_ = False
         if fit:
             l0, l1, l2, l3 = pool
-        cdef vector[Py_ssize_t] win
-        cdef vector[int64_t] ends, out
+        cdef vector[int64_t] win, ends, out
+        cdef vector[double] wr
         cdef const int64_t* nd = self.need4.data()
         for i in range(n):
             if fit and (nd[4 * i] > l0 or nd[4 * i + 1] > l1 or nd[4 * i + 2] > l2 or nd[4 * i + 3] > l3):
                 continue
             if not any_ or self.group[i] != prev:
-                win.push_back(i)
+                win.push_back(self.cand[i])
+                wr.push_back(self.risk[i])
                 ends.push_back(self.group[i] >> self.shift)
             prev, any_ = self.group[i], True
-        cdef double low, r
-        a = 0
-        while a < <Py_ssize_t>win.size():
-            b = a
-            while b + 1 < <Py_ssize_t>win.size() and ends[b + 1] == ends[a]:
-                b += 1
-            low = INFINITY
-            for k in range(b, a - 1, -1):
-                r = self.risk[win[k]]
-                if not self.frontier or r < low - 1e-15:
-                    out.push_back(self.cand[win[k]])
-                if r < low:
-                    low = r
-            a = b + 1
+        _keep(win, ends, wr, self.frontier, out)
         cdef Py_ssize_t m = out.size()
         cdef int64_t top = 1
         if m:
