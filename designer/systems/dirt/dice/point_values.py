@@ -24,22 +24,22 @@ def fill(model, damage: tuple, gids: np.ndarray, value) -> np.ndarray:
     miss = gids[~done[gids]]
     if not len(miss):
         return arr
-    todo = np.unique(miss).tolist()
+    todo = sorted(set(miss.tolist()))
     info, kinds = model._point_info, model._point_kinds
     if todo[-1] >= len(info):
         _grow_info(model)
     states: dict = {}                  # next state -> its row in ``ahead`` (each value asked for once)
+    number = states.setdefault         # a state's row, numbered when first met (len(states) read before adding)
     rows: list = []                    # per outcome, in the order of the model's lists: its next state's row
     chances: list = []
     secs: list = []
     where: list = []                   # per outcome: its list (the stop, then the loss of each point) and place
+    at = -2 * _PLACES                  # the place of the previous point's stop list
     for g in todo:
         cell, gear, fin, cuts, marks, sec, back = info[g]
-        at = len(where) and where[-1] - where[-1] % _PLACES + _PLACES
+        at += 2 * _PLACES
         if fin:                        # past the finish line: finished, whether stopped or lost (p. 20)
-            k = states.get(FIN)
-            if k is None:
-                k = states[FIN] = len(states)
+            k = number(FIN, len(states))
             rows += (k, k)
             chances += (1.0, 1.0)
             secs += (sec, sec)
@@ -48,31 +48,22 @@ def fill(model, damage: tuple, gids: np.ndarray, value) -> np.ndarray:
         kind = kinds.get((cuts, marks, damage))
         if kind is None:
             kind = kinds[(cuts, marks, damage)] = _kind(model, cuts, marks, damage)
-        stop_p, stop_d, loss_p, loss_s, loss_ends = kind
-        for d in stop_d:
-            st = (cell, gear, d)
-            k = states.get(st)
-            if k is None:
-                k = states[st] = len(states)
-            rows.append(k)
-        for sisu, d in loss_ends:
-            st = (cell, back if sisu else 0, d)
-            k = states.get(st)
-            if k is None:
-                k = states[st] = len(states)
-            rows.append(k)
+        stop_p, stop_d, loss_p, loss_s, loss_ends, stop_at, loss_at = kind
+        rows += [number((cell, gear, d), len(states)) for d in stop_d]
+        rows += [number((cell, back if sisu else 0, d), len(states)) for sisu, d in loss_ends]
         chances += stop_p
         chances += loss_p
         secs += [sec] * len(stop_p)
         secs += loss_s
-        where += range(at + 1, at + 1 + len(stop_p))
-        where += range(at + _PLACES + 1, at + _PLACES + 1 + len(loss_p))
+        where += [at + w for w in stop_at]
+        where += [at + w for w in loss_at]
     values = np.array([value(st) for st in states]).reshape(len(states), model.T1)   # may solve other states
     arr, done = model._table(damage)   # fetched again: the values above may have grown it
     if plan_search.COMPILED is not None:
-        plan_search.COMPILED.point_sums(arr, np.array(todo, dtype=np.int64), np.array(chances), np.array(secs),
-                                        np.array(rows, dtype=np.int64), np.array(where, dtype=np.int64), values,
-                                        _PLACES)
+        n = len(rows)
+        plan_search.COMPILED.point_sums(arr, np.array(todo, dtype=np.int64), np.fromiter(chances, float, n),
+                                        np.fromiter(secs, float, n), np.fromiter(rows, np.int64, n),
+                                        np.fromiter(where, np.int64, n), values, _PLACES)
     else:
         mixed = _sums(np.array(chances), np.array(secs), values[rows], np.array(where), model.T1)
         arr[todo, 0], arr[todo, 1] = mixed[0::2], mixed[1::2]
@@ -101,13 +92,15 @@ def _kind(model, cuts: int, marks: int, damage: tuple) -> tuple:
     """What ending a turn or losing control at a point off the finish line with ``cuts`` cuts entered and a crash
     drawing ``marks`` damage tokens does under ``damage``, whatever its cell and gear: the chances and damages
     after of its stop (the flats), the chances, seconds and (SISU card, damage after) of its loss of control
-    (:meth:`DirtModel.loss_ends`), in the order of the model's lists of outcomes."""
+    (:meth:`DirtModel.loss_ends`), in the order of the model's lists of outcomes, and the places of both lists'
+    outcomes in ``where`` from the point's own (1 + outcome, _PLACES + 1 + outcome)."""
     flats = model._flats(cuts, damage)
     losses = model.loss_ends(cuts, marks, damage)
     if len(flats) >= _PLACES or len(losses) >= _PLACES:
         raise ValueError("more outcomes of a point than the values of points are laid out for")
     return ([p for p, _d in flats], [d for _p, d in flats], [p for p, _s, _u, _d in losses],
-            [s for _p, s, _u, _d in losses], [(u, d) for _p, _s, u, d in losses])
+            [s for _p, s, _u, _d in losses], [(u, d) for _p, _s, u, d in losses],
+            list(range(1, 1 + len(flats))), list(range(_PLACES + 1, _PLACES + 1 + len(losses))))
 
 
 def _sums(chances: np.ndarray, secs: np.ndarray, ahead: np.ndarray, where: np.ndarray, T1: int) -> np.ndarray:
