@@ -35,8 +35,8 @@ def _reference(model, cell, gear, rolled, jumps):
 
 def _compiled(model, cell, gear, rolled, jumps):
     engine = model.engine(model.pool(cell, NO_DAMAGE))
-    codes, numbers, probs, members, starts, which = relaid._compiled_classes(model, engine, cell, gear, rolled,
-                                                                             jumps)
+    codes, numbers, probs, members, starts, which = relaid._numbered(
+        model, relaid._laid(model, engine, cell, gear, rolled, jumps, None))
     points = [((c // 256), (c // 32) % 8, bool((c // 16) % 2), c % 16) for c in codes.tolist()]
     ends = starts.tolist()[1:] + [len(members)]
     classes = [(p, members[a:b]) for p, a, b in zip(probs.tolist(), starts.tolist(), ends)]

@@ -87,13 +87,6 @@ def plan_classes(model, cell: int, gear: int, plan_steps=None, dice: tuple | Non
     return hit
 
 
-def _compiled_classes(model, engine, cell: int, gear: int, rolled: int, jumps: tuple,
-                      cuts: list | None = None) -> tuple:
-    """:func:`plan_classes`' classes from the compiled laying search (``cuts``: :func:`cut_cells` of the engine):
-    (point codes, point numbers, chances, members, starts, class of each outcome)."""
-    return _numbered(model, _laid(model, engine, cell, gear, rolled, jumps, cuts))
-
-
 def _laid(model, engine, cell: int, gear: int, rolled: int, jumps: tuple, cuts: list | None) -> tuple | None:
     """The compiled laying search's classes: (point codes, chances, members, starts, class of each outcome), or
     None when there is no laying or no failing outcome."""
