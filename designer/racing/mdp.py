@@ -113,6 +113,10 @@ class Solution:
             self._vector(state)
         return self.decisions[state][bank]
 
+    def release(self) -> None:
+        """Forget the turns kept for the statistics (worked out again if asked for)."""
+        self._outcomes.clear()
+
     def outcomes(self, state: State, bank: int = 0) -> list[Outcome]:
         """The distribution of one turn played by the policy (kept: the statistics ask for it more than once)."""
         key = (state, bank)

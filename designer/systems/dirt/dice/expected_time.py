@@ -57,11 +57,6 @@ MAX_CELLS_AS_LAID = 400
 # longest rulebook stage has 155 cells, a generated stage about 9.5 a tile), one token is tracked, the bound named in
 # the result, so that every admitted road stays under 1.5 GB and a 40-tile stage near 0.5 GB.
 DAMAGE_CELLS = 300
-# What the solve builds to decide every state (plan searches and sets, failure classes and relay tables, point
-# values, outcomes): :meth:`ExpectedTime.release` drops them once the answers are read, and any later question (a race
-# at the table, the policy) works out again, the same way, only what it needs.
-SOLVE_TABLES = ("_layings", "_classes", "_relay_cache", "_engines", "_pools", "_plans", "_searches", "_dice_of", "_most",
-                "_of_cell", "_state_plans", "_single", "_after", "_losses", "_stops", "_point_values")
 RULE_KEYS = ("time_card", "loss_of_control_seconds", "dashboards", "hazard_faces", "hazard_limit")
 
 
@@ -88,13 +83,8 @@ class ExpectedTime:
         SS2 355 MB, 30 MB after). The values, decisions and statistics stay; what a later question needs (a race,
         the policy) is worked out again when asked, to the same numbers. A whole rally raced at the table keeps
         two solved policies per stage alive, so it releases each once solved."""
-        for name in SOLVE_TABLES:
-            table = getattr(self.model, name, None)
-            if isinstance(table, dict):
-                table.clear()
-        self.solution._outcomes.clear()
-        from designer.systems.dirt.dice import turn_batch
-        turn_batch._ROWS.pop(self.model, None)       # the statistics' rows of outcome lists
+        self.model.release_all()
+        self.solution.release()
 
     @property
     def ideal_seconds(self) -> int | None:

@@ -209,6 +209,16 @@ class DirtModel:
                     if not (keep_points and key == "points"):
                         item.cache.pop(key, None)
 
+    def release_all(self) -> None:
+        """Forget every table the solve built to decide the states (plan searches and sets, failure classes and
+        relay tables, point values, the statistics' rows): anything asked later is worked out again, the same."""
+        for table in (self._layings, self._classes, self._relay_cache, self._engines, self._pools, self._plans,
+                      self._searches, self._dice_of, self._most, self._of_cell, self._state_plans, self._single,
+                      self._after, self._losses, self._stops, self._point_values):
+            table.clear()
+        from designer.systems.dirt.dice import turn_batch
+        turn_batch._ROWS.pop(self, None)
+
     # -- what a point of a plan leads to --------------------------------------------------------
     def _add(self, damage: tuple, gear=0, gas=0, brake=0) -> tuple:
         """Damage after new tokens; tokens beyond ``max_damage`` in total are not tracked (the bound)."""
