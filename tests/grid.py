@@ -60,6 +60,9 @@ def type_cell(page, table, col: int, row: int, text: str) -> None:
     select(page, table, col, row)
     page.keyboard.press("Enter")
     page.locator("input.gdg-input, textarea.gdg-input").first.wait_for(timeout=5_000)
+    # keys go where the focus is: on a busy machine the editor shows a moment before it takes the focus
+    page.wait_for_function("() => document.activeElement && document.activeElement.classList.contains('gdg-input')",
+                           timeout=5_000)
     page.keyboard.press("Control+A")
     page.keyboard.type(text)
     page.wait_for_timeout(250)                      # the editor takes the text before it is committed
