@@ -29,6 +29,8 @@ def solve_one(path: Path, reading: str | None = None, **bounds):
     if reading is not None:
         stage = stage.model_copy(update={"options": stage.options.model_copy(update={"big_attack_failure": reading})})
     track = load_track(stage)
+    if "max_damage" in bounds:                     # a damage bound given is the bound solved (not raised)
+        bounds.setdefault("most_damage", None)
     mishaps = load_mishaps().replace(**bounds) if bounds else None
     t0, c0 = time.perf_counter(), time.process_time()
     result = expected_time(track, mishaps=mishaps)
@@ -80,7 +82,7 @@ def main(quick: bool = False) -> None:
     total = cpu = 0.0
     states = 0
     print(f"  {'stage':12s} {'CPU s':>6s} {'wall s':>6s} {'states':>6s} {'expected':>10s} {'ideal':>5s} "
-          f"{'turns':>5s} {'loss':>5s}")
+          f"{'turns':>5s} {'loss':>5s} damage tracked (turns at the bound)")
     for path in sorted((ROOT / "stages/dirt").glob("rally-*/ss*.yaml")):
         result, secs = solve_one(path)
         total += secs
@@ -88,7 +90,8 @@ def main(quick: bool = False) -> None:
         states += len(result.solution.values)
         print(f"  {path.parent.name + '/' + path.stem:12s} {result.extra_cache['cpu_seconds']:6.2f} {secs:6.2f} "
               f"{len(result.solution.values):6d} {result.seconds:10.3f} {result.ideal_seconds!s:>5s} "
-              f"{result.stats.turns:5.1f} {100 * result.stats.loss_chance:4.0f}%")
+              f"{result.stats.turns:5.1f} {100 * result.stats.loss_chance:4.0f}% "
+              + " -> ".join(f"{d['max_damage']} ({d['turns_at_bound']:.2f})" for d in result.damage_steps))
     print(f"all 18 rulebook stages: {cpu:.1f} s CPU, {total:.1f} s wall (target: 10 s of CPU), {states} states")
 
 

@@ -41,12 +41,12 @@ def demo_track():
 
 def quick_mishaps(**changes):
     m = load_mishaps()
-    return m.replace(**{"max_damage": 0, **changes})
+    return m.replace(**{"max_damage": 0, "most_damage": None, **changes})
 
 
 @functools.lru_cache(maxsize=None)
 def demo_result(max_damage=1):
-    return expected_time(demo_track(), mishaps=load_mishaps().replace(max_damage=max_damage))
+    return expected_time(demo_track(), mishaps=load_mishaps().replace(max_damage=max_damage, most_damage=None))
 
 
 def no_hazards(rules):

@@ -50,8 +50,7 @@ def _expected_lines(exp: dict | None) -> list[str]:
            f"{'; leader dice (a car alone on the stage)' if exp.get('leader') else ''}"
            + (f"; failed Big Attacks: {str(exp['big_attack_failure']).replace('_', ' ')}"
               if exp.get("big_attack_failure") else "")
-           + (f"; damage tokens tracked: {exp['bounds']['max_damage']}" if (exp.get("bounds") or {}).get("max_damage")
-              is not None else "")]
+           + _damage_words(exp.get("bounds") or {})]
     costly = exp.get("costliest_tiles") or []
     if costly:
         out.append("  costliest tiles (expected seconds of turns started there): "
@@ -93,3 +92,12 @@ def _policy_lines(exp: dict | None) -> list[str]:
         out.append(f"  {t['turn']:>4}  {cell_name(t['cell']):8} {t['gear']:>4} {t['tokens']:>6}  {how:11} "
                    f"{100 * t['loss_of_control_chance']:>4.0f}%  {dice}" + (f"; {'; '.join(rule)}" if rule else ""))
     return out
+
+
+def _damage_words(bounds: dict) -> str:
+    """The damage tokens the expected time tracks and the turns it expects at that bound, when the result says."""
+    if bounds.get("max_damage") is None:
+        return ""
+    turns = bounds.get("turns_at_damage_bound")
+    return f"; damage tokens tracked: {bounds['max_damage']}" + \
+        (f" ({turns:.2f} turns expected with all of them drawn)" if isinstance(turns, (int, float)) else "")

@@ -57,6 +57,10 @@ MAX_CELLS_AS_LAID = 400
 # longest rulebook stage has 155 cells, a generated stage about 9.5 a tile), one token is tracked, the bound named in
 # the result, so that every admitted road stays under 1.5 GB and a 40-tile stage near 0.5 GB.
 DAMAGE_CELLS = 300
+# One more damage token tracked roughly doubles the states (Rally 3 SS2: 14,079 with two, 27,751 with three, 0.6 GB;
+# Rally 2 SS1: 23,022 with three, 39,627 with four, 0.8 GB): a stage is solved again with one more only while
+# twice its states stay under this, about 1.2 GB.
+DAMAGE_STATES = 60_000
 RULE_KEYS = ("time_card", "loss_of_control_seconds", "dashboards", "hazard_faces", "hazard_limit")
 
 
@@ -72,6 +76,7 @@ class ExpectedTime:
     rules: Ruleset
     mishaps: Mishaps
     extra: dict = field(default_factory=dict)
+    damage_steps: list = field(default_factory=list)   # each solve's damage bound (:meth:`damage_bound`)
     extra_cache: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -208,6 +213,14 @@ class ExpectedTime:
         out.update(self.mishaps.assumed())
         return out
 
+    def damage_bound(self) -> dict:
+        """How the damage bound was reached: the expected turns started with every tracked token drawn under the
+        answer's bound, and each solve's bound, those turns, its answer and its states (one more token is tracked
+        while those turns exceed ``damage_turns``)."""
+        steps = self.damage_steps
+        return {"turns_at_damage_bound": steps[-1]["turns_at_bound"] if steps else None,
+                "damage_turns": self.mishaps.damage_turns, "damage_steps": steps}
+
     def to_dict(self, details: bool = True) -> dict:
         st = self.stats
         tiles = self.tiles()
@@ -224,7 +237,7 @@ class ExpectedTime:
             "leader": self.leader,
             "big_attack_failure": self.model.rules.options.big_attack_failure,
             "bounds": {"max_tokens": self.mishaps.max_tokens, "max_secured": self.mishaps.max_secured,
-                       "max_damage": self.mishaps.max_damage},
+                       "max_damage": self.mishaps.max_damage, **self.damage_bound()},
             "tiles": tiles,
             "costliest_tiles": sorted(tiles, key=lambda r: -r["expected_seconds"])[:5],
             "assumed": self.assumed(),
@@ -251,7 +264,7 @@ def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | Non
     if mishaps is None:
         mishaps = load_mishaps(rules.path) if rules.path else load_mishaps()
     if mishaps.max_damage > 1 and graph.number_of_nodes() > DAMAGE_CELLS:
-        mishaps = mishaps.replace(max_damage=1)          # a long road: one damage token tracked (memory)
+        mishaps = mishaps.replace(max_damage=1, most_damage=1)   # a long road: one damage token tracked (memory)
     # the shakedown time given or not, the solve is the same (an analysis gives it, a race at the table does not)
     key = (graph.number_of_nodes(), graph.number_of_edges(), rules.key, mishaps.key, leader,
            L._stage_surface(track), sisu)
@@ -290,10 +303,39 @@ def check_size(track, graph, rules: Ruleset | None = None) -> None:
 
 
 def _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu) -> ExpectedTime:
+    """The optimum with ``mishaps.max_damage`` damage tokens tracked, then with one more while the car is expected to
+    start more than ``mishaps.damage_turns`` turns with every tracked token drawn (a token past the bound then
+    costs nothing), up to ``mishaps.most_damage`` and while the states fit the memory (``DAMAGE_STATES``)."""
+    from designer.systems.dirt.driving import lines as L
+
+    steps = []
+    while True:
+        model, solution, starts, stats = _solve_bound(graph, rules, mishaps, leader, L._stage_surface(track), sisu)
+        at_bound = turns_at_damage_bound(stats, mishaps.max_damage)
+        steps.append({"max_damage": mishaps.max_damage, "turns_at_bound": round(at_bound, 3),
+                      "seconds": round(float(stats.seconds), 3), "states": len(solution.values)})
+        if not _track_more(mishaps, at_bound, len(solution.values)):
+            break
+        solution.release()
+        model.release_all()
+        mishaps = mishaps.replace(max_damage=mishaps.max_damage + 1)
+    ideal = ideal_seconds
+    if ideal is None:
+        def ideal():
+            line = L.fastest_line(track, rules, leader=leader)
+            return line.seconds if line is not None else None
+    return ExpectedTime(model=model, solution=solution, starts=starts, stats=stats, ideal=ideal,
+                        leader=leader, rules=rules, mishaps=mishaps,
+                        extra={"sisu_token": sisu}, damage_steps=steps)
+
+
+def _solve_bound(graph, rules, mishaps, leader, surface, sisu):
+    """One solve of the model with ``mishaps`` as they are: the model, its solution, the starts and the
+    statistics of the optimal policy."""
     from designer.systems.dirt.driving import lines as L
     from designer.systems.dirt.driving.rules import road_of
 
-    model = DirtModel(road_of(graph), rules, mishaps, leader=leader, surface=L._stage_surface(track), sisu=sisu)
+    model = DirtModel(road_of(graph), rules, mishaps, leader=leader, surface=surface, sisu=sisu)
     starts = [(s, 0, model.start_damage) for s in model.road.starts()]
     with L._gc_paused():
         solution = solve(model, starts, sweep(model, starts))
@@ -302,10 +344,18 @@ def _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu) -> Expecte
             raise DesignerError("no way to drive this stage to the finish under the dice",
                                 hint="a cell limited to 0 or a dead end blocks the road; check the speed limits")
         stats = solution.stats(starts)
-    ideal = ideal_seconds
-    if ideal is None:
-        def ideal():
-            line = L.fastest_line(track, rules, leader=leader)
-            return line.seconds if line is not None else None
-    return ExpectedTime(model=model, solution=solution, starts=starts, stats=stats, ideal=ideal,
-                        leader=leader, rules=rules, mishaps=mishaps, extra={"sisu_token": sisu})
+    return model, solution, starts, stats
+
+
+def turns_at_damage_bound(stats: PolicyStats, max_damage: int) -> float:
+    """Expected number of turns the optimal policy starts with ``max_damage`` damage tokens drawn (the bound): the
+    turns in which a further token would cost nothing in the model."""
+    return float(sum(p for (st, _bank), p in stats.occupancy.items()
+                     if st != FIN and sum(st[2][:3]) >= max_damage))
+
+
+def _track_more(mishaps: Mishaps, at_bound: float, states: int) -> bool:
+    """Whether to solve again with one more damage token tracked: enough turns at the bound to matter, room under
+    ``most_damage`` and the states of the next solve (about twice these) within the memory bound."""
+    most = mishaps.max_damage if mishaps.most_damage is None else mishaps.most_damage
+    return mishaps.max_damage < most and at_bound > mishaps.damage_turns and 2 * states <= DAMAGE_STATES

@@ -40,6 +40,8 @@ class _Bounds(_Model):
     max_tokens: int = Field(ge=0, le=40)
     max_secured: int = Field(ge=0, le=8)
     max_damage: int = Field(ge=0, le=6)
+    damage_turns: float = Field(default=0.0, ge=0)
+    most_damage: int | None = Field(default=None, ge=0, le=6)
 
 
 class _Values(_Model):
@@ -92,6 +94,8 @@ class Mishaps:
     max_tokens: int
     max_secured: int
     max_damage: int
+    damage_turns: float = 0.0      # one more damage token tracked while more turns than this start at the bound
+    most_damage: int | None = None  # the most damage tokens ever tracked (None: max_damage, never more)
     sources: dict[str, dict[str, str]] = field(default_factory=dict, compare=False)
 
     @property
@@ -131,7 +135,8 @@ class Mishaps:
             "damage_tokens": dict(self.damage_tokens), "cut_tokens": dict(self.cut_tokens),
             "spare_wheel_seconds": self.spare_wheel_seconds, "abandon_seconds": self.abandon_seconds,
             "expected_bounds": {"max_tokens": self.max_tokens, "max_secured": self.max_secured,
-                                "max_damage": self.max_damage},
+                                "max_damage": self.max_damage, "damage_turns": self.damage_turns,
+                                "most_damage": self.most_damage},
         }.get(name)
 
 
@@ -170,5 +175,6 @@ def _mishaps_from(data, lines, source: str):
                   damage_tokens=dict(v.damage_tokens), cut_tokens=dict(v.cut_tokens),
                   spare_wheel_seconds=v.spare_wheel_seconds, abandon_seconds=v.abandon_seconds,
                   max_tokens=v.expected_bounds.max_tokens, max_secured=v.expected_bounds.max_secured,
-                  max_damage=v.expected_bounds.max_damage, sources=sources)
+                  max_damage=v.expected_bounds.max_damage, damage_turns=v.expected_bounds.damage_turns,
+                  most_damage=v.expected_bounds.most_damage, sources=sources)
     return out

@@ -1,0 +1,60 @@
+"""The damage bound of the expected time grows where it matters: a stage is solved again with one more damage token
+tracked while the optimal policy is expected to start more than ``damage_turns`` turns with every tracked token
+drawn (where a further token would cost nothing in the model)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from designer.systems.dirt.board.stage import load_stage
+from designer.systems.dirt.board.track import load_track
+from designer.systems.dirt.dice import expected_time as E
+from designer.systems.dirt.dice.mishaps import load_mishaps
+from tests.test_expected_dirt import demo_track
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _fixed(mishaps, bound):
+    return mishaps.replace(max_damage=bound, most_damage=None)
+
+
+def test_each_solve_tracks_one_more_token_while_the_turns_at_the_bound_exceed_the_limit():
+    start = load_mishaps().replace(max_damage=0, most_damage=2, damage_turns=0.0)
+    result = E.expected_time(demo_track(), mishaps=start)
+    steps = result.damage_steps
+    assert [s["max_damage"] for s in steps] == [0, 1, 2]
+    for step in steps:                                  # each step is the solve with that bound, on its own
+        alone = E.expected_time(demo_track(), mishaps=_fixed(start, step["max_damage"]))
+        assert step["seconds"] == round(alone.seconds, 3)
+        assert step["turns_at_bound"] == round(E.turns_at_damage_bound(alone.stats, step["max_damage"]), 3)
+        assert [s["max_damage"] for s in alone.damage_steps] == [step["max_damage"]]
+    assert steps[0]["turns_at_bound"] == pytest.approx(result.stats.turns, abs=2e-3)   # no token: every turn
+    assert steps[1]["turns_at_bound"] < steps[0]["turns_at_bound"]
+    assert result.seconds == E.expected_time(demo_track(), mishaps=_fixed(start, 2)).seconds
+    bounds = result.to_dict(details=False)["bounds"]
+    assert bounds["max_damage"] == 2 and bounds["damage_steps"] == steps
+    assert bounds["turns_at_damage_bound"] == steps[-1]["turns_at_bound"]
+
+
+def test_no_more_token_when_the_turns_at_the_bound_are_few_or_the_states_too_many(monkeypatch):
+    start = load_mishaps().replace(max_damage=1, most_damage=3, damage_turns=0.0)
+    first = E.expected_time(demo_track(), mishaps=_fixed(start, 1)).damage_steps[0]
+    few = E.expected_time(demo_track(), mishaps=start.replace(damage_turns=first["turns_at_bound"] + 0.01))
+    assert [s["max_damage"] for s in few.damage_steps] == [1]
+    monkeypatch.setattr(E, "DAMAGE_STATES", 2 * first["states"] - 1)       # the next solve would not fit
+    big = E.expected_time(demo_track(), mishaps=start.replace(damage_turns=0.001))
+    assert [s["max_damage"] for s in big.damage_steps] == [1]
+
+
+def test_on_a_rulebook_stage_the_next_token_moves_the_answer_less_than_the_turns_at_the_bound():
+    """Rally 1 SS1 stops at two tokens (0.16 turns at the bound, under the default 0.5); a third token tracked
+    moves it by less than one second per such turn, and less than half a second."""
+    track = load_track(load_stage(ROOT / "stages/dirt/rally-1/ss1.yaml"))
+    result = E.expected_time(track)
+    assert result.mishaps.max_damage == 2 and len(result.damage_steps) == 1
+    at_bound = result.damage_steps[0]["turns_at_bound"]
+    assert at_bound <= load_mishaps().damage_turns
+    more = E.expected_time(track, mishaps=_fixed(load_mishaps(), 3))
+    assert 0.0 <= more.seconds - result.seconds <= min(0.5, at_bound)
