@@ -25,6 +25,7 @@ def test_each_solve_tracks_one_more_token_while_the_turns_at_the_bound_exceed_th
     result = E.expected_time(demo_track(), mishaps=start)
     steps = result.damage_steps
     assert [s["max_damage"] for s in steps] == [0, 1, 2]
+    assert [s.get("stop") for s in steps] == [None, None, "most_damage"]
     for step in steps:                                  # each step is the solve with that bound, on its own
         alone = E.expected_time(demo_track(), mishaps=_fixed(start, step["max_damage"]))
         assert step["seconds"] == round(alone.seconds, 3)
@@ -42,10 +43,12 @@ def test_no_more_token_when_the_turns_at_the_bound_are_few_or_the_states_too_man
     start = load_mishaps().replace(max_damage=1, most_damage=3, damage_turns=0.0)
     first = E.expected_time(demo_track(), mishaps=_fixed(start, 1)).damage_steps[0]
     few = E.expected_time(demo_track(), mishaps=start.replace(damage_turns=first["turns_at_bound"] + 0.01))
-    assert [s["max_damage"] for s in few.damage_steps] == [1]
+    assert [s["max_damage"] for s in few.damage_steps] == [1] and few.damage_steps[-1]["stop"] == "turns"
+    most = E.expected_time(demo_track(), mishaps=start.replace(damage_turns=0.001, most_damage=1))
+    assert [s["max_damage"] for s in most.damage_steps] == [1] and most.damage_steps[-1]["stop"] == "most_damage"
     monkeypatch.setattr(E, "DAMAGE_STATES", 2 * first["states"] - 1)       # the next solve would not fit
     big = E.expected_time(demo_track(), mishaps=start.replace(damage_turns=0.001))
-    assert [s["max_damage"] for s in big.damage_steps] == [1]
+    assert [s["max_damage"] for s in big.damage_steps] == [1] and big.damage_steps[-1]["stop"] == "memory"
 
 
 def test_on_a_rulebook_stage_the_next_token_moves_the_answer_less_than_the_turns_at_the_bound():

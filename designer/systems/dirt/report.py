@@ -99,5 +99,8 @@ def _damage_words(bounds: dict) -> str:
     if bounds.get("max_damage") is None:
         return ""
     turns = bounds.get("turns_at_damage_bound")
+    stop = ((bounds.get("damage_steps") or [{}])[-1]).get("stop")
     return f"; damage tokens tracked: {bounds['max_damage']}" + \
-        (f" ({turns:.2f} turns expected with all of them drawn)" if isinstance(turns, (int, float)) else "")
+        (f" ({turns:.2f} turns expected with all of them drawn"
+         + ("; no more tracked, for memory" if stop == "memory" else "") + ")"
+         if isinstance(turns, (int, float)) else "")

@@ -216,7 +216,8 @@ class ExpectedTime:
     def damage_bound(self) -> dict:
         """How the damage bound was reached: the expected turns started with every tracked token drawn under the
         answer's bound, and each solve's bound, those turns, its answer and its states (one more token is tracked
-        while those turns exceed ``damage_turns``)."""
+        while those turns exceed ``damage_turns``); the last step says why no more was tracked (``stop``: "turns",
+        "most_damage" or "memory")."""
         steps = self.damage_steps
         return {"turns_at_damage_bound": steps[-1]["turns_at_bound"] if steps else None,
                 "damage_turns": self.mishaps.damage_turns, "damage_steps": steps}
@@ -314,7 +315,9 @@ def _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu) -> Expecte
         at_bound = turns_at_damage_bound(stats, mishaps.max_damage)
         steps.append({"max_damage": mishaps.max_damage, "turns_at_bound": round(at_bound, 3),
                       "seconds": round(float(stats.seconds), 3), "states": len(solution.values)})
-        if not _track_more(mishaps, at_bound, len(solution.values)):
+        stop = _why_not_more(mishaps, at_bound, len(solution.values))
+        if stop is not None:
+            steps[-1]["stop"] = stop
             break
         solution.release()
         model.release_all()
@@ -354,8 +357,12 @@ def turns_at_damage_bound(stats: PolicyStats, max_damage: int) -> float:
                      if st != FIN and sum(st[2][:3]) >= max_damage))
 
 
-def _track_more(mishaps: Mishaps, at_bound: float, states: int) -> bool:
-    """Whether to solve again with one more damage token tracked: enough turns at the bound to matter, room under
-    ``most_damage`` and the states of the next solve (about twice these) within the memory bound."""
+def _why_not_more(mishaps: Mishaps, at_bound: float, states: int) -> str | None:
+    """Why not to solve again with one more damage token tracked, or None to do it: few turns at the bound, the
+    bound at ``most_damage``, or the states of the next solve (about twice these) over the memory bound."""
     most = mishaps.max_damage if mishaps.most_damage is None else mishaps.most_damage
-    return mishaps.max_damage < most and at_bound > mishaps.damage_turns and 2 * states <= DAMAGE_STATES
+    if at_bound <= mishaps.damage_turns:
+        return "turns"
+    if mishaps.max_damage >= most:
+        return "most_damage"
+    return "memory" if 2 * states > DAMAGE_STATES else None
