@@ -61,3 +61,17 @@ def test_on_a_rulebook_stage_the_next_token_moves_the_answer_less_than_the_turns
     assert at_bound <= load_mishaps().damage_turns
     more = E.expected_time(track, mishaps=_fixed(load_mishaps(), 3))
     assert 0.0 <= more.seconds - result.seconds <= min(0.5, at_bound)
+
+
+def test_a_bound_held_for_memory_is_said_in_the_report_and_the_app():
+    from designer.app.dirt.analysis import _bound_words
+    from designer.systems.dirt.report import _damage_words
+
+    held = {"max_damage": 1, "turns_at_damage_bound": 4.862,
+            "damage_steps": [{"max_damage": 1, "turns_at_bound": 4.862, "stop": "memory"}]}
+    assert "4.86 turns expected with all of them drawn; no more tracked, for memory" in _damage_words(held)
+    assert "4.9 turns with all of them drawn" in _bound_words({"bounds": held})
+    enough = dict(held, damage_steps=[{"max_damage": 1, "turns_at_bound": 0.2, "stop": "turns"}],
+                  turns_at_damage_bound=0.2)
+    assert "memory" not in _damage_words(enough) and "memory" not in _bound_words({"bounds": enough})
+    assert _damage_words({}) == "" and _bound_words({}) == ""

@@ -122,6 +122,8 @@ def test_two_damage_tokens_are_tracked_and_one_on_a_long_road(monkeypatch):
     result = E.expected_time(short)
     assert result.mishaps.max_damage == 1 and result.model.mishaps.max_damage == 1
     assert [s["max_damage"] for s in result.damage_steps] == [1]              # never raised on a long road
+    last = result.damage_steps[-1]
+    assert last["stop"] == ("memory" if last["turns_at_bound"] > result.mishaps.damage_turns else "turns")
     report = analyze(short)
     assert report["expected"]["bounds"]["max_damage"] == 1
     assert "damage tokens tracked: 1" in text_report(report)

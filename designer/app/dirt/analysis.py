@@ -433,10 +433,16 @@ def tile_rows(exp: dict | None) -> list[dict[str, Any]]:
 
 def _bound_words(exp: dict) -> str:
     """What the figure leaves out of the damage: the tokens past the bound it tracks."""
-    bound = (exp.get("bounds") or {}).get("max_damage")
+    bounds = exp.get("bounds") or {}
+    bound = bounds.get("max_damage")
     if not isinstance(bound, int):
         return ""
-    return (f". The first {bound} damage tokens a car draws are counted, later ones not" if bound > 1 else
-            ". The first damage token a car draws is counted, later ones not" if bound == 1 else
-            ". Damage tokens are not counted")
+    words = (f". The first {bound} damage tokens a car draws are counted, later ones not" if bound > 1 else
+             ". The first damage token a car draws is counted, later ones not" if bound == 1 else
+             ". Damage tokens are not counted")
+    turns = bounds.get("turns_at_damage_bound")
+    if ((bounds.get("damage_steps") or [{}])[-1]).get("stop") == "memory" and isinstance(turns, (int, float)):
+        words += (f" (for memory: the car is expected to drive {turns:.1f} turns with all of them drawn, so later "
+                  "damage would add to the figure)")
+    return words
 

@@ -102,5 +102,6 @@ def _damage_words(bounds: dict) -> str:
     stop = ((bounds.get("damage_steps") or [{}])[-1]).get("stop")
     return f"; damage tokens tracked: {bounds['max_damage']}" + \
         (f" ({turns:.2f} turns expected with all of them drawn"
-         + ("; no more tracked, for memory" if stop == "memory" else "") + ")"
+         + ("; no more tracked, for memory: later damage would add to the figure" if stop == "memory" else "")
+         + ")"
          if isinstance(turns, (int, float)) else "")

@@ -59,8 +59,9 @@ MAX_CELLS_AS_LAID = 400
 DAMAGE_CELLS = 300
 # One more damage token tracked roughly doubles the states (Rally 3 SS2: 14,079 with two, 27,751 with three, 0.6 GB;
 # Rally 2 SS1: 23,022 with three, 39,627 with four, 0.8 GB): a stage is solved again with one more only while
-# twice its states stay under this, about 1.2 GB.
-DAMAGE_STATES = 60_000
+# twice its states stay under this, about 1.3 GB (a generated 25-tile stage of 251 cells: 49,492 states with three
+# tokens took 1.3 GB).
+DAMAGE_STATES = 50_000
 RULE_KEYS = ("time_card", "loss_of_control_seconds", "dashboards", "hazard_faces", "hazard_limit")
 
 
@@ -315,7 +316,7 @@ def _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu) -> Expecte
         at_bound = turns_at_damage_bound(stats, mishaps.max_damage)
         steps.append({"max_damage": mishaps.max_damage, "turns_at_bound": round(at_bound, 3),
                       "seconds": round(float(stats.seconds), 3), "states": len(solution.values)})
-        stop = _why_not_more(mishaps, at_bound, len(solution.values))
+        stop = _why_not_more(mishaps, at_bound, len(solution.values), graph.number_of_nodes() > DAMAGE_CELLS)
         if stop is not None:
             steps[-1]["stop"] = stop
             break
@@ -357,12 +358,13 @@ def turns_at_damage_bound(stats: PolicyStats, max_damage: int) -> float:
                      if st != FIN and sum(st[2][:3]) >= max_damage))
 
 
-def _why_not_more(mishaps: Mishaps, at_bound: float, states: int) -> str | None:
+def _why_not_more(mishaps: Mishaps, at_bound: float, states: int, long_road: bool = False) -> str | None:
     """Why not to solve again with one more damage token tracked, or None to do it: few turns at the bound, the
-    bound at ``most_damage``, or the states of the next solve (about twice these) over the memory bound."""
+    memory (a road longer than ``DAMAGE_CELLS``, or the states of the next solve, about twice these, over
+    ``DAMAGE_STATES``) or the bound at ``most_damage``."""
     most = mishaps.max_damage if mishaps.most_damage is None else mishaps.most_damage
     if at_bound <= mishaps.damage_turns:
         return "turns"
-    if mishaps.max_damage >= most:
-        return "most_damage"
-    return "memory" if 2 * states > DAMAGE_STATES else None
+    if long_road or 2 * states > DAMAGE_STATES:
+        return "memory"
+    return "most_damage" if mishaps.max_damage >= most else None
