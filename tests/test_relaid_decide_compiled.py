@@ -130,30 +130,35 @@ def test_relay_spread_adds_the_classes_as_numpy(seed, T1):
     out, missing = KERNELS.relay_spread(
         np.arange(len(counts), dtype=np.int64), gains.astype(np.int64), np.zeros(len(counts), dtype=np.int64),
         start, np.array(counts, dtype=np.int64), np.concatenate(probs), np.concatenate(ids).astype(np.int64),
-        [mins], [np.ones(nsets, dtype=np.uint8)], T1)
+        [mins[::-1].copy()], [np.arange(nsets - 1, -1, -1, dtype=np.int64)], T1)   # set i kept in row nsets-1-i
     assert missing is None
     want = _numpy_spread([(p, mins[i]) for p, i in zip(probs, ids)], gains, T1)
     assert np.array_equal(out, want)
 
 
 def test_relay_spread_names_the_set_minima_it_lacks():
-    mins = np.zeros((4, 3))
-    known = np.array([1, 0, 1, 1], dtype=np.uint8)
+    mins = np.zeros((3, 3))
+    slots = np.array([0, -1, 1, 2], dtype=np.int64)            # set 1 not worked out, set 5 beyond the slots
     out, (kinds, sets) = KERNELS.relay_spread(
         np.array([0], dtype=np.int64), np.array([0], dtype=np.int64), np.array([0], dtype=np.int64),
-        np.array([0], dtype=np.int64), np.array([3], dtype=np.int64), np.ones(3), np.array([0, 1, 3], dtype=np.int64),
-        [mins], [known], 3)
-    assert out is None and kinds.tolist() == [0] and sets.tolist() == [1]
+        np.array([0], dtype=np.int64), np.array([4], dtype=np.int64), np.ones(4),
+        np.array([0, 1, 3, 5], dtype=np.int64), [mins], [slots], 3)
+    assert out is None and kinds.tolist() == [0, 0] and sets.tolist() == [1, 5]
+    with pytest.raises(ValueError):          # a slot beyond the rows of minima
+        KERNELS.relay_spread(np.array([0], dtype=np.int64), np.array([0], dtype=np.int64),
+                             np.array([0], dtype=np.int64), np.array([0], dtype=np.int64),
+                             np.array([1], dtype=np.int64), np.ones(1), np.array([0], dtype=np.int64),
+                             [np.zeros((1, 3))], [np.array([4], dtype=np.int64)], 3)
 
 
 def test_wrong_shapes_are_refused():
     one = np.zeros(1, dtype=np.int64)
     with pytest.raises(ValueError):          # an entry beyond the store
         KERNELS.relay_spread(np.array([3], dtype=np.int64), one, one, one, one, np.ones(1), one,
-                             [np.zeros((1, 2))], [np.ones(1, dtype=np.uint8)], 2)
+                             [np.zeros((1, 2))], [np.zeros(1, dtype=np.int64)], 2)
     with pytest.raises(ValueError):          # a damage beyond the tables
         KERNELS.relay_spread(one, one, np.array([1], dtype=np.int64), one, one, np.ones(1), one,
-                             [np.zeros((1, 2))], [np.ones(1, dtype=np.uint8)], 2)
+                             [np.zeros((1, 2))], [np.zeros(1, dtype=np.int64)], 2)
     model = DirtModel(road_of(demo_track().graph), RULES, load_mishaps())
     ps = model.plans(0, 0, model.start_damage)
     gidx = model.point_index(ps)

@@ -62,38 +62,40 @@ cdef double _pairwise(const double* a, Py_ssize_t n, Py_ssize_t stride) noexcept
 
 
 def relay_spread(const int64_t[:] entry, const int64_t[:] gain, const int64_t[:] kind, const int64_t[:] start,
-                 const int64_t[:] count, const double[:] prob, const int64_t[:] ids, list mins, list known, int T1):
+                 const int64_t[:] count, const double[:] prob, const int64_t[:] ids, list mins, list slots, int T1):
     """relaid._spread for many rows at once: row r's failure classes are entry ``entry[r]`` of a store (its
     classes ``start[e]`` to ``start[e] + count[e]`` of ``prob`` and ``ids``, the number of each class's set of
-    points), its damage ``kind[r]`` (``mins[kind][set, tokens]``: each set's least loss value, ``known[kind][set]``
-    whether worked out). Returns ``(spread[row, tokens], None)``: each class at its set's least value after the
-    gain ``gain[r]``, times its chance, added class after class (0 without classes); or, when some set's least
-    value is not known yet, ``(None, (kinds, sets))`` of those (each pair once, in rising order of kind, then
-    set) and nothing computed. The classes
+    points), its damage ``kind[r]`` (each set's least loss value is ``mins[kind][slots[kind][set], tokens]``,
+    worked out where ``slots[kind][set]`` is 0 or more). Returns ``(spread[row, tokens], None)``: each class at
+    its set's least value after the gain ``gain[r]``, times its chance, added class after class (0 without
+    classes); or, when some set's least value is not known yet, ``(None, (kinds, sets))`` of those (each pair
+    once, in rising order of kind, then set) and nothing computed. The classes
     of a row are added as numpy's ``add.reduceat`` adds them (the first, plus the rest summed pairwise)."""
     cdef Py_ssize_t n = entry.shape[0], r, c, a, b, nk = len(mins), k
     cdef int t
-    cdef int64_t e, s, kd
+    cdef int64_t e, s, kd, row
     cdef double pr
     cdef double[:, ::1] mv
-    cdef const unsigned char[::1] kv
+    cdef const int64_t[::1] sv
     cdef vector[pair[int64_t, int64_t]] miss
     cdef Py_ssize_t nm, w
     cdef int64_t[::1] mk, ms
-    # each damage's minima and marks read once (the arrays stay alive in the lists given)
+    # each damage's minima and slots read once (the arrays stay alive in the lists given)
     cdef vector[double*] mrow
-    cdef vector[const unsigned char*] krow
-    cdef vector[Py_ssize_t] kcount
-    if len(known) != nk:
-        raise ValueError("relay_spread: one list of marks per damage")
+    cdef vector[const int64_t*] srow
+    cdef vector[Py_ssize_t] scount
+    cdef vector[Py_ssize_t] mcount
+    if len(slots) != nk:
+        raise ValueError("relay_spread: one array of slots per damage")
     for k in range(nk):
-        kv = known[k]
+        sv = slots[k]
         mv = mins[k]
-        if mv.shape[1] != T1 or mv.shape[0] < kv.shape[0]:
+        if mv.shape[1] != T1:
             raise ValueError("relay_spread: set minima of another shape")
         mrow.push_back(&mv[0, 0] if mv.shape[0] > 0 else NULL)
-        krow.push_back(&kv[0] if kv.shape[0] > 0 else NULL)
-        kcount.push_back(kv.shape[0])
+        srow.push_back(&sv[0] if sv.shape[0] > 0 else NULL)
+        scount.push_back(sv.shape[0])
+        mcount.push_back(mv.shape[0])
     for r in range(n):
         kd = kind[r]
         e = entry[r]
@@ -105,8 +107,10 @@ def relay_spread(const int64_t[:] entry, const int64_t[:] gain, const int64_t[:]
             raise ValueError("relay_spread: classes beyond the store")
         for c in range(a, b):
             s = ids[c]
-            if not 0 <= s < kcount[kd] or not krow[kd][s]:
+            if not 0 <= s < scount[kd] or srow[kd][s] < 0:
                 miss.push_back(pair[int64_t, int64_t](kd, s))
+            elif srow[kd][s] >= mcount[kd]:
+                raise ValueError("relay_spread: a slot beyond the minima")
     if miss.size():
         sort(miss.begin(), miss.end())
         nm = unique(miss.begin(), miss.end()) - miss.begin()
@@ -133,10 +137,10 @@ def relay_spread(const int64_t[:] entry, const int64_t[:] gain, const int64_t[:]
         if b == a:
             continue
         for c in range(a, b):
-            s = ids[c]
+            row = srow[kind[r]][ids[c]]
             pr = prob[c]
             for t in range(T1):
-                terms[c - a, t] = pr * _after_gain(base + s * T1, t, gain[r], T1)
+                terms[c - a, t] = pr * _after_gain(base + row * T1, t, gain[r], T1)
         for t in range(T1):             # numpy's add.reduceat: the first term, plus the others summed pairwise
             out[r, t] = terms[0, t] if b - a == 1 else terms[0, t] + _pairwise(&terms[1, t], b - a - 1, T1)
     return out_a, None

@@ -489,19 +489,18 @@ cdef class PointSets:
                 at += 1
         return out, sizes
 
-    def set_mins(self, const int64_t[:] sets, const double[:, :, ::1] table, double[:, ::1] mins,
-                 unsigned char[::1] known):
-        """``mins[set] = the least table[member, 1]`` (loss values per tokens) over each set's members, the
-        table worked out for all of them; marks them ``known``. A set with no member is left as it is."""
+    def set_mins(self, const int64_t[:] sets, const double[:, :, ::1] table, double[:, ::1] out):
+        """``out[k] = the least table[member, 1]`` (loss values per tokens) over the members of set ``sets[k]``,
+        the table worked out for all of them. A set with no member leaves its row as it is."""
         cdef Py_ssize_t n = sets.shape[0], k
         cdef int64_t s, i, m
         cdef int t, T1 = table.shape[2]
         cdef double v
-        if mins.shape[1] != T1 or known.shape[0] > mins.shape[0]:
+        if out.shape[1] != T1 or out.shape[0] < n:
             raise ValueError("PointSets.set_mins: tables of other shapes")
         for k in range(n):
             s = sets[k]
-            if not 0 <= s < self.count or s >= known.shape[0]:
+            if not 0 <= s < self.count:
                 raise ValueError("PointSets.set_mins: no such set")
             for i in range(self.begin[s], self.begin[s + 1]):
                 if not 0 <= self.flat[i] < table.shape[0]:
@@ -516,7 +515,7 @@ cdef class PointSets:
             b = self.begin[s + 1]
             if a == b:
                 continue
-            dst = &mins[s, 0]
+            dst = &out[k, 0]
             src = &table[fl[a], 1, 0]
             for t in range(T1):             # the first member, then each later one where strictly less
                 dst[t] = src[t]
@@ -526,4 +525,3 @@ cdef class PointSets:
                     v = src[t]
                     if v < dst[t]:
                         dst[t] = v
-            known[s] = 1

@@ -126,39 +126,66 @@ def _numbered(model, got: tuple | None) -> tuple:
     return codes, numbers, probs, members, starts, which
 
 
-def _mins_store(model, damage: tuple, count: int) -> list:
-    """The least loss values of the sets of points under one damage, ``[mins[set, tokens], known[set]]``, grown
-    to hold ``count`` sets."""
+class _Minima:
+    """The least loss values of the sets of points under one damage, kept compact: ``rows[slot[set], tokens]``,
+    ``slot[set]`` -1 while not worked out (most sets are never met under a given damage, so a row is kept only
+    for those that are)."""
+    __slots__ = ("rows", "slot", "used")
+
+    def __init__(self, T1: int):
+        self.rows = np.empty((0, T1))
+        self.slot = np.full(0, -1, dtype=np.int64)
+        self.used = 0
+
+    def cover(self, count: int) -> None:
+        """Room in ``slot`` for the sets numbered ``0..count-1``."""
+        old = len(self.slot)
+        if old < count:
+            slot = np.full(max(64, 2 * count), -1, dtype=np.int64)
+            slot[:old] = self.slot
+            self.slot = slot
+
+    def missing(self, ids: np.ndarray) -> np.ndarray:
+        """The distinct sets among ``ids`` not worked out yet, in rising order."""
+        self.cover(int(ids.max()) + 1 if len(ids) else 0)
+        return np.unique(ids[self.slot[ids] < 0])
+
+    def put(self, todo: np.ndarray, values: np.ndarray) -> None:
+        """Keep the least values ``values[k]`` of the sets ``todo[k]`` (not kept yet)."""
+        n = len(todo)
+        self.cover(int(todo.max()) + 1 if n else 0)
+        if self.used + n > len(self.rows):
+            rows = np.empty((max(64, 2 * (self.used + n)), self.rows.shape[1]))
+            rows[:self.used] = self.rows[:self.used]
+            self.rows = rows
+        self.rows[self.used:self.used + n] = values
+        self.slot[todo] = np.arange(self.used, self.used + n)
+        self.used += n
+
+    def of(self, ids: np.ndarray) -> np.ndarray:
+        """``[set, tokens]`` of the sets ``ids`` (all worked out)."""
+        return self.rows[self.slot[ids]]
+
+
+def _minima(model, damage: tuple) -> _Minima:
+    """The least loss values of the sets of points under one damage, kept by the model."""
     store = model._relay_cache.get(("mins", damage))
     if store is None:
-        store = model._relay_cache[("mins", damage)] = [np.zeros((0, model.T1)), np.zeros(0, dtype=bool)]
-    old = len(store[1])
-    if old < count:         # the minima of sets not known yet are never read: left as they come, not copied
-        size = max(64, 2 * count)
-        mins, known = np.empty((size, model.T1)), np.zeros(size, dtype=bool)
-        rows = np.flatnonzero(store[1])
-        mins[rows], known[:old] = store[0][rows], store[1]
-        store[0], store[1] = mins, known
+        store = model._relay_cache[("mins", damage)] = _Minima(model.T1)
     return store
-
-
-def _set_count(model) -> int:
-    """How many sets of points the model has numbered."""
-    sets = model._relay_cache["point sets"]
-    return len(model._relay_cache["members"]) if isinstance(sets, dict) else sets.count
 
 
 def _set_mins(model, damage: tuple, ids: np.ndarray, value) -> np.ndarray:
     """The least loss value over each set of points numbered ``ids`` under one damage, per tokens (before a
     Big Attack's gain), worked out once per damage and set: [set, tokens]."""
-    store = _mins_store(model, damage, _set_count(model))
-    _fill_mins(model, damage, np.unique(ids[~store[1][ids]]), value, store)
-    return store[0][ids]
+    store = _minima(model, damage)
+    _fill_mins(model, damage, store.missing(ids), value, store)
+    return store.of(ids)
 
 
-def _fill_mins(model, damage: tuple, todo: np.ndarray, value, store: list) -> None:
+def _fill_mins(model, damage: tuple, todo: np.ndarray, value, store: _Minima) -> None:
     """Work out the least loss values of the sets numbered ``todo`` (distinct, in rising order, not known yet)
-    under one damage into its ``store`` (:func:`_mins_store`)."""
+    under one damage into its ``store`` (:func:`_minima`)."""
     if not len(todo):
         return
     sets = model._relay_cache["point sets"]
@@ -171,11 +198,12 @@ def _fill_mins(model, damage: tuple, todo: np.ndarray, value, store: list) -> No
         nums, sizes = np.concatenate(parts), np.array([len(p) for p in parts])
     table = model.fill(damage, nums, value)
     if compiled and sizes.all():        # the same least values, in C
-        sets.set_mins(todo, table, store[0], store[1].view(np.uint8))
+        values = np.empty((len(todo), model.T1))
+        sets.set_mins(todo, table, values)
     else:
         starts = np.cumsum(np.concatenate([[0], sizes[:-1]])).astype(np.int64)
-        store[0][todo] = np.minimum.reduceat(table[nums, 1], starts, axis=0)
-        store[1][todo] = True
+        values = np.minimum.reduceat(table[nums, 1], starts, axis=0)
+    store.put(todo, values)
 
 
 def _classes_of(model, cell: int, gear: int, ps, p: int) -> tuple:
@@ -427,7 +455,7 @@ class Relaid:
         kind_of_set = np.array([damages.setdefault(st[2], len(damages)) for st in self.states], dtype=np.int64)
         kind = kind_of_set[which]
         damages = list(damages)
-        stores = [_mins_store(model, d, 0) for d in damages]     # kept by the model, grown in place
+        stores = [_minima(model, d) for d in damages]     # kept by the model, grown as sets are worked out
 
         def spread(rows: np.ndarray) -> np.ndarray:
             pl = place[rows]
@@ -463,18 +491,15 @@ class Relaid:
                 ent = np.where(pl >= 0, flat[pl], own[rows])
             while True:
                 out, missing = kernels.relay_spread(ent, gains[rows], kind[rows], store.start, store.count,
-                                                    store.prob, store.ids, [st[0] for st in stores],
-                                                    [st[1].view(np.uint8) for st in stores], model.T1)
+                                                    store.prob, store.ids, [st.rows for st in stores],
+                                                    [st.slot for st in stores], model.T1)
                 if missing is None:
                     return out
-                kinds, sets = missing               # each (damage, set) once, by damage then set
+                kinds, sets = missing               # each (damage, set) once, by damage then set, none known
                 cuts = np.flatnonzero(np.diff(kinds)) + 1
-                count = _set_count(model)
                 for a, b in zip([0] + cuts.tolist(), cuts.tolist() + [len(kinds)]):
-                    d = damages[int(kinds[a])]
-                    st = _mins_store(model, d, count)       # the same list as stores[kind], grown
-                    todo = sets[a:b]
-                    _fill_mins(model, d, todo[~st[1][todo]], value, st)
+                    k = int(kinds[a])
+                    _fill_mins(model, damages[k], sets[a:b], value, stores[k])
 
         return spread
 
