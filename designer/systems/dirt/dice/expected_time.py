@@ -57,11 +57,14 @@ MAX_CELLS_AS_LAID = 400
 # longest rulebook stage has 155 cells, a generated stage about 9.5 a tile), one token is tracked, the bound named in
 # the result, so that every admitted road stays under 1.5 GB and a 40-tile stage near 0.5 GB.
 DAMAGE_CELLS = 300
-# One more damage token tracked roughly doubles the states (Rally 3 SS2: 14,079 with two, 27,751 with three, 0.6 GB;
-# Rally 2 SS1: 23,022 with three, 39,627 with four, 0.8 GB): a stage is solved again with one more only while
-# twice its states stay under this, about 1.3 GB (a generated 25-tile stage of 251 cells: 49,492 states with three
-# tokens took 1.3 GB).
-DAMAGE_STATES = 50_000
+# One more damage token tracked roughly doubles the states, at about 15-20 KB each at the peak (Rally 3 SS2: 14,079
+# states with two tokens, 27,751 with three; Rally 2 SS1 with four: 39,627 states, 0.61 GB; the RX demo with a joker
+# with three: 45,135, 0.70 GB; a generated 25-tile stage of 251 cells with three: 49,492, 0.96 GB): a stage is
+# solved again with one more token only while twice its states stay under this, about 1.2 GB. Under the reading
+# as_laid a state takes about three times the memory (Rally 2 SS1 with three tokens: 23,022 states, 1.16 GB; the RX
+# joker demo with two: 22,913, 1.08 GB), so it has a bound of its own.
+DAMAGE_STATES = 70_000
+DAMAGE_STATES_AS_LAID = 25_000
 RULE_KEYS = ("time_card", "loss_of_control_seconds", "dashboards", "hazard_faces", "hazard_limit")
 
 
@@ -316,7 +319,8 @@ def _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu) -> Expecte
         at_bound = turns_at_damage_bound(stats, mishaps.max_damage)
         steps.append({"max_damage": mishaps.max_damage, "turns_at_bound": round(at_bound, 3),
                       "seconds": round(float(stats.seconds), 3), "states": len(solution.values)})
-        stop = _why_not_more(mishaps, at_bound, len(solution.values), graph.number_of_nodes() > DAMAGE_CELLS)
+        stop = _why_not_more(mishaps, at_bound, len(solution.values), graph.number_of_nodes() > DAMAGE_CELLS,
+                             model.reading == "as_laid")
         if stop is not None:
             steps[-1]["stop"] = stop
             break
@@ -358,13 +362,15 @@ def turns_at_damage_bound(stats: PolicyStats, max_damage: int) -> float:
                      if st != FIN and sum(st[2][:3]) >= max_damage))
 
 
-def _why_not_more(mishaps: Mishaps, at_bound: float, states: int, long_road: bool = False) -> str | None:
+def _why_not_more(mishaps: Mishaps, at_bound: float, states: int, long_road: bool = False,
+                  as_laid: bool = False) -> str | None:
     """Why not to solve again with one more damage token tracked, or None to do it: few turns at the bound, the
     memory (a road longer than ``DAMAGE_CELLS``, or the states of the next solve, about twice these, over
-    ``DAMAGE_STATES``) or the bound at ``most_damage``."""
+    ``DAMAGE_STATES``, or ``DAMAGE_STATES_AS_LAID`` under the reading as_laid, whose plans take more memory a
+    state) or the bound at ``most_damage``."""
     most = mishaps.max_damage if mishaps.most_damage is None else mishaps.most_damage
     if at_bound <= mishaps.damage_turns:
         return "turns"
-    if long_road or 2 * states > DAMAGE_STATES:
+    if long_road or 2 * states > (DAMAGE_STATES_AS_LAID if as_laid else DAMAGE_STATES):
         return "memory"
     return "most_damage" if mishaps.max_damage >= most else None
