@@ -75,3 +75,16 @@ def test_a_bound_held_for_memory_is_said_in_the_report_and_the_app():
                   turns_at_damage_bound=0.2)
     assert "memory" not in _damage_words(enough) and "memory" not in _bound_words({"bounds": enough})
     assert _damage_words({}) == "" and _bound_words({}) == ""
+
+
+def test_a_batch_row_names_the_damage_tokens_its_expected_time_tracks():
+    import csv
+    import io
+
+    from designer.batch import analyse_all
+    from designer.batch.table import csv_text
+
+    rows = analyse_all([ROOT / "stages/dirt/rally-1/ss1.yaml"], jobs=1, thumbnails=False)
+    assert rows[0]["damage_tracked"] == 2 and rows[0]["expected_seconds"] is not None
+    table = list(csv.DictReader(io.StringIO(csv_text(rows))))
+    assert table[0]["damage_tracked"] == "2"

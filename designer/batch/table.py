@@ -11,7 +11,8 @@ from designer.batch.worker import columns_of
 
 HEADINGS = {"file": "File", "system": "Game", "stage": "Stage", "valid": "Valid", "pieces": "Pieces",
             "length": "Length", "ideal_seconds": "Ideal time (s)", "expected_seconds": "Expected time (s)",
-            "spread_seconds": "Spread, p90 minus p10 (s)", "loss_of_control": "Loss of control", "table_minutes": "Table (min)",
+            "spread_seconds": "Spread, p90 minus p10 (s)", "loss_of_control": "Loss of control",
+            "damage_tracked": "Damage tokens tracked", "table_minutes": "Table (min)",
             "boxes": "Boxes", "errors": "Errors", "warnings": "Warnings", "problems": "Problems",
             "simulated_players": "Cars simulated", "simulated_runs": "Races simulated",
             "simulated_table_turns": "Turns at the table (simulated)",
@@ -109,8 +110,8 @@ td.problems { max-width: 28em; font-size: 12px; color: #555; }
 """
 
 NUMERIC = {"pieces", "length", "ideal_seconds", "expected_seconds", "spread_seconds", "loss_of_control",
-           "table_minutes", "errors", "warnings", "simulated_players", "simulated_runs", "simulated_table_turns",
-           "simulated_table_minutes"}
+           "damage_tracked", "table_minutes", "errors", "warnings", "simulated_players", "simulated_runs",
+           "simulated_table_turns", "simulated_table_minutes"}
 
 
 def _numeric(key: str) -> bool:

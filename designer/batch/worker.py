@@ -6,7 +6,8 @@ from pathlib import Path
 from designer.core.errors import DesignerError
 
 COLUMNS = ("file", "system", "stage", "valid", "pieces", "length", "ideal_seconds", "expected_seconds",
-           "spread_seconds", "loss_of_control", "table_minutes", "boxes", "errors", "warnings", "problems")
+           "spread_seconds", "loss_of_control", "damage_tracked", "table_minutes", "boxes", "errors", "warnings",
+           "problems")
 # With a simulated table (``job["simulate"]``): the analysis option that races several cars, by system, and the
 # key of its result. The games whose table has seats with a stage time (DIRT, classic Rallyman).
 TABLE_OPTION = {"dirt": ("table_runs", "table"), "classic": ("table_runs", "simulated_table")}

@@ -124,6 +124,7 @@ class DirtSystem(GameSystem):
                 "ideal_seconds": fl.get("seconds"), "expected_seconds": exp.get("expected_seconds"),
                 "spread_seconds": spread,
                 "loss_of_control": exp.get("loss_of_control_chance", fl.get("loss_of_control_chance")),
+                "damage_tracked": (exp.get("bounds") or {}).get("max_damage"),
                 "table_minutes": est.get("table_minutes"), "boxes": ", ".join(boxes_needed(stage))}
 
     def report(self, result: dict) -> str:
