@@ -10,6 +10,7 @@ import weakref
 import numpy as np
 
 from designer.systems.dirt.dice.plan_search import cut_cells
+from designer.systems.dirt.dice.set_minima import fill_mins, minima, set_mins
 from designer.systems.dirt.dice.plans import BIG, PlanSteps
 from designer.systems.dirt.dice.relay import _Which, _by_dice, _entries, failure_classes, layings, outcomes, \
     plan_dice
@@ -126,86 +127,6 @@ def _numbered(model, got: tuple | None) -> tuple:
     return codes, numbers, probs, members, starts, which
 
 
-class _Minima:
-    """The least loss values of the sets of points under one damage, kept compact: ``rows[slot[set], tokens]``,
-    ``slot[set]`` -1 while not worked out (most sets are never met under a given damage, so a row is kept only
-    for those that are)."""
-    __slots__ = ("rows", "slot", "used")
-
-    def __init__(self, T1: int):
-        self.rows = np.empty((0, T1))
-        self.slot = np.full(0, -1, dtype=np.int64)
-        self.used = 0
-
-    def cover(self, count: int) -> None:
-        """Room in ``slot`` for the sets numbered ``0..count-1``."""
-        old = len(self.slot)
-        if old < count:
-            slot = np.full(max(64, 2 * count), -1, dtype=np.int64)
-            slot[:old] = self.slot
-            self.slot = slot
-
-    def missing(self, ids: np.ndarray) -> np.ndarray:
-        """The distinct sets among ``ids`` not worked out yet, in rising order."""
-        self.cover(int(ids.max()) + 1 if len(ids) else 0)
-        return np.unique(ids[self.slot[ids] < 0])
-
-    def put(self, todo: np.ndarray, values: np.ndarray) -> None:
-        """Keep the least values ``values[k]`` of the sets ``todo[k]`` (not kept yet)."""
-        n = len(todo)
-        self.cover(int(todo.max()) + 1 if n else 0)
-        if self.used + n > len(self.rows):
-            rows = np.empty((max(64, 2 * (self.used + n)), self.rows.shape[1]))
-            rows[:self.used] = self.rows[:self.used]
-            self.rows = rows
-        self.rows[self.used:self.used + n] = values
-        self.slot[todo] = np.arange(self.used, self.used + n)
-        self.used += n
-
-    def of(self, ids: np.ndarray) -> np.ndarray:
-        """``[set, tokens]`` of the sets ``ids`` (all worked out)."""
-        return self.rows[self.slot[ids]]
-
-
-def _minima(model, damage: tuple) -> _Minima:
-    """The least loss values of the sets of points under one damage, kept by the model."""
-    store = model._relay_cache.get(("mins", damage))
-    if store is None:
-        store = model._relay_cache[("mins", damage)] = _Minima(model.T1)
-    return store
-
-
-def _set_mins(model, damage: tuple, ids: np.ndarray, value) -> np.ndarray:
-    """The least loss value over each set of points numbered ``ids`` under one damage, per tokens (before a
-    Big Attack's gain), worked out once per damage and set: [set, tokens]."""
-    store = _minima(model, damage)
-    _fill_mins(model, damage, store.missing(ids), value, store)
-    return store.of(ids)
-
-
-def _fill_mins(model, damage: tuple, todo: np.ndarray, value, store: _Minima) -> None:
-    """Work out the least loss values of the sets numbered ``todo`` (distinct, in rising order, not known yet)
-    under one damage into its ``store`` (:func:`_minima`)."""
-    if not len(todo):
-        return
-    sets = model._relay_cache["point sets"]
-    compiled = not isinstance(sets, dict)
-    if compiled:            # the members kept with the sets (PointSets)
-        nums, sizes = sets.members_of(todo)
-    else:
-        members = model._relay_cache["members"]
-        parts = [members[i] for i in todo.tolist()]
-        nums, sizes = np.concatenate(parts), np.array([len(p) for p in parts])
-    table = model.fill(damage, nums, value)
-    if compiled and sizes.all():        # the same least values, in C
-        values = np.empty((len(todo), model.T1))
-        sets.set_mins(todo, table, values)
-    else:
-        starts = np.cumsum(np.concatenate([[0], sizes[:-1]])).astype(np.int64)
-        values = np.minimum.reduceat(table[nums, 1], starts, axis=0)
-    store.put(todo, values)
-
-
 def _classes_of(model, cell: int, gear: int, ps, p: int) -> tuple:
     """:func:`plan_classes` of plan ``p`` of a plan set; a set taken from a search reads the plan's dice from
     the search (kept on it per candidate), without building its steps."""
@@ -238,7 +159,7 @@ def _spread(model, entries: list, value, rescue=None) -> np.ndarray:
         ids = np.concatenate([c[4] for c in cls])
         ncls = np.array([len(c[0]) for c in cls], dtype=np.int64)
         gains = np.repeat(np.array([entries[r][1] for r in rows_of], dtype=np.int64), ncls)
-        raw = _set_mins(model, damage, ids, value)
+        raw = set_mins(model, damage, ids, value)
         total = model._tokens[None, :] + gains[:, None]
         idx = np.minimum(total, T1 - 1)
         best = np.where(raw >= BIG, BIG, np.take_along_axis(raw, idx, axis=1) - (total - idx))
@@ -455,7 +376,7 @@ class Relaid:
         kind_of_set = np.array([damages.setdefault(st[2], len(damages)) for st in self.states], dtype=np.int64)
         kind = kind_of_set[which]
         damages = list(damages)
-        stores = [_minima(model, d) for d in damages]     # kept by the model, grown as sets are worked out
+        stores = [minima(model, d) for d in damages]     # kept by the model, grown as sets are worked out
 
         def spread(rows: np.ndarray) -> np.ndarray:
             pl = place[rows]
@@ -499,7 +420,7 @@ class Relaid:
                 cuts = np.flatnonzero(np.diff(kinds)) + 1
                 for a, b in zip([0] + cuts.tolist(), cuts.tolist() + [len(kinds)]):
                     k = int(kinds[a])
-                    _fill_mins(model, damages[k], sets[a:b], value, stores[k])
+                    fill_mins(model, damages[k], sets[a:b], value, stores[k])
 
         return spread
 
