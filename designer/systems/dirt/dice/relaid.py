@@ -10,10 +10,10 @@ import weakref
 import numpy as np
 
 from designer.systems.dirt.dice.plan_search import cut_cells
-from designer.systems.dirt.dice.set_minima import fill_mins, minima, set_mins
 from designer.systems.dirt.dice.plans import BIG, PlanSteps
 from designer.systems.dirt.dice.relay import _Which, _by_dice, _entries, failure_classes, layings, outcomes, \
     plan_dice
+from designer.systems.dirt.dice.set_minima import fill_mins, minima, set_mins
 from designer.systems.dirt.driving.dice_used import _BRAKE, _CANON, _GAS, _LEADER, _M, _RZ
 
 try:
