@@ -88,3 +88,19 @@ def test_a_batch_row_names_the_damage_tokens_its_expected_time_tracks():
     assert rows[0]["damage_tracked"] == 2 and rows[0]["expected_seconds"] is not None
     table = list(csv.DictReader(io.StringIO(csv_text(rows))))
     assert table[0]["damage_tracked"] == "2"
+
+
+def test_a_table_races_the_leader_and_the_follower_under_one_damage_bound():
+    """A car changes policy as it takes or loses the lead and keeps its damage, so a table's two policies track
+    the same tokens: the one solved with fewer is solved again with the other's bound (Rally 3 raced by 4 cars
+    did not finish when its stages' two policies tracked different numbers of tokens)."""
+    from designer.systems.dirt.dice.table import Table, simulate_table
+
+    track = demo_track()
+    base = load_mishaps()
+    gas = E.expected_time(track, leader=False, mishaps=_fixed(base, 2))
+    table = Table(track, lead=E.expected_time(track, leader=True, mishaps=_fixed(base, 1)), gas=gas)
+    assert table.gas is gas and table.lead.mishaps.max_damage == 2 and table.lead.leader
+    assert table.lead.seconds == E.expected_time(track, leader=True, mishaps=_fixed(base, 2)).seconds
+    run = simulate_table(track, players=3, runs=100, seed=1, table=table)
+    assert run.to_dict()["runs"] == 100

@@ -185,6 +185,20 @@ def table_lines(d: dict) -> list[str]:
     return out
 
 
+def _one_damage_bound(track, rules, lead: ExpectedTime, gas: ExpectedTime) -> tuple[ExpectedTime, ExpectedTime]:
+    """The leader's and the follower's policies under the same damage bound: a car changes policy as it takes or
+    loses the lead and keeps its damage, so both must track the same tokens. Each solve sets its own bound (more
+    tokens where they matter): the one that tracks fewer is solved again with the other's."""
+    top = max(lead.mishaps.max_damage, gas.mishaps.max_damage)
+
+    def at_top(e: ExpectedTime, leader: bool) -> ExpectedTime:
+        if e.mishaps.max_damage == top:
+            return e
+        return expected_time(track, rules, leader=leader, mishaps=e.mishaps.replace(max_damage=top, most_damage=None))
+
+    return at_top(lead, True), at_top(gas, False)
+
+
 class Table:
     """The two policies of a stage (leader and gas dice) and its cells, ready to play races."""
 
@@ -196,6 +210,8 @@ class Table:
         self.gas = gas or (expected_time(track, rules, leader=False) if use_leader else self.lead)
         if not use_leader:
             self.lead = self.gas
+        elif self.lead.mishaps.max_damage != self.gas.mishaps.max_damage:
+            self.lead, self.gas = _one_damage_bound(track, rules, self.lead, self.gas)
         self.road_tiles = len(getattr(track, "road_tiles", ()) or ())
         model = self.gas.model
         self.cells = Cells(model.road)
