@@ -256,3 +256,28 @@ def test_a_rally_with_the_start_order_drawn_treats_players_alike(stage):
             se = ((a["sd"] ** 2 + b["sd"] ** 2) / d["runs"]) ** 0.5
             assert abs(a["expected_seconds"] - b["expected_seconds"]) <= 3.5 * se, (a, b)
             assert abs(a["win_chance"] - b["win_chance"]) <= 0.15
+
+
+def test_a_locked_table_unlocks_with_the_first_car_playing_alone():
+    """When no car moves in a whole round (every one blocked where it stands), the first car in the order plays
+    its next turn as if alone (locked_table), so the race ends; here every turn that meets another car is
+    blocked, so each car moves only when it plays alone."""
+    import random
+
+    from designer.racing.mdp import Outcome
+    from designer.systems.dirt.dice import table as T
+
+    table = Table(load_track(load_stage("stages/dirt/rally-1/ss1.yaml")))
+    real = table._turn
+    alone = []
+
+    def turn(e, s, bank, others, rng):
+        if others:
+            return Outcome(1.0, 10.0, s, bank, False, "blocked"), True
+        alone.append(s)
+        return real(e, s, bank, others, rng)
+
+    table._turn = turn
+    secs, turns, blocked, _led, _losses, rounds = table.race(3, random.Random(1))
+    assert rounds < T.MAX_ROUNDS and sum(blocked) > 0 and len(alone) == sum(turns) - sum(blocked)
+    assert RULES.named()["locked_table"]["status"] == "decided"

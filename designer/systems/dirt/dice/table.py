@@ -307,6 +307,7 @@ class Table:
         leader_rule = self.rules.leader_dice != "none"
         pos, lane = self.cells.pos, self.cells.lane
         rounds = 0
+        locked = False                  # no car moved in the last round: the first plays as if alone
         while done < n:
             rounds += 1
             if rounds > MAX_ROUNDS:
@@ -315,10 +316,12 @@ class Table:
             on.sort(key=lambda k: (-pos[state[k][0]], -state[k][1], lane[state[k][0]], k))
             waiting = [k for k in range(n) if state[k] is None and (rounds - 1) >= k * stagger]
             order = on + waiting
+            moved = False
             for i, k in enumerate(order):
                 s = state[k]
-                others = {state[o][0]: state[o][1] for o in range(n)
-                          if o != k and state[o] is not None and state[o] is not FIN}
+                others = {} if locked and i == 0 else \
+                    {state[o][0]: state[o][1] for o in range(n) if o != k and state[o] is not None
+                     and state[o] is not FIN}
                 if s is None:
                     s = next((c for c in self.starts if c[0] not in others), self.starts[0])
                 leading = leader_rule and i == 0 and not finished_any
@@ -329,6 +332,7 @@ class Table:
                 blocked[k] += was_blocked
                 led[k] += leading
                 losses[k] += bool(o.loss)
+                moved = moved or o.state != s
                 state[k], bank[k] = o.state, o.bank
                 term = e.model.terminal(o.state)
                 if term is not None:
@@ -336,6 +340,9 @@ class Table:
                     state[k] = FIN
                     done += 1
                     finished_any = True
+            # every car blocked by another where it stands (a car stays on its cell after a loss of control,
+            # car_after_loss_of_control): the table unlocks as locked_table says
+            locked = bool(order) and not moved and self.rules.locked_table == "first-car-alone"
         return secs, turns, blocked, led, losses, rounds
 
 

@@ -27,6 +27,7 @@ CHOICES: dict[str, tuple] = {
     "policy": ("single-car-leader-or-gas",),
     "stalled_card_gear": (1, 6),
     "car_after_loss_of_control": ("on-the-road",),
+    "locked_table": ("first-car-alone",),
     "rally_start_order": ("fastest-first", "slowest-first", "same"),
 }
 NUMBERS = ("start_stagger_rounds", "stalled_card_gear")
