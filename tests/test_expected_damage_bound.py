@@ -104,3 +104,14 @@ def test_a_table_races_the_leader_and_the_follower_under_one_damage_bound():
     assert table.lead.seconds == E.expected_time(track, leader=True, mishaps=_fixed(base, 2)).seconds
     run = simulate_table(track, players=3, runs=100, seed=1, table=table)
     assert run.to_dict()["runs"] == 100
+
+
+def test_a_table_solves_the_leader_from_the_bound_the_follower_reached(monkeypatch):
+    from designer.systems.dirt.dice.table import Table
+
+    grow = load_mishaps().replace(max_damage=1, most_damage=2, damage_turns=0.0)
+    monkeypatch.setattr(E, "load_mishaps", lambda *a, **k: grow)
+    table = Table(demo_track())
+    assert [s["max_damage"] for s in table.gas.damage_steps] == [1, 2]
+    assert [s["max_damage"] for s in table.lead.damage_steps] == [2] and table.lead.leader
+    assert table.lead.seconds == E.expected_time(demo_track(), leader=True, mishaps=_fixed(grow, 2)).seconds

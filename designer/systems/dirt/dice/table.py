@@ -205,13 +205,14 @@ class Table:
     def __init__(self, track, rules=None, table_rules: TableRules | None = None,
                  lead: ExpectedTime | None = None, gas: ExpectedTime | None = None):
         self.rules = table_rules or load_table_rules()
-        self.lead = lead or expected_time(track, rules, leader=True)
-        use_leader = self.rules.leader_dice != "none"
-        self.gas = gas or (expected_time(track, rules, leader=False) if use_leader else self.lead)
-        if not use_leader:
-            self.lead = self.gas
-        elif self.lead.mishaps.max_damage != self.gas.mishaps.max_damage:
-            self.lead, self.gas = _one_damage_bound(track, rules, self.lead, self.gas)
+        if self.rules.leader_dice == "none":
+            self.lead = self.gas = gas or lead or expected_time(track, rules, leader=True)
+        else:
+            self.gas = gas or expected_time(track, rules, leader=False)
+            # the leader's solve starts at the damage bound the follower's reached (both end under one bound)
+            self.lead = lead or expected_time(track, rules, leader=True, mishaps=self.gas.mishaps)
+            if self.lead.mishaps.max_damage != self.gas.mishaps.max_damage:
+                self.lead, self.gas = _one_damage_bound(track, rules, self.lead, self.gas)
         self.road_tiles = len(getattr(track, "road_tiles", ()) or ())
         model = self.gas.model
         self.cells = Cells(model.road)
