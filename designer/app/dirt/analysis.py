@@ -15,6 +15,7 @@ from typing import Any
 
 from designer.app.dirt.sources import Unavailable
 from designer.core.errors import DesignerError
+from designer.systems.dirt.report import damage_bound_turns
 
 LINE_NAMES = ("fastest", "shortest")
 #: The two chances of a loss of control the summary shows, named for whose chance each is.
@@ -440,8 +441,8 @@ def _bound_words(exp: dict) -> str:
     words = (f". The first {bound} damage tokens a car draws are counted, later ones not" if bound > 1 else
              ". The first damage token a car draws is counted, later ones not" if bound == 1 else
              ". Damage tokens are not counted")
-    turns = bounds.get("turns_at_damage_bound")
-    if ((bounds.get("damage_steps") or [{}])[-1]).get("stop") == "memory" and isinstance(turns, (int, float)):
+    turns, held = damage_bound_turns(bounds)
+    if held and turns is not None:
         words += (f" (for memory: the car is expected to drive {turns:.1f} turns with all of them drawn, so later "
                   "damage would add to the figure)")
     return words

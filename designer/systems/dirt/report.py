@@ -94,14 +94,20 @@ def _policy_lines(exp: dict | None) -> list[str]:
     return out
 
 
+def damage_bound_turns(bounds: dict) -> tuple[float | None, bool]:
+    """From an expected time's ``bounds``: the turns it expects with every tracked damage token drawn (None when
+    it does not say) and whether no more tokens were tracked for memory (the last solve's ``stop``)."""
+    turns = bounds.get("turns_at_damage_bound")
+    held = ((bounds.get("damage_steps") or [{}])[-1]).get("stop") == "memory"
+    return (turns if isinstance(turns, (int, float)) else None), held
+
+
 def _damage_words(bounds: dict) -> str:
     """The damage tokens the expected time tracks and the turns it expects at that bound, when the result says."""
     if bounds.get("max_damage") is None:
         return ""
-    turns = bounds.get("turns_at_damage_bound")
-    stop = ((bounds.get("damage_steps") or [{}])[-1]).get("stop")
-    return f"; damage tokens tracked: {bounds['max_damage']}" + \
-        (f" ({turns:.2f} turns expected with all of them drawn"
-         + ("; no more tracked, for memory: later damage would add to the figure" if stop == "memory" else "")
-         + ")"
-         if isinstance(turns, (int, float)) else "")
+    turns, held = damage_bound_turns(bounds)
+    if turns is None:
+        return f"; damage tokens tracked: {bounds['max_damage']}"
+    return (f"; damage tokens tracked: {bounds['max_damage']} ({turns:.2f} turns expected with all of them drawn"
+            + ("; no more tracked, for memory: later damage would add to the figure" if held else "") + ")")

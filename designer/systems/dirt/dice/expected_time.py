@@ -269,7 +269,7 @@ def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | Non
     if mishaps is None:
         mishaps = load_mishaps(rules.path) if rules.path else load_mishaps()
     if mishaps.max_damage > 1 and graph.number_of_nodes() > DAMAGE_CELLS:
-        mishaps = mishaps.replace(max_damage=1, most_damage=1)   # a long road: one damage token tracked (memory)
+        mishaps = mishaps.replace(max_damage=1)          # a long road: one damage token tracked (memory)
     # the shakedown time given or not, the solve is the same (an analysis gives it, a race at the table does not)
     key = (graph.number_of_nodes(), graph.number_of_edges(), rules.key, mishaps.key, leader,
            L._stage_surface(track), sisu)
