@@ -115,3 +115,30 @@ def test_a_table_solves_the_leader_from_the_bound_the_follower_reached(monkeypat
     assert [s["max_damage"] for s in table.gas.damage_steps] == [1, 2]
     assert [s["max_damage"] for s in table.lead.damage_steps] == [2] and table.lead.leader
     assert table.lead.seconds == E.expected_time(demo_track(), leader=True, mishaps=_fixed(grow, 2)).seconds
+
+
+def test_a_solve_under_the_next_bound_shares_the_plans_of_the_last_and_gives_the_same_numbers():
+    """The plans, failure classes and numbered points do not depend on the damage bound: the next solve takes them
+    over from the last one, and its values and decisions are those of a solve of its own, to the last bit; what
+    depends on the bound (point values, outcome lists, set minima) is not taken over."""
+    from designer.systems.dirt.driving import lines as L
+    from designer.systems.dirt.dice.set_minima import is_minima
+
+    track = demo_track()
+    graph, rules = L.check_track(track), L._rules_for(track, None)
+    surface = L._stage_surface(track)
+    start = _fixed(load_mishaps(), 1)
+    first, solution, _starts, _stats = E._solve_bound(graph, rules, start, False, surface, False)
+    assert any(is_minima(k) for k in first._relay_cache)
+    solution.release()
+    first.release_values()
+    assert not first._point_values and not first._losses and not any(is_minima(k) for k in first._relay_cache)
+    nxt = _fixed(start, 2)
+    shared, got, _s, got_stats = E._solve_bound(graph, rules, nxt, False, surface, False, share=first)
+    assert shared.numbers is first.numbers and shared._searches is first._searches and shared.steps is first.steps
+    alone, want, _s, want_stats = E._solve_bound(graph, rules, nxt, False, surface, False)
+    assert alone.numbers is not first.numbers
+    assert got.values.keys() == want.values.keys()
+    assert all((got.values[s] == want.values[s]).all() for s in want.values)
+    assert got.decisions == want.decisions
+    assert got_stats.occupancy == want_stats.occupancy and got_stats.seconds == want_stats.seconds

@@ -314,8 +314,10 @@ def _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu) -> Expecte
     from designer.systems.dirt.driving import lines as L
 
     steps = []
+    model = None
     while True:
-        model, solution, starts, stats = _solve_bound(graph, rules, mishaps, leader, L._stage_surface(track), sisu)
+        model, solution, starts, stats = _solve_bound(graph, rules, mishaps, leader, L._stage_surface(track), sisu,
+                                                      share=model)
         at_bound = turns_at_damage_bound(stats, mishaps.max_damage)
         steps.append({"max_damage": mishaps.max_damage, "turns_at_bound": round(at_bound, 3),
                       "seconds": round(float(stats.seconds), 3), "states": len(solution.values)})
@@ -325,7 +327,7 @@ def _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu) -> Expecte
             steps[-1]["stop"] = stop
             break
         solution.release()
-        model.release_all()
+        model.release_values()          # the plans, failure classes and numbered points serve the next bound
         mishaps = mishaps.replace(max_damage=mishaps.max_damage + 1)
     ideal = ideal_seconds
     if ideal is None:
@@ -337,13 +339,14 @@ def _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu) -> Expecte
                         extra={"sisu_token": sisu}, damage_steps=steps)
 
 
-def _solve_bound(graph, rules, mishaps, leader, surface, sisu):
+def _solve_bound(graph, rules, mishaps, leader, surface, sisu, share=None):
     """One solve of the model with ``mishaps`` as they are: the model, its solution, the starts and the
-    statistics of the optimal policy."""
+    statistics of the optimal policy. ``share``: the model of the same stage under another damage bound, whose
+    plans, failure classes and numbered points serve this one (the same numbers)."""
     from designer.systems.dirt.driving import lines as L
     from designer.systems.dirt.driving.rules import road_of
 
-    model = DirtModel(road_of(graph), rules, mishaps, leader=leader, surface=surface, sisu=sisu)
+    model = DirtModel(road_of(graph), rules, mishaps, leader=leader, surface=surface, sisu=sisu, share=share)
     starts = [(s, 0, model.start_damage) for s in model.road.starts()]
     with L._gc_paused():
         solution = solve(model, starts, sweep(model, starts))

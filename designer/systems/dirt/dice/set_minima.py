@@ -49,6 +49,11 @@ class Minima:
         return self.rows[self.slot[ids]]
 
 
+def is_minima(key) -> bool:
+    """Whether a key of the model's relay tables is one of :func:`minima` (they depend on the damage bound)."""
+    return type(key) is tuple and key[0] == "mins"
+
+
 def minima(model, damage: tuple) -> Minima:
     """The least loss values of the sets of points under one damage, kept by the model."""
     store = model._relay_cache.get(("mins", damage))

@@ -39,12 +39,16 @@ from designer.systems.dirt.dice.point_values import FIN, fill as fill_points
 from designer.systems.dirt.dice.relaid import reach_low, relay_values
 from designer.systems.dirt.dice.replay import Replay, _merge, cheapest_from, turn_outcomes  # noqa: F401  (read by tests)
 from designer.systems.dirt.dice.rollout import attack_values, roll_values
+from designer.systems.dirt.dice.set_minima import is_minima as _minima
 from designer.systems.dirt.driving.ruleset import Pool, Ruleset
 
 # what a plan search keeps for choosing and numbering plans (plan_search, plans, relaid), released once its cell
 # is decided
 RELEASED = ("points", "rows", "gains", "arrays", "choice", "key columns", "all_points", "by_dice")
 NO_DAMAGE = (0, 0, 0, 0, 0)
+# what the damage bound leaves alone (plans, failure classes, numbered points): shared by a model under another bound
+SHARED = ("_engines", "_pools", "_plans", "_searches", "_dice_of", "_most", "_state_plans", "_of_cell", "numbers",
+          "_point_list", "_point_info", "steps", "_layings", "_classes")
 
 
 @dataclass(frozen=True)
@@ -63,7 +67,7 @@ class DirtModel:
     """The DIRT turn model under the dice, for :func:`designer.racing.mdp.solve`."""
 
     def __init__(self, road, rules: Ruleset, mishaps: Mishaps, *, leader: bool = False, surface: str | None = None,
-                 sisu: bool = False):
+                 sisu: bool = False, share: DirtModel | None = None):
         self.road = road
         self.sisu = sisu
         self.start_damage = NO_DAMAGE[:4] + (int(sisu),)
@@ -97,7 +101,6 @@ class DirtModel:
         self._of_cell: dict = {}                  # cell -> its plan sets and searches (released once decided)
         self._state_plans: dict = {}
         self._single: dict = {}
-        self._after: dict = {}
         self._damage: dict = {}
         self._losses: dict = {}                   # a point and damage -> its loss_outcomes
         self._stops: dict = {}                    # a point and damage -> its stop_outcomes
@@ -112,6 +115,9 @@ class DirtModel:
         self.flat_chance = mishaps.flat_chance
         backs = mishaps.card_backs
         self.p_spin, self.p_crash, self.p_sisu = backs.get("spin", 0.0), backs.get("crash", 0.0), backs.get("sisu", 0.0)
+        if share is not None:             # the same road, rules and car under another damage bound: SHARED
+            self.__dict__.update({name: getattr(share, name) for name in SHARED},
+                                 _relay_cache={k: v for k, v in share._relay_cache.items() if not _minima(k)})
 
     # -- the state space ---------------------------------------------------------------------
     def progress(self, state) -> float:
@@ -193,13 +199,10 @@ class DirtModel:
             most[3] <= dice[3]
 
     def release(self, cell: int, keep_points: bool = False) -> None:
-        """Forget what only deciding the states of ``cell`` needed, once all of them are decided: the point
-        numbers of its plan sets and what their searches worked out for choosing and numbering plans (the
-        arrays of all candidates). What replaying a decision reads stays (each plan set's step rows, lengths and
-        gains, the searches' steps); anything released is worked out again if asked for. ``keep_points``: once
-        the closure has followed the cell, keep what numbers the points of its plans (the sweep reads it)."""
-        items = self._of_cell.get(cell, ()) if keep_points else self._of_cell.pop(cell, ())
-        for item in items:
+        """Forget, once every state of ``cell`` is decided, the point numbers of its plan sets and what their
+        searches worked out to choose and number plans; what replaying a decision reads stays, and anything else is
+        worked out again if asked. ``keep_points``: keep the numbers of the points (the sweep reads them)."""
+        for item in self._of_cell.get(cell, ()):          # kept: a model sharing them releases them again
             if isinstance(item, PlanSet):
                 item.points = None
                 if not keep_points:
@@ -212,10 +215,17 @@ class DirtModel:
     def release_all(self) -> None:
         """Forget every table the solve built to decide the states (plan searches and sets, failure classes and
         relay tables, point values, the statistics' rows): anything asked later is worked out again, the same."""
+        self.release_values()
         for table in (self._layings, self._classes, self._relay_cache, self._engines, self._pools, self._plans,
-                      self._searches, self._dice_of, self._most, self._of_cell, self._state_plans, self._single,
-                      self._after, self._losses, self._stops, self._point_values):
+                      self._searches, self._dice_of, self._most, self._of_cell, self._state_plans):
             table.clear()
+
+    def release_values(self) -> None:
+        """Forget what depends on the damage bound (point values, outcome lists, set minima, statistics' rows)."""
+        for table in (self._single, self._losses, self._stops, self._point_values, self._loss_ends,
+                      self._point_kinds, self._flat_cache):
+            table.clear()
+        self._relay_cache = {k: v for k, v in self._relay_cache.items() if not _minima(k)}
         from designer.systems.dirt.dice import turn_batch
         turn_batch._ROWS.pop(self, None)
 
