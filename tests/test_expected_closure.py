@@ -79,3 +79,17 @@ def test_a_loss_of_control_is_one_back_of_the_card():
                         assert (g, sec) in ((0, rules.loss_of_control_seconds), (gear, mishaps.sisu_seconds))
                     checked += 1
     assert checked > 100
+
+
+def test_the_closure_without_the_changes_of_wheel_is_the_reference_s():
+    """Left out, the states after a change of the spare wheel (which the sweep decides where a change could pay):
+    the same states in both, none with the wheel spent, and fewer than with them."""
+    rules = load_ruleset()
+    out = []
+    for follow in (closure, closure_reference):
+        model = DirtModel(demo_road(), rules, load_mishaps())
+        out.append(follow(model, [(s, 0, model.start_damage) for s in model.road.starts()], wheel=False))
+    fast, reference = out
+    assert fast == reference
+    assert not any(s != FIN and s[2][3] for s in fast)
+    assert len(fast) < len(_both(rules, load_mishaps())[0])

@@ -10,7 +10,7 @@ from designer.systems.dirt.dice.expected_time import expected_time
 from designer.systems.dirt.dice.mishaps import load_mishaps
 from designer.systems.dirt.dice.plan_search import cut_cells
 from designer.systems.dirt.dice.rollout import first_loss
-from designer.systems.dirt.dice.turn_model import NO_DAMAGE, DirtModel
+from designer.systems.dirt.dice.turn_model import FIN, NO_DAMAGE, DirtModel
 from designer.systems.dirt.driving.rules import road_of
 from designer.systems.dirt.driving.ruleset import load_ruleset
 from tests.test_expected_exhaustive import MISHAPS, tiny_road
@@ -103,6 +103,8 @@ def test_the_sweep_lays_failures_as_the_recursion_does(sisu):
     starts = [(s, 0, swept.start_damage) for s in swept.road.starts()]
     known = sweep(swept, starts)
     reference = solve(model(), starts)
-    assert set(known[0]) >= set(reference.values)
-    worst = max(float(abs(known[0][s] - v).max()) for s, v in reference.values.items())
+    # without the SISU token the states after a change of wheel are decided only where the change could pay
+    needed = {s for s in reference.values if sisu or s == FIN or not s[2][3]}
+    assert set(known[0]) >= needed
+    worst = max(float(abs(known[0][s] - reference.values[s]).max()) for s in needed)
     assert worst < 1e-9

@@ -97,8 +97,10 @@ class _Ends:
         return out
 
 
-def closure(model, starts) -> set:
-    """Every state whose value the optimum needs, from ``starts`` (``model``: a DirtModel). What ending a turn
+def closure(model, starts, wheel: bool = True, known: dict | None = None) -> set:
+    """Every state whose value the optimum needs, from ``starts`` (``model``: a DirtModel; ``wheel``: with those
+    after a change of the spare wheel, which the sweep may decide later, where needed; ``known``: states decided
+    already, with every state after them, not followed). What ending a turn
     or losing control at a point leads to depends only on the point and the damage, so each (damage, point)
     is followed once: the first state whose plans reach it brings its states in. The states are followed a
     cell at a time from the start (a turn never ends on an earlier cell); once a cell is done, what only
@@ -119,12 +121,12 @@ def closure(model, starts) -> set:
             new = []
             by_damage: dict = {}       # damage -> the plan sets of its states
             for st in stack:
-                if model.terminal(st) is not None:
+                if model.terminal(st) is not None or (known is not None and st in known):
                     continue
                 cell, gear, damage = st
                 by_damage.setdefault(damage, []).append(model.plans(cell, gear, damage))
                 g, s, b, spare, su = damage
-                if gear == 1 and s > 0 and not spare:          # the spare wheel
+                if wheel and gear == 1 and s > 0 and not spare:          # the spare wheel
                     new.append((cell, 0, (g, s - 1, b, 1, su)))
             for damage, sets in by_damage.items():
                 arrs = []
@@ -164,7 +166,7 @@ def closure(model, starts) -> set:
     return seen
 
 
-def closure_reference(model, starts) -> set:
+def closure_reference(model, starts, wheel: bool = True) -> set:
     """:func:`closure` one point at a time, through the model's lists of outcomes (the reference)."""
     seen = set(starts)
     pending: dict = {}
@@ -195,7 +197,7 @@ def closure_reference(model, starts) -> set:
                     new.update(o[2] for o in model.stop_outcomes(*pt, spent))
                     new.update(o[2] for o in model.loss_outcomes(*pt, spent))
             g, s, b, spare, su = damage
-            if gear == 1 and s > 0 and not spare:
+            if wheel and gear == 1 and s > 0 and not spare:
                 new.add((cell, 0, (g, s - 1, b, 1, su)))
             new -= seen
             seen |= new

@@ -38,10 +38,17 @@ except ImportError:        # not built (no compiler at install): the numpy branc
 if RELAID_KERNELS is not None and RELAID_KERNELS.LAYOUT != (X, BIG):
     RELAID_KERNELS = None  # built for other hazard counts per step or another BIG: not usable
 MODES = (None, "roll", "attack")
+# how far above the plans a change of wheel's lower bound must be to rule it out: well over the sweep's errors
+# (1e-9 per decision) and far below any time card
+SPARE_MARGIN = 1e-6
+WHEEL_ON_DEMAND = True     # False: every state after a change of wheel decided, needed or not (the reference)
 
 
 def sweep(model: DirtModel, starts) -> tuple[dict, dict] | None:
-    """Values and decisions of every state met from ``starts`` (None when the road has a backward link)."""
+    """Values and decisions of every state met from ``starts`` (None when the road has a backward link).
+    Without the SISU token, the states after a change of wheel are decided only where a change could pay
+    (:func:`_after_change`): the same values and decisions as deciding them all, and about half the states where
+    a change never pays."""
     if model.road.margin:
         return None
     values: dict = {}
@@ -56,54 +63,108 @@ def sweep(model: DirtModel, starts) -> tuple[dict, dict] | None:
             values[st] = v
         return v
 
+    def switch(afters: list, cell: int, groups: dict) -> list:
+        """A change of wheel could pay on ``cell``: the states after it (``afters``) and every state after them
+        decided now, and the states still to decide (``groups``: on earlier cells) followed again with the changes
+        of wheel, as if none were left out. Returns what that adds to them."""
+        rest = [st for sts in groups.values() for st in sts]
+        there = set(rest)
+        new = [st for st in closure(model, afters + rest, known=values) if st not in values and st not in there]
+        now = [st for st in new if model.terminal(st) is not None or st[0] >= cell]
+        _decide(model, now, values, decisions, value)
+        return [st for st in new if model.terminal(st) is None and st[0] < cell]
+
+    lazy = switch if WHEEL_ON_DEMAND and not model.sisu else None
+    _decide(model, closure(model, starts, wheel=lazy is None), values, decisions, value, lazy)
+    return values, decisions
+
+
+def _decide(model: DirtModel, states, values: dict, decisions: dict, value, lazy=None) -> None:
+    """Decide ``states`` into ``values`` and ``decisions``, grouped by cell from the last (the states each of them
+    leads to are decided already or among them). ``lazy``: the states after a change of wheel were left out of
+    ``states``; while no change could pay (:func:`_after_change`) they stay undecided, and on the first cell where
+    one could, ``lazy(afters, cell, groups)`` decides what that needs and returns the states it adds to the cells
+    still to decide (from there on every change is weighed, as when none were left out)."""
     groups: dict = {}
-    for st in closure(model, starts):
+    for st in states:
         term = model.terminal(st)
         if term is not None:
             values[st] = term
         else:
             groups.setdefault(st[0], []).append(st)
-    for cell in sorted(groups, reverse=True):
+    while groups:
+        cell = max(groups)
         plain = []
-        for st in sorted(groups[cell], key=lambda s: (s[1], repr(s))):
+        for st in sorted(groups.pop(cell), key=lambda s: (s[1], repr(s))):
             if st[2][4]:                                   # the SISU token held: one by one, gear 0 first
                 values[st], decisions[st] = model.decide(st, value)
             else:
                 plain.append(st)
         if plain:
-            twins = _twins(model, plain)
+            twins = _twins(model, plain, values)
             own = [st for st in plain if st not in twins]
             for st, (v, d) in zip(own, decide_many(model, own, value)):
                 values[st], decisions[st] = v, d
+            known = None
+            if lazy is not None:       # the states after a change of wheel that could pay
+                known = values         # (a change whose state is left undecided cannot pay)
+                afters = [a for a in (_after_change(model, st, values[st], values) for st in own) if a is not None]
+                if afters:
+                    for st in lazy(afters, cell, groups):
+                        groups.setdefault(st[0], []).append(st)
+                    lazy = None
             for st in own:                                 # gear 0 is known now: the spare wheel from gear 1
-                values[st], decisions[st] = _spare(model, st, values[st], decisions[st], value)
+                values[st], decisions[st] = _spare(model, st, values[st], decisions[st], value, known)
             for st, twin in twins.items():
                 values[st], decisions[st] = values[twin], decisions[twin]
         model.release(cell)            # every state of the cell is decided: what only deciding them needed goes
-    return values, decisions
 
 
-def _twins(model: DirtModel, states: list) -> dict:
+def _twins(model: DirtModel, states: list, known: dict | None = None) -> dict:
     """States whose spare wheel is spent but could never be used again (no gas damage, and no more damage is
     tracked: ``max_damage`` reached), mapped to the same state with the spare wheel still there when it is
-    among ``states``. Every turn from either leads to the same states but for that flag, which then never
-    counts again: the two have the same values and decisions (the same numbers, worked out once)."""
+    among ``states`` or ``known`` (decided). Every turn from either leads to the same states but for that flag,
+    which then never counts again: the two have the same values and decisions (the same numbers, worked out
+    once)."""
     room = model.mishaps.max_damage
     there = set(states)
     out = {}
     for cell, gear, (g, s, b, spare, su) in states:
         if spare and s == 0 and g + s + b >= room:
             twin = (cell, gear, (g, s, b, 0, su))
-            if twin in there:
+            if twin in there or (known is not None and twin in known):
                 out[(cell, gear, (g, s, b, spare, su))] = twin
     return out
 
 
-def _spare(model: DirtModel, state, best: np.ndarray, choice: list, value):
-    """Changing a flat tyre (p. 20 'La roue de secours') when it beats the plans, as in DirtModel.decide."""
+def _after_change(model: DirtModel, state, best: np.ndarray, values: dict):
+    """The state after a change of wheel from ``state`` (worth ``best`` without it) when the change could pay,
+    else None. A state with the wheel spent is worth no less than the same state with the wheel still there
+    (it has every choice of the other but one): when that state (decided: gear 0 on the same cell) plus the
+    change's seconds cannot beat ``best`` by ``SPARE_MARGIN``, neither can the change, and the states after it
+    need not be decided (:func:`_spare` then takes the same decision)."""
+    cell, gear, (g, s, b, spare, su) = state
+    if gear != 1 or s == 0 or spare:
+        return None
+    after = (cell, 0, (g, s - 1, b, 1, su))
+    if after in values:
+        return None
+    kept = values.get((cell, 0, (g, s - 1, b, 0, su)))
+    if kept is not None and (model.mishaps.spare_wheel_seconds + kept >= best - 1e-9 + SPARE_MARGIN).all():
+        return None
+    return after
+
+
+def _spare(model: DirtModel, state, best: np.ndarray, choice: list, value, known: dict | None = None):
+    """Changing a flat tyre (p. 20 'La roue de secours') when it beats the plans, as in DirtModel.decide.
+    ``known``: the values decided, when the states after a change are decided only where it could pay
+    (:func:`_after_change`): a change whose state is not among them is not weighed (it cannot pay)."""
     cell, gear, (g, s, b, spare, su) = state
     if gear == 1 and s > 0 and not spare:
-        v = model.mishaps.spare_wheel_seconds + value((cell, 0, (g, s - 1, b, 1, su)))
+        after = (cell, 0, (g, s - 1, b, 1, su))
+        if known is not None and after not in known:
+            return best, choice
+        v = model.mishaps.spare_wheel_seconds + value(after)
         better = v < best - 1e-9
         if better.any():
             best = np.where(better, v, best)
