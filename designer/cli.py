@@ -406,7 +406,7 @@ def roadbook(path, output, paper, no_lines, expected):
             raise DesignerError("--no-lines and --expected are options of the DIRT road book", where=path)
         options = {"lines": not no_lines, "expected": expected}
     if expected and not no_lines:
-        click.echo("solving the expected time under the dice of each stage: about 1-2 s a stage, up to 6 s where "
+        click.echo("solving the expected time under the dice of each stage: about 1-2 s a stage, up to 15 s where "
                    "a third or fourth damage token is tracked, and the table race of a rally...", err=True)
     data = system.roadbook(doc, near=Path(path).resolve().parent,
                            paper="Letter" if paper.lower() == "letter" else "A4", **options)

@@ -140,7 +140,7 @@ def render(ctx) -> None:
     else:                                 # the lines' figures below, the dice solved with the box in view
         progress = busy.Progress(slot, "Analysing the stage", total=2)
         progress.step(1, "rolling the dice: the best policy under the dice (a few seconds on a long stage, up to "
-                         "6 s where a third or fourth damage token is tracked)")
+                         "15 s where a third or fourth damage token is tracked)")
     headline = st.empty()
     with headline.container():
         _summary(view)
