@@ -13,6 +13,7 @@ import heapq
 
 import numpy as np
 
+from designer.systems.dirt.dice.mishaps import wheel_change
 from designer.systems.dirt.dice.plans import PlanSteps
 from designer.systems.dirt.dice.relaid import closure_points
 from designer.systems.dirt.dice.turn_model import FIN
@@ -125,9 +126,9 @@ def closure(model, starts, wheel: bool = True, known: dict | None = None) -> set
                     continue
                 cell, gear, damage = st
                 by_damage.setdefault(damage, []).append(model.plans(cell, gear, damage))
-                g, s, b, spare, su = damage
-                if wheel and gear == 1 and s > 0 and not spare:          # the spare wheel
-                    new.append((cell, 0, (g, s - 1, b, 1, su)))
+                after = wheel_change(st) if wheel else None
+                if after is not None:                                     # the spare wheel
+                    new.append(after)
             for damage, sets in by_damage.items():
                 arrs = []
                 for ps in sets:
@@ -196,9 +197,9 @@ def closure_reference(model, starts, wheel: bool = True) -> set:
                     spent = tuple(damage[:4]) + (0,)
                     new.update(o[2] for o in model.stop_outcomes(*pt, spent))
                     new.update(o[2] for o in model.loss_outcomes(*pt, spent))
-            g, s, b, spare, su = damage
-            if wheel and gear == 1 and s > 0 and not spare:
-                new.add((cell, 0, (g, s - 1, b, 1, su)))
+            after = wheel_change(st) if wheel else None
+            if after is not None:
+                new.add(after)
             new -= seen
             seen |= new
             _queue(new, here, stack, pending, cells)

@@ -315,9 +315,9 @@ def _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu) -> Expecte
 
     steps = []
     model = None
+    surface = L._stage_surface(track)
     while True:
-        model, solution, starts, stats = _solve_bound(graph, rules, mishaps, leader, L._stage_surface(track), sisu,
-                                                      share=model)
+        model, solution, starts, stats = _solve_bound(graph, rules, mishaps, leader, surface, sisu, share=model)
         at_bound = turns_at_damage_bound(stats, mishaps.max_damage)
         steps.append({"max_damage": mishaps.max_damage, "turns_at_bound": round(at_bound, 3),
                       "seconds": round(float(stats.seconds), 3), "states": len(solution.values)})

@@ -143,6 +143,14 @@ class Mishaps:
 _CACHE: dict[tuple[str, float], Mishaps] = {}
 
 
+def wheel_change(state) -> tuple | None:
+    """The turn boundary after changing a flat tyre from ``state`` (cell, gear, damage) (p. 20 'La roue de
+    secours': at the end of a turn in gear 1, one flat mended, the spare spent, the car in gear 0), or None where
+    the rule allows no change (another gear, no flat, the spare spent)."""
+    cell, gear, (g, s, b, spare, su) = state
+    return (cell, 0, (g, s - 1, b, 1, su)) if gear == 1 and s > 0 and not spare else None
+
+
 def load_mishaps(path: str | Path | None = None) -> Mishaps:
     """The mishap parameters of a DIRT ruleset file (default ``tilesets/dirt-rules.yaml``)."""
     return load_parameter_file(path, _CACHE, _mishaps_from)

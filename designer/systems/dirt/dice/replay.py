@@ -12,6 +12,7 @@ from array import array
 import numpy as np
 
 from designer.racing.mdp import Outcome
+from designer.systems.dirt.dice.mishaps import wheel_change
 from designer.systems.dirt.dice.plans import BIG, PlanSet, secure_cost
 from designer.systems.dirt.dice.relaid import relay_outcomes
 from designer.systems.dirt.dice.rollout import first_loss
@@ -160,8 +161,7 @@ def turn_outcomes(model, state, t, decision, value) -> list[Outcome]:
     loss as one."""
     cell, gear, damage = state
     if decision.mode == "spare":
-        g, s, b, _, su = damage
-        return [Outcome(1.0, float(model.mishaps.spare_wheel_seconds), (cell, 0, (g, s - 1, b, 1, su)), t)]
+        return [Outcome(1.0, float(model.mishaps.spare_wheel_seconds), wheel_change(state), t)]
     ps1, stop, loss, replay = model.single(state, decision, value)
     # outcomes with the same seconds, state, tokens and loss are one (their chances added in the order met,
     # the label of the first kept): what replay._merge does, without an Outcome for each term

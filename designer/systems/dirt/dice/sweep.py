@@ -25,9 +25,10 @@ import numpy as np
 from designer.systems.dirt.dice import rollout
 from designer.systems.dirt.dice.plans import BIG, X, PlanSet
 from designer.systems.dirt.dice.closure import closure
+from designer.systems.dirt.dice.mishaps import wheel_change
 from designer.systems.dirt.dice.relaid import Relaid
 from designer.systems.dirt.dice.rollout import attack_values, roll_values
-from designer.systems.dirt.dice.turn_model import FIN, Decision, DirtModel
+from designer.systems.dirt.dice.turn_model import Decision, DirtModel
 
 FIRST = 8          # plans rolled out first per state (the most promising by their lower bound)
 RELAID_COMPILED = True     # False: the branch and bound of the reading achievable in numpy (the reference)
@@ -69,10 +70,12 @@ def sweep(model: DirtModel, starts) -> tuple[dict, dict] | None:
         of wheel, as if none were left out. Returns what that adds to them."""
         rest = [st for sts in groups.values() for st in sts]
         there = set(rest)
-        new = [st for st in closure(model, afters + rest, known=values) if st not in values and st not in there]
-        now = [st for st in new if model.terminal(st) is not None or st[0] >= cell]
+        now, later = [], []
+        for st in closure(model, afters + rest, known=values):
+            if st not in values and st not in there:
+                (later if model.terminal(st) is None and st[0] < cell else now).append(st)
         _decide(model, now, values, decisions, value)
-        return [st for st in new if model.terminal(st) is None and st[0] < cell]
+        return later
 
     lazy = switch if WHEEL_ON_DEMAND and not model.sisu else None
     _decide(model, closure(model, starts, wheel=lazy is None), values, decisions, value, lazy)
@@ -143,13 +146,11 @@ def _after_change(model: DirtModel, state, best: np.ndarray, values: dict):
     (it has every choice of the other but one): when that state (decided: gear 0 on the same cell) plus the
     change's seconds cannot beat ``best`` by ``SPARE_MARGIN``, neither can the change, and the states after it
     need not be decided (:func:`_spare` then takes the same decision)."""
-    cell, gear, (g, s, b, spare, su) = state
-    if gear != 1 or s == 0 or spare:
+    after = wheel_change(state)
+    if after is None or after in values:
         return None
-    after = (cell, 0, (g, s - 1, b, 1, su))
-    if after in values:
-        return None
-    kept = values.get((cell, 0, (g, s - 1, b, 0, su)))
+    cell, gear, (g, s, b, _spent, su) = after
+    kept = values.get((cell, gear, (g, s, b, 0, su)))
     if kept is not None and (model.mishaps.spare_wheel_seconds + kept >= best - 1e-9 + SPARE_MARGIN).all():
         return None
     return after
@@ -159,9 +160,8 @@ def _spare(model: DirtModel, state, best: np.ndarray, choice: list, value, known
     """Changing a flat tyre (p. 20 'La roue de secours') when it beats the plans, as in DirtModel.decide.
     ``known``: the values decided, when the states after a change are decided only where it could pay
     (:func:`_after_change`): a change whose state is not among them is not weighed (it cannot pay)."""
-    cell, gear, (g, s, b, spare, su) = state
-    if gear == 1 and s > 0 and not spare:
-        after = (cell, 0, (g, s - 1, b, 1, su))
+    after = wheel_change(state)
+    if after is not None:
         if known is not None and after not in known:
             return best, choice
         v = model.mishaps.spare_wheel_seconds + value(after)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.racing.mdp import Outcome
-from designer.systems.dirt.dice.mishaps import Mishaps
+from designer.systems.dirt.dice.mishaps import Mishaps, wheel_change
 from designer.systems.dirt.dice.plans import (BIG, PlanSet, PointNumbers, StepTable, fits_all, plan_set, search_plans,
                                               subset, subset_many)
 from designer.systems.dirt.dice.point_values import FIN, fill as fill_points
@@ -412,9 +412,9 @@ class DirtModel:
                         choice[t] = Decision(mode, int(batch[p[t]]))
                 batch = np.nonzero(~done & (low < best[None, :] - 1e-9).any(axis=1))[0]
         m = self.mishaps
-        g, s, b, spare, su = damage
-        if gear == 1 and s > 0 and not spare:               # change the flat tyre (p. 20 'La roue de secours')
-            v = m.spare_wheel_seconds + value((cell, 0, (g, s - 1, b, 1, su)))
+        after = wheel_change(state)
+        if after is not None:                               # change the flat tyre (p. 20 'La roue de secours')
+            v = m.spare_wheel_seconds + value(after)
             better = v < best - 1e-9
             best = np.where(better, v, best)
             for t in np.nonzero(better)[0]:
