@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from designer.core.errors import DesignerError
+from designer.core.words import plural
 
 
 @click.command()
@@ -344,6 +345,7 @@ def _figures_text(cand, table=None) -> str:
     f = cand.figures
     w, h = f["width_cm"], f["height_cm"]
     turned = " (turn it a quarter to fit the table)" if table and not (w <= table[0] and h <= table[1]) else ""
-    return (f"{f['tiles']} road tiles, ideal {f['ideal_seconds']} s, {f['tight_corners']} corners under gear 3, "
+    return (f"{plural(f['tiles'], 'road tile')}, ideal {f['ideal_seconds']} s, "
+            f"{plural(f['tight_corners'], 'corner')} under gear 3, "
             f"{w:.0f} x {h:.0f} cm{turned}, "
             + ("every target met" if cand.score == 0 else f"{cand.score:.2f} off the targets (0 = every target met)"))

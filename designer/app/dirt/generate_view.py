@@ -10,6 +10,7 @@ import streamlit as st
 from designer.app import busy, layout
 from designer.app.dirt import state
 from designer.core.errors import DesignerError
+from designer.core.words import plural
 from designer.systems.dirt import generate as G
 from designer.systems.dirt.board.render import stage_svg
 from designer.systems.dirt.board.tileset import get_tileset
@@ -131,8 +132,9 @@ def render(ctx) -> None:
         for k, cand in enumerate(results):
             f = cand.figures
             with st.container(border=True):
-                st.markdown(f"**Candidate {k + 1}** &nbsp; {f['tiles']} road tiles · ideal {f['ideal_seconds']} s · "
-                            f"{f['tight_corners']} corners under gear 3 · {f['width_cm']:.0f} x {f['height_cm']:.0f} cm"
+                st.markdown(f"**Candidate {k + 1}** &nbsp; {plural(f['tiles'], 'road tile')} · ideal "
+                            f"{f['ideal_seconds']} s · {plural(f['tight_corners'], 'corner')} under gear 3 · "
+                            f"{f['width_cm']:.0f} x {f['height_cm']:.0f} cm"
                             f" · {'every target met' if cand.score == 0 else f'off target by {cand.score:.2f}'}")
                 track = assemble(cand.stage, get_tileset(cand.stage.tileset))
                 svg = stage_svg(track, title=None, width_px=None)
