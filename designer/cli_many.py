@@ -75,7 +75,7 @@ def batch(paths, csv_out, html_out, jobs, scheduler, players, no_expected, runs,
             click.echo("    " + _seats_text(r))
     written = [x for x in (csv_out, html_out) if x]
     failed = sum(1 for r in rows if r.get("failed"))
-    click.echo(f"{len(rows)} stages" + (f", {failed} could not be read or analysed" if failed else "")
+    click.echo(plural(len(rows), "stage") + (f", {failed} could not be read or analysed" if failed else "")
                + (f"; wrote {', '.join(written)}" if written else ""))
     for r in bad:
         click.echo(f"  {'FAILED' if r.get('failed') else 'INVALID'} {r['file']}: {r.get('problems') or '-'}")
@@ -90,7 +90,8 @@ def _seats_text(r: dict) -> str:
         if isinstance(sec, (int, float)):
             seats.append(f"{k}: {sec:.0f} s" + (f" ({blocked:.0%} blocked)" if isinstance(blocked, (int, float))
                                                  else ""))
-    return (f"{r['simulated_players']} cars x {r['simulated_runs']} races: {r['simulated_table_turns']:.1f} turns, "
+    return (f"{plural(r['simulated_players'], 'car')} x {plural(r['simulated_runs'], 'race')}: "
+            f"{r['simulated_table_turns']:.1f} turns, "
             f"about {r['simulated_table_minutes']:.0f} min at the table; seats " + ", ".join(seats))
 
 

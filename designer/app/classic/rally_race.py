@@ -12,6 +12,7 @@ import streamlit as st
 from designer.app import busy
 from designer.app.classic.state import K, box_for, ss
 from designer.core.errors import DesignerError
+from designer.core.words import plural
 from designer.racing.course import format_time
 from designer.systems.classic.files import stage as S
 
@@ -59,7 +60,7 @@ def _race(slot, rally, cars: int, runs: int) -> None:
     try:
         with busy.working(BUSY), busy.progress(slot, f"Racing {cars} car{'s' if cars != 1 else ''} over the rally "
                                                      f"{runs} time{'s' if runs != 1 else ''}") as p:
-            result = p.wait_for(0, f"{len(rally.stages)} stages: each car's policy, then the races",
+            result = p.wait_for(0, f"{plural(len(rally.stages), 'stage')}: each car's policy, then the races",
                                 race, rally, cars, runs)
         ss[K + "race"] = {"key": key, "result": result}
         ss.pop(K + "race_error", None)
@@ -97,7 +98,8 @@ def section(rally) -> None:
         st.metric("Table time (raced)", f"{d['table_minutes']:.0f} min")
     with st.container(key=K + "race_seats"):
         st.dataframe(seat_rows(d), hide_index=True)
-    st.caption(f"{d['players']} cars, {d['runs']} races (seeded {d['seed']}: the same figures every time). Car 1 "
+    st.caption(f"{plural(d['players'], 'car')}, {plural(d['runs'], 'race')} (seeded {d['seed']}: the same figures "
+               f"every time). Car 1 "
                f"starts ES1 first, the others in turn; later stages start in the order of the standings (ART.3.2). "
                f"Time-control bids (ART.22): {d['time_control_bid']}; opening the road costs "
                + ", ".join(f"{c:.1f} s" for c in d["opening_cost_seconds"]) + " by stage. The 95% interval is the "

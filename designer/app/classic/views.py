@@ -11,6 +11,7 @@ from designer.app.classic import rally_race
 from designer.app.classic.state import K, box_for, current_stage, ss, stages
 from designer.core.errors import DesignerError
 from designer.core.svgkit import svg_to_png
+from designer.core.words import plural
 from designer.racing.course import format_time
 from designer.systems.classic.files import notation
 from designer.systems.classic.files import stage as S
@@ -221,7 +222,8 @@ def analysis_tab() -> None:
     c[1].metric("Spread", f"± {exp['sd_seconds']:.0f} s", help="standard deviation of the stage time under the "
                                                              "best policy")
     c[2].metric("Table time", f"{result['table']['minutes']:.0f} min",
-                help=f"{result['players']} players, {result['table']['turns_per_player']} turns each")
+                help=f"{plural(result['players'], 'player')}, "
+                     f"{plural(result['table']['turns_per_player'], 'turn')} each")
     st.markdown(f"Ideal time **{ideal['time']}** &nbsp;·&nbsp; Length **{result['length_cells']} cells**",
                 help="Ideal time: a shakedown, no hazard rolled (ART.17). Length: cells of the route.")
     with st.expander("The analysis in words"):

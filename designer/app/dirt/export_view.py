@@ -10,6 +10,7 @@ from designer.app.dirt import analysis_view, links, sources
 from designer.app.dirt.analysis import AnalysisError
 from designer.app.dirt.sources import Unavailable
 from designer.core.errors import DesignerError
+from designer.core.words import plural
 from designer.systems.dirt.board.render import stage_svg, svg_to_png
 
 ss = st.session_state
@@ -51,7 +52,7 @@ def render(ctx) -> None:
         query = links.query(stage, (ss.rally_name, list(ss.rally_stages), ss.get("rally_slot")))
         with st.container(key="rally_link"):
             st.code(f"{base}?{urllib.parse.urlencode(query)}", language=None, wrap_lines=True)
-        st.caption(f"Opens the rally {sources.md_escape(ss.rally_name)} ({len(ss.rally_stages)} stages) with "
+        st.caption(f"Opens the rally {sources.md_escape(ss.rally_name)} ({plural(len(ss.rally_stages), 'stage')}) with "
                    "this stage being edited.")
     with st.expander("Older share code (RD1)"):
         st.code(sources.stage_share_code(stage), language=None, wrap_lines=True)
@@ -122,7 +123,7 @@ def render(ctx) -> None:
         try:
             with busy.working("pdf_busy"), busy.progress(st.empty(), "Writing the road book", total=steps) as p:
                 if not one_stage:
-                    p.step(0, f"the maps, lines and pace notes of {len(ss.rally_stages)} stages")
+                    p.step(0, f"the maps, lines and pace notes of {plural(len(ss.rally_stages), 'stage')}")
                     pdf = sources.roadbook_pdf(list(ss.rally_stages), rally_name=ss.rally_name, paper=paper or "A4",
                                                lines=with_lines)
                     ss.pdf = (pdf, f"{sources.slug(ss.rally_name)}-roadbook.pdf", fingerprint)

@@ -10,6 +10,7 @@ from designer.app import busy, layout
 from designer.app.dirt import analysis, analysis_view, editing, sources, state
 from designer.app.dirt.sources import Unavailable
 from designer.core.errors import DesignerError
+from designer.core.words import plural
 from designer.systems.dirt.board.stage import Stage
 from designer.systems.dirt.board.track import assemble
 from designer.systems.dirt.board.validate import validate
@@ -142,7 +143,7 @@ def render(ctx) -> None:
                       "Sum of the stages' expected times under the dice (best policy)"))
     if "table_minutes" in sums:
         items.append(("Table time", f"{sums['table_minutes']:.0f} min",
-                      f"At the table for {players} players: each stage's table time as on the Analysis tab"))
+                      f"At the table for {plural(players, 'player')}: each stage's table time as on the Analysis tab"))
     if "length_cells" in sums:
         items.append(("Length", f"{sums['length_cells']:.0f} cells", "Sum of the shortest lines"))
     cols = st.columns(len(items))
@@ -209,8 +210,8 @@ def _race(slot, stages: list[Stage], players: int, runs: int) -> None:
     """The races asked for by the button, with their progress in ``slot``; the page is drawn again after."""
     key = table_key(stages, players, runs)
     try:
-        with busy.working(TABLE_BUSY), busy.progress(slot, f"Racing {players} cars over the rally {runs} times",
-                                                      total=len(stages) + 1, unit="steps done") as p:
+        racing = f"Racing {plural(players, 'car')} over the rally {plural(runs, 'time')}"
+        with busy.working(TABLE_BUSY), busy.progress(slot, racing, total=len(stages) + 1, unit="steps done") as p:
             p.step(0, "starting")
             result = race(stages, players, runs, progress=lambda done, _total, text: p.step(done, text))
         ss.rally_table = {"key": key, "result": result}

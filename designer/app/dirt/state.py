@@ -13,6 +13,7 @@ import streamlit as st
 
 from designer.app.dirt import editing, links, mapview, sources
 from designer.core.errors import DesignerError
+from designer.core.words import plural
 from designer.systems.dirt.board.stage import RallyInfo, Stage
 from designer.systems.dirt.board.tileset import Tileset, get_tileset
 
@@ -365,7 +366,7 @@ def on_upload(key: str) -> None:
     if loaded.is_rally:
         ss.rally_name = loaded.rally_name
         ss.rally_stages = list(loaded.stages)
-        open_stage(loaded.stage, f"Opened the rally {_md(loaded.rally_name)} ({len(loaded.stages)} stages) "
+        open_stage(loaded.stage, f"Opened the rally {_md(loaded.rally_name)} ({plural(len(loaded.stages), 'stage')}) "
                                  f"from {_md(up.name)}; editing its first stage.", rally_slot=0)
     else:
         from designer.app.dirt.carried import upload_summary
@@ -461,7 +462,8 @@ def on_rally_open_bundled() -> None:
     ss.rally_name = rally.name
     ss.rally_stages = list(rally.stages)
     if rally.stages:
-        open_stage(rally.stages[0], f"Opened {_md(rally.name)} ({len(rally.stages)} stages); editing its first stage.",
+        open_stage(rally.stages[0], f"Opened {_md(rally.name)} ({plural(len(rally.stages), 'stage')}); editing its "
+                                    "first stage.",
                    rally_slot=0)
 
 

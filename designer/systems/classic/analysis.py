@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from designer.core.errors import DesignerError
+from designer.core.words import plural
 from designer.racing.course import format_time
 from designer.racing.mdp import quantile
 from designer.systems.classic.dice import expected as E
@@ -282,12 +283,12 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
     result["summary"] = [
         f"route {result['route']}  (share {result['share']})",
         f"length {len(main)} cells on the road, shortest line {len(short)} cells",
-        f"ideal time {ideal['time']} in {ideal['turn_count']} turns (shakedown, ART.17"
+        f"ideal time {ideal['time']} in {plural(ideal['turn_count'], 'turn')} (shakedown, ART.17"
         + (f"; {ideal['attack_seconds']} s won in Big Attack, ART.5" if stage.big_attack else "") + ")",
         f"expected time {format_time(exp_seconds)} ± {stats.sd:.0f} s with the best policy"
         f"{' (Big Attack allowed)' if stage.big_attack else ''} "
         f"(a loss of control in {stats.loss_chance:.0%} of runs, {turns:.1f} turns)",
-        f"table time about {table_min:.0f} min for {players} players",
+        f"table time about {table_min:.0f} min for {plural(players, 'player')}",
         f"variable weather, chance of snow per zone: {zones_snow}" if stage.weather == "variable"
         else "fixed weather",
     ]

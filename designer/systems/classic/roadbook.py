@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from designer.core import pdfkit, pdfsvg
 from designer.core.pdfkit import Column
+from designer.core.words import plural
 from designer.racing.course import format_time
 from designer.systems.classic.files import notation
 from designer.systems.classic.analysis import analyse, unanalysed
@@ -144,7 +145,7 @@ def stage_pages(pdf: Book, index: int, stage, box, res: dict):
     ideal = res.get("ideal_line")
     if ideal:
         pdf.need(24)                  # the heading, the table's header and two turns stay together
-        pdf.heading(f"Ideal line: {ideal['time']} in {ideal['turn_count']} turns; expected "
+        pdf.heading(f"Ideal line: {ideal['time']} in {plural(ideal['turn_count'], 'turn')}; expected "
                     f"{(res.get('expected') or {}).get('time', '-')}", 12)
         rows = []
         for k, t in enumerate(ideal["turns"], start=1):

@@ -105,7 +105,8 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
     gain = cautious.expected - fastest.expected
     prior = r.hidden_backs.get("prior", "ranges")
     summary = [
-        f"{len(sections)} sections: {counts['none']} straights, {counts['yellow']} light, {counts['orange']} medium, "
+        f"{plural(len(sections), 'section')}: {plural(counts['none'], 'straight')}, {counts['yellow']} light, "
+        f"{counts['orange']} medium, "
         f"{counts['red']} tight corners; mean safety speed {round(sum(s.safety for s in sections) / len(sections))} km/h",
         f"speeds chosen from the fronts of the cards and the player aid (backs hidden until turned over; "
         f"back chances: {prior})",

@@ -22,6 +22,7 @@ from dataclasses import replace
 import numpy as np
 
 from designer.core.errors import DesignerError
+from designer.core.words import plural
 from designer.racing.simulate import mean_sd_ci95
 from designer.systems.classic.dice.table import ClassicTable, check_size, load_table_rules
 
@@ -120,7 +121,8 @@ def simulate_rally_table(stages: list[dict], rules, players: int = 4, runs: int 
 
 def rally_lines(d: dict) -> list[str]:
     """A rally raced at the table as summary lines."""
-    out = [f"{d['players']} cars raced the {len(d['stages'])} stages {d['runs']} times; time-control bids: "
+    out = [f"{plural(d['players'], 'car')} raced the {plural(len(d['stages']), 'stage')} "
+           f"{plural(d['runs'], 'time')}; time-control bids: "
            f"{d['time_control_bid']} (opening the road costs "
            + ", ".join(f"{c:.1f} s" for c in d["opening_cost_seconds"]) + " by stage)"]
     if d.get("table_minutes") is not None:

@@ -28,6 +28,7 @@ import numpy as np
 
 from designer.core import yamlio
 from designer.core.errors import DesignerError
+from designer.core.words import plural
 from designer.racing.simulate import mean_sd_ci95
 from designer.systems.classic.dice import moves as M
 from designer.systems.classic.dice import policy as P
@@ -329,7 +330,8 @@ def seat_figures(k: int, x: np.ndarray, tally: dict) -> dict:
 
 def table_lines(d: dict) -> list[str]:
     """A simulated table as summary lines."""
-    out = [f"{d['players']} cars raced {d['runs']} times: {d['rounds']:.1f} rounds, {d['table_turns']:.1f} turns at "
+    out = [f"{plural(d['players'], 'car')} raced {plural(d['runs'], 'time')}: {d['rounds']:.1f} rounds, "
+           f"{d['table_turns']:.1f} turns at "
            f"the table, about {d['table_minutes']:.0f} min"]
     for s in d["seats"]:
         out.append(f"  seat {s['seat']}: {s['expected_seconds']:.1f} s ± {s['sd']:.0f}, blocked in "
