@@ -163,7 +163,7 @@ class ClassicSystem(GameSystem):
                 label = m.group(2).strip() if m else f.stem
                 out.append(Example(f.stem, label, f, kind, "Demo rally" if kind == "stage" else None))
         for f in sorted((paths.TILESETS / "classic").glob("*.yaml")):
-            if f.stem != "classic-rules":
+            if not f.stem.endswith("-rules"):             # the rulesets are parameters, not zone boxes
                 out.append(Example(f"box/{f.stem}", f.stem, f, "box"))
         return out
 
