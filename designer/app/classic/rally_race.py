@@ -58,8 +58,8 @@ def _race(slot, rally, cars: int, runs: int) -> None:
     """The races asked for by the button, in view in ``slot``; the page is drawn again after."""
     key = race_key(rally, cars, runs)
     try:
-        with busy.working(BUSY), busy.progress(slot, f"Racing {cars} car{'s' if cars != 1 else ''} over the rally "
-                                                     f"{runs} time{'s' if runs != 1 else ''}") as p:
+        with busy.working(BUSY), busy.progress(slot, f"Racing {plural(cars, 'car')} over the rally "
+                                                     + plural(runs, "time")) as p:
             result = p.wait_for(0, f"{plural(len(rally.stages), 'stage')}: each car's policy, then the races",
                                 race, rally, cars, runs)
         ss[K + "race"] = {"key": key, "result": result}
@@ -99,8 +99,8 @@ def section(rally) -> None:
     with st.container(key=K + "race_seats"):
         st.dataframe(seat_rows(d), hide_index=True)
     st.caption(f"{plural(d['players'], 'car')}, {plural(d['runs'], 'race')} (seeded {d['seed']}: the same figures "
-               f"every time). Car 1 "
-               f"starts ES1 first, the others in turn; later stages start in the order of the standings (ART.3.2). "
+               f"every time). Car 1 starts ES1 first, the others in turn; later stages start in the order of the "
+               f"standings (ART.3.2). "
                f"Time-control bids (ART.22): {d['time_control_bid']}; opening the road costs "
                + ", ".join(f"{c:.1f} s" for c in d["opening_cost_seconds"]) + " by stage. The 95% interval is the "
                "mean rally time's.")

@@ -81,7 +81,7 @@ def _problems(stage, box) -> bool:
     problems = SYSTEM.validate(stage, box)
     errors = [p for p in problems if p.severity == "error"]
     if errors:
-        st.error(f"{len(errors)} problem{'s' if len(errors) > 1 else ''}: this stage cannot be raced as it is")
+        st.error(f"{plural(len(errors), 'problem')}: this stage cannot be raced as it is")
     for p in problems:
         text = f"**{p.where}**: {p.message}" + (f"  \n_{p.hint}_" if p.hint else "")
         {"error": st.error, "warning": st.warning}.get(p.severity, st.caption)(text)

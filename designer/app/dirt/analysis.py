@@ -15,6 +15,7 @@ from typing import Any
 
 from designer.app.dirt.sources import Unavailable
 from designer.core.errors import DesignerError
+from designer.core.words import plural
 from designer.systems.dirt.report import damage_bound_turns
 
 LINE_NAMES = ("fastest", "shortest")
@@ -249,7 +250,7 @@ def normalise(result: dict[str, Any], track) -> AnalysisView:
         figures["table_minutes"] = table
         summary["Table time"] = _minutes(table)
         guide = est.get("rulebook_guidance_minutes") if isinstance(est, dict) else None
-        helps["Table time"] = (f"Minutes at the table for {players} player{'s' if players != 1 else ''}"
+        helps["Table time"] = (f"Minutes at the table for {plural(players, 'player')}"
                                + (f"; the rulebook's guidance is {guide:.0f} min" if guide else ""))
     if shown_fast:                  # the line's own chance is a figure, not a headline (the policy's is)
         figures["loss_chance"] = shown_fast.get("loss_of_control_chance")

@@ -8,6 +8,7 @@ from designer.app import busy, layout
 from designer.app.dirt import analysis, hover_map, mapview, profile_view, state
 from designer.app.dirt.sources import Unavailable
 from designer.app.recent import Recent
+from designer.core.words import plural
 from designer.systems.dirt.board.render import stage_svg
 from designer.systems.dirt.board.stage import dumps_stage, loads_stage
 
@@ -85,7 +86,7 @@ def blocking_reason(track, problems) -> str | None:
     """Why the lines cannot be computed yet, or None."""
     errs = [p for p in problems if p.severity == "error"]
     if errs:
-        return (f"The stage has {len(errs)} error{'s' if len(errs) != 1 else ''} (see the Design tab); "
+        return (f"The stage has {plural(len(errs), 'error')} (see the Design tab); "
                 "the lines are computed once it is valid.")
     if not track.has_cells:
         return "Some tiles have no cell graph (only the DIRT core box has them), so no line can be computed."

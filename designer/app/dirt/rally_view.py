@@ -27,7 +27,7 @@ def stage_row(i: int, stage: Stage, players: int, max_risk, with_times: bool, wi
     problems = validate(stage, ts, track)
     errors = sum(p.severity == "error" for p in problems)
     row = {"#": i + 1, "stage": stage.name, "road tiles": len(track.laid_road_tiles),
-           "valid": "yes" if not errors else f"{errors} error{'s' if errors != 1 else ''}",
+           "valid": "yes" if not errors else plural(errors, "error"),
            "assistance after": editing.has_assistance(stage, ts)}
     if with_times and not errors and track.has_cells:
         try:

@@ -137,7 +137,7 @@ def cut_and_finish_notes(g, ideal: dict, rules: Rules) -> list[str]:
     cuts = sorted({g.nodes[c].get("corner") for c in ideal["cells"] if g.nodes[c].get("lane") == "cut"})
     if cuts:
         card = rules.cut_card
-        out.append(f"the ideal line takes {len(cuts)} cut{'s' if len(cuts) > 1 else ''} (K): each draws a cut card "
+        out.append(f"the ideal line takes {plural(len(cuts), 'cut')} (K): each draws a cut card "
                    f"(good {card['good']:.0%}, dirty {card['dirty']:.0%}, puncture {card['puncture']:.0%}: a gas die "
                    f"lost, the spare wheel may repair it); the expected time prices the punctures, the ideal "
                    f"(a shakedown, ART.17) does not")
