@@ -58,6 +58,27 @@ def test_split_times_on_the_ideal_line():
     assert 0 < splits[0]["seconds"] <= res["ideal_line"]["time_seconds"]
 
 
+def test_split_times_take_off_the_seconds_won_in_big_attack(tmp_path):
+    """ART.16: the cards up to the split less the seconds won; a split in the last turn is the stage's time."""
+    text = (ROOT / "stages/classic/es2-demo.yaml").read_text()
+    text = re.sub(r"(?m)^big_attack:.*$", "big_attack: true", text)
+    path = tmp_path / "es2.yaml"
+    path.write_text(text)
+    ideal = SYSTEM.analyse(SYSTEM.load(path), SYSTEM.box_of(SYSTEM.load(path)))["ideal_line"]
+    assert ideal["attack_seconds"] > 0
+    ends = [t["cells"][-1] for t in ideal["turns"][:-1]] + [ideal["cells"][-1]]      # the last road cell
+    path.write_text(re.sub(r"(?m)^splits:.*$", "", text) + "splits: [" + ", ".join(
+        f'"{int(c.split(":")[0]) + 1}:{c.split(":")[1]}"' for c in ends) + "]\n")
+    doc = SYSTEM.load(path)
+    res = SYSTEM.analyse(doc, SYSTEM.box_of(doc))
+    assert res["ideal_line"] == ideal
+    seconds = [s["seconds"] for s in res["splits"]]
+    assert seconds[-1] == ideal["time_seconds"]
+    assert seconds == [sum(t["card"] - t["attack_seconds"] for t in ideal["turns"][:k]) for k in
+                       range(1, len(ideal["turns"]) + 1)]
+    assert seconds[0] < ideal["turns"][0]["card"]
+
+
 def test_cut_cards_and_cleaning_on_gravel():
     from designer.systems.classic.dice.moves import Car
 
@@ -82,6 +103,7 @@ def test_variable_weather_table():
     assert sum(p for _, p in pats) == 1 and len(pats) == 4
     assert dict((tuple(sorted(w.items())), p) for w, p in pats)[(("X", True), ("Y", True))] == Fraction(1, 18)
     table = weather_table(doc, box, RULES)
+    assert table["tyres"] == ["asphalt", "snow", "snow2", "gravel", "soft"]    # ART.24.1: every tyre of the box
     for row in table["rows"]:
         assert row["expected"][row["best_tyres"]] == min(row["expected"].values())
     assert table["expected_choosing_tyres"] <= table["expected_with_stage_tyres"]

@@ -6,17 +6,19 @@ rule of a turn is written again here, from the articles, without the product's m
 
 - ART.4: each gear die once per turn, the first die of a turn within one gear of the gear engaged (die 1 from
   a standstill), one gear up or down per die; a gas die keeps the gear, two per turn (ART.15.4: one on asphalt
-  cells with snow tyres). The card of the last gear is the turn's time; a stop is allowed after any die.
+  cells with snow tyres; with gravel tyres too, as the ruleset assumes). The card of the last gear is the turn's
+  time; a stop is allowed after any die.
 - ART.9: an inside cell at most its note; a drift cell exactly at its gear, left back to the inside line one
   gear lower (ART.26.1: a long corner's inside line leads on to its drift lane); a cut at most K; a corner
   entered 1-2 gears above its highest note is a loss of control.
 - ART.11: a bump at its note lands on the next cell, one gear over on the second (a mark on that die: a loss
   there), two over on the third with a loss.
-- ART.8: a loss of control beside forest costs one black die, beside rocks two, for the rest of the stage
-  (one die is always kept here, as the product decides).
-- ART.7: three marks in a turn (two on snow cells with asphalt tyres, ART.15.4) lose control on the cell the die
-  reached: one minute, a restart in gear 1 (gear 0 here) from that cell; from a drift cell from the inside line
-  (ART.7.4, ART.26.3). ART.13: the finish is crossed even with a loss of control.
+- ART.7.2, ART.8: the loss-of-control card's back is a spin (no damage; one card in three assumed) or off the
+  road, which beside forest costs one black die, beside rocks two, for the rest of the stage (one die is always
+  kept here, as the product decides).
+- ART.7: three marks in a turn (two on snow cells with asphalt tyres, ART.15.4, and gravel tyres, assumed) lose
+  control on the cell the die reached: one minute, a restart in gear 1 (gear 0 here) from that cell; from a drift
+  cell from the inside line (ART.7.4, ART.26.3). ART.13: the finish is crossed even with a loss of control.
 - ART.17: the ideal time is a shakedown, no mark rolled.
 - ART.9.3: entering a cut draws a cut card; a puncture takes a gas die for the rest of the stage, a third with none
   repaired retires the car. ART.10: in gear 0 or 1 at the start of a turn the spare wheel repairs one puncture
@@ -50,6 +52,7 @@ LOSS = 60                                        # a loss of control: 1'00" (ref
 DAMAGE = {"meadow": 0, "earth": 0, "forest": 1, "rocks": 2}   # ART.8, the legend of zone C
 SPARE, RETIRE = 60, 600                          # ART.10 spare wheel card, ART.9.3 retirement (assumed values)
 PUNCTURE = 0.3333                                # the cut card puncture chance (assumed: about one card in three)
+SPIN = 0.3333                                    # ART.7.2: backs showing the spin, no damage (assumed: one in three)
 DROP = (1, 2, 3, 4, 5, 6, 7)                     # ART.6: 1 s for the first die placed, 2 s for the second ...
 P_MARK = {"gear1": 1 / 6, "gear2": 2 / 6, "gear3": 2 / 6, "gear4": 2 / 6, "gear5": 2 / 6, "gas": 1 / 6}
 
@@ -88,8 +91,8 @@ class Brute:
         if sum(gas) >= 2 - punctures:
             return False
         surface = self.g.nodes[to if to != "finish" else frm].get("surface")
-        if self.tyres == "snow" and surface == "asphalt":
-            return gas[0] < 1
+        if self.tyres in ("snow", "gravel") and surface == "asphalt":
+            return gas[0] < 1           # ART.15.4 (snow tyres); gravel tyres alike (the ruleset's assumption)
         return True
 
     def moves(self, node, gear, used, gas, lost_dice=0, punctures=0):
@@ -147,7 +150,8 @@ class Brute:
         return n != "finish" and self.g.nodes[n].get("surface") == "snow"
 
     def lost(self, marks, snow_marks):
-        return marks >= 3 or (self.tyres == "asphalt" and snow_marks >= 2)
+        # ART.7.1: two marks on snow with asphalt tyres; gravel tyres alike (the ruleset's assumption)
+        return marks >= 3 or (self.tyres in ("asphalt", "gravel") and snow_marks >= 2)
 
     # -- the ideal time: every turn enumerated, no mark ---------------------------------------------------
     def ideal(self) -> int | None:
@@ -213,8 +217,10 @@ class Brute:
                         if event == "finish":
                             v = CARD[k]
                         elif marked and (self.lost(m, ms) or event == "bump"):
+                            # ART.7.2: the card's back; a spin does no damage, off the road ART.8's black dice
                             hurt = min(dmg + DAMAGE[self.g.nodes[to].get("env", "meadow")], len(GEARS) - 1)
-                            v = LOSS + boundary(self.restart(to), 0, hurt, punct, spare, sisu, b)
+                            v = LOSS + SPIN * boundary(self.restart(to), 0, dmg, punct, spare, sisu, b) \
+                                + (1 - SPIN) * boundary(self.restart(to), 0, hurt, punct, spare, sisu, b)
                             if sisu:                 # ART.7.5: the move made, the turn ends there (decided)
                                 v = min(v, CARD[k] + boundary(to, k, dmg, punct, spare, False, b))
                         elif self.g.nodes[to].get("lane") == "cut" and self.g.nodes[node].get("lane") != "cut":
@@ -273,7 +279,7 @@ def tiny_stages(draw):
     elif kind == "bump":
         bump = (draw(st.sampled_from(["A3", "B3", "C3"])), draw(st.integers(1, 5)))
     snow = draw(st.booleans())
-    tyres = draw(st.sampled_from(["asphalt", "snow"]))
+    tyres = draw(st.sampled_from(["asphalt", "snow", "gravel"]))
     env = draw(st.sampled_from(["meadow", "forest", "rocks"]))
     return corner, bump, snow, tyres, env
 

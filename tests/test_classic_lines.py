@@ -163,3 +163,21 @@ def test_damage_after_a_loss_costs_time_for_the_rest_of_the_stage():
     harsh = E.expected_time(g, RULES, car)
     assert harsh["seconds"] > gentle["seconds"]
     assert sorted({c.damage for c in harsh["solver"].family}) == [0, 3, 4]    # one black die is always kept
+
+
+def test_a_spin_does_no_damage_art_7_2():
+    """The loss card's back: a spin (the ruleset's chance) leaves the dice; off the road the environment takes them.
+    With every back a spin the damage never counts; with none, every loss takes it."""
+    c = assemble(parse_share("X1-3*/Y3-6*/X5-6*"), find_box("demo-zones"))
+    car = M.Car(tyres="asphalt")
+    g = c.graph
+    for n in g:
+        g.nodes[n]["damage"] = 2 if n not in ("start", "finish") else 0
+    spin, off, mixed = (E.expected_time(g, RULES.with_values(spin_chance=p), car)["seconds"]
+                        for p in (1.0, 0.0, RULES.spin_chance))
+    for n in g:
+        g.nodes[n]["damage"] = 0
+    unhurt = E.expected_time(g, RULES.with_values(spin_chance=0.0), car)["seconds"]
+    assert spin == pytest.approx(unhurt, abs=1e-9) and off > unhurt + 1
+    assert RULES.spin_chance == pytest.approx(1 / 3, abs=1e-3) and unhurt + 0.5 < mixed < off - 0.5
+

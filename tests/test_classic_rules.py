@@ -236,3 +236,19 @@ def test_hazard_limits(rules):
     assert rules.hazard_limit_for("snow", "snow") == 3
     assert [rules.hazard_limit_for("soft", "asphalt", s) for s in ("S1", "S2", "S3")] == [4, 3, 2]
     assert rules.drop_cost(3) == 6                                   # ART.6: 1 + 2 + 3 seconds
+
+
+def test_a_mark_on_a_ford_stops_the_car_even_on_the_turns_limiting_mark_art_23(rules):
+    """ART.23: a mark on a ford taken while changing gear is "la fin du tour sur le gué sans perte de contrôle",
+    the third mark of the turn included (ART.7.1 alone would make it a loss)."""
+    from designer.systems.classic.dice import expected as E
+
+    g = gravel_course()
+    solver = E.Solver(g, rules, M.Car(tyres="gravel"))
+    ts = M.TurnState("0:F3", 3)
+    s = M.step(g, rules, solver.car, ts, "gear4", "0:G3")
+    nxt = M.apply(g, rules, solver.car, ts, "gear4", "0:G3")
+    assert s.risk == "ford"
+    for marks in (0, 1, 2):            # the mark rolled is the 1st, 2nd or 3rd of the turn
+        marked = [b for b in solver.branches(ts, marks, 0, 0, 0, "roll", s, nxt, 0.25) if b.p == 0.25]
+        assert [(b.at, b.loss, b.seconds) for b in marked] == [(("0:G3", 4), False, rules.card(4))]

@@ -41,12 +41,13 @@ def snow_chances(stage, box, rules: Rules) -> list[dict]:
 
 
 def split_times(stage, ideal: dict) -> list[dict]:
-    """ART.16: the ideal line's time when it passes each split point (cards of the turns up to it)."""
+    """ART.16: the ideal line's time when it passes each split point: the cards of the turns up to it, less the
+    seconds their Big Attacks won ("il ajoute toutes ses CARTES VITESSE et ôte les secondes gagnées")."""
     out = []
     for i, cell in stage.splits:
         node, elapsed, at = f"{i}:{cell}", 0, None
         for k, turn in enumerate(ideal["turns"], start=1):
-            elapsed += turn["card"]
+            elapsed += turn["card"] - turn.get("attack_seconds", 0)
             if node in turn["cells"] or any(c.startswith(node + ".") for c in turn["cells"]):
                 at = k
                 break

@@ -28,12 +28,14 @@ def validate(stage, box, rules: Rules | None = None, course: Course | None = Non
                                     f"split point {i + 1}:{cell} is not on the road driven through zone {t.zone}",
                                     "put the split time pawn on a cell of the route (ART.16)", "splits"))
     surfaces = {g.nodes[n].get("surface") for n in g if n not in ("start", "finish")}
-    if stage.tyres == "asphalt" and "snow" in surfaces:
-        problems.append(Problem("tyres", "warning", "asphalt tyres on snow: two hazard marks on snow cells are a "
-                                "loss of control (ART.15.4)", "choose snow tyres for a snowy stage", "tyres"))
-    if stage.tyres in ("snow", "snow2") and "asphalt" in surfaces:
-        problems.append(Problem("tyres", "info", "snow tyres on asphalt: one gas die only on asphalt cells "
-                                "(ART.15.4)", "", "tyres"))
+    if stage.tyres in ("asphalt", "gravel", "soft") and "snow" in surfaces:
+        problems.append(Problem("tyres", "warning", f"{stage.tyres} tyres on snow: two hazard marks on snow cells are "
+                                "a loss of control (ART.15.4; the ruleset's reading for gravel and soft tyres)",
+                                "choose snow tyres for a snowy stage", "tyres"))
+    if stage.tyres in ("snow", "snow2", "gravel") and "asphalt" in surfaces:
+        problems.append(Problem("tyres", "info", f"{stage.tyres.replace('snow2', 'snow')} tyres on asphalt: one gas "
+                                "die only on asphalt cells (ART.15.4; the ruleset's reading for gravel tyres)", "",
+                                "tyres"))
     if stage.weather == "variable":
         flat = [t.zone for t in stage.route if box.zones[t.zone].face(True) is None]
         if flat:
@@ -41,6 +43,10 @@ def validate(stage, box, rules: Rules | None = None, course: Course | None = Non
                                     "has no snow side in this box", "add its snow face or use fixed weather",
                                     "weather"))
     rules = rules or rules_for(stage)
+    if stage.penalty_seconds % rules.penalty_step:
+        problems.append(Problem("penalty", "error", f"a time-control penalty of {stage.penalty_seconds} s: penalties "
+                                f"come in tokens of {rules.penalty_step} s (ART.22)",
+                                f"write a multiple of {rules.penalty_step}", "penalty_seconds"))
     car = M.Car(tyres=stage.tyres, leader=stage.leader)
     if L.ideal_line(g, rules, car) is None:
         problems.append(Problem("unreachable", "error", "no legal way leads from the start to the finish",

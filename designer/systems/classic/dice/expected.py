@@ -9,14 +9,16 @@ The driver rolls dice one by one (ART.4) and may stop after any die. A state ins
   (ART.7.1: 3, 2 on snow with asphalt tyres, the soft-tyre sectors) is a loss of control: 1'00" and a restart
   in gear 1 from the cell's restart cell (ART.7.3-7.4); a mark on a double downshift (ART.19) or on a bump
   taken one gear over (ART.11) is a loss; a mark
-  on a ford taken while changing gear ends the turn there (ART.23); a loss crossing the finish line still
+  on a ford taken while changing gear ends the turn there without a loss, even when it is the turn's limiting
+  mark (ART.23: "sans perte de contrôle", decided over ART.7.1); a loss crossing the finish line still
   finishes (ART.13).
 
 With ``big_attack`` (ART.5), each turn boundary may instead roll a whole safe plan of two dice or more at
 once: one second won per die; too many marks lose control on the cell of the die that brings the limit.
 
-A loss of control beside forest or rocks costs black dice for the rest of the stage (ART.8): the car after it
-is solved as its own car with fewer dice (one die at least is kept: decided; no repair within a stage, ART.14).
+The loss-of-control card is turned (ART.7.2): a spin (the ruleset's ``spin_chance``) does no damage; off the road
+beside forest or rocks costs black dice for the rest of the stage (ART.8): the car after it is solved as its own
+car with fewer dice (one die at least is kept: decided; no repair within a stage, ART.14).
 
 A cut card is drawn on entering a cut (ART.9.3), with the ruleset's card chances: a good or dirty card costs
 this car nothing (a dirty cut slows the cars behind: the table of several cars prices it), a puncture takes a gas
@@ -85,6 +87,7 @@ class Branch(NamedTuple):
     loss: bool = False
     card: str | None = None        # the cut card drawn on this die: good, dirty, puncture
     info: int = 0                  # black dice lost (a loss of control; crossing the finish after a loss)
+    spin: bool = False             # a loss of control whose card shows the spin (ART.7.2: no damage)
 
 
 class Solver:
@@ -126,10 +129,14 @@ class Solver:
             return None
         return self.variant(punctures=self.car.punctures + n) if n else self
 
-    def after_loss(self, node: str) -> tuple["Solver", str]:
-        """Where the car restarts after a loss of control on ``node`` and the solver of the damaged car."""
+    def after_loss(self, node: str) -> list[tuple["Solver", str, float, bool]]:
+        """The backs of the loss-of-control card on ``node`` (ART.7.2): (the car's solver after it, where it
+        restarts, chance, spin). A spin does no damage; off the road the environment takes its black dice (ART.8).
+        *Decided*: a spun car restarts where one off the road does (ART.7.4's inside line after a drift)."""
         d = self.g.nodes[node]
-        return self.damaged(d.get("damage", 0)), d.get("restart", node)
+        restart, spin = d.get("restart", node), self.rules.spin_chance
+        off = self.damaged(d.get("damage", 0))
+        return [(c, restart, p, s) for c, p, s in ((self, spin, True), (off, 1 - spin, False)) if p > 0]
 
     def _lost(self, node: str, hz: int, hz_snow: int) -> bool:
         d = self.g.nodes[node]
@@ -276,9 +283,9 @@ class Solver:
                 if cars is None:
                     loss.append(Branch(q * pc, rules.retirement_seconds - k, self, at=FINISH_AT, card="puncture"))
                     continue
-                hurt, restart = cars.after_loss(stop.to)
-                loss.append(Branch(q * pc, rules.loss_seconds - k, hurt, at=(restart, 0), bank=held, loss=True,
-                                   info=hurt.car.damage - self.car.damage))
+                for hurt, restart, ps, spin in cars.after_loss(stop.to):
+                    loss.append(Branch(q * pc * ps, rules.loss_seconds - k, hurt, at=(restart, 0), bank=held,
+                                       loss=True, info=hurt.car.damage - self.car.damage, spin=spin))
             if self.car.sisu:
                 saved = []
                 for cars, pc in self._after_cards(n_last):
@@ -325,8 +332,8 @@ class Solver:
                 if cars is None:
                     loss += pc * (rules.retirement_seconds - k)
                 else:
-                    hurt, restart = cars.after_loss(stop.to)
-                    loss += pc * (rules.loss_seconds - k + hurt.value(restart, 0, held))
+                    loss += pc * sum(ps * (rules.loss_seconds - k + hurt.value(restart, 0, held))
+                                     for hurt, restart, ps, _ in cars.after_loss(stop.to))
             if self.car.sisu:
                 saved = 0.0
                 for cars, pc in self._after_cards(n_last):
@@ -388,11 +395,12 @@ class Solver:
                 hurt = s.damage or (marked and (self._lost("finish", h, hs) or s.risk == "bump"))
                 out.append(Branch(pm, seconds + rules.card(nxt.gear), self, at=FINISH_AT, info=int(bool(hurt))))
                 continue
-            if marked and (self._lost(s.to, h, hs) or s.risk in ("double", "bump")):
-                out.append(self._loss(pm, seconds, s, nxt, h, hs, bank, placed))
-                continue
             if marked and s.risk == "ford":
+                # ART.23: "la fin du tour sur le gué sans perte de contrôle", even on the turn's limiting mark
                 out.append(Branch(pm, seconds + rules.card(nxt.gear), self, at=(s.to, nxt.gear), bank=bank))
+                continue
+            if marked and (self._lost(s.to, h, hs) or s.risk in ("double", "bump")):
+                out += self._loss(pm, seconds, s, nxt, h, hs, bank, placed)
                 continue
             if self.draws_card(state.node, s.to):
                 for card, pc in rules.cut_card.items():
@@ -408,12 +416,13 @@ class Solver:
             out.append(Branch(pm, seconds, self, nxt, h, hs, bank, placed))
         return out
 
-    def _loss(self, p, seconds, s, nxt, hz, hz_snow, bank, placed) -> Branch:
-        """A loss of control the dice made on ``s``: the minute and the restart, or the SISU card (ART.7.5)."""
+    def _loss(self, p, seconds, s, nxt, hz, hz_snow, bank, placed) -> list[Branch]:
+        """A loss of control the dice made on ``s``: the minute and the restart after each back of the card, or
+        the SISU card played before it is turned (ART.7.5) where that pays on average."""
         rules = self.rules
-        hurt, restart = self.after_loss(s.to)
-        loss = Branch(p, seconds + rules.loss_seconds, hurt, at=(restart, 0), bank=bank, loss=True,
-                      info=hurt.car.damage - self.car.damage)
+        loss = [Branch(p * ps, seconds + rules.loss_seconds, hurt, at=(restart, 0), bank=bank, loss=True,
+                       info=hurt.car.damage - self.car.damage, spin=spin)
+                for hurt, restart, ps, spin in self.after_loss(s.to)]
         if not self.car.sisu:
             return loss
         saved = self.variant(sisu=False)
@@ -421,7 +430,7 @@ class Solver:
             sisu = Branch(p, seconds, saved, nxt, 0, 0, bank, placed)
         else:
             sisu = Branch(p, seconds + rules.card(nxt.gear), saved, at=(s.to, nxt.gear), bank=bank)
-        return min((loss, sisu), key=self.branch_value)
+        return loss if self.worth(loss) <= self.worth([sisu]) else [sisu]
 
     def _moves(self, state: M.TurnState) -> list:
         """The legal safe steps from a turn state, with the state after each and its hazard chance (cached:

@@ -65,7 +65,7 @@ def simulate_rally_table(stages: list[dict], rules, players: int = 4, runs: int 
     tables = [s.get("table") or ClassicTable(s["graph"], rules, s.get("tyres", "asphalt"), s.get("big_attack", False),
                                              table_rules, sisu=sisu) for s in stages]
     costs = [opening_cost(t) for t in tables]
-    rng, spin_rng = random.Random(seed), random.Random(f"spin-{seed}")
+    rng = random.Random(seed)
     n, m = players, len(stages)
     total = np.zeros((n, runs))
     penalty = np.zeros((n, runs))
@@ -88,7 +88,7 @@ def simulate_rally_table(stages: list[dict], rules, players: int = 4, runs: int 
                 else:
                     start.append(replace(base, damage=kit.damage, punctures=kit.punctures, spare=kit.spare,
                                          sisu=kit.sisu))
-            raced, _ = table.race(n, rng, spin_rng, start)
+            raced, _ = table.race(n, rng, start)
             stage_turns[i, r] = sum(seat.tally["turns"] for seat in raced)
             for pos, k in enumerate(order):
                 seat = raced[pos]

@@ -8,7 +8,7 @@ reads the rulebook:
   another on a straight with room, or by the cut beside the inside line and drift (different cells); a die
   towards a full cell is not played and the turn ends with the card of the gear engaged. A car that lost control
   holds no cell until its next turn when it went off the road, and blocks its whole corner when it spun
-  (``spin_chance`` of the loss cards);
+  (the ruleset's ``spin_chance``: the back of the loss card, drawn as the single-car model draws it);
 - cut cards (ART.9.3, ART.21) priced for every car: a puncture costs the car that draws it a gas die (its
   spare wheel may repair it), a dirty cut lowers the corner's notes by one for every car that comes after (their
   policy is solved again for the notes they meet), a good card on gravel cleans the cut for them (no card).
@@ -37,7 +37,8 @@ from designer.systems.classic.dice.expected import FINISH_AT, Solver
 RULES_FILE = Path(__file__).resolve().parents[4] / "tilesets" / "classic" / "classic-table-rules.yaml"
 STATUSES = ("rulebook", "reference", "assumed", "decided")
 KEYS = ("start_stagger_rounds", "play_order", "leader", "cell_capacity", "blocked_move", "stalled_card_gear",
-        "cut_cards", "spin_chance", "own_cut_cards", "time_control_bid", "policy")
+        "cut_cards", "own_cut_cards", "time_control_bid", "policy")
+MOVED = {"spin_chance": "the ruleset (classic-rules.yaml), where the expected time of one car reads it too"}
 MAX_PLAYERS, MAX_RUNS, MAX_ROUNDS = 6, 100_000, 400
 BIDS = ("none", "avoid-opening")
 NOT_SIMULATED = ("a Big Attack plan laid through a car (the plan is rolled as laid; its cut cards price its own "
@@ -59,10 +60,6 @@ def load_table_rules(path: str | Path | None = None) -> dict:
             problems.append(((k,), "missing: write it as {value: ..., status: ..., source: ...}"))
         elif item.get("status") not in STATUSES or not item.get("source"):
             problems.append(((k,), "needs a status (rulebook, reference, assumed, decided) and a source"))
-    sc = data.get("spin_chance")
-    v = sc.get("value") if isinstance(sc, dict) else None
-    if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1):
-        problems.append((("spin_chance", "value"), "a chance from 0 to 1"))
     for key, allowed in (("cut_cards", ("priced", "counted-not-priced")), ("time_control_bid", BIDS)):
         v = data[key].get("value") if isinstance(data.get(key), dict) else None
         if v is not None and v not in allowed:
@@ -72,7 +69,8 @@ def load_table_rules(path: str | Path | None = None) -> dict:
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 6):
             problems.append(((k, "value"), "a whole number from 0 to 6"))
     unknown = [k for k in data if k not in KEYS and k != "table"]
-    problems += [((k,), f"unknown parameter; known: {', '.join(KEYS)}") for k in unknown]
+    problems += [((k,), f"moved to {MOVED[k]}" if k in MOVED else f"unknown parameter; known: {', '.join(KEYS)}")
+                 for k in unknown]
     if problems:
         raise yamlio.schema_error(str(p), lines, problems, "table rules", hint=f"compare with {RULES_FILE.name}")
     return {k: {"value": data[k]["value"], "status": data[k]["status"], "source": data[k]["source"]} for k in KEYS}
@@ -114,7 +112,6 @@ class ClassicTable:
         self.gravel_cut = {n: c for n, c in self.corner_of.items()
                            if g.nodes[n].get("lane") == "cut" and g.nodes[n].get("surface") == "gravel"}
         self.stall = int(self.table_rules["stalled_card_gear"]["value"])
-        self.spin = float(self.table_rules["spin_chance"]["value"])
         self.dirt_counts = self.table_rules["cut_cards"]["value"] == "priced"
 
     # -- the car a seat drives this turn -------------------------------------------------------------
@@ -150,7 +147,7 @@ class ClassicTable:
         return out
 
     # -- one turn ------------------------------------------------------------------------------------
-    def turn(self, seat: Seat, S: Solver, held: dict, rng, spin_rng, leader: Seat | None, dirt: list, clean: list):
+    def turn(self, seat: Seat, S: Solver, held: dict, rng, leader: Seat | None, dirt: list, clean: list):
         """One turn of ``seat`` with the policy of ``S``; returns the solver it ends with."""
         rules = S.rules
         node, gear = seat.at if seat.at is not None else ("start", 0)
@@ -164,7 +161,7 @@ class ClassicTable:
             return
         if how != "roll":                  # a Big Attack plan is laid before the roll: not checked for cars
             b = P.pick(S.attack_branches(node, how, seat.bank), rng)
-            self._close(seat, S, b, 0.0, spin_rng, b.at[0])
+            self._close(seat, S, b, 0.0, b.at[0])
             return
         ts, hz, hs, bank, placed, seconds = M.TurnState(node, gear), 0, 0, seat.bank, 0, 0.0
         while True:
@@ -186,7 +183,7 @@ class ClassicTable:
             if b.card is not None:
                 self._card(seat, s.to, b.card, dirt, clean)
             if b.ts is None:
-                self._close(seat, S, b, seconds, spin_rng, s.to)
+                self._close(seat, S, b, seconds, s.to)
                 return
             S, ts, hz, hs, bank, placed = b.solver, b.ts, b.hz, b.hz_snow, b.bank, b.placed
             seconds += b.seconds
@@ -207,14 +204,13 @@ class ClassicTable:
         elif card == "good" and cell in self.gravel_cut:
             clean.append((corner, id(seat)))
 
-    def _close(self, seat: Seat, S: Solver, b, seconds: float, spin_rng, cell: str):
+    def _close(self, seat: Seat, S: Solver, b, seconds: float, cell: str):
         """The end of a turn on a branch; a loss of control leaves the car spun on ``cell`` (blocking a corner)
         or off the road (passed freely) until its next turn (ART.7.2, ART.12)."""
         at = P.FINISH if b.at == FINISH_AT else b.at          # retired (a third puncture): out, its 600 s counted
         if b.loss:
-            spun = spin_rng.random() < self.spin
-            seat.lost = (cell, spun)
-            seat.tally["spins"] += spun
+            seat.lost = (cell, b.spin)
+            seat.tally["spins"] += b.spin
         if b.solver.car.sisu != S.car.sisu:
             seat.tally["sisu"] += 1
         self._end(seat, b.solver, seconds + b.seconds, at, b.bank)
@@ -226,17 +222,13 @@ class ClassicTable:
         seat.kit = replace(S.car, leader=False, dirt=(), clean=())
 
     def place(self, seat: Seat) -> int:
-        return self.order[seat.at[0]] if seat.at is not None and seat.at is not P.FINISH else -1
-
-    def place(self, seat: Seat) -> int:
         """How far along the road a car is (before the start -1, past the finish the most)."""
         if seat.at is None:
             return -1
         return 1 << 30 if seat.at is P.FINISH else self.order[seat.at[0]]
 
-    def race(self, n: int, rng, spin_rng=None, kits: list | None = None) -> tuple[list[Seat], int]:
+    def race(self, n: int, rng, kits: list | None = None) -> tuple[list[Seat], int]:
         """One race of ``n`` cars started in seat order (``kits``: each car as it comes to the start)."""
-        spin_rng = spin_rng or random.Random(0)
         seats = [Seat(kits[k] if kits else self.root.car) for k in range(n)]
         dirt: list = []
         clean: list = []
@@ -260,7 +252,7 @@ class ClassicTable:
                 before = [o for o in seats if o is not seat and self.place(o) > self.place(seat)]
                 S = self.solver(seat, leading, dirt, clean)
                 start = seat.at
-                self.turn(seat, S, self.held(seats, seat), rng, spin_rng, leader, dirt, clean)
+                self.turn(seat, S, self.held(seats, seat), rng, leader, dirt, clean)
                 seat.tally["led"] += leading
                 seat.tally["passes"] += sum(1 for o in before if self.place(o) < self.place(seat))
                 if seat.at is P.FINISH or start is None or seat.at[0] != start[0]:
@@ -280,13 +272,13 @@ def simulate_table(g, rules, players: int = 4, runs: int = 1000, seed: int | Non
     order is drawn afresh for each race, so that every seat has the same chances."""
     check_size(players, runs)
     table = table or ClassicTable(g, rules, tyres, big_attack, sisu=sisu)
-    rng, spin_rng, draw = random.Random(seed), random.Random(f"spin-{seed}"), random.Random(f"order-{seed}")
+    rng, draw = random.Random(seed), random.Random(f"order-{seed}")
     n = players
     secs = np.zeros((n, runs))
     tally = {k: np.zeros((n, runs)) for k in TALLY}
     rounds = np.zeros(runs)
     for r in range(runs):
-        raced, rounds[r] = table.race(n, rng, spin_rng)
+        raced, rounds[r] = table.race(n, rng)
         order = draw.sample(range(n), n) if draw_start else range(n)
         seats = [None] * n
         for pos, k in enumerate(order):
@@ -304,7 +296,9 @@ def simulate_table(g, rules, players: int = 4, runs: int = 1000, seed: int | Non
             "table_minutes": round(float(turns) * rules.table_seconds / 60, 1),
             "table_minutes_formula": "simulated turns of all cars * table_seconds (classic-rules.yaml) / 60",
             "single_car_expected_seconds": {"leader": round(lead_value, 3), "not_leader": round(other_value, 3)},
-            "assumed": table.table_rules, "not_simulated": list(NOT_SIMULATED)}
+            "assumed": {**table.table_rules,
+                        "spin_chance": {"value": rules.spin_chance, **rules.sources["spin_chance"]}},
+            "not_simulated": list(NOT_SIMULATED)}
 
 
 def check_size(players, runs) -> None:

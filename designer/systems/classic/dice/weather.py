@@ -44,21 +44,19 @@ def weathers(stage, box, rules: Rules) -> list[tuple[dict, Fraction]]:
     return out
 
 
-def tyre_choices(stage, box) -> list[str]:
-    surfaces = {f.surface for t in stage.route if t.zone in box.zones for f in box.zones[t.zone].faces.values()}
-    out = ["asphalt", "snow"]
-    if "gravel" in surfaces:
-        out.append("gravel")
-    if stage.tyres not in out:
-        out.append(stage.tyres)
-    return out
+def tyre_choices(stage, rules: Rules) -> list[str]:
+    """Every tyre the ruleset has a dashboard for (ART.15.3 and ART.24.1: chosen after the weather roll; the
+    bundled ruleset is the base game with the Dirt extension, so asphalt, snow, 2nd-generation snow, gravel and
+    soft tyres), the stage's own tyres first when the ruleset lacks them."""
+    out = list(rules.dashboards)
+    return out if stage.tyres in out else [stage.tyres, *out]
 
 
 def weather_table(stage, box, rules: Rules) -> dict | None:
     """Per weather: chance, expected time per tyre choice, best tyres; None when there are too many zones."""
     if len(zone_order(stage.route)) > MAX_ZONES:
         return None
-    tyres = tyre_choices(stage, box)
+    tyres = tyre_choices(stage, rules)
     rows, chosen, kept = [], 0.0, 0.0
     patterns = weathers(stage, box, rules)
     laid = assemble(stage.route, box)

@@ -28,7 +28,7 @@ REQUIRED = ("gears", "gas_dice", "time_card", "loss_of_control_seconds", "die_fa
 # Parameters added later: a ruleset copied before them still loads, with the bundled file's values (below, the
 # same as tilesets/classic/classic-rules.yaml) and the status "assumed" for lack of its own.
 OPTIONAL = {"drop_seconds_after_marks": 2, "drop_seconds_bank_cap": 3, "sisu_after": "stop",
-            "spare_wheel_seconds": 60, "retirement_seconds": 600}
+            "spare_wheel_seconds": 60, "retirement_seconds": 600, "gravel_tyres_on_snow": 2, "spin_chance": 1 / 3}
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,8 @@ class Rules:
     penalty_step: int
     table_seconds: int
     soft_snow_limit: int = 2
+    gravel_snow_limit: int = 2         # marks on snow cells in one turn with gravel tyres
+    spin_chance: float = 1 / 3         # ART.7.2: the share of loss-of-control cards whose back is a spin
     drop_after_marks: int = 2          # ART.6: marks showing before a die may be placed for seconds
     drop_bank_cap: int = 3             # seconds held for dropping, counted up to this many (solver state)
     sisu_after: str = "stop"           # ART.7.5: after the SISU card, the turn "stop"s there or "continue"s
@@ -85,11 +87,14 @@ class Rules:
 
     def snow_limit(self, tyres: str) -> int | None:
         """Marks on snow cells in one turn that make a loss of control with these tyres (ART.7.1, ART.15.4;
-        soft tyres: the ruleset's ``soft_tyres_on_snow``); None: snow cells count like any other."""
+        soft and gravel tyres: the ruleset's ``soft_tyres_on_snow`` and ``gravel_tyres_on_snow``); None (snow
+        tyres): snow cells count like any other."""
         if tyres == "asphalt":
             return self.hazard_limit["asphalt_tyres_on_snow"]
         if tyres == "soft":
             return self.soft_snow_limit
+        if tyres == "gravel":
+            return self.gravel_snow_limit
         return None
 
     def hazard_chance(self, die: str) -> Fraction:
@@ -183,6 +188,7 @@ def rules_from_data(data, lines, source: str) -> Rules:
                  cut_card={k: float(p) for k, p in cut.items()},
                  drop_seconds=tuple(vals.drop_seconds), penalty_step=vals.time_control_penalty_step,
                  table_seconds=vals.seconds_per_turn_at_table, soft_snow_limit=vals.soft_tyres_on_snow,
+                 gravel_snow_limit=vals.gravel_tyres_on_snow, spin_chance=float(vals.spin_chance),
                  drop_after_marks=vals.drop_seconds_after_marks, drop_bank_cap=vals.drop_seconds_bank_cap,
                  sisu_after=vals.sisu_after, spare_wheel_seconds=vals.spare_wheel_seconds,
                  retirement_seconds=vals.retirement_seconds, sources=sources)

@@ -204,6 +204,8 @@ class RuleValues(_Model):
     time_control_penalty_step: Annotated[StrictInt, Field(ge=1, le=60)]
     seconds_per_turn_at_table: Annotated[StrictInt, Field(ge=1, le=3600)]
     soft_tyres_on_snow: Annotated[StrictInt, Field(ge=1, le=10)]
+    gravel_tyres_on_snow: Annotated[StrictInt, Field(ge=1, le=10)]
+    spin_chance: Annotated[float, Field(ge=0, le=1)]
     drop_seconds_after_marks: Annotated[StrictInt, Field(ge=0, le=10)]
     drop_seconds_bank_cap: Annotated[StrictInt, Field(ge=0, le=10)]
     sisu_after: Literal["stop", "continue"]
