@@ -6,9 +6,10 @@ each action, 10 F a level in a city and 20 F elsewhere, up to the gauge), every 
 read at the action's start (entering a city: 1 fuel and the action ends; a tile: its fuel, +1 in a risk zone,
 its mechanic split in every way between engine and chassis; DANGER: 2 mechanic, or an ESCORTE card, or an
 ESCORTE assistant; STOP: the action ends unless a GUIDE card is spent; the engine at 0: the move ends; a tile
-that cannot be paid cannot be entered; the hand never above the chassis), transport crossings (the fare less
-50 F per TRANSPORT card, 1 fuel to land) and repairs (parts at 20 F a level in a city, 40 F elsewhere). It
-then compares the fewest actions, the cheapest of the fastest and the trade-off set with the product's.
+that cannot be paid cannot be entered; the hand never above the chassis, the cards kept chosen freely, at the
+start too), transport crossings (the fare less 50 F per TRANSPORT card, 1 fuel to land) and repairs (parts at
+20 F a level in a city, 40 F elsewhere). It then compares the fewest actions, the cheapest of the fastest and
+the trade-off set with the product's.
 """
 from __future__ import annotations
 
@@ -127,10 +128,12 @@ class Brute:
         return out
 
     def solve(self, start, finish, tank, e, c, hand, depth):
-        """Every (actions, francs, fuel, mech) that reaches the finish in at most ``depth`` actions."""
+        """Every (actions, francs, fuel, mech) that reaches the finish in at most ``depth`` actions; a hand above
+        the chassis is first discarded down to it, keeping any cards the player likes (the bivouac; FAQ)."""
         r = self.rules
         layers = {n: set() for n in range(depth + 1)}
-        layers[0].add((start, tank, e, c, hand, 0, 0, 0))
+        for kept in self.hands(hand, c):
+            layers[0].add((start, tank, e, c, kept, 0, 0, 0))
         results = set()
 
         def reach(n, row):
@@ -247,10 +250,7 @@ def test_the_search_agrees_with_the_brute_force_on_small_boards(cols, rows, kind
                                                               fuel, engine, chassis, cards):
     fmax, emax, cmax = gauges
     dash = {"fuel": min(fuel, fmax), "engine": min(engine, emax), "chassis": min(chassis, cmax)}
-    hand = {"transport": cards[0], "escort": cards[1], "guide": cards[2]}
-    while sum(hand.values()) > dash["chassis"]:
-        key = next(k for k, v in hand.items() if v)
-        hand[key] -= 1
+    hand = {"transport": cards[0], "escort": cards[1], "guide": cards[2]}     # may be more than the chassis
     board, race = _case(cols, rows, kinds, risk, middle, fare, gauges, dash, hand)
     _compare(board, race)
 
@@ -294,3 +294,37 @@ def test_when_the_whole_trade_off_set_is_too_large_the_fewest_actions_are_kept_a
     monkeypatch.undo()
     result = analysis.analyse(board, race, runs=20)
     assert not any("trade-off set holds the ways" in line for line in result["summary"])
+
+
+def test_a_hand_above_the_chassis_keeps_the_cards_the_route_needs_and_the_monte_carlo_drives_the_plan():
+    """The bivouac discards down to the chassis, the player choosing the cards (FAQ): with a chassis of one and
+    TRANSPORT and GUIDE in hand, the boat is paid with the TRANSPORT card kept, not after keeping the GUIDE."""
+    from designer.systems.greatrace.driving import montecarlo
+    from designer.systems.greatrace.driving.analysis import direction
+
+    board, race = _case(3, 1, ["plain"], [False], False, 50, (5, 3, 3), {"fuel": 5, "chassis": 1},
+                        {"transport": 1, "guide": 1})
+    d = direction(board, race, candidates=2)
+    fast = d["_plans"]["fastest"]
+    assert (fast.actions, fast.francs) == (1, 0) and fast.start_cards == {"transport": 1, "escort": 0, "guide": 0}
+    mc = montecarlo.simulate(d["_cm"], fast, runs=5)
+    assert (mc["actions"]["mean"], mc["francs"]["mean"]) == (1, 0)
+
+
+
+def test_two_plans_on_one_path_get_their_own_monte_carlo_and_road_book_page():
+    """Four hills from an empty tank, engine 1: the fastest way buys fuel on the way (2 actions, 90 F), the
+    cheapest buys it in the city and takes an action more (3 actions, 50 F) on the same path. Each gets its own
+    Monte Carlo and its own itinerary page."""
+    from designer.systems.greatrace.book.roadbook import _same_way
+    from designer.systems.greatrace.driving.analysis import analyse
+
+    board, race = _case(4, 1, ["hills"], [False], False, None, (5, 3, 3), {"fuel": 0, "engine": 1}, {})
+    race.money = 0
+    r = analyse(board, race, runs=5)
+    f, c = r["fastest"], r["cheapest"]
+    assert f["path"] == c["path"] and (f["actions"], f["francs"], c["actions"], c["francs"]) == (2, 90, 3, 50)
+    for name in ("fastest", "cheapest"):
+        mc = r["montecarlo"][name]
+        assert (mc["pilot_actions"]["mean"], mc["francs"]["mean"]) == (r[name]["pilot_actions"], r[name]["francs"])
+    assert not _same_way(f, c) and _same_way(f, dict(f))

@@ -64,6 +64,13 @@ def _leg_rows(plan: dict) -> list[list]:
     return rows
 
 
+
+def _same_way(a: dict, b: dict) -> bool:
+    """Two routes of the result driven alike: one path, with the same actions, price, damage and cards (the cheapest
+    way may follow the fastest's path with fewer francs and more actions)."""
+    keys = ("path", "actions", "francs", "fuel_burnt", "mech_lost", "repairs", "start_cards", "legs")
+    return all(a.get(k) == b.get(k) for k in keys)
+
 def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = "A4") -> bytes:
     """The race's road book; ``drawing`` is the map with the routes (SVG), as the system draws it."""
     assumed = result.get("assumed_parameters", [])
@@ -97,7 +104,7 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
         pdf.para("Contains assumed parameters (not printed in the rulebook): " + ", ".join(assumed)
                  + ". See the ruleset file for their sources.", 7.5)
     for name in ("fastest", "cheapest"):
-        if name == "cheapest" and result["cheapest"]["path"] == result["fastest"]["path"]:
+        if name == "cheapest" and _same_way(result["cheapest"], result["fastest"]):
             continue
         p = result[name]
         pdf.add_page()

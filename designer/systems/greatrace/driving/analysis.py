@@ -148,7 +148,7 @@ def analyse(board: Board, race: Race, *, players: int | None = None, runs: int =
     done: dict = {}
     for name in ("fastest", "cheapest", "shortest"):
         plan = fwd["_plans"][name]
-        key = plan.route.key()
+        key = way_key(plan)            # two plans on one path may drive it differently (fuel, repairs, cards)
         mc[name] = done[key] if key in done else montecarlo.simulate(cm, plan, runs=runs, seed=seed)
         done[key] = mc[name]
     result["montecarlo"] = mc
@@ -170,6 +170,15 @@ def analyse(board: Board, race: Race, *, players: int | None = None, runs: int =
     result["not_modelled"] = scoring.NOT_MODELLED
     result["assumed_parameters"] = [p.name for p in rules.not_rulebook()]
     result["summary"] = _summary(result)
+    held = {k: race.cards.get(k, 0) for k in ("transport", "escort", "guide")}
+    for name in ("fastest", "cheapest"):
+        kept = result[name].get("start_cards")
+        if kept and kept != held:
+            result["summary"].append(f"{name}: the cards are more than the chassis holds; keep "
+                                     + ", ".join(f"{n} {k.upper().replace('ESCORT', 'ESCORTE')}"
+                                                 for k, n in kept.items() if n) + (" (none)" if not any(kept.values())
+                                                                                else "")
+                                     + " at the start and discard the rest")
     return result
 
 
@@ -180,6 +189,11 @@ def _balance(d: dict) -> dict | None:
     return {"reachable": True, "start": d["start"], "finish": d["finish"], "shortest_spaces": d["shortest"]["spaces"],
             "fastest_actions": f.actions, "fastest_francs": f.francs, "cheapest_francs": c.francs,
             "cheapest_actions": c.actions, "expected_fuel": round(f.fuel, 1), "risk_spaces": f.risk_spaces}
+
+
+def way_key(plan) -> tuple:
+    """What tells two ways apart: the path, the cards kept at the start and every action as the search drives it."""
+    return plan.route.key(), plan.driven.hand, repr(plan.driven.schedule)
 
 
 def _summary(r: dict) -> list[str]:

@@ -34,7 +34,7 @@ from statistics import mean
 from designer.systems.greatrace.driving.costs import CostMap
 from designer.systems.greatrace.driving.plan import Plan, funding_plan, plan_route
 from designer.systems.greatrace.driving.routes import Route
-from designer.systems.greatrace.driving.search import start_hand, tiles_of
+from designer.systems.greatrace.driving.search import tiles_of
 from designer.systems.greatrace.files.rules import Entry, entry_cost
 
 
@@ -61,8 +61,8 @@ class _Drive:
         self.engine = race.engine if race.engine is not None else self.gmax["engine"]
         self.chassis = race.chassis if race.chassis is not None else self.gmax["chassis"]
         self.money = race.money
-        # the hand: TRANSPORT, ESCORTE, GUIDE (as the search starts it: discarded down to the chassis)
-        self.hand = list(start_hand(race, self.chassis))
+        # the hand: TRANSPORT, ESCORTE, GUIDE, as the plan keeps it at the start (discarded down to the chassis)
+        self.hand = list(plan.driven.hand)
         self.planned = planned if planned is not None else tiles_of(cm)
         self.funding = funding if funding is not None else {}       # francs to raise -> funding_plan
         self.bag = [kind for kind, n in cm.bag.values() for _ in range(n)]

@@ -93,6 +93,7 @@ class Plan:
     fuel_burnt: int = 0
     mech_lost: int = 0
     end: dict = field(default_factory=dict)
+    start_cards: dict = field(default_factory=dict)   # the cards kept at the start (all of them when they fit)
     driven: Any = None              # the search's way (its schedule is what the Monte Carlo's driver follows)
 
     def to_dict(self) -> dict:
@@ -274,6 +275,7 @@ def plan_route(cm: CostMap, route: Route, driven=None) -> Plan | None:
     plan.mech_lost = driven.mech
     plan.end = {"fuel": driven.end[0], "engine": driven.end[1], "chassis": driven.end[2],
                 "cards": {"transport": driven.end[3], "escort": driven.end[4], "guide": driven.end[5]}}
+    plan.start_cards = dict(zip(("transport", "escort", "guide"), driven.hand))
     return plan
 
 

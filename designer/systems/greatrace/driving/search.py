@@ -67,6 +67,7 @@ class Found:
     repairs: int = 0
     escort_assistants: int = 0
     end: tuple = ()                 # the car at the finish: (fuel, engine, chassis, transport, escort, guide)
+    hand: tuple = ()                # the cards kept at the start: (transport, escort, guide)
     path: list[Hex] = field(default_factory=list)
     steps: list[tuple] = field(default_factory=list)     # ("land"|"sea"|"air", hex, fare) in order
     schedule: list[dict] = field(default_factory=list)   # one entry per action
@@ -113,11 +114,12 @@ def _discards(cards: tuple[int, int, int], limit: int):
                 yield (a, b, g)
 
 
-def start_hand(race, chassis: int) -> tuple[int, int, int]:
-    """The TRANSPORT, ESCORTE and GUIDE cards a race starts with, discarded down to the chassis (GUIDE kept
-    first, then ESCORTE)."""
+def start_hands(race, chassis: int) -> list[tuple[int, int, int]]:
+    """The TRANSPORT, ESCORTE and GUIDE cards a race may start with: the race's cards, or when they are more than
+    the chassis holds, every hand the player may keep ("vous devez défausser", the bivouac; the FAQ: "choisir
+    les cartes que vous souhaitez garder"). The search starts from each."""
     hand = (race.cards.get("transport", 0), race.cards.get("escort", 0), race.cards.get("guide", 0))
-    return max(_discards(hand, chassis), key=lambda h: (h[2], h[1], h[0])) if sum(hand) > chassis else hand
+    return list(_discards(hand, chassis))
 
 
 class _Labels:
@@ -217,7 +219,7 @@ def search(cm, start: Hex, finish: Hex, *, transport: bool = True, only: list[He
     t0 = race.fuel if race.fuel is not None else gmax[0]
     e0 = race.engine if race.engine is not None else gmax[1]
     c0 = race.chassis if race.chassis is not None else gmax[2]
-    hand = start_hand(race, c0)
+    hands = start_hands(race, c0)
 
     # A label: (cost4, extra) + state. Boundary state: (0, hex, t, p, e, c, hand). In an action:
     # (1, hex, t, p, r, e, c, hand, left, city_start). cost4 = (actions, francs, mech, fuel) for the heap order.
@@ -269,7 +271,8 @@ def search(cm, start: Hex, finish: Hex, *, transport: bool = True, only: list[He
             return None
         return t, p, r - f, dp * price_city + f * (price_city if city_start else price_else), dp, f
 
-    push((0, 0, 0, 0), (0, 0, 0), (0, start, t0, 0, e0, c0, hand), None, ("start", start))
+    for hand in hands:
+        push((0, 0, 0, 0), (0, 0, 0), (0, start, t0, 0, e0, c0, hand), None, ("start", start))
     best_actions = None
     while heap:
         low, i, cost, extra, state = heapq.heappop(heap)
@@ -382,6 +385,7 @@ def _rebuild(parents: dict, i: int, cities: set, prices: tuple[int, int]) -> Fou
     f = Found(actions=cost[0], francs=cost[1], mech=cost[2], fuel=cost[3], pilots=extra[0], repairs=extra[1],
               escort_assistants=extra[2], end=(state[2], state[4], state[5]) + state[6])
     f.path = [chain[0][3][1]]
+    f.hand = chain[0][3][6]
     act = pool = None              # the current action, the last action started in a city
     bought: dict = {}
     prev = _car(chain[0][3])
