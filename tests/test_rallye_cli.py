@@ -101,6 +101,36 @@ def test_roadbook_of_the_rally(runner, tmp_path):
         assert "DejaVu" in fonts
 
 
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext (poppler-utils)")
+def test_the_drivers_sheet_is_the_same_for_two_stages_whose_cards_differ_only_on_their_backs(runner, tmp_path):
+    """The demo deck holds cards with the same front and different backs: two stages laid from such twins print the
+    same drivers' sheet (every figure on it from the fronts), and different organiser's sheets."""
+    from designer.systems.rallye.model.deck import get_deck
+
+    deck = get_deck("rallye-demo")
+    sides = (["1", "9", "21", "14", "20", "6", "10", "23", "15", "22", "7", "11"],
+             ["2", "11", "23", "16", "22", "8", "12", "21", "15", "24", "6", "13"])
+
+    def front(i):
+        c = deck.sections[i]
+        return c.width, c.surface, c.severity, c.direction
+
+    assert [front(i) for i in sides[0]] == [front(i) for i in sides[1]]
+    assert any((deck.sections[a].safety, deck.sections[a].top) != (deck.sections[b].safety, deck.sections[b].top)
+               for a, b in zip(*sides))
+    sheets = []
+    for k, side in enumerate(sides):
+        stage = tmp_path / f"s{k}.yaml"
+        stage.write_text(f"system: rallye\nstage: twins\ndeck: rallye-demo\nplayers: 1\ncards: [{', '.join(side)}]\n")
+        out = tmp_path / f"s{k}.pdf"
+        result = runner.invoke(main, ["roadbook", str(stage), "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        text = subprocess.run(["pdftotext", "-layout", str(out), "-"], capture_output=True, text=True).stdout
+        sheets.append(text.split("· organiser's sheet"))
+    assert sheets[0][0] == sheets[1][0] and "Fastest plan" in sheets[0][0]
+    assert sheets[0][1] != sheets[1][1]
+
+
 def test_roadbook_text_is_never_under_6_pt(tmp_path):
     """Every text run the road book writes itself is 6 pt or more (drawings are scaled to keep theirs so)."""
     from designer.systems.rallye import roadbook as rb

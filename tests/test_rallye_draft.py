@@ -123,3 +123,25 @@ def test_demo_stages_are_valid_and_flag_demo_data():
         problems = validate(loads(path.read_text(encoding="utf-8"), str(path)), DECK)
         assert codes(problems) == [], path
         assert "demo-deck" in codes(problems, "info") and "assumed-tables" in codes(problems, "info")
+
+
+@settings(max_examples=15, deadline=None, derandomize=bool(os.environ.get("CI")))
+@given(st.integers(0, 10 ** 6), st.sampled_from(["fast", "slow"]), st.integers(1, 5))
+def test_a_drafting_driver_sees_the_fronts_only(seed, policy, turn):
+    """The draft lays cards "sans montrer l'autre face": deal the backs of the cards that share a front among them
+    in another order, and a fast or a slow driver lays the same cards."""
+    from dataclasses import replace
+
+    groups: dict = {}
+    for cid, s in DECK.sections.items():
+        groups.setdefault((s.width, s.surface, s.severity, s.direction), []).append(cid)
+    dealt = dict(DECK.sections)
+    for ids in groups.values():
+        backs = [(DECK.sections[i].safety, DECK.sections[i].top) for i in ids]
+        backs = backs[turn % len(backs):] + backs[:turn % len(backs)]
+        for i, (safety, top) in zip(ids, backs):
+            dealt[i] = replace(DECK.sections[i], safety=safety, top=top)
+    other = replace(DECK, sections=dealt)
+    assert any(dealt[i] != DECK.sections[i] for i in dealt)
+    a, b = draft(DECK, 2, seed, policy), draft(other, 2, seed, policy)
+    assert a.cards == b.cards

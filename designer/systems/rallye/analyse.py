@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from designer.core.errors import DesignerError
 from designer.core.words import plural
-from designer.systems.rallye.driving.knowledge import front_text
+from designer.systems.rallye.model.knowledge import front_text
 from designer.systems.rallye.driving.plan import hardest_braking, limits_profile, solve
 from designer.systems.rallye.driving.race import race
 from designer.systems.rallye.driving.simulate import simulate

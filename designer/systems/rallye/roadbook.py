@@ -133,10 +133,13 @@ def _targets(pdf: _Book, result: dict, x: float, y: float, play: bool = False) -
     pdf.cell(100, 6, "Solo challenge: targets", new_x="LMARGIN", new_y="NEXT")
     pdf.font(9)
     plans = result["plans"]
-    lines = [f"Cautious plan: {plans['cautious']['expected_seconds']:.1f} s",
-             f"Fastest plan: {plans['fastest']['expected_seconds']:.1f} s expected with the best hand "
-             f"({result['fastest_gain_seconds']:.1f} s better)",
-             ]
+    # The drivers' sheet gives what a driver expects from the fronts (the player aid's ranges behind each front);
+    # the organiser's sheet what the plans post on the real backs.
+    key = "believed_seconds" if play else "expected_seconds"
+    cautious, fastest = plans["cautious"][key], plans["fastest"][key]
+    lines = [f"Cautious plan: {cautious:.1f} s" + (" expected from the fronts" if play else ""),
+             f"Fastest plan: {fastest:.1f} s expected " + ("from the fronts" if play else "with the best hand")
+             + f" ({cautious - fastest:.1f} s better)"]
     if not play:
         full = result["full_information"]
         lines += [f"If every back were known: cautious {full['cautious_solo_seconds']:.1f} s, "
@@ -144,7 +147,7 @@ def _targets(pdf: _Book, result: dict, x: float, y: float, play: bool = False) -
                   f"Every section at its safety speed: {result['bounds']['all_at_safety']} s",
                   f"Every section at its top speed (unbeatable): {result['bounds']['all_at_top']} s"]
     sim = (result.get("simulation") or {}).get("fastest")
-    if sim:
+    if sim and not play:            # run on the real backs: the organiser's figure
         lines.append(f"With real hands: {sim['mean_seconds']} s on average (1 in 10 runs under {sim['p10']} s); "
                      f"at least one spin in {100 * sim.get('spin_stage_chance', 0):.0f}% of runs")
     lines.append("Solo scoring: 13 - speed/20 s per section; spin +5 s, two stress cards.")

@@ -9,7 +9,7 @@ crossing is then read from the card's tables with a die. So a stage is a small M
 - the **fastest plan** may, where the seconds gained beat the penalties the tables promise (on average).
 
 Each speed is chosen from what the driver can see (the front of the card and the player aid, see
-:mod:`.knowledge`); with ``hidden=False`` the same plans for a driver who knew every back (the organiser's
+:mod:`..model.knowledge`); with ``hidden=False`` the same plans for a driver who knew every back (the organiser's
 figures). Both assume the driver holds the best hand of the starting set each time (an ideal; the simulation
 in :mod:`designer.systems.rallye.driving.simulate` deals real hands).
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from designer.systems.rallye.driving.knowledge import Back, Belief, beliefs, safe_limit
+from designer.systems.rallye.model.knowledge import Back, Belief, beliefs, safe_limit
 from designer.systems.rallye.model.deck import Deck, Section
 from designer.systems.rallye.model.rules import SPIN, Ruleset
 
@@ -150,7 +150,7 @@ def solve(deck: Deck, sections: list[Section], cautious: bool = False, hidden: b
     """The plan with the least expected solo seconds (``cautious``: never above a safety speed).
 
     ``hidden`` (the game as played): each speed is chosen knowing the section's front and the player aid, not
-    its back (see :mod:`.knowledge`); ``known`` are the card ids whose backs the driver remembers. With
+    its back (see :mod:`..model.knowledge`); ``known`` are the card ids whose backs the driver remembers. With
     ``hidden=False`` the driver knows every back (the organiser's figure). Either way the plan's ``expected``
     seconds are those of its choices on the stage's real cards; ``believed`` is what the driver expects.
 

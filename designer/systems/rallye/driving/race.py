@@ -4,7 +4,9 @@ Every driver has its own starting set, draw pile, hand and discard and plays its
 (:class:`.driver.HandDriver`, shared by the seats: its decisions depend only on the hand, pile and discard); the
 speeds are set from the fronts, then each crosses with its own die. Then (C) each
 driver receives a second per full 20 km/h it was slower than the fastest, divided as the seconds it already
-holds grow, and the seconds the leader holds are taken off everyone; (D) the leader, or every driver sharing
+holds grow ("déjà ... devant lui"; *decided*: the penalties of this section's crossing, a wrong wheel's or a
+spin's 5 s, are laid before C and so count as held; the rules do not order them), and the seconds the leader
+holds are taken off everyone; (D) the leader, or every driver sharing
 the lead, takes a stress card, unless all are level; (E) a driver short of cards buys from the common pile as
 the ruleset's ``drivers`` habits say, paying seconds. At the end the driver holding no second wins; a driver's
 result is the seconds it holds behind the winner.

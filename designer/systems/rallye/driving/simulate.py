@@ -7,8 +7,9 @@ fronts only, the back unseen) and by what the cards kept, refilled from its actu
 sections after. So it keeps the cards the corners it can see coming need (arrows and braking), never spends an
 arrow card where one with fewer arrows does the same, and lays a card face down only when nothing better
 holds its speed. It buys from the pile as the ruleset's ``drivers`` habits say; with ``keep_for_corners:
-false`` it plays the plain habit (:func:`.driver.simple_choice`). The plan's ideal assumes the best hand every
-time, so it is a lower bound of this.
+false`` it plays the plain habit (:func:`.driver.simple_choice`). The plan assumes the best hand every time but
+is made, like the driver's choices, from the fronts: on the real backs a run's luck may beat it, so it is the
+target a driver expects, not a bound of this.
 """
 from __future__ import annotations
 

@@ -5,7 +5,10 @@ not say what then), the discarded cards are shuffled into new piles, at most ``d
 ruleset parameter, status decided), so a draft lays a stage whenever the deck and the table allow one.
 
 How a simulated driver chooses among the cards that can be laid is the ``policy``: ``random``, ``fast`` (the
-highest safety speed: a driver who wants a quick stage) or ``slow`` (the lowest: a driver who wants a hard one).
+highest safety speed a driver expects from the card's front: one who wants a quick stage) or ``slow`` (the lowest:
+one who wants a hard one). The cards lie face up and are laid "sans montrer l'autre face": a driver sees the front
+only, so the expectation is the ruleset's ``hidden_backs`` belief over the backs (the player aid's ranges), and
+two cards with the same front are alike to the driver.
 Whatever the policy, a simulated driver does not lay the road into a dead end (a place from which the rest of the
 stage could not be laid with any cards): it lets such a card be discarded while other cards may still come up.
 """
@@ -16,6 +19,7 @@ from dataclasses import dataclass, field
 
 from designer.core.errors import DesignerError
 from designer.systems.rallye.model.deck import Deck
+from designer.systems.rallye.model.knowledge import belief
 from designer.systems.rallye.table.layout import Road
 
 
@@ -24,6 +28,11 @@ class DraftResult:
     cards: list[str]
     log: list[str] = field(default_factory=list)
     discarded: int = 0
+
+
+def seen_safety(deck: Deck, cid: str) -> float:
+    """The safety speed (in steps) a driver expects of a card from its front alone."""
+    return sum(p * back.safety for p, back in belief(deck, deck.sections[cid]))
 
 
 def draft(deck: Deck, players: int = 2, seed: int = 1, policy: str = "random", length: int | None = None) -> DraftResult:
@@ -65,9 +74,9 @@ def draft(deck: Deck, players: int = 2, seed: int = 1, policy: str = "random", l
             result.log.append(f"no top card can be laid: {len(tops)} cards discarded")
             continue
         if policy == "fast":
-            pile, cid = max(fits, key=lambda t: (deck.sections[t[1]].safety, -t[0]))
+            pile, cid = max(fits, key=lambda t: (seen_safety(deck, t[1]), -t[0]))
         elif policy == "slow":
-            pile, cid = min(fits, key=lambda t: (deck.sections[t[1]].safety, t[0]))
+            pile, cid = min(fits, key=lambda t: (seen_safety(deck, t[1]), t[0]))
         else:
             pile, cid = rng.choice(fits)
         piles[pile].pop()
