@@ -131,24 +131,32 @@ def test_big_attack_never_slower_and_its_monte_carlo_agrees():
     assert lo - 1.0 <= stats.seconds <= hi + 1.0
 
 
-def test_attack_loses_control_where_the_limit_comes_in_the_planned_order():
-    # ART.5: the dice rolled together are used in the chaining of the gears up to the die bringing the 3rd mark
+def test_a_failed_attack_loses_control_where_the_dice_laid_again_allow():
+    # ART.5: the dice rolled together are used "en les combinant librement" in the chaining of the gears, up to the
+    # die bringing the 3rd mark, some of them left out: control is lost on that die's cell, the player's choice
+    from designer.systems.classic.dice import relay
+
     c = assemble(parse_share("X0-4"), find_box("demo-zones"))
     solver = E.Solver(c.graph, RULES, big_attack=True)
     five = next(p for p in solver._plans("start", 0) if len(p) == 5)
-    outs = solver.attack_outcomes(five)
-    assert abs(sum(q for q, _, _ in outs) - 1) < 1e-12
-    lost_at = {id(stop) for q, lost, stop in outs if lost}
-    assert lost_at <= {id(s) for s in five[2:]}          # at the 3rd die at the earliest
-    clean = next(q for q, lost, stop in outs if not lost)
+    table = relay.plan_table(solver, "start", 0, five)
+    assert abs(sum(q for q, *_ in table) - 1) < 1e-12
     p = [float(RULES.hazard_chance(M.hazard_die(RULES, c.graph, solver.car, s.die, s.to))) for s in five]
     from itertools import product
-    brute = sum(math.prod(pi if m else 1 - pi for pi, m in zip(p, marks))
+    clean = sum(math.prod(pi if m else 1 - pi for pi, m in zip(p, marks))
                 for marks in product((0, 1), repeat=5) if sum(marks) < 3)
-    assert abs(clean - brute) < 1e-12
-    # the chance of losing control on the 3rd die is that of three marks on the first three
-    third = sum(q for q, lost, stop in outs if lost and stop is five[2])
-    assert abs(third - p[0] * p[1] * p[2]) < 1e-12
+    assert abs(sum(q for q, lost, *_ in table if not lost) - clean) < 1e-12
+    # the first three dice marked: the planned cell of the third die is one of the places, and so is every cell a
+    # chain of the marked dice with some unmarked ones before the last can reach
+    rolled = tuple(sorted((s.die, i < 3) for i, s in enumerate(five)))
+    points = relay.loss_points(solver, "start", 0, rolled)
+    assert ("loss", five[2].to, 0) in points
+    assert [(s.die, s.gear) for s in five] == [("gear1", 1), ("gear2", 2), ("gear3", 3), ("gear4", 4), ("gas", 4)]
+    assert {at for _, at, _ in points} == {five[2].to, five[3].to}      # the gas die laid before the third: a cell on
+    assert all(kind == "loss" for kind, *_ in points)
+    # the best of them is never worse than the planned one
+    best, _ = solver._relay_best(points, 0)
+    assert best <= solver._relay_cost(("loss", five[2].to, 0), 0) + 1e-12
 
 
 def test_damage_after_a_loss_costs_time_for_the_rest_of_the_stage():
@@ -181,3 +189,33 @@ def test_a_spin_does_no_damage_art_7_2():
     assert spin == pytest.approx(unhurt, abs=1e-9) and off > unhurt + 1
     assert RULES.spin_chance == pytest.approx(1 / 3, abs=1e-3) and unhurt + 0.5 < mixed < off - 0.5
 
+
+
+@pytest.mark.parametrize("share", ["X0-4", "X1-3/Y3-6/X5-6"])
+def test_the_two_ways_of_finding_where_a_failed_attack_ends_agree(share):
+    """The chains of the rolled dice searched die by die (any limit, snow and soft sectors included) and read from
+    the boundary's plans (a limit that is one number on every cell) give the same places."""
+    from itertools import product as every
+
+    from designer.systems.classic.dice import relay
+
+    c = assemble(parse_share(share), find_box("demo-zones"))
+    solver = E.Solver(c.graph, RULES, big_attack=True)
+    limit = RULES.hazard_limit["default"]
+    checked = 0
+    for node in list(c.graph)[:8]:
+        for gear in range(0, 6):
+            seen = set()
+            for plan in solver._plans(node, gear):
+                dice = tuple(sorted(s.die for s in plan))
+                if dice in seen:
+                    continue
+                seen.add(dice)
+                for marks in every((False, True), repeat=len(dice)):
+                    if sum(marks) < limit:
+                        continue
+                    rolled = tuple(sorted(zip(dice, marks)))
+                    assert relay.loss_points(solver, node, gear, rolled) == \
+                        relay._points_alike(solver, node, gear, rolled, limit), (node, gear, rolled)
+                    checked += 1
+    assert checked > 50

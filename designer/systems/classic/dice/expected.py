@@ -14,7 +14,9 @@ The driver rolls dice one by one (ART.4) and may stop after any die. A state ins
   finishes (ART.13).
 
 With ``big_attack`` (ART.5), each turn boundary may instead roll a whole safe plan of two dice or more at
-once: one second won per die; too many marks lose control on the cell of the die that brings the limit.
+once: one second won per die; when the dice show the turn's limit of marks, the player lays some of them
+again as a legal chain "en les combinant librement" and control is lost on the cell of the die that brings the
+limit, the cheapest such cell (:mod:`.relay`).
 
 The loss-of-control card is turned (ART.7.2): a spin (the ruleset's ``spin_chance``) does no damage; off the road
 beside forest or rocks costs black dice for the rest of the stage (ART.8): the car after it is solved as its own
@@ -45,6 +47,7 @@ from typing import NamedTuple
 import networkx as nx
 
 from designer.systems.classic.dice import moves as M
+from designer.systems.classic.dice import relay
 from designer.systems.classic.files.rules import Rules
 
 
@@ -106,7 +109,11 @@ class Solver:
         self._hazard: dict = {}
         self.W: dict = {}
         self._plan_cache: dict = {}
+        self._plan_gear: dict = {}  # id of a plan -> the gear of the boundary it leaves
         self._plan_outcomes: dict = {}
+        self._relay_cache: dict = {}
+        self._relay_ends: dict = {}
+        self._relay_values: dict = {}
         self._cut_cells = {n for n, d in g.nodes(data=True) if d.get("lane") == "cut"}
 
     # -- the car after an event ---------------------------------------------------------------
@@ -219,44 +226,8 @@ class Solver:
                     walk(nxt)
 
         walk(M.TurnState(node, gear))
+        self._plan_gear.update((id(p), gear) for p in out)
         return out
-
-    def attack_outcomes(self, steps: list[M.Step]) -> list[tuple[float, bool, M.Step]]:
-        """(chance, control lost, the step where the car stops) for the dice of a plan rolled together.
-
-        ART.5 lets the rolled dice be combined freely, but in the usual chaining of the gears, up to the die
-        that brings the turn's limit of marks. Decided: the dice are used in the planned order (always a legal
-        chaining), so control is lost on the cell of the die that brings the limit in that order; a reordering
-        that stops a cell further is not counted (the value is one the player can surely reach). A mark on the
-        die that crosses the finish line still finishes (ART.13).
-        """
-        live = {(0, 0): 1.0}
-        out = []
-        for s in steps:
-            p = self._p(s.die, s.to)
-            node = s.to if s.to != "finish" else None
-            snow = node is not None and self.g.nodes[node].get("surface") == "snow"
-            new: dict = {}
-            for (m, ms), q in live.items():
-                new[(m, ms)] = new.get((m, ms), 0.0) + q * (1 - p)
-                k = (m + 1, ms + snow)
-                if p and node is not None and self._lost(node, *k):
-                    out.append((q * p, True, s))
-                elif p:
-                    new[k] = new.get(k, 0.0) + q * p
-            live = new
-        out.append((sum(live.values()), False, steps[-1]))
-        return out
-
-    def _cuts(self, node: str, steps, upto) -> int:
-        """Cut cards a plan from ``node`` draws up to (and with) the step ``upto``."""
-        n, prev = 0, node
-        for s in steps:
-            n += self.draws_card(prev, s.to)
-            prev = s.to
-            if s is upto:
-                break
-        return n
 
     def attack_branches(self, node: str, steps: list[M.Step], bank: int) -> list[Branch]:
         """The ways a Big Attack plan from a turn boundary ends, seconds won (one a die) counted off and held.
@@ -268,7 +239,7 @@ class Solver:
         held = min(self.cap, bank + k)
         last = steps[-1]
         out: list[Branch] = []
-        for q, lost, stop, n_stop, n_last in self._plan_table(node, steps):
+        for q, lost, stop, n_stop, points, n_last in self._plan_table(node, steps):
             if not lost:
                 for cars, pc in self._after_cards(n_stop):
                     if cars is None:
@@ -279,13 +250,16 @@ class Solver:
                         out.append(Branch(q * pc, rules.card(stop.gear) - k, cars, at=(stop.to, stop.gear), bank=held))
                 continue
             loss = []
-            for cars, pc in self._after_cards(n_stop):
+            kind, at, n = self._relay_best(points, held)[1]
+            for cars, pc in self._after_cards(n):
                 if cars is None:
                     loss.append(Branch(q * pc, rules.retirement_seconds - k, self, at=FINISH_AT, card="puncture"))
-                    continue
-                for hurt, restart, ps, spin in cars.after_loss(stop.to):
-                    loss.append(Branch(q * pc * ps, rules.loss_seconds - k, hurt, at=(restart, 0), bank=held,
-                                       loss=True, info=hurt.car.damage - self.car.damage, spin=spin))
+                elif kind == "finish":        # ART.13: control lost crossing the line, a black die for later
+                    loss.append(Branch(q * pc, rules.card(at) - k, cars, at=FINISH_AT, info=1))
+                else:
+                    for hurt, restart, ps, spin in cars.after_loss(at):
+                        loss.append(Branch(q * pc * ps, rules.loss_seconds - k, hurt, at=(restart, 0), bank=held,
+                                           loss=True, info=hurt.car.damage - self.car.damage, spin=spin))
             if self.car.sisu:
                 saved = []
                 for cars, pc in self._after_cards(n_last):
@@ -301,14 +275,37 @@ class Solver:
         return out
 
     def _plan_table(self, node: str, steps) -> list:
-        """A plan's outcomes with the cut cards drawn up to its stop and up to its end (cached)."""
-        key = id(steps)
-        hit = self._plan_outcomes.get(key)
+        """A plan's outcomes (:func:`designer.systems.classic.dice.relay.plan_table`, cached)."""
+        hit = self._plan_outcomes.get(id(steps))
         if hit is None:
-            n_last = self._cuts(node, steps, steps[-1])
-            hit = self._plan_outcomes[key] = (steps, [(q, lost, stop, self._cuts(node, steps, stop), n_last)
-                                                      for q, lost, stop in self.attack_outcomes(steps)])
+            hit = self._plan_outcomes[id(steps)] = (steps, relay.plan_table(self, node, self._plan_gear[id(steps)],
+                                                                            steps))
         return hit[1]
+
+    def _relay_cost(self, point, held: int) -> float:
+        """The value of a failed attack ending at ``point`` (:mod:`.relay`), before the seconds it won: its card,
+        the cut cards drawn on the way, the loss's minute and restart."""
+        kind, at, n = point
+        rules, total = self.rules, 0.0
+        for cars, pc in self._after_cards(n):
+            if cars is None:
+                total += pc * rules.retirement_seconds
+            elif kind == "finish":
+                total += pc * rules.card(at)
+            else:
+                total += pc * sum(ps * (rules.loss_seconds + hurt.value(restart, 0, held))
+                                  for hurt, restart, ps, _ in cars.after_loss(at))
+        return total
+
+    def _relay_best(self, points, held: int) -> tuple:
+        """(value before the seconds won, the place) where a failed attack is laid to end: the cheapest, the first
+        of equals (cached per set of places: the values it reads are final once read)."""
+        key = (id(points), held)
+        hit = self._relay_values.get(key)
+        if hit is None:
+            hit = self._relay_values[key] = min(((self._relay_cost(pt, held), pt) for pt in points),
+                                                key=lambda c: c[0])
+        return hit
 
     def _attack_cost(self, node: str, steps, bank: int) -> float:
         """The value of :meth:`attack_branches` without building its branches (the solver's inner loop)."""
@@ -316,7 +313,7 @@ class Solver:
         held = min(self.cap, bank + k)
         last = steps[-1]
         total = 0.0
-        for q, lost, stop, n_stop, n_last in self._plan_table(node, steps):
+        for q, lost, stop, n_stop, points, n_last in self._plan_table(node, steps):
             if not lost:
                 for cars, pc in self._after_cards(n_stop):
                     if cars is None:
@@ -327,13 +324,7 @@ class Solver:
                         v = rules.card(stop.gear) - k + cars.value(stop.to, stop.gear, held)
                     total += q * pc * v
                 continue
-            loss = 0.0
-            for cars, pc in self._after_cards(n_stop):
-                if cars is None:
-                    loss += pc * (rules.retirement_seconds - k)
-                else:
-                    loss += pc * sum(ps * (rules.loss_seconds - k + hurt.value(restart, 0, held))
-                                     for hurt, restart, ps, _ in cars.after_loss(stop.to))
+            loss = self._relay_best(points, held)[0] - k
             if self.car.sisu:
                 saved = 0.0
                 for cars, pc in self._after_cards(n_last):
