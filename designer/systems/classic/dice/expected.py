@@ -51,12 +51,13 @@ from designer.systems.classic.dice import relay
 from designer.systems.classic.files.rules import Rules
 
 
-# The expected time grows with the cells of the course: about 13 ms a cell for the whole analysis, 60 ms with
-# Big Attack (its plans of several dice), a little more per cell on longer roads (benchmarks/bench_classic.py
-# --long: 402 cells took 5.3 CPU s and 165 MB, 24.8 s with Big Attack). A file may ask for a course far longer
-# (four 20 x 20 boards crossed eight times): refused above these caps, so that an analysis stays near 30 s.
+# The expected time grows with the cells of the course: about 14 ms a cell for the whole analysis, 110-120 ms
+# with Big Attack (its plans of several dice, and where a failed one may be laid again), on a straight road, the
+# worst case (benchmarks/bench_classic.py --long: 402 cells took 5.6 CPU s, 47.6 s with Big Attack; 202 cells
+# 23.2 s). A file may ask for a course far longer (four 20 x 20 boards crossed eight times): refused above these
+# caps, so that an analysis stays near 30 s.
 MAX_CELLS = 1500
-MAX_CELLS_ATTACK = 420
+MAX_CELLS_ATTACK = 250
 
 
 def check_size(g: nx.DiGraph, big_attack: bool, where: str | None = None) -> None:

@@ -24,8 +24,8 @@ from itertools import product
 from designer.systems.classic.dice import moves as M
 
 ENDS_KEPT = 50_000      # chain tails remembered at most (about 40 MB); the memo starts afresh beyond
-Point = tuple[str, object, int]
-BIT = {f"gear{k}": 1 << k for k in range(1, 10)}     # ("loss", cell, cut cards drawn) or ("finish", gear, cut cards drawn)
+Point = tuple[str, object, int]     # ("loss", cell, cut cards drawn) or ("finish", gear, cut cards drawn)
+BIT = {f"gear{k}": 1 << k for k in range(1, 10)}    # a gear die as a bit of the set of dice a chain uses
 
 
 def loss_points(solver, node: str, gear: int, dice: tuple) -> tuple[Point, ...]:
