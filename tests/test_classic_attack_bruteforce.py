@@ -47,7 +47,7 @@ from designer.systems.classic.dice import moves as M
 from designer.systems.classic.files.notation import parse_share
 from designer.systems.classic.files.zones import loads_box
 from tests.test_classic_bruteforce import (CARD, DAMAGE, GEARS, LOSS, P_MARK, PUNCTURE, RETIRE, RULES, SPARE,
-                                           SPIN, Brute)
+                                           SPIN, Brute, corners_text)
 
 LIMIT = 3                     # ART.7.1: three marks in a turn (asphalt cells only here)
 
@@ -234,13 +234,7 @@ CELLS = ("A3", "B3", "C3", "D3", "E3", "F3", "B2", "C2", "D2", "E2", "C4")
 
 def attack_course(corner: dict | None, env: str = "meadow", envs: dict | None = None, size: int = 6):
     """One asphalt board, ``size`` cells across, a road along row 3; ``envs``: cells with their own environment."""
-    corners = ""
-    if corner:
-        items = [f"inside: {corner['inside']}"]
-        for key in ("note", "drift", "gear", "cut", "k"):
-            if corner.get(key) is not None:
-                items.append(f"{key}: {corner[key]}")
-        corners = f", corners: [{{{', '.join(items)}}}]"
+    corners = corners_text(corner)
     cells = ", ".join(f"{c}: {{env: {e}}}" for c, e in sorted((envs or {}).items()))
     path = [f"{chr(ord('A') + i)}3" for i in range(size)]
     face = (f"{{env: {env}, ends: {{0: A3, 1: {path[-1]}}}, roads: [{{ends: [0, 1], path: {' '.join(path)}{corners}}}]"

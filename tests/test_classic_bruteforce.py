@@ -245,16 +245,19 @@ class Brute:
 
 # -- tiny stages -------------------------------------------------------------------------------------------------
 
+def corners_text(corner: dict | None) -> str:
+    """A road's ``corners`` entry in a zone face's flow style (empty without a corner)."""
+    if not corner:
+        return ""
+    items = [f"inside: {corner['inside']}"] + [f"{key}: {corner[key]}" for key in ("note", "drift", "gear", "cut", "k")
+                                              if corner.get(key) is not None]
+    return f", corners: [{{{', '.join(items)}}}]"
+
+
 def box_text(corner: dict | None, bump: tuple[str, int] | None, env: str = "meadow") -> str:
     """One board X, 6 cells across, a road from end 0 (A3) to end 1 (F3), the same on its snow side."""
     cells = f"cells: {{{bump[0]}: {{bump: {bump[1]}}}}}" if bump else ""
-    corners = ""
-    if corner:
-        items = [f"inside: {corner['inside']}"]
-        for key in ("note", "drift", "gear", "cut", "k"):
-            if corner.get(key) is not None:
-                items.append(f"{key}: {corner[key]}")
-        corners = f", corners: [{{{', '.join(items)}}}]"
+    corners = corners_text(corner)
     face = (f"{{env: {env}, ends: {{0: A3, 1: F3}}, roads: [{{ends: [0, 1], path: A3 B3 C3 D3 E3 F3{corners}}}]"
             + (f", {cells}" if cells else "") + "}")
     return f"system: classic\nbox: tiny\nsize: 6\nzones:\n  X:\n    faces:\n      asphalt: {face}\n      snow: {face}\n"
