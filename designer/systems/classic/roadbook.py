@@ -17,6 +17,7 @@ from designer.systems.classic.analysis import analyse, unanalysed
 from designer.systems.classic.board.assembly import assemble
 from designer.systems.classic.board.pacenotes import stage_notes
 from designer.systems.classic.board.render import stage_svg
+from designer.systems.classic.dice.weather import tyre_name
 from designer.systems.classic.files.stage import Rally
 
 MIN_PT = 7
@@ -116,9 +117,9 @@ def stage_pages(pdf: Book, index: int, stage, box, res: dict):
         if table:
             pdf.ln(1)
             rows = [[r["weather"], r["fraction"]] + [format_time(r["expected"][t]) for t in table["tyres"]]
-                    + [r["best_tyres"]] for r in table["rows"]]
+                    + [tyre_name(r["best_tyres"])] for r in table["rows"]]
             n = len(table["tyres"])
-            pdf.form(["Weather", "Chance"] + [f"{t} tyres" for t in table["tyres"]] + ["Best"], rows,
+            pdf.form(["Weather", "Chance"] + [f"{tyre_name(t)} tyres" for t in table["tyres"]] + ["Best"], rows,
                      [52, 18] + [0] * n + [26], size=8.5, height=6)
             pdf.para(f"Expected with the best tyres after the roll: {format_time(table['expected_choosing_tyres'])}; "
                      f"keeping {table['stage_tyres']} tyres: {format_time(table['expected_with_stage_tyres'])}. "
