@@ -93,3 +93,31 @@ def test_the_analysis_table_time_comes_from_simulated_races():
     assert default["table_time"]["source"] == "simulated races" and default["table_time"]["players"] == 1
     assert any("counted from" in line and "simulated races" in line for line in default["summary"])
     assert SYSTEM.analyse(stage, SYSTEM.box_of(stage), runs=0, table_races=0)["table_time"] is None
+
+
+def _buying(below: int):
+    """The demo deck with drivers who buy cards (E) when fewer than ``below`` action cards are left."""
+    import dataclasses
+
+    from designer.systems.rallye.model.rules import Param
+
+    params = dict(DECK.ruleset.params)
+    habits = params["drivers"]
+    params["drivers"] = Param({**habits.value, "buy_below_cards": below}, habits.status, habits.source)
+    return dataclasses.replace(DECK, ruleset=dataclasses.replace(DECK.ruleset, params=params, _cache={}))
+
+
+def test_drivers_who_buy_cards_race_and_run_alone_and_never_buy_after_the_last_section():
+    """E: up to 3 cards for 1, 2, 3 s, a card of a kind the driver started with included (its hand is then played
+    by the plain habit); no card is bought once the last section is crossed (it could never be played)."""
+    from designer.systems.rallye.driving.plan import solve
+    from designer.systems.rallye.driving.simulate import simulate
+
+    deck = _buying(14)
+    sections = [deck.sections[c] for c in SS1]
+    out = race(deck, sections, players=3, runs=30, seed=1)
+    assert sum(s["cards_bought_per_stage"] for s in out["seats"]) > 0
+    assert simulate(deck, sections, solve(deck, sections), runs=30, seed=1)["cards_bought_per_stage"] > 0
+    one = sections[:1]
+    assert simulate(deck, one, solve(deck, one), runs=10, seed=1)["cards_bought_per_stage"] == 0
+    assert all(s["cards_bought_per_stage"] == 0 for s in race(deck, one, players=2, runs=10, seed=1)["seats"])

@@ -100,6 +100,14 @@ def test_a_car_spun_in_a_corner_blocks_it_a_car_off_the_road_does_not_art_12(tin
     other.lost = (inside, True)                                # spun in the corner: the road is blocked
     held = table.held([me, other], me)
     assert held[inside] >= table.capacity[inside] and held[cut] >= table.capacity[cut]
+    # spun on a straight ("dans un virage" only): the car holds its place, a second lane stays free
+    straight = next(n for n, d in g.nodes(data=True) if d.get("lane") == "road" and not d.get("corner"))
+    lanes, table.capacity[straight] = table.capacity[straight], 2
+    other.at, other.lost = (straight, 0), (straight, True)
+    try:
+        assert table.held([me, other], me) == {straight: 1}
+    finally:
+        table.capacity[straight] = lanes
 
 
 def test_a_dirty_cut_lowers_the_notes_for_the_cars_behind_art_9_3(tiny):

@@ -297,8 +297,11 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
     result["not_modelled"] = {"one car": list(R.NOT_PRICED),
                               "several cars (analyze --simulate plays the table)": list(R.SEVERAL_CARS)}
     if raced is not None:
+        # the table played: what a single car leaves out is simulated, and its table time is the one counted
         result["simulated_table"] = raced
-        result["not_modelled"]["several cars"] = list(T.NOT_SIMULATED)
+        result["not_modelled"] = {"one car": list(R.NOT_PRICED), "several cars": list(T.NOT_SIMULATED)}
+        result["table"].update(minutes=raced["table_minutes"], counted_from="simulated_table")
+        result["summary"] = [line for line in result["summary"] if not line.startswith("table time about")]
         result["summary"] += T.table_lines(raced)
     result.update(rally_notes(stage, box, rules, result))
     if result.get("weather_table"):

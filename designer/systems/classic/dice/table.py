@@ -131,7 +131,8 @@ class ClassicTable:
 
     def held(self, seats: list, me: Seat) -> dict:
         """Cells the other cars hold (ART.12): a car off the road holds none until its next turn, a car spun in
-        a corner blocks every cell of that corner."""
+        a corner ("en tête-à-queue dans un virage") blocks every cell of that corner, one spun elsewhere holds its
+        place on its cell as a car standing there does."""
         out: dict = {}
         for o in seats:
             if o is me or o.at is None or o.at is P.FINISH:
@@ -140,8 +141,11 @@ class ClassicTable:
                 cell, spun = o.lost
                 if not spun:
                     continue
-                for n in self.corner_cells.get(self.corner_of.get(cell), [cell]):
-                    out[n] = MAX_PLAYERS
+                if cell in self.corner_of:
+                    for n in self.corner_cells[self.corner_of[cell]]:
+                        out[n] = MAX_PLAYERS
+                    continue
+                out[cell] = out.get(cell, 0) + 1
                 continue
             out[o.at[0]] = out.get(o.at[0], 0) + 1
         return out

@@ -213,6 +213,13 @@ class HandDriver:
             n[t] += 1
         return tuple(n), stress
 
+    def _own(self, code: int, pile: tuple, old: tuple | None) -> bool:
+        """Whether the hand, the draw pile and the discard hold no more cards of a kind than the starting set (a
+        card bought of a kind the driver started with is one more than its tables count: the plain habit then)."""
+        held = [a + b + (c if old else 0)
+                for a, b, c in zip(self.u.decode(code), pile[0], old[0] if old else pile[0])]
+        return all(h <= n for h, n in zip(held, self.u.counts))
+
     def _drawn(self, pile: tuple, need: int) -> tuple[np.ndarray, np.ndarray]:
         memo = self.u.draw_memo
         key = (pile, need)
@@ -230,7 +237,7 @@ class HandDriver:
         pile = self._pile(draw) if code is not None else None
         short = pile is not None and len(draw) < self.hand_size
         old = self._pile(discard) if short else None
-        if code is None or pile is None or (short and old is None):
+        if code is None or pile is None or (short and old is None) or not self._own(code, pile, old):
             return simple_choice(self.deck, self.sections, self.plan, i, speed, hand)
         key = (i, speed, code, stress_in, pile, old)
         if key in self.memo:

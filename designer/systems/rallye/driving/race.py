@@ -8,7 +8,8 @@ holds grow ("déjà ... devant lui"; *decided*: the penalties of this section's 
 spin's 5 s, are laid before C and so count as held; the rules do not order them), and the seconds the leader
 holds are taken off everyone; (D) the leader, or every driver sharing
 the lead, takes a stress card, unless all are level; (E) a driver short of cards buys from the common pile as
-the ruleset's ``drivers`` habits say, paying seconds. At the end the driver holding no second wins; a driver's
+the ruleset's ``drivers`` habits say, paying seconds it then holds (the next C divides by them; they are not shed
+until then), and buys nothing once the last section is crossed. At the end the driver holding no second wins; a driver's
 result is the seconds it holds behind the winner.
 
 A seat is a place at the table; the rules have the drivers play at the same time, so the seats differ only
@@ -109,18 +110,15 @@ def race_once(deck: Deck, sections: list[Section], plan: Plan, players: int, rng
                 if d.held == min(held):
                     d.discard.append(STRESS)
                     d.stress += 1
-        for d in drivers:                                            # E) buying when short of cards
-            left = sum(1 for c in d.hand + d.draw + d.discard if c is not STRESS)
+        for d in drivers if i + 1 < len(sections) else ():          # E) buying when short of cards (not after
+            left = sum(1 for c in d.hand + d.draw + d.discard if c is not STRESS)    # the last section)
             for k, price in enumerate(r.buy_costs[:3]):
                 if left + k >= int(habits.get("buy_below_cards", 0)) or not pile:
                     break
                 d.discard.append(pile.pop())
-                d.held += price
+                d.held += price          # seconds held "devant lui": the next C divides by them, no one sheds them
                 d.solo += price
                 d.bought += 1
-        least = min(d.held for d in drivers)
-        for d in drivers:
-            d.held -= least
     counts = {"laid": laid, "bought": sum(d.bought for d in drivers), "reshuffles": reshuffles,
               "spins": sum(d.spins for d in drivers)}
     counts["minutes"] = table_time(deck, len(sections), players, **counts)["minutes"]

@@ -103,8 +103,8 @@ def run_once(deck: Deck, sections: list[Section], plan: Plan, rng: random.Random
             stress_taken += r.spin_stress_cards
             discard += [STRESS] * r.spin_stress_cards
         left = sum(1 for c in hand + draw + discard if c is not STRESS)
-        for k, price in enumerate(r.buy_costs[:3]):                 # E) buying from the pile when short of cards
-            if left + k >= int(habits.get("buy_below_cards", 0)) or not pile:
+        for k, price in enumerate(r.buy_costs[:3] if i + 1 < len(sections) else ()):   # E) buying when short of
+            if left + k >= int(habits.get("buy_below_cards", 0)) or not pile:          # cards, before a section
                 break
             discard.append(pile.pop())
             seconds += price
