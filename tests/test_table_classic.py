@@ -217,3 +217,15 @@ def test_a_bad_table_rules_file_says_where(tmp_path):
     with pytest.raises(DesignerError) as exc:
         load_table_rules(bad)
     assert any("spin_chance" in d and "moved to the ruleset" in d for d in exc.value.details), exc.value.details
+
+
+def test_a_car_beside_the_leader_on_another_lane_has_not_passed_it_art_20(tiny):
+    """ART.20: the orange dice change hands when a car "avance une case plus loin" than the leader: not on the cut
+    beside the leader's inside cell, but a cell further on."""
+    g, table = tiny
+    inside = next(n for n, d in g.nodes(data=True) if d.get("lane") == "inside")
+    corner = g.nodes[inside]["corner"]
+    cut = next(n for n, d in g.nodes(data=True) if d.get("lane") == "cut" and d.get("corner") == corner)
+    after = next(v for v in g.successors(inside) if g.nodes[v].get("lane") == "road")
+    assert not table._ahead(cut, inside) and not table._ahead(inside, cut)
+    assert table._ahead(after, inside) and table._ahead(after, cut) and not table._ahead(inside, after)

@@ -24,6 +24,7 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
+import networkx as nx
 import numpy as np
 
 from designer.core import yamlio
@@ -44,7 +45,9 @@ BIDS = ("none", "avoid-opening")
 NOT_SIMULATED = ("a Big Attack plan laid through a car (the plan is rolled as laid; its cut cards price its own "
                  "punctures but leave no dirt or clean cut for the others)",
                  "a car crosswise on a drift half-cell blocking the road (ART.18)",
-                 "a car restarting into the cut after leaving the road towards it (ART.7.4)")
+                 "a car restarting into the cut after leaving the road towards it (ART.7.4)",
+                 "a car whose next die leads to a full cell choosing another lane instead (the cut beside a car in "
+                 "the corner, ART.12): its turn ends there with the card of its gear")
 
 
 def load_table_rules(path: str | Path | None = None) -> dict:
@@ -102,6 +105,9 @@ class ClassicTable:
         self.lead = P.solve_stage(g, rules, M.Car(tyres=tyres, leader=True, sisu=sisu), big_attack)
         self.other = P.solve_stage(g, rules, M.Car(tyres=tyres, leader=False, sisu=sisu), big_attack)
         self.order = self.other[0].order
+        # cells still to drive to the finish: a car passes another only when it stands a cell further (ART.20,
+        # "il avance une case plus loin que lui"), not beside it on another lane of the same corner
+        self.to_go = nx.single_source_shortest_path_length(g.reverse(copy=False), "finish")
         self.capacity = {n: (1 if d.get("corner") else int(d.get("lanes") or 1)) for n, d in g.nodes(data=True)}
         self.capacity["start"] = self.capacity["finish"] = MAX_PLAYERS
         self.corner_of = {n: d.get("corner") for n, d in g.nodes(data=True) if d.get("corner")}
@@ -191,10 +197,15 @@ class ClassicTable:
                 return
             S, ts, hz, hs, bank, placed = b.solver, b.ts, b.hz, b.hz_snow, b.bank, b.placed
             seconds += b.seconds
-            if leader is not None and not S.car.leader and self.order[ts.node] > self.order[leader.at[0]]:
+            if leader is not None and not S.car.leader and self._ahead(ts.node, leader.at[0]):
                 # ART.20: the car that passes the leader takes the orange dice at once
                 S = S.variant(leader=True)
                 seat.tally["lead_taken"] += 1
+
+    def _ahead(self, cell: str, other: str) -> bool:
+        """Whether a car on ``cell`` is a cell further than one on ``other`` (fewer cells to the finish)."""
+        far = len(self.order) + 1
+        return self.to_go.get(cell, far) < self.to_go.get(other, far)
 
     def _card(self, seat: Seat, cell: str, card: str, dirt: list, clean: list):
         """A cut card drawn (ART.9.3, ART.21): a dirty cut slows the cars behind, a good card on gravel cleans
@@ -255,8 +266,10 @@ class ClassicTable:
                     and not finished_any else None
                 before = [o for o in seats if o is not seat and self.place(o) > self.place(seat)]
                 S = self.solver(seat, leading, dirt, clean)
-                start = seat.at
+                start, took = seat.at, seat.tally["lead_taken"]
                 self.turn(seat, S, self.held(seats, seat), rng, leader, dirt, clean)
+                if seat.tally["lead_taken"] > took:
+                    first = seat        # it opens the road now: the cars after it this round pass it, not the old one
                 seat.tally["led"] += leading
                 seat.tally["passes"] += sum(1 for o in before if self.place(o) < self.place(seat))
                 if seat.at is P.FINISH or start is None or seat.at[0] != start[0]:
