@@ -41,6 +41,8 @@ def test_analyze_simulates_a_classic_table_and_a_rallye_race():
     assert len(d["simulated_table"]["seats"]) == 3 and d["simulated_table"]["runs"] == 30
     left = d["not_modelled"]["several cars"]                  # the table names what it leaves out
     assert left and all(isinstance(x, str) and x for x in left)
+    assert set(d["not_modelled"]) == {"one car", "several cars"}  # nothing it simulates is said to be left out
+    assert d["table"]["minutes"] == d["simulated_table"]["table_minutes"]      # one table time, the counted one
     text = run("analyze", "stages/classic/es2-demo.yaml", "--players", 3, "--simulate", 30)
     assert text.exit_code == 0 and "3 cars raced 30 times" in text.output
     r = run("analyze", "stages/rallye/demo-ss1-col-des-essais.yaml", "--players", 2, "--simulate", 20, "--json")
