@@ -20,8 +20,7 @@ from designer.systems.classic.board.assembly import assemble
 from designer.systems.classic.board.pacenotes import stage_notes
 from designer.systems.classic.files.rally import link_stages
 from designer.systems.classic.board.render import stage_svg
-from designer.systems.classic.dice.weather import tyre_name
-from designer.systems.classic.files.rules import TYRES
+from designer.systems.classic.files.rules import TYRES, tyre_name
 from designer.systems.classic.files.stage import Rally
 from designer.systems.classic.system import SYSTEM
 
@@ -252,7 +251,7 @@ def analysis_tab() -> None:
             st.table(pd.DataFrame([{"weather": r["weather"], "chance": r["fraction"],
                                     **{f"{tyre_name(t)} tyres": format_time(r["expected"][t]) for t in table["tyres"]},
                                     "best": tyre_name(r["best_tyres"])} for r in table["rows"]]))
-            st.caption(table["text"] + "; " + table["note"])
+            st.caption(table["text"][:1].upper() + table["text"][1:] + ". " + table["note"] + ".")
     st.caption("Not priced in the expected time: " + "; ".join(in_words(x) for x in exp["not_priced"]))
 
 

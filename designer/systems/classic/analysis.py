@@ -275,7 +275,8 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
         "expected": expected,
         "profile": L.limit_profile(g, ideal["cells"], ideal["gears"]),
         "table": {"turns_per_player": round(turns, 1), "players": players, "minutes": round(table_min, 1),
-                  "seconds_per_turn": rules.table_seconds},
+                  "seconds_per_turn": rules.table_seconds}
+        | ({} if raced is None else {"minutes": raced["table_minutes"], "counted_from": "simulated_table"}),
     })
     result["splits"] = split_times(stage, ideal)
     if stage.weather == "variable":
@@ -289,19 +290,16 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
         f"expected time {format_time(exp_seconds)} ± {stats.sd:.0f} s with the best policy"
         f"{' (Big Attack allowed)' if stage.big_attack else ''} "
         f"(a loss of control in {stats.loss_chance:.0%} of runs, {turns:.1f} turns)",
-        f"table time about {table_min:.0f} min for {plural(players, 'player')}",
+        *([] if raced else [f"table time about {table_min:.0f} min for {plural(players, 'player')}"]),
         f"variable weather, chance of snow per zone: {zones_snow}" if stage.weather == "variable"
         else "fixed weather",
     ]
     result["summary"] += cut_and_finish_notes(g, ideal, rules)
     result["not_modelled"] = {"one car": list(R.NOT_PRICED),
                               "several cars (analyze --simulate plays the table)": list(R.SEVERAL_CARS)}
-    if raced is not None:
-        # the table played: what a single car leaves out is simulated, and its table time is the one counted
+    if raced is not None:           # the table played: what one car leaves out, it simulates
         result["simulated_table"] = raced
         result["not_modelled"] = {"one car": list(R.NOT_PRICED), "several cars": list(T.NOT_SIMULATED)}
-        result["table"].update(minutes=raced["table_minutes"], counted_from="simulated_table")
-        result["summary"] = [line for line in result["summary"] if not line.startswith("table time about")]
         result["summary"] += T.table_lines(raced)
     result.update(rally_notes(stage, box, rules, result))
     if result.get("weather_table"):

@@ -17,7 +17,7 @@ from designer.systems.classic.analysis import analyse, unanalysed
 from designer.systems.classic.board.assembly import assemble
 from designer.systems.classic.board.pacenotes import stage_notes
 from designer.systems.classic.board.render import stage_svg
-from designer.systems.classic.dice.weather import tyre_name
+from designer.systems.classic.files.rules import tyre_name
 from designer.systems.classic.files.stage import Rally
 
 MIN_PT = 7

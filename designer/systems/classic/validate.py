@@ -11,7 +11,7 @@ from designer.core.problems import Problem
 from designer.systems.classic.dice import lines as L
 from designer.systems.classic.dice import moves as M
 from designer.systems.classic.board.assembly import Course, assemble
-from designer.systems.classic.files.rules import Rules, rules_for
+from designer.systems.classic.files.rules import Rules, rules_for, tyre_name
 
 
 def validate(stage, box, rules: Rules | None = None, course: Course | None = None) -> list[Problem]:
@@ -33,7 +33,7 @@ def validate(stage, box, rules: Rules | None = None, course: Course | None = Non
                                 "a loss of control (ART.15.4; the ruleset's reading for gravel and soft tyres)",
                                 "choose snow tyres for a snowy stage", "tyres"))
     if stage.tyres in ("snow", "snow2", "gravel") and "asphalt" in surfaces:
-        problems.append(Problem("tyres", "info", f"{stage.tyres.replace('snow2', 'snow')} tyres on asphalt: one gas "
+        problems.append(Problem("tyres", "info", f"{tyre_name(stage.tyres)} tyres on asphalt: one gas "
                                 "die only on asphalt cells (ART.15.4; the ruleset's reading for gravel tyres)", "",
                                 "tyres"))
     if stage.weather == "variable":

@@ -38,11 +38,14 @@ def strip(result: dict, y0: float) -> tuple[list[str], float]:
         out.append(_t(x + cw / 2, y0 + 47, WORD[sev], 12, "middle", "bold"))
         out.append(_t(x + cw / 2, y0 + 62, row["width"], 12, "middle"))
         out.append(_t(x + cw / 2, y0 + 76, row["surface"], 12, "middle"))
-        out.append(_t(x + 6, y0 + 94, "safe", 11.5 if isinstance(row["safety"], int) else 9, "start", fill="#333"))
-        ranged = not isinstance(row["safety"], int)         # a drivers' sheet: the player aid's ranges
-        out.append(_t(x + cw - 6, y0 + 94, str(row["safety"]), 10 if ranged else 14, "end", "bold"))
-        out.append(_t(x + 6, y0 + 112, "top", 11.5, "start", fill="#333"))
-        out.append(_t(x + cw - 6, y0 + 112, str(row["top"]), 10 if ranged else 14, "end"))
+        if isinstance(row["safety"], int):
+            out.append(_t(x + 6, y0 + 94, "safe", 11.5, "start", fill="#333"))
+            out.append(_t(x + cw - 6, y0 + 94, str(row["safety"]), 14, "end", "bold"))
+            out.append(_t(x + 6, y0 + 112, "top", 11.5, "start", fill="#333"))
+            out.append(_t(x + cw - 6, y0 + 112, str(row["top"]), 14, "end"))
+        else:           # a drivers' sheet: the player aid's ranges, safe (bold) over top, centred (no room for
+            out.append(_t(x + cw / 2, y0 + 94, str(row["safety"]), 11, "middle", "bold"))   # the words too)
+            out.append(_t(x + cw / 2, y0 + 112, str(row["top"]), 11, "middle"))
         label = f"{row['section']} · #{row['card']}" if row.get("card") else str(row["section"])
         out.append(_t(x + cw / 2, y0 + h + 16, label, 12, "middle", fill="#222"))
     return out, y0 + h + 24

@@ -124,7 +124,9 @@ def _recon_table(pdf: _Book, result: dict, cols=COLS) -> None:
              "fronts: planned = the fastest plan (may go above the safety speed where it pays on average); "
              "cautious = never above the lowest safety speed the front allows"
              + ("" if cols is PLAY_COLS else "; if known = the same plans for a driver who knew every back")
-             + ". next hard: sections to the next tight corner.", 7, h=3.6)
+             + ". next hard: sections to the next tight corner."
+             + (" On the cards above: the aid's safe speeds (bold) over its top speeds." if cols is PLAY_COLS else ""),
+             7, h=3.6)
 
 
 def _targets(pdf: _Book, result: dict, x: float, y: float, play: bool = False) -> None:

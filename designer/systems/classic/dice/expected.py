@@ -110,7 +110,6 @@ class Solver:
         self._hazard: dict = {}
         self.W: dict = {}
         self._plan_cache: dict = {}
-        self._plan_gear: dict = {}  # id of a plan -> the gear of the boundary it leaves
         self._plan_outcomes: dict = {}
         self._relay_cache: dict = {}
         self._relay_ends: dict = {}
@@ -180,7 +179,7 @@ class Solver:
             plan = None
             if self.big_attack:
                 for steps in self._plans(node, gear):
-                    cost = self._attack_cost(node, steps, bank)
+                    cost = self._attack_cost(node, gear, steps, bank)
                     if cost < best - 1e-12:
                         best, plan, how = cost, steps, steps
             car = self.car
@@ -227,10 +226,9 @@ class Solver:
                     walk(nxt)
 
         walk(M.TurnState(node, gear))
-        self._plan_gear.update((id(p), gear) for p in out)
         return out
 
-    def attack_branches(self, node: str, steps: list[M.Step], bank: int) -> list[Branch]:
+    def attack_branches(self, node: str, gear: int, steps: list[M.Step], bank: int) -> list[Branch]:
         """The ways a Big Attack plan from a turn boundary ends, seconds won (one a die) counted off and held.
 
         Decided: the cut cards of the cells the car passes are drawn, a puncture taking effect once the move is
@@ -240,7 +238,7 @@ class Solver:
         held = min(self.cap, bank + k)
         last = steps[-1]
         out: list[Branch] = []
-        for q, lost, stop, n_stop, points, n_last in self._plan_table(node, steps):
+        for q, lost, stop, n_stop, points, n_last in self._plan_table(node, gear, steps):
             if not lost:
                 for cars, pc in self._after_cards(n_stop):
                     if cars is None:
@@ -275,12 +273,11 @@ class Solver:
             out += loss
         return out
 
-    def _plan_table(self, node: str, steps) -> list:
+    def _plan_table(self, node: str, gear: int, steps) -> list:
         """A plan's outcomes (:func:`designer.systems.classic.dice.relay.plan_table`, cached)."""
         hit = self._plan_outcomes.get(id(steps))
         if hit is None:
-            hit = self._plan_outcomes[id(steps)] = (steps, relay.plan_table(self, node, self._plan_gear[id(steps)],
-                                                                            steps))
+            hit = self._plan_outcomes[id(steps)] = (steps, relay.plan_table(self, node, gear, steps))
         return hit[1]
 
     def _relay_cost(self, point, held: int) -> float:
@@ -308,13 +305,13 @@ class Solver:
                                                 key=lambda c: c[0])
         return hit
 
-    def _attack_cost(self, node: str, steps, bank: int) -> float:
+    def _attack_cost(self, node: str, gear: int, steps, bank: int) -> float:
         """The value of :meth:`attack_branches` without building its branches (the solver's inner loop)."""
         k, rules = len(steps), self.rules
         held = min(self.cap, bank + k)
         last = steps[-1]
         total = 0.0
-        for q, lost, stop, n_stop, points, n_last in self._plan_table(node, steps):
+        for q, lost, stop, n_stop, points, n_last in self._plan_table(node, gear, steps):
             if not lost:
                 for cars, pc in self._after_cards(n_stop):
                     if cars is None:

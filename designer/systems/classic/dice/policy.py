@@ -138,7 +138,7 @@ class ClassicModel:
             return None
 
     def _attack_outcomes(self, S: Solver, state, plan, bank) -> list[Outcome]:
-        return [self.outcome(b, b.p, 0.0) for b in S.attack_branches(state[0], plan, bank)]
+        return [self.outcome(b, b.p, 0.0) for b in S.attack_branches(state[0], state[1], plan, bank)]
 
 
 def pick(branches, rng):

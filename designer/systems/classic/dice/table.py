@@ -170,7 +170,7 @@ class ClassicTable:
             seat.tally["spares"] += 1
             return
         if how != "roll":                  # a Big Attack plan is laid before the roll: not checked for cars
-            b = P.pick(S.attack_branches(node, how, seat.bank), rng)
+            b = P.pick(S.attack_branches(node, gear, how, seat.bank), rng)
             self._close(seat, S, b, 0.0, b.at[0])
             return
         ts, hz, hs, bank, placed, seconds = M.TurnState(node, gear), 0, 0, seat.bank, 0, 0.0

@@ -44,13 +44,6 @@ def weathers(stage, box, rules: Rules) -> list[tuple[dict, Fraction]]:
     return out
 
 
-TYRE_NAMES = {"snow2": "2nd-gen snow"}       # how a tyre is named in a table's heading
-
-
-def tyre_name(tyre: str) -> str:
-    return TYRE_NAMES.get(tyre, tyre)
-
-
 def tyre_choices(stage, rules: Rules) -> list[str]:
     """Every tyre the ruleset has a dashboard for (ART.15.3 and ART.24.1: chosen after the weather roll; the
     bundled ruleset is the base game with the Dirt extension, so asphalt, snow, 2nd-generation snow, gravel and

@@ -31,6 +31,13 @@ OPTIONAL = {"drop_seconds_after_marks": 2, "drop_seconds_bank_cap": 3, "sisu_aft
             "spare_wheel_seconds": 60, "retirement_seconds": 600, "gravel_tyres_on_snow": 2, "spin_chance": 1 / 3}
 
 
+TYRE_NAMES = {"snow2": "2nd-gen snow"}       # how a tyre is named in a sentence or a table's heading
+
+
+def tyre_name(tyre: str) -> str:
+    return TYRE_NAMES.get(tyre, tyre)
+
+
 @dataclass(frozen=True)
 class Dash:
     """One dashboard cell: what a tyre allows on a road."""

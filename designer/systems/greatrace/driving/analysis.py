@@ -170,15 +170,13 @@ def analyse(board: Board, race: Race, *, players: int | None = None, runs: int =
     result["not_modelled"] = scoring.NOT_MODELLED
     result["assumed_parameters"] = [p.name for p in rules.not_rulebook()]
     result["summary"] = _summary(result)
-    held = {k: race.cards.get(k, 0) for k in ("transport", "escort", "guide")}
+    held = {k: race.cards.get(k, 0) for k in CARD_NAMES}
     for name in ("fastest", "cheapest"):
         kept = result[name].get("start_cards")
         if kept and kept != held:
-            result["summary"].append(f"{name}: the cards are more than the chassis holds; keep "
-                                     + ", ".join(f"{n} {k.upper().replace('ESCORT', 'ESCORTE')}"
-                                                 for k, n in kept.items() if n) + (" (none)" if not any(kept.values())
-                                                                                else "")
-                                     + " at the start and discard the rest")
+            cards = ", ".join(f"{n} {CARD_NAMES[k]}" for k, n in kept.items() if n) or "no card"
+            result["summary"].append(f"{name}: the cards are more than the chassis holds; keep {cards} at the start "
+                                     "and discard the rest")
     return result
 
 
@@ -189,6 +187,9 @@ def _balance(d: dict) -> dict | None:
     return {"reachable": True, "start": d["start"], "finish": d["finish"], "shortest_spaces": d["shortest"]["spaces"],
             "fastest_actions": f.actions, "fastest_francs": f.francs, "cheapest_francs": c.francs,
             "cheapest_actions": c.actions, "expected_fuel": round(f.fuel, 1), "risk_spaces": f.risk_spaces}
+
+
+CARD_NAMES = {"transport": "TRANSPORT", "escort": "ESCORTE", "guide": "GUIDE"}     # as the cards print them
 
 
 def way_key(plan) -> tuple:

@@ -237,11 +237,13 @@ class HandDriver:
         pile = self._pile(draw) if code is not None else None
         short = pile is not None and len(draw) < self.hand_size
         old = self._pile(discard) if short else None
-        if code is None or pile is None or (short and old is None) or not self._own(code, pile, old):
+        if code is None or pile is None or (short and old is None):
             return simple_choice(self.deck, self.sections, self.plan, i, speed, hand)
         key = (i, speed, code, stress_in, pile, old)
         if key in self.memo:
             return self.memo[key]
+        if not self._own(code, pile, old):
+            return simple_choice(self.deck, self.sections, self.plan, i, speed, hand)
         pl = u.plays(code)
         s = self.sections[i]
         ok = _ok(u, pl, s.wheel)

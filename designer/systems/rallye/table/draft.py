@@ -30,9 +30,9 @@ class DraftResult:
     discarded: int = 0
 
 
-def seen_safety(deck: Deck, cid: str) -> float:
-    """The safety speed (in steps) a driver expects of a card from its front alone."""
-    return sum(p * back.safety for p, back in belief(deck, deck.sections[cid]))
+def seen_safety(deck: Deck) -> dict[str, float]:
+    """The safety speed (in steps) a driver expects of each card from its front alone."""
+    return {cid: sum(p * back.safety for p, back in belief(deck, s)) for cid, s in deck.sections.items()}
 
 
 def draft(deck: Deck, players: int = 2, seed: int = 1, policy: str = "random", length: int | None = None) -> DraftResult:
@@ -50,6 +50,7 @@ def draft(deck: Deck, players: int = 2, seed: int = 1, policy: str = "random", l
     discarded: list[str] = []
     reshuffles = 0
     most = int(rules.draft_reshuffles)
+    seen = seen_safety(deck) if policy in ("fast", "slow") else {}
     while len(result.cards) < length:
         tops = [(i, p[-1]) for i, p in enumerate(piles) if p]
         if not tops and discarded and reshuffles < most:
@@ -74,9 +75,9 @@ def draft(deck: Deck, players: int = 2, seed: int = 1, policy: str = "random", l
             result.log.append(f"no top card can be laid: {len(tops)} cards discarded")
             continue
         if policy == "fast":
-            pile, cid = max(fits, key=lambda t: (seen_safety(deck, t[1]), -t[0]))
+            pile, cid = max(fits, key=lambda t: (seen[t[1]], -t[0]))
         elif policy == "slow":
-            pile, cid = min(fits, key=lambda t: (seen_safety(deck, t[1]), t[0]))
+            pile, cid = min(fits, key=lambda t: (seen[t[1]], t[0]))
         else:
             pile, cid = rng.choice(fits)
         piles[pile].pop()
