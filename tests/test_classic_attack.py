@@ -112,3 +112,30 @@ def test_variable_weather_table():
     assert both["expected"]["asphalt"] == max(both["expected"].values())
     # its seconds are printed to the tenth (no "42.4000")
     assert not re.search(r"\d\.\d{2,}", table["text"]), table["text"]
+
+
+def test_tyres_that_drive_a_course_alike_share_one_solve(monkeypatch):
+    """The weather table solves once for tyres that change nothing on a course (snow and 2nd-generation snow with
+    no snow cell): its figures are those of solving every tyre."""
+    from designer.systems.classic.board.assembly import assemble
+    from designer.systems.classic.dice import expected as E, weather as W
+    from designer.systems.classic.dice.moves import Car
+    from designer.systems.classic.files.notation import Traversal
+
+    doc = SYSTEM.load(ROOT / "stages/classic/es3-demo.yaml")
+    box = SYSTEM.box_of(doc)
+    dry = assemble(tuple(Traversal(t.zone, t.entry, t.exit, False) for t in doc.route), box).graph
+    assert not any(d.get("surface") == "snow" for _, d in dry.nodes(data=True))
+    assert W.plays_as(dry, RULES, Car(tyres="snow")) == W.plays_as(dry, RULES, Car(tyres="snow2"))
+    assert W.plays_as(dry, RULES, Car(tyres="snow")) != W.plays_as(dry, RULES, Car(tyres="asphalt"))
+    for n in dry.nodes:                    # on snow, 2nd-generation snow tyres may double downshift (ART.19)
+        dry.nodes[n]["surface"] = "snow"
+    assert W.plays_as(dry, RULES, Car(tyres="snow")) != W.plays_as(dry, RULES, Car(tyres="snow2"))
+
+    solves = []
+    real = E.expected_time
+    monkeypatch.setattr(E, "expected_time", lambda *a, **k: solves.append(a[2].tyres) or real(*a, **k))
+    shared = W.weather_table(doc, box, RULES)
+    assert len(solves) < len(shared["rows"]) * len(shared["tyres"])
+    monkeypatch.setattr(W, "plays_as", lambda g, rules, car: car.tyres)        # every tyre solved on its own
+    assert W.weather_table(doc, box, RULES) == shared

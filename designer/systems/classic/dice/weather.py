@@ -52,6 +52,20 @@ def tyre_choices(stage, rules: Rules) -> list[str]:
     return out if stage.tyres in out else [stage.tyres, *out]
 
 
+def plays_as(g, rules: Rules, car: M.Car) -> tuple:
+    """All that the car's tyres change on the course ``g``: the dashboard of every road it has (ART.15.4, ART.19,
+    ART.20), the marks that lose control in each of its sectors (ART.7.1, ART.24.3) and, where it has snow cells,
+    on snow (ART.15.4). Tyres with the same answer drive the course alike, so one solve serves them all (soft tyres
+    alone: their Big Attack is laid again die by die)."""
+    cells = [d for n, d in g.nodes(data=True) if n != "finish"]
+    roads = sorted({M.road_of(g, n, car) for n in g.nodes})     # the finish too: its die takes its road
+    sectors = sorted({d.get("sector") or "" for d in cells})
+    snow = any(d.get("surface") == "snow" for d in cells)
+    return (car.tyres == "soft", tuple(rules.dash(car.tyres, r) for r in roads),
+            tuple(rules.hazard_limit_for(car.tyres, "asphalt", s or None) for s in sectors),
+            rules.snow_limit(car.tyres) if snow else None)
+
+
 def weather_table(stage, box, rules: Rules) -> dict | None:
     """Per weather: chance, expected time per tyre choice, best tyres; None when there are too many zones."""
     if len(zone_order(stage.route)) > MAX_ZONES:
@@ -67,10 +81,13 @@ def weather_table(stage, box, rules: Rules) -> dict | None:
         course = assemble(route, box)
         if not course.ok:
             return None
-        times = {}
+        times, solved = {}, {}
         for tyre in tyres:
             car = M.Car(tyres=tyre, leader=stage.leader)
-            times[tyre] = E.expected_time(course.graph, rules, car)["seconds"]
+            key = plays_as(course.graph, rules, car)
+            if key not in solved:
+                solved[key] = E.expected_time(course.graph, rules, car)["seconds"]
+            times[tyre] = solved[key]
         best = min(times, key=times.get)
         chosen += float(chance) * times[best]
         kept += float(chance) * times[stage.tyres]
