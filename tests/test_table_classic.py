@@ -88,6 +88,26 @@ def test_a_full_cell_ends_the_turn_before_it_art_12(es1):
     assert free.tally["blocked"] == 0 and free.at[0] != "start"
 
 
+def test_a_car_in_the_corner_is_passed_by_the_cut_art_12(tiny):
+    """ART.12 case 2: "dans la corde si le concurrent est dans le virage". The policy's die leads to the inside
+    line, which another car holds: the driver takes the cut instead of stopping there blocked."""
+    g, table = tiny
+    me = Seat(table.root.car)
+    me.at = ("0:B3", 2)
+    S = table.solver(me, False, [], [])
+    assert S._within(M.TurnState("0:B3", 2), 0, 0)[1][2] == "0:C3"       # alone, it drives the inside line
+    held = {"0:C3": 1}
+    how, die, to = table._detour(S, M.TurnState("0:B3", 2), 0, 0, 0, 0, held)
+    assert to == "0:C4"
+    table.turn(me, S, held, Fixed(0.0), None, [], [])
+    assert me.tally["blocked"] == 0 and me.tally["cut_cards"] == 1 and me.at[0] != "0:B3"
+    # with the cut held too there is no move left: blocked, the card of the gear engaged
+    stuck = Seat(table.root.car)
+    stuck.at = ("0:B3", 2)
+    table.turn(stuck, S, {"0:C3": 1, "0:C4": 1}, Fixed(0.0), None, [], [])
+    assert stuck.tally["blocked"] == 1 and stuck.at == ("0:B3", 2) and stuck.seconds == RULES.card(2)
+
+
 def test_a_car_spun_in_a_corner_blocks_it_a_car_off_the_road_does_not_art_12(tiny):
     g, table = tiny
     inside = next(n for n, d in g.nodes(data=True) if d.get("lane") == "inside")

@@ -5,8 +5,9 @@ reads the rulebook:
 - the car opening the road takes the orange gas dice on gravel (ART.20), and a car that passes it takes them
   over at once, for the rest of its turn;
 - overtaking (ART.12): a cell of a corner holds one car, any other cell as many as its lanes, so a car passes
-  another on a straight with room, or by the cut beside the inside line and drift (different cells); a die
-  towards a full cell is not played and the turn ends with the card of the gear engaged. A car that lost control
+  another on a straight with room, or by the cut beside the inside line and drift (different cells); where the
+  policy's die leads to a full cell the driver plays the best other die or lane to a free cell, or ends the turn,
+  by the single-car values; with no move left the turn ends with the card of the gear engaged (blocked). A car that lost control
   holds no cell until its next turn when it went off the road, and blocks its whole corner when it spun
   (the ruleset's ``spin_chance``: the back of the loss card, drawn as the single-car model draws it);
 - cut cards (ART.9.3, ART.21) priced for every car: a puncture costs the car that draws it a gas die (its
@@ -45,9 +46,7 @@ BIDS = ("none", "avoid-opening")
 NOT_SIMULATED = ("a Big Attack plan laid through a car (the plan is rolled as laid; its cut cards price its own "
                  "punctures but leave no dirt or clean cut for the others)",
                  "a car crosswise on a drift half-cell blocking the road (ART.18)",
-                 "a car restarting into the cut after leaving the road towards it (ART.7.4)",
-                 "a car whose next die leads to a full cell choosing another lane instead (the cut beside a car in "
-                 "the corner, ART.12): its turn ends there with the card of its gear")
+                 "a car restarting into the cut after leaving the road towards it (ART.7.4)")
 
 
 def load_table_rules(path: str | Path | None = None) -> dict:
@@ -180,12 +179,19 @@ class ClassicTable:
                 self._end(seat, S, seconds + rules.card(ts.gear), (ts.node, ts.gear), bank)
                 return
             how, die, to = action
-            if to != "finish" and held.get(to, 0) >= self.capacity[to]:
-                # ART.12: a move that cannot be made; the card of the gear engaged again
-                card = rules.card(ts.gear) if ts.gear else rules.card(self.stall)
-                self._end(seat, S, seconds + card, (ts.node, ts.gear), bank)
-                seat.tally["blocked"] += 1
-                return
+            if self._full(to, held):
+                # ART.12: the die planned leads to a full cell; another die or lane where one is free (passing by
+                # the cut or the corner), else the move cannot be made: the card of the gear engaged again
+                action = self._detour(S, ts, hz, hs, bank, placed, held)
+                if action == "stop":
+                    self._end(seat, S, seconds + rules.card(ts.gear), (ts.node, ts.gear), bank)
+                    return
+                if action is None:
+                    card = rules.card(ts.gear) if ts.gear else rules.card(self.stall)
+                    self._end(seat, S, seconds + card, (ts.node, ts.gear), bank)
+                    seat.tally["blocked"] += 1
+                    return
+                how, die, to = action
             s = M.step(S.g, rules, S.car, ts, die, to)
             nxt = M.apply(S.g, rules, S.car, ts, die, to)
             nxt.steps = [s]
@@ -201,6 +207,23 @@ class ClassicTable:
                 # ART.20: the car that passes the leader takes the orange dice at once
                 S = S.variant(leader=True)
                 seat.tally["lead_taken"] += 1
+
+    def _full(self, cell: str, held: dict) -> bool:
+        return cell != "finish" and held.get(cell, 0) >= self.capacity[cell]
+
+    def _detour(self, S: Solver, ts, hz: int, hs: int, bank: int, placed: int, held: dict):
+        """The best of what the policy's values leave when its die leads to a full cell: ending the turn here
+        (after a move), or a die to a free cell; None when neither is possible (a move that cannot be made)."""
+        best = (S.rules.card(ts.gear) + S.value(ts.node, ts.gear, bank), "stop") if ts.steps else (float("inf"), None)
+        place = S.can_place(hz, bank, placed)
+        for die, to, s, nxt, p in S._moves(ts):
+            if self._full(to, held):
+                continue
+            for how in (("roll", "place") if place else ("roll",)):
+                cost = S.worth(S.branches(ts, hz, hs, bank, placed, how, s, nxt, p))
+                if cost < best[0] - 1e-12:
+                    best = (cost, (how, die, to))
+        return best[1]
 
     def _ahead(self, cell: str, other: str) -> bool:
         """Whether a car on ``cell`` is a cell further than one on ``other`` (fewer cells to the finish)."""
