@@ -47,11 +47,16 @@ MAX_ROUNDS = 400
 
 class Cells:
     """What the table needs to know of each cell of the road: how far along it lies, its lane, and which
-    cells lie beside it (same tile, overlapping stretch, another cell)."""
+    cells lie beside it. Beside a cell: the cells of another lane over the same stretch of its tile, and every
+    cell over that stretch when either is a slide half-cell (a car sliding lies across the road: "deux cases
+    distinctes ... qui bloquent les deux voies de la piste", Glisser). Beside a cut: every cell connected to
+    it but the corner cells ("Les Cordes comptent comme étant adjacentes à toutes les cases qui y sont
+    connectées à l'exception des cases Virage", Le Dépassement)."""
 
     def __init__(self, road):
         g = road.graph
         data = [g.nodes[n] for n in road.nodes]
+        number = {n: i for i, n in enumerate(road.nodes)}
         self.pos = [float(d.get("pos") or 0.0) for d in data]
         self.lane = [int(d.get("lane") or 0) for d in data]
         self.corner = [d.get("corner") is not None for d in data]
@@ -62,25 +67,34 @@ class Cells:
             by_tile.setdefault(d.get("index"), []).append(i)
         self.beside: list[tuple[int, ...]] = []
         for i, d in enumerate(data):
+            if self.cut[i]:
+                near = {number[n] for n in (*g.predecessors(road.nodes[i]), *g.successors(road.nodes[i]))
+                        if n in number}
+                self.beside.append(tuple(sorted(j for j in near if j != i and not self.corner[j])))
+                continue
             a, b = d.get("a"), d.get("b")
             near = []
             if a is not None and b is not None:
                 for j in by_tile[d.get("index")]:
                     e = data[j]
-                    if j != i and e.get("a") is not None and e["a"] < b - 1e-9 and a < e["b"] - 1e-9 \
-                            and (e.get("lane") or 0) != (d.get("lane") or 0):
+                    if j != i and not self.cut[j] and e.get("a") is not None and e["a"] < b - 1e-9 \
+                            and a < e["b"] - 1e-9 and ((e.get("lane") or 0) != (d.get("lane") or 0)
+                                                       or self.slide[i] or self.slide[j]):
                         near.append(j)
             self.beside.append(tuple(near))
+        for i, near in enumerate(list(self.beside)):      # a cut is beside the cells it is beside
+            if self.cut[i]:
+                for j in near:
+                    self.beside[j] += (i,)
 
 
 def plan_cells(steps, cells: Cells) -> tuple:
-    """What :func:`first_block` reads of a plan, once: per cell a step enters, ``(step, cell, gear, beside)``
-    (``beside`` empty for a cut: a cut passes everything beside it)."""
+    """What :func:`first_block` reads of a plan, once: per cell a step enters, ``(step, cell, gear, beside)``."""
     out = []
     for j, (_dice, path, gear, events) in enumerate(steps, start=1):
         entered = path[-1:] if ("jump" in events or "long-jump" in events) else path
         for c in entered:
-            out.append((j, c, gear, () if cells.cut[c] else cells.beside[c]))
+            out.append((j, c, gear, cells.beside[c]))
     return tuple(out)
 
 
@@ -89,15 +103,16 @@ def first_block(steps, others: dict, cells: Cells, rules: TableRules, entered: t
 
     ``steps``: the plan's steps ``(dice, cells, gear, events)``; ``others``: cell -> gear of each other car on
     the road. A step is stopped when the cell it lands on (every cell it crosses, but for a jump) holds a car,
-    or when a cell it enters lies beside a car that cannot be passed there: one in a corner or a slide (only
-    a cut gets by), or one in a higher gear than the step's. ``entered``: :func:`plan_cells` of the steps when
+    or when a cell it enters lies beside a car (:class:`Cells`) that cannot be passed there: one in a corner or
+    a slide, or any car beside a slide entered (only a cut gets by), or one in a higher gear than the step's
+    (a cut too: it is adjacent to the cells it connects). ``entered``: :func:`plan_cells` of the steps when
     already worked out.
     """
     if not others:
         return None
     free_pass = rules.overtake_gear == "free"
     free_corner = rules.corner_and_slide_passing == "free"
-    corner, slide = cells.corner, cells.slide
+    corner, slide, cut = cells.corner, cells.slide, cells.cut
     for j, c, gear, beside in (plan_cells(steps, cells) if entered is None else entered):
         if c in others:
             return j
@@ -105,7 +120,7 @@ def first_block(steps, others: dict, cells: Cells, rules: TableRules, entered: t
             g = others.get(d)
             if g is None:
                 continue
-            if (corner[d] or slide[d]) and not free_corner:
+            if (corner[d] or slide[d] or slide[c]) and not cut[c] and not free_corner:
                 return j
             if gear < g and not free_pass:
                 return j

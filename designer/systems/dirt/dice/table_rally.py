@@ -1,7 +1,7 @@
 """Several DIRT cars over the stages of a rally (:func:`simulate_rally`): each stage raced as the table plays it
 (:mod:`.table`), the start order of the next stage set by the totals so far (``rally_start_order`` of
-``tilesets/dirt-table-rules.yaml``: fastest first unless changed; the rulebook says the totals set it, not which
-way). Each stage starts fresh: damage, spare wheel and seconds tokens are not carried from one stage to the
+``tilesets/dirt-table-rules.yaml``: fastest first, "le joueur avec le meilleur temps total est le premier
+joueur"). Each stage starts fresh: damage, spare wheel and seconds tokens are not carried from one stage to the
 next here (assistance between stages is not modelled).
 
 Per player (numbered by the first stage's start order, or drawn before each rally with ``draw_order``): the
