@@ -49,9 +49,27 @@ def test_soft_tyres_kept_make_the_next_stage_a_third_sector_art_24_3():
 
 
 def test_tyres_cannot_change_without_an_assistance_art_15_3():
+    """"S'il n'y a pas d'assistance avant le départ de l'ES, les pilotes conservent les pneus de la spéciale
+    précédente": the stage is raced, and every figure given, on the tyres kept."""
     r = rally("asphalt", "snow")
-    res = analyse(r.stages[1], SYSTEM.box_of(r.stages[1]))
+    second = r.stages[1]
+    assert second.tyres == "asphalt" and second.tyre_change_refused == "snow"
+    res = analyse(second, SYSTEM.box_of(second))
     assert any("asphalt tyres of the stage before are still on" in line for line in res["summary"])
+    on_asphalt = analyse(S.Stage("B", second.route, tyres="asphalt"), SYSTEM.box_of(second))
+    assert res["expected"]["seconds"] == on_asphalt["expected"]["seconds"]
+
+
+def test_the_bundled_rally_races_its_third_stage_on_the_gravel_tyres_kept():
+    from pathlib import Path
+
+    r = SYSTEM.load(Path("stages/classic/rally.yaml"))
+    es3 = r.stages[2]
+    assert es3.weather == "variable" and es3.tyre_change_refused == "snow" and es3.tyres == "gravel"
+    table = analyse(es3, SYSTEM.box_of(es3))["weather_table"]
+    assert table["tyres"] == ["gravel"]                        # tyres are chosen only after an assistance
+    assert table["expected_choosing_tyres"] == table["expected_with_stage_tyres"]
+    assert "no change of tyres" in table["text"]
 
 
 @pytest.mark.parametrize("value,ok", [(10, True), (-5, False), ("x", False)])
@@ -63,3 +81,16 @@ def test_the_penalty_column_art_22(value, ok):
     else:
         with pytest.raises(Exception, match="penalty_seconds"):
             SYSTEM.loads(text, "s.yaml")
+
+
+def test_the_tyres_a_stage_names_survive_its_rally():
+    """The tyres kept on by the rally are not written over the ones the stage names: saved as named, and back
+    when an assistance comes before it again."""
+    from designer.systems.classic.files.rally import link_stages
+
+    r = rally("asphalt", "snow")
+    second = r.stages[1]
+    assert S.stage_to_data(second)["tyres"] == "snow"
+    r.stages[0].assistance = True
+    link_stages(r.stages)
+    assert second.tyres == "snow" and second.tyre_change_refused is None

@@ -104,7 +104,9 @@ def stage_tab() -> None:
         route = st.text_input("Route: START | joins | FINISH, or the share form (L0-1/C7-6*)",
                               ss.get(K + "route_text") or notation.sheet(stage.route))
         c1, c2, c3 = st.columns(3)
-        tyres = c1.selectbox("Tyres", TYRES, index=TYRES.index(stage.tyres))
+        kept = f"no assistance before this stage: the {tyre_name(stage.tyres)} tyres of the stage before stay on " \
+               "(ART.15.3)" if stage.tyre_change_refused else None
+        tyres = c1.selectbox("Tyres", TYRES, index=TYRES.index(S.named_tyres(stage)), help=kept)
         weather = c2.selectbox("Weather", ("fixed", "variable"), index=("fixed", "variable").index(stage.weather))
         assistance = c3.checkbox("Assistance after this stage", stage.assistance)
         c4, c5, c6, c7 = st.columns(4)

@@ -16,7 +16,7 @@ from designer.systems.classic.dice import lines as L
 from designer.systems.classic.dice import moves as M
 from designer.systems.classic.files import notation
 from designer.systems.classic.board.assembly import Course, assemble, turn_side
-from designer.systems.classic.files.rules import Rules, rules_for
+from designer.systems.classic.files.rules import Rules, rules_for, tyre_name
 from designer.systems.classic.dice.weather import weather_table
 
 TURN_WORDS = {0: "unturned", 1: "turned a quarter clockwise", 2: "turned half round", 3: "turned a quarter anticlockwise"}
@@ -97,6 +97,14 @@ def start_damage(stage, box, rules: Rules) -> dict[int, float]:
     return end_damage(before, box, rules)
 
 
+def _faces(stage) -> str:
+    """The side each zone of the stage is laid on, e.g. ``X snow, Y dry``."""
+    seen: dict = {}
+    for t in stage.route:
+        seen.setdefault(t.zone, "snow" if t.snow else "dry")
+    return ", ".join(f"{z} {s}" for z, s in seen.items())
+
+
 def rally_notes(stage, box, rules: Rules, result: dict) -> dict:
     """What this stage inherits in its rally: damage carried in (weighed), soft-tyre sector, tyres kept."""
     out: dict = {}
@@ -105,8 +113,9 @@ def rally_notes(stage, box, rules: Rules, result: dict) -> dict:
         result["summary"].append(f"soft tyres kept from the stage before: the whole stage is sector "
                                  f"{stage.soft_sector} (ART.24.3)")
     if getattr(stage, "tyre_change_refused", None):
-        result["summary"].append(f"no assistance before this stage: the {stage.tyre_change_refused} tyres of the "
-                                 f"stage before are still on (ART.15.3), not {stage.tyres}")
+        result["summary"].append(f"no assistance before this stage: the {tyre_name(stage.tyres)} tyres of the stage "
+                                 f"before are still on (ART.15.3), not the {tyre_name(stage.tyre_change_refused)} tyres "
+                                 "it names; every figure is on them")
     if before is None:
         return out
     g = assemble(stage.route, box).graph
@@ -291,8 +300,9 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
         f"{' (Big Attack allowed)' if stage.big_attack else ''} "
         f"(a loss of control in {stats.loss_chance:.0%} of runs, {turns:.1f} turns)",
         *([] if raced else [f"table time about {table_min:.0f} min for {plural(players, 'player')}"]),
-        f"variable weather, chance of snow per zone: {zones_snow}" if stage.weather == "variable"
-        else "fixed weather",
+        f"variable weather, chance of snow per zone: {zones_snow}; the figures above are for the zones as the "
+        f"stage lays them ({_faces(stage)}), the weather table below weighs the roll (ART.15.2)"
+        if stage.weather == "variable" else "fixed weather",
     ]
     result["summary"] += cut_and_finish_notes(g, ideal, rules)
     result["not_modelled"] = {"one car": list(R.NOT_PRICED),

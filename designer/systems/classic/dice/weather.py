@@ -47,7 +47,11 @@ def weathers(stage, box, rules: Rules) -> list[tuple[dict, Fraction]]:
 def tyre_choices(stage, rules: Rules) -> list[str]:
     """Every tyre the ruleset has a dashboard for (ART.15.3 and ART.24.1: chosen after the weather roll; the
     bundled ruleset is the base game with the Dirt extension, so asphalt, snow, 2nd-generation snow, gravel and
-    soft tyres), the stage's own tyres first when the ruleset lacks them."""
+    soft tyres), the stage's own tyres first when the ruleset lacks them; in a rally, only the tyres on the car
+    when no assistance comes before the stage (ART.15.3: tyres are chosen "au départ des ES précédées d'une
+    assistance")."""
+    if getattr(stage, "carried_from", None) is not None:
+        return [stage.tyres]          # no assistance before the stage: "les pilotes conservent les pneus"
     out = list(rules.dashboards)
     return out if stage.tyres in out else [stage.tyres, *out]
 
@@ -96,6 +100,8 @@ def weather_table(stage, box, rules: Rules) -> dict | None:
                      "expected": {t: round(v, 1) for t, v in times.items()}, "best_tyres": best})
     return {"tyres": tyres, "rows": rows, "expected_choosing_tyres": round(chosen, 1),
             "expected_with_stage_tyres": round(kept, 1), "stage_tyres": stage.tyres,
-            "text": f"expected {format_time(chosen)} choosing tyres after the weather roll, "
-                    f"{format_time(kept)} keeping {stage.tyres} tyres",
+            "text": (f"expected {format_time(chosen)} choosing tyres after the weather roll, "
+                     f"{format_time(kept)} keeping {stage.tyres} tyres" if len(tyres) > 1 else
+                     f"expected {format_time(kept)} over the weather roll on the {stage.tyres} tyres kept "
+                     "(no assistance before the stage: no change of tyres)"),
             "note": "Tyre effects the rulebook does not print (dashboards) are assumed: see classic-rules.yaml"}

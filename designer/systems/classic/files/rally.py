@@ -33,15 +33,20 @@ def carried_sector(sections_before: int) -> str:
 
 def link_stages(stages: list) -> None:
     """Mark each stage with what it inherits from the one before when no assistance lies between them:
-    ``carried_from`` (the stage before) and, for soft tyres kept, ``soft_sector`` (ART.24.3)."""
-    for stage in stages:
+    ``carried_from`` (the stage before), its tyres (``tyres``; those the stage asked for in
+    ``tyre_change_refused``) and, for soft tyres kept, ``soft_sector`` (ART.24.3)."""
+    for stage in stages:                      # linked again after an edit: each stage's own tyres back first
+        if getattr(stage, "tyre_change_refused", None):
+            stage.tyres = stage.tyre_change_refused
         stage.carried_from = stage.tyre_change_refused = None
     for before, stage in zip(stages, stages[1:]):
         if before.assistance:
             continue
         stage.carried_from = before
         if stage.tyres != before.tyres:
-            stage.tyre_change_refused = before.tyres          # ART.15.3: no tyre change without an assistance
+            # ART.15.3: "S'il n'y a pas d'assistance avant le départ de l'ES, les pilotes conservent les pneus de
+            # la spéciale précédente": the stage is raced on them; the tyres it asked for are kept for the note
+            stage.tyre_change_refused, stage.tyres = stage.tyres, before.tyres
         if before.tyres == "soft" and stage.soft_sector is None:
             stage.soft_sector = carried_sector(len(before.route))
 

@@ -183,9 +183,15 @@ def load(path) -> Stage | Rally:
     return loads(files.read_text(p, what="stage file"), str(p), p)
 
 
+def named_tyres(stage: Stage) -> str:
+    """The tyres the stage names (in a rally with no assistance before it, the car keeps those of the stage before
+    on: ``stage.tyres``)."""
+    return stage.tyre_change_refused or stage.tyres
+
+
 def stage_to_data(stage: Stage) -> dict:
     out = {"system": "classic", "stage": stage.name, "zones": stage.zones, "route": notation.sheet(stage.route),
-           "weather": stage.weather, "tyres": stage.tyres, "assistance": stage.assistance}
+           "weather": stage.weather, "tyres": named_tyres(stage), "assistance": stage.assistance}
     if stage.splits:
         out["splits"] = [f"{i + 1}:{c}" for i, c in stage.splits]
     if stage.players != 4:
