@@ -217,3 +217,79 @@ def test_city_names_leave_tile_text_readable_and_an_unused_median_says_so():
         for tx, ty in tiles:
             covers = abs(tx - x) < half + 10 and -9 < ty - y < 9 + 7
             assert not covers, (t, tx, ty)
+
+
+def _small(data: dict, race: dict, **gauges):
+    """A board from ``data`` under the bundled ruleset with other gauge maxima (``fuel=2``), and a race on it."""
+    from designer.systems.greatrace.files.rules import Parameter, load_ruleset
+
+    rules = load_ruleset()
+    if gauges:
+        old = rules.params["gauge_max"]
+        rules.params = {**rules.params, "gauge_max": Parameter("gauge_max", {**old.value, **gauges}, old.status,
+                                                               old.source)}
+    board = board_from_data({"board": "small", **data}, {}, "small", rules=rules)
+    return board, race_from_data({"race": "r", "board": "small", "start": "West", "finish": "East", **race}, {},
+                                 "r")
+
+
+def test_the_shortest_route_is_one_the_car_can_drive():
+    """The fewest spaces on the map cross a risk zone of hills (3 fuel) a tank of 2 cannot pay ("Vous ne pouvez
+    pas pénétrer sur une TUILE TERRAIN si vous ne disposez pas des ressources nécessaires"): the shortest way
+    the car can drive has 4 spaces, not the 6 of the ways the other searches keep."""
+    board, race = _small(
+        {"columns": 3, "rows": 3, "risk": ["B1"],
+         "cities": [{"name": "West", "at": "A1", "purple": True}, {"name": "East", "at": "C1", "purple": True}],
+         "bag": [{"terrain": "road", "count": 9, "fuel": 0, "mech": 0},
+                 {"terrain": "hills", "count": 9, "fuel": 2, "mech": 0},
+                 {"terrain": "swamp", "count": 9, "fuel": 2, "mech": 1, "stop": True}]},
+        {"laid": {"B1": "hills", "A2": "road", "B2": "swamp", "C2": "road", "A3": "road", "B3": "road",
+                  "C3": "road"}}, fuel=2)
+    d = direction(board, race)
+    assert d["shortest"]["spaces"] == 4 and d["shortest"]["path"] == ["West", "A2", "B2", "C2", "East"]
+
+
+def _corridor(stop_tiles: int, roads: int, engine: int, length: int = 6, laid: bool = False):
+    cols = "ABCDEFGHIJ"[:length]
+    data = {"columns": length, "rows": 1,
+            "cities": [{"name": "West", "at": "A1", "purple": True}, {"name": "East", "at": f"{cols[-1]}1",
+                                                                      "purple": True}],
+            "bag": [{"terrain": "road", "count": roads, "fuel": 0, "mech": 0}]
+            + ([{"terrain": "ford", "count": stop_tiles, "fuel": 0, "mech": 0, "stop": True}] if stop_tiles else [])}
+    race = {"dashboard": {"engine": engine}}
+    if laid:
+        race["laid"] = {f"{c}1": "road" for c in cols[1:-1]}
+    return _small(data, race)
+
+
+def test_the_other_direction_is_priced_for_its_cheapest_way():
+    """A symmetric corridor of roads: 0 F both ways, driving without the repair the fastest way makes."""
+    from designer.systems.greatrace.driving.analysis import analyse
+
+    board, race = _corridor(0, 20, engine=1, laid=True)
+    r = analyse(board, race, runs=20)
+    fw, bw = r["directions"]["forward"], r["directions"]["reverse"]
+    assert r["fastest"]["francs"] > 0 and fw["cheapest_francs"] == bw["cheapest_francs"] == 0
+
+
+def test_expected_actions_read_the_engine_after_a_repair_and_draw_without_putting_back():
+    from designer.systems.greatrace.driving.analysis import analyse
+
+    # engine 1, repaired to 5 at the start, then 4 open spaces of a bag half STOPs: each STOP ends the action
+    board, race = _corridor(50, 50, engine=1)
+    fast = analyse(board, race, runs=400)["fastest"]
+    assert fast["repairs"] == 1 and fast["pilot_actions"] == 1
+    assert abs(fast["expected_actions"] - 4.0) < 0.02          # 2 + 4 spaces x 1/2 (the city ends the last)
+    # a bag of one plain and one river over 2 open spaces, engine 2: the river is drawn once, whichever first;
+    # drawn first it stops the car where the second action would start anyway: 2 actions, not 2.25
+    board, race = _corridor(1, 1, engine=2, length=4)
+    fast = analyse(board, race, runs=50)["fastest"]
+    assert fast["expected_actions"] == 2.0
+
+
+def test_the_last_seat_starts_with_70_francs_unless_the_race_says():
+    board, race = _corridor(0, 20, engine=5, laid=True)
+    assert CostMap(board, race).race.money == 80
+    last = replace(race, players=4, seat=4)
+    assert CostMap(board, last).race.money == 70                # "80 F sauf le dernier joueur ... 70 F"
+    assert CostMap(board, replace(last, money=150)).race.money == 150

@@ -9,7 +9,7 @@ from designer.systems.greatrace.driving import routes
 from designer.systems.greatrace.files.board import Board
 from designer.systems.greatrace.driving.costs import CostMap
 from designer.systems.greatrace.driving.plan import Plan, engine_limit, plan_route, rounds
-from designer.systems.greatrace.files.race import Race
+from designer.systems.greatrace.files.race import Race, with_purse
 
 CANDIDATES = 16
 
@@ -111,7 +111,7 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
             if plan is not None:
                 plans.append(plan)
                 by_key[r.key()] = plan
-    p_short = by_key.get(shortest.key()) or min(plans, key=lambda p: (p.spaces, p.actions, p.francs))
+    p_short = by_key.get(shortest.key()) or shortest_drivable(cm, start, finish, transport, plans)
     p_cheap = min(plans, key=lambda p: (p.francs, p.actions, p.spaces))
     front_plans = pareto(plans)
     return {"reachable": True, "start": race.start, "finish": race.finish, "engine_limit": limit,
@@ -125,13 +125,41 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
             "_front": front_plans}
 
 
+SHORTEST_TRIES = 400       # routes by rising length tried for the shortest one the car can drive
+
+
+def shortest_drivable(cm: CostMap, start, finish, transport: bool, plans: list[Plan]) -> Plan:
+    """The fewest spaces the car can drive when the fewest on the map cannot be paid (a tile it cannot afford):
+    loop-free routes by rising length, each driven, up to the length of the shortest way already planned
+    (``plans``: ways the car can drive); the fewest actions, then francs, among those of that length."""
+    import networkx as nx
+
+    best = min(plans, key=lambda p: (p.spaces, p.actions, p.francs))
+    g = routes.route_graph(cm) if transport else routes.land_graph(cm)
+    found: list[Plan] = []
+    try:
+        for k, path in enumerate(nx.shortest_simple_paths(g, start, finish)):
+            if k >= SHORTEST_TRIES or len(path) - 1 > (found[0].spaces if found else best.spaces):
+                break
+            if len(path) - 1 == best.spaces and not found:
+                found.append(best)
+            plan = plan_route(cm, routes.route_of(g, path))
+            if plan is not None:
+                found.append(plan)
+    except (nx.NetworkXNoPath, nx.NodeNotFound):
+        pass
+    return min(found or [best], key=lambda p: (p.spaces, p.actions, p.francs))
+
+
 def analyse(board: Board, race: Race, *, players: int | None = None, runs: int = 500, seed: int = 1,
             transport: bool = True, candidates: int = CANDIDATES) -> dict:
     players = players or race.players
+    race = with_purse(race, board.rules)
     fwd = direction(board, race, transport=transport, candidates=candidates)
-    back = direction(board, race.reversed(), transport=transport, candidates=min(candidates, 4), full=False)
+    back = direction(board, race.reversed(), transport=transport, candidates=candidates)
     result: dict = {"system": "greatrace", "stage": race.name, "board": board.name, "start": race.start,
-                    "finish": race.finish, "median": race.median, "players": players, "transport": transport}
+                    "finish": race.finish, "median": race.median, "players": players, "transport": transport,
+                    "purse": race.money}
     rules = board.rules
     if not fwd["reachable"]:
         result.update(reachable=False, summary=[f"no route from {race.start} to {race.finish} on this board"])

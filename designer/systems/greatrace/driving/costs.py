@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from designer.systems.greatrace.files.board import Board, City, Hex, TileKind
-from designer.systems.greatrace.files.race import Race
+from designer.systems.greatrace.files.race import Race, with_purse
 from designer.systems.greatrace.files.rules import Entry
 
 
@@ -74,6 +74,7 @@ class CostMap:
 
     def __init__(self, board: Board, race: Race):
         rules = board.rules
+        race = with_purse(race, rules)
         self.board, self.race, self.rules = board, race, rules
         danger = int(rules["danger_mechanic"])
         risk_fuel = int(rules["risk_zone_extra_fuel"])

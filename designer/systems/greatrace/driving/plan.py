@@ -198,6 +198,29 @@ def drive(cm: CostMap, route: Route):
     return found[0] if found else None
 
 
+def engines_along(route: Route, driven, engine0: int) -> list[int]:
+    """The engine an action starting at each position of the route reads, as the plan drives it: its
+    repairs made where it makes them, the mechanic lost on each space as it splits it."""
+    out = [engine0] * (route.spaces + 1)
+    pos, e = 0, engine0
+    for act in driven.schedule:
+        if act["action"] == "repair":
+            e += act["engine"]
+        elif act["action"] == "pilot":
+            for step in act["steps"]:
+                e -= step["engine"]
+                pos += 1
+                out[min(pos, route.spaces)] = e
+            continue
+        else:
+            pos += 1
+        out[min(pos, route.spaces)] = e
+    for i in range(1, len(out)):           # positions no action of the plan passes keep the engine before them
+        if i > pos:
+            out[i] = out[i - 1]
+    return out
+
+
 def plan_route(cm: CostMap, route: Route, driven=None) -> Plan | None:
     """A route priced leg by leg as the search drives it (None when the car cannot drive it)."""
     rules, race = cm.rules, cm.race
@@ -257,7 +280,8 @@ def plan_route(cm: CostMap, route: Route, driven=None) -> Plan | None:
     open_n = sum(1 for sp in land_spaces if sp.kind == "open")
     shortfall = max(0, spent - race.money)
     funding_actions, funding_assistants, _raised = funding_plan(shortfall, rules)
-    stop_extra = expected_actions(cm, route, limit) - count_actions(cm, route, limit)
+    engines = engines_along(route, driven, engine0)
+    stop_extra = expected_actions(cm, route, engines) - count_actions(cm, route, engines)
     plan = Plan(route=route, legs=legs, spaces=route.spaces, risk_spaces=sum(1 for sp in land_spaces if sp.risk),
                 open_spaces=open_n, actions=driven.actions, expected_actions=driven.actions + max(0.0, stop_extra),
                 actions_without_repairs=actions_without_repairs(cm, route), engine_limit=limit,

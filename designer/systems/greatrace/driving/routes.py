@@ -69,7 +69,7 @@ def route_graph(cm: CostMap, cards: int = 0) -> nx.DiGraph:
     return g
 
 
-def _route_of(g: nx.DiGraph, path: list[Hex]) -> Route:
+def route_of(g: nx.DiGraph, path: list[Hex]) -> Route:
     return Route(path[0], [Step(b, g.edges[a, b]["via"], g.edges[a, b]["fare"]) for a, b in zip(path, path[1:])])
 
 
@@ -80,40 +80,61 @@ def shortest_route(cm: CostMap, start: Hex, finish: Hex, transport: bool = True)
         path = nx.shortest_path(g, start, finish)
     except (nx.NetworkXNoPath, nx.NodeNotFound):
         return None
-    return _route_of(g, path)
+    return route_of(g, path)
 
 
-def count_actions(cm: CostMap, route: Route, limit: int) -> int:
-    """Pilot actions to drive a route with an engine limit, open spaces taken as no STOP."""
-    actions, used = 0, 0
-    for step in route.steps:
-        if used == 0:
+def _engine_at(route: Route, limit, at: int) -> int:
+    return max(1, limit[min(at, len(limit) - 1)] if isinstance(limit, (list, tuple)) else limit)
+
+
+def count_actions(cm: CostMap, route: Route, limit) -> int:
+    """Pilot actions to drive a route, open spaces taken as no STOP. ``limit``: the spaces per pilot action (the
+    engine), one number or one per position of the route (the engine an action starting there reads)."""
+    actions, left = 0, 0
+    for i, step in enumerate(route.steps):
+        if left == 0:
             actions += 1
+            left = _engine_at(route, limit, i)
         if step.via != "land":
-            used = 0
+            left = 0
             continue
-        used += 1
-        if cm.spaces[step.to].stops or used >= limit:
-            used = 0
+        left -= 1
+        if cm.spaces[step.to].stops:
+            left = 0
     return actions
 
 
-def expected_actions(cm: CostMap, route: Route, limit: int) -> float:
-    """Expected pilot actions when every open space may hold a STOP tile (the bag's chance)."""
-    dist = {0: 1.0}            # steps already made in the current action -> probability
-    total = 0.0
-    for step in route.steps:
-        total += dist.get(0, 0.0)
-        nxt: dict[int, float] = {}
+def expected_actions(cm: CostMap, route: Route, limit) -> float:
+    """Expected pilot actions when every open space may hold a STOP tile: after a STOP the next action goes on
+    from there. The tiles come out of the bag one by one and are not put back ("vous piochez une TUILE TERRAIN
+    au hasard dans le sac"): the chance of a STOP at an open space follows the STOPs drawn before it. ``limit``:
+    as :func:`count_actions`."""
+    stops = sum(n for k, n in cm.bag.values() if k.stop)
+    total = sum(n for _, n in cm.bag.values())
+    dist = {(0, 0): 1.0}       # (moves left in the current action, STOPs drawn) -> probability
+    expected, drawn = 0.0, 0
+    for i, step in enumerate(route.steps):
+        nxt: dict = {}
         sp = cm.spaces[step.to]
-        for used, p in dist.items():
-            if step.via != "land" or sp.stops or used + 1 >= limit:
-                nxt[0] = nxt.get(0, 0.0) + p
+        draws = step.via == "land" and sp.kind == "open" and total > drawn
+        for (left, s), p in dist.items():
+            if left == 0:
+                expected += p
+                left = _engine_at(route, limit, i)
+            if step.via != "land" or sp.stops:
+                nxt[(0, s)] = nxt.get((0, s), 0.0) + p
                 continue
-            nxt[0] = nxt.get(0, 0.0) + p * sp.p_stop
-            nxt[used + 1] = nxt.get(used + 1, 0.0) + p * (1.0 - sp.p_stop)
+            if not draws:
+                nxt[(left - 1, s)] = nxt.get((left - 1, s), 0.0) + p
+                continue
+            q = (stops - s) / (total - drawn)
+            if q > 0:
+                nxt[(0, s + 1)] = nxt.get((0, s + 1), 0.0) + p * q
+            if q < 1:
+                nxt[(left - 1, s)] = nxt.get((left - 1, s), 0.0) + p * (1 - q)
+        drawn += draws
         dist = nxt
-    return total
+    return expected
 
 
 def fastest_route(cm: CostMap, start: Hex, finish: Hex, limit: int, transport: bool = True) -> Route | None:
@@ -169,7 +190,7 @@ def candidate_routes(cm: CostMap, start: Hex, finish: Hex, count: int = 24, card
     out = []
     try:
         for path in itertools.islice(nx.shortest_simple_paths(g, start, finish, weight="francs"), count):
-            out.append(_route_of(g, path))
+            out.append(route_of(g, path))
     except (nx.NetworkXNoPath, nx.NodeNotFound):
         return []
     return out

@@ -13,6 +13,8 @@ go to the first arrived).
 """
 from __future__ import annotations
 
+from designer.systems.greatrace.files.race import purse  # noqa: F401  (the purse of a seat, read by the scoring)
+
 NOT_MODELLED = [
     "resource cards drawn in cities and in the bivouac (the route search uses only the TRANSPORT, ESCORTE and "
     "GUIDE cards the race lists)",
@@ -23,12 +25,6 @@ NOT_MODELLED = [
     "other cars' scouting and discarding",
     "the LEADER module",
 ]
-
-
-def purse(rules, players: int, seat: int | None) -> int:
-    """Francs at the start for a seat (1 = first player); the last seat gets less."""
-    money = rules["start_money"]
-    return int(money["last_player"] if seat is not None and seat >= players else money["others"])
 
 
 def bonus_per_round(rules, players: int) -> tuple[int, int]:

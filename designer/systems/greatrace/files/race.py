@@ -6,7 +6,7 @@ documented in ``tilesets/greatrace/README.md``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,7 @@ class Race:
     fuel: int | None = None          # None: the gauge maximum (a car at the start of the race)
     engine: int | None = None
     chassis: int | None = None
-    money: int = 80
+    money: int | None = None         # francs at the start (None: the ruleset's purse for the seat, 80 or 70 F)
     cards: dict[str, int] = field(default_factory=dict)
     laid: dict[Hex, str] = field(default_factory=dict)
     notes: str = ""
@@ -61,6 +61,18 @@ def _int(value: Any, path, problems, low: int, high: int) -> int:
     return value
 
 
+def purse(rules, players: int, seat: int | None) -> int:
+    """Francs at the start for a seat (1 = first player); the last seat gets less (MISE EN PLACE 7: "80 F sauf le
+    dernier joueur qui ne touche que 70 F")."""
+    money = rules["start_money"]
+    return int(money["last_player"] if seat is not None and seat >= players else money["others"])
+
+
+def with_purse(race: Race, rules) -> Race:
+    """The race with its purse in francs: as written, else the ruleset's for its seat."""
+    return race if race.money is not None else replace(race, money=purse(rules, race.players, race.seat))
+
+
 def race_from_data(data: Any, lines: dict, source: str) -> Race:
     if not isinstance(data, dict):
         raise DesignerError("a race file is a mapping with race, board, start and finish", where=source,
@@ -74,7 +86,7 @@ def race_from_data(data: Any, lines: dict, source: str) -> Race:
                 median=str(data["median"]).strip() if data.get("median") else None,
                 players=_int(data.get("players", 4), ("players",), problems, 1, 5),
                 seat=data.get("seat"),
-                money=_int(data.get("money", 80), ("money",), problems, 0, 100000),
+                money=_int(data["money"], ("money",), problems, 0, 100000) if "money" in data else None,
                 notes=str(data.get("notes", "")), source=source, lines=lines)
     dash = data.get("dashboard") or {}
     if not isinstance(dash, dict):
@@ -135,7 +147,8 @@ def race_to_data(race: Race) -> dict:
     dash = {k: getattr(race, k) for k in ("fuel", "engine", "chassis") if getattr(race, k) is not None}
     if dash:
         out["dashboard"] = dash
-    out["money"] = race.money
+    if race.money is not None:
+        out["money"] = race.money
     if race.cards:
         out["cards"] = dict(race.cards)
     if race.laid:
