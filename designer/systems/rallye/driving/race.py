@@ -9,7 +9,9 @@ spin's 5 s, are laid before C and so count as held; the rules do not order them)
 holds are taken off everyone; (D) the leader, or every driver sharing
 the lead, takes a stress card, unless all are level; (E) a driver short of cards buys from the common pile as
 the ruleset's ``drivers`` habits say, paying seconds it then holds (the next C divides by them; they are not shed
-until then), and buys nothing once the last section is crossed. At the end the driver holding no second wins; a driver's
+until then), and buys nothing once the last section is crossed. An action card laid face down goes to the common
+pile's discard ("retour des cartes action dans la défausse du tas général"), shuffled into a new pile when the
+pile runs out. At the end the driver holding no second wins; a driver's
 result is the seconds it holds behind the winner.
 
 A seat is a place at the table; the rules have the drivers play at the same time, so the seats differ only
@@ -74,6 +76,7 @@ def race_once(deck: Deck, sections: list[Section], plan: Plan, players: int, rng
     own, common = cards or (action_cards(deck), action_cards(deck, deck.pile()))
     pile = list(common)
     rng.shuffle(pile)
+    gone: list = []          # the common pile's discard: action cards laid face down ("défausse du tas général")
     drivers = [_Driver(own, rng, r.start_speed // r.speed_step) for _ in range(players)]
     habits = r.drivers
     laid = reshuffles = 0
@@ -88,7 +91,7 @@ def race_once(deck: Deck, sections: list[Section], plan: Plan, players: int, rng
             d.discard += played
             laid += len(played) + (lost is not None)
             if lost is not None:
-                pile.insert(0, lost)                                 # a card laid face down goes to the common pile
+                gone.append(lost)                                    # face down: to the common pile's discard
             v, ok = choice[0], choice[1]
             outcome = cross(deck, s, v, ok, rng)                     # B) the card is turned over, each crosses
             sec, after = outcome_cost(r, v, outcome)
@@ -113,7 +116,13 @@ def race_once(deck: Deck, sections: list[Section], plan: Plan, players: int, rng
         for d in drivers if i + 1 < len(sections) else ():          # E) buying when short of cards (not after
             left = sum(1 for c in d.hand + d.draw + d.discard if c is not STRESS)    # the last section)
             for k, price in enumerate(r.buy_costs[:3]):
-                if left + k >= int(habits.get("buy_below_cards", 0)) or not pile:
+                if left + k >= int(habits.get("buy_below_cards", 0)):
+                    break
+                if not pile and gone:                                # the common discard shuffled into a pile
+                    pile, gone = gone, []
+                    rng.shuffle(pile)
+                    reshuffles += 1
+                if not pile:
                     break
                 d.discard.append(pile.pop())
                 d.held += price          # seconds held "devant lui": the next C divides by them, no one sheds them
