@@ -69,6 +69,10 @@ def test_the_analysis_and_the_race_share_one_solve():
 def test_a_rally_raced_with_released_solutions_matches_one_raced_without():
     kept = Table(_track(SMALL))                     # a graph of its own: nothing released
     track = _track(SMALL)
-    released = simulate_rally([track, track], players=2, runs=40, seed=5)
+    repaired = [True, True]                         # an assistance after each stage: every car starts fresh
+    released = simulate_rally([track, track], players=2, runs=40, seed=5, assistance=repaired)
     assert len(expected_time(track).model._state_plans) < len(kept.gas.model._state_plans)   # only what it met
-    assert released == simulate_rally(None, players=2, runs=40, seed=5, tables=[kept, kept])
+    assert released == simulate_rally(None, players=2, runs=40, seed=5, tables=[kept, kept], assistance=repaired)
+    # damaged cars going on to the next stage: the boundaries they start from are worked out as they are met
+    assert simulate_rally([track, track], players=2, runs=40, seed=5) == \
+        simulate_rally(None, players=2, runs=40, seed=5, tables=[kept, kept])

@@ -313,3 +313,34 @@ def test_a_locked_table_unlocks_with_the_first_car_playing_alone():
     secs, turns, blocked, _led, _losses, rounds = table.race(3, random.Random(1))
     assert rounds < T.MAX_ROUNDS and sum(blocked) > 0 and len(alone) == sum(turns) - sum(blocked)
     assert RULES.named()["locked_table"]["status"] == "decided"
+
+
+def test_damage_goes_on_to_the_next_stage_without_an_assistance(stage):
+    """p. 25-26: "Les joueurs commencent avec tous les dégâts qui ont pu être transférés depuis la Spéciale
+    précédente"; the spare wheel may be changed between two stages ("Utiliser une carte Roue de secours entre
+    deux Spéciales"); an assistance tile repairs everything."""
+    import random
+
+    from designer.systems.dirt.dice.table_rally import assistance_after, carry, simulate_rally
+
+    track, table = stage
+    model, value = table.gas.model, table.gas.solution.value
+    cell, gear, fresh = table.starts[0]
+    assert carry(None, table) is None and carry(fresh, table) is None
+    assert carry((1, 0, 0, 0, 0), table) == (1, 0, 0, 0, fresh[4])
+    bound = model.mishaps.max_damage
+    assert sum(carry((bound + 2, 0, 0, 0, 0), table)[:3]) == bound         # no more than the stage tracks
+    flat = carry((0, 1, 0, 0, 0), table)                                    # a gas token, the spare unspent
+    options = [(0, 1, 0, 0, fresh[4]), (0, 0, 0, 1, fresh[4])]
+    assert flat in options and value((cell, gear, flat), 0) == min(value((cell, gear, o), 0) for o in options)
+    assert carry((0, 1, 0, 1, 0), table) == (0, 1, 0, 1, fresh[4])        # spent: the token stays on
+    # a car starting damaged plays from the damaged boundary, and the race says what each car finished with
+    ends: list = []
+    table.race(2, random.Random(3), [(1, 0, 0, 0, fresh[4]), None], ends)
+    assert len(ends) == 2 and all(e is not None for e in ends) and ends[0][0] >= 1
+    # Rally 1 SS1 ends with an assistance tile: nothing goes on; raced twice without one, some damage does
+    assert assistance_after(track)
+    plain = simulate_rally([track, track], players=2, runs=30, seed=2, tables=[table, table])
+    assert plain["assistance_after"][0] and plain["damage_carried_chance"] == [0.0]
+    worn = simulate_rally([track, track], players=2, runs=60, seed=2, tables=[table, table], assistance=[False, False])
+    assert not worn["assistance_after"][0] and worn["damage_carried_chance"][0] > 0

@@ -309,10 +309,13 @@ def table_block(pdf: Book, d: dict) -> None:
         rows.append(row)
     pdf.table(cols, rows, size=8.0)
     pdf.ln(1)
+    from designer.systems.dirt.dice.table_rally import damage_carried_words
+
     kept = [k.replace("_", " ") for k, v in d.get("assumed", {}).items() if v.get("status") in ("assumed", "decided")]
     pdf.para("Car 1 starts the first stage first, car 2 second...; later stages start by the totals so far. Blocked: "
              "the chance of being stopped by another car at least once. Each car plays the best single-car policy "
-             "with the dice it gets (leader or gas); damage, spare wheel and tokens start fresh each stage. "
+             "with the dice it gets (leader or gas); without an assistance after a stage, its damage and spent spare "
+             "wheel go on to the next (" + damage_carried_words(d) + "); seconds tokens start fresh. "
              f"Seeded ({d['seed']}), rules of tilesets/dirt-table-rules.yaml; not in the rulebook: "
              f"{', '.join(kept)}.", 7, GREY, 3.2)
 

@@ -228,6 +228,7 @@ class Table:
             self.lead = lead or expected_time(track, rules, leader=True, mishaps=self.gas.mishaps)
             if self.lead.mishaps.max_damage != self.gas.mishaps.max_damage:
                 self.lead, self.gas = _one_damage_bound(track, rules, self.lead, self.gas)
+        self.track = track
         self.road_tiles = len(getattr(track, "road_tiles", ()) or ())
         model = self.gas.model
         self.cells = Cells(model.road)
@@ -307,9 +308,13 @@ class Table:
         # a re-planned plan has its blocked points masked, so the rescue of the whole plan does not apply
         return self.players[id(e)].roll(ps1, damage, bank, rng, replay.choice, rescue=False, info="blocked")
 
-    def race(self, players: int, rng) -> tuple:
-        """One race of ``players`` cars; per car (seconds, turns, blocked turns, turns led, losses), and rounds."""
+    def race(self, players: int, rng, carried: list | None = None, ends: list | None = None) -> tuple:
+        """One race of ``players`` cars; per car (seconds, turns, blocked turns, turns led, losses), and rounds.
+        ``carried``: per car, the damage it starts with (a turn boundary's damage, :mod:`.turn_model`; None:
+        fresh); ``ends``, a list given: filled with each car's damage at the finish."""
         n = players
+        if ends is not None:
+            ends[:] = [None] * n
         state = [None] * n              # None: behind the start line; FIN: finished
         bank = [0] * n
         secs = [0.0] * n
@@ -340,6 +345,8 @@ class Table:
                      and state[o] is not FIN}
                 if s is None:
                     s = next((c for c in self.starts if c[0] not in others), self.starts[0])
+                    if carried is not None and carried[k] is not None:
+                        s = (s[0], s[1], carried[k])
                 leading = leader_rule and i == 0 and not finished_any
                 e = self.lead if leading else self.gas
                 o, was_blocked = self._turn(e, s, bank[k], others, rng)
@@ -352,6 +359,8 @@ class Table:
                 state[k], bank[k] = o.state, o.bank
                 term = e.model.terminal(o.state)
                 if term is not None:
+                    if ends is not None:   # the damage of the last boundary: a finishing turn draws no crash
+                        ends[k] = o.state[2] if o.state is not FIN else s[2]
                     secs[k] += float(term[o.bank])
                     state[k] = FIN
                     done += 1
