@@ -277,14 +277,18 @@ def test_expected_actions_read_the_engine_after_a_repair_and_draw_without_puttin
 
     # engine 1, repaired to 5 at the start, then 4 open spaces of a bag half STOPs: each STOP ends the action
     board, race = _corridor(50, 50, engine=1)
-    fast = analyse(board, race, runs=400)["fastest"]
+    r = analyse(board, race, runs=400)
+    fast = r["fastest"]
     assert fast["repairs"] == 1 and fast["pilot_actions"] == 1
     assert abs(fast["expected_actions"] - 4.0) < 0.02          # 2 + 4 spaces x 1/2 (the city ends the last)
+    assert abs(r["montecarlo"]["fastest"]["actions"]["mean"] - 4.0) < 0.15      # the drives agree (sd 1)
     # a bag of one plain and one river over 2 open spaces, engine 2: the river is drawn once, whichever first;
     # drawn first it stops the car where the second action would start anyway: 2 actions, not 2.25
     board, race = _corridor(1, 1, engine=2, length=4)
-    fast = analyse(board, race, runs=50)["fastest"]
-    assert fast["expected_actions"] == 2.0
+    r = analyse(board, race, runs=50)
+    assert r["fastest"]["expected_actions"] == 2.0
+    # after a STOP on the first space the next action goes on to the finish: never a third action
+    assert r["montecarlo"]["fastest"]["actions"]["max"] == 2
 
 
 def test_the_last_seat_starts_with_70_francs_unless_the_race_says():

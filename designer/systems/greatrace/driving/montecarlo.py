@@ -18,7 +18,8 @@ tile forces:
 - a drawn DANGER: a spare ESCORTE card (one the plan does not play later), else its 2 mechanic, else an
   ESCORTE assistant; a drawn STOP ends the action unless a spare GUIDE card is held;
 - a blind move that cannot be paid sends the car back and ends the action (the tile stays: FAQ);
-- an action that ends early is followed by another towards where the planned action ends;
+- an action that ends early is followed by others that go on as far as the engine allows, through the pilot
+  actions planned next (not past a planned repair or crossing), as a player goes on after a STOP;
 - the purse: the first time it is short, the funding the plan takes for its whole shortfall; later, the
   fewest assistants for the gap.
 
@@ -245,8 +246,17 @@ class _Drive:
     def run(self) -> dict:
         failed = None
         end = len(self.hexes) - 1
+        schedule = self.plan.driven.schedule
+        starts, steps, at = [], [], 0          # where each planned action starts; the plan's step into each space
+        for act in schedule:
+            starts.append(at)
+            if act["action"] == "pilot":
+                steps += act["steps"]
+            elif act["action"] != "repair":
+                steps.append({})
+            at += len(act.get("hexes", ())) if act["action"] != "repair" else 0
         try:
-            for act in self.plan.driven.schedule:
+            for k, act in enumerate(schedule):
                 if self.pos >= end:
                     break
                 if act["action"] == "repair":
@@ -255,14 +265,23 @@ class _Drive:
                 elif act["action"] in ("sea", "air"):
                     self.crossing(act)
                 else:
-                    first, target = self.pos, self.pos + len(act["hexes"])
-                    buy, tries = act["buy"], 0
+                    target = starts[k] + len(act["hexes"])
+                    if self.pos >= target:
+                        continue                 # driven already by an action that went on after a STOP
+                    # the planned action from its start; after an early end, actions that go on as far as the
+                    # engine allows, through the pilot actions planned next (not past a repair or a crossing)
+                    on = k
+                    while on + 1 < len(schedule) and schedule[on + 1]["action"] == "pilot":
+                        on += 1
+                    further = starts[on] + len(schedule[on]["hexes"])
+                    buy, tries = (act["buy"], 0) if self.pos == starts[k] else (0, 0)
+                    aim = target if self.pos == starts[k] else further
                     while self.pos < target:
                         tries += 1
-                        if tries > 3 * len(act["hexes"]) + 6:
+                        if tries > 3 * (further - starts[k]) + 6:
                             raise _Stuck("the car makes no headway on this route")
-                        self.pilot(target, act["steps"], first, buy)
-                        buy = 0
+                        self.pilot(aim, steps, 0, buy)
+                        buy, aim = 0, further
             if self.pos < end:
                 raise _Stuck("the plan ends before the finish")
         except _Stuck as why:
