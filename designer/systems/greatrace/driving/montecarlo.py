@@ -11,7 +11,7 @@ what the plan counted (the bag's expectation rounded up), the driver keeps to th
 tile forces:
 
 - at an action's start, fuel beyond the plan's purchase when the tank cannot pay the spaces still to cover up
-  to where the planned action ends (known tiles exactly, open spaces at their planning cost), at the price
+  to where the action aims (known tiles exactly, open spaces at their planning cost), at the price
   where the car stands;
 - a repair of the fewest levels (an extra action, at the price where the car stands) when the engine is at 0
   or the next known space asks more mechanic than the car has;
