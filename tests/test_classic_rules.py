@@ -119,6 +119,15 @@ def test_back_to_the_inside_line_one_gear_lower_except_from_the_last_drift_cell(
     assert not g.has_edge("0:D2", "0:C3")
 
 
+def test_back_to_the_inside_line_by_a_double_downshift_where_the_dashboard_allows(rules):
+    """ART.19 "à n'importe quel moment du tour": gravel tyres on gravel go from the drift (gear 4) back to the
+    inside line in gear 2; that is how a long corner's drift two gears over its note rejoins (ART.26.1)."""
+    s = M.play(gravel_course(), rules, M.Car(tyres="gravel"), "0:B2", 4, [("gear2", "0:C3")])
+    assert (s.node, s.gear, s.steps[0].risk) == ("0:C3", 2, "double")
+    s = M.play(gravel_course(), rules, M.Car(tyres="asphalt"), "0:B2", 4, [("gear2", "0:C3")])
+    assert (s.node, s.over) == ("0:C3", "loss")                  # not on this dashboard: control is lost
+
+
 def test_inside_line_at_most_its_note_cut_at_most_k(rules):
     g = course()
     play(g, rules, "0:B3", 3, [("gear3", "0:C3")])

@@ -145,8 +145,12 @@ def step(g: nx.DiGraph, rules: Rules, car: Car, state: TurnState, die: str, to: 
         new = k
     else:
         raise IllegalMove(f"unknown die {die!r}")
-    if kind == "rejoin" and not (k is not None and k == gear - 1):
-        raise IllegalMove("back from the drift to the inside line needs the die one gear lower (ART.9.2)")
+    if kind == "rejoin" and not (k is not None and gear - 2 <= k <= gear - 1):
+        # ART.9.2 "en descendant 1 vitesse"; *decided*: or 2 where the dashboard allows a double downshift (ART.19
+        # "à n'importe quel moment du tour"), the only way back to the inside line of a long corner whose drift
+        # is two gears over its note (ART.26.1 "changements de trajectoires autorisés")
+        raise IllegalMove("back from the drift to the inside line needs the die one gear lower, or two where "
+                          "the dashboard allows a double downshift (ART.9.2, ART.19)")
     d = g.nodes[to]
     if to == "finish":
         return Step(die, to, new, "finish")
