@@ -71,6 +71,9 @@ def test_the_bundled_rally_races_its_third_stage_on_the_gravel_tyres_kept():
     assert table["expected_choosing_tyres"] == table["expected_with_stage_tyres"]
     assert "no change of tyres" in table["text"]
 
+    hints = [p.hint for p in SYSTEM.validate(es3, SYSTEM.box_of(es3)) if p.code == "tyres"]
+    assert any("give Demo ES2 - Forest of Y an assistance" in h for h in hints), hints
+
 
 @pytest.mark.parametrize("value,ok", [(10, True), (-5, False), ("x", False)])
 def test_the_penalty_column_art_22(value, ok):

@@ -31,7 +31,7 @@ def validate(stage, box, rules: Rules | None = None, course: Course | None = Non
     if stage.tyres in ("asphalt", "gravel", "soft") and "snow" in surfaces:
         problems.append(Problem("tyres", "warning", f"{stage.tyres} tyres on snow: two hazard marks on snow cells are "
                                 "a loss of control (ART.15.4; the ruleset's reading for gravel and soft tyres)",
-                                "choose snow tyres for a snowy stage", "tyres"))
+                                _tyre_hint(stage, "choose snow tyres for a snowy stage"), "tyres"))
     if stage.tyres in ("snow", "snow2", "gravel") and "asphalt" in surfaces:
         problems.append(Problem("tyres", "info", f"{tyre_name(stage.tyres)} tyres on asphalt: one gas "
                                 "die only on asphalt cells (ART.15.4; the ruleset's reading for gravel tyres)", "",
@@ -80,3 +80,14 @@ def check_box(box) -> list[Problem]:
                 problems.append(Problem("end-unused", "warning", f"{letter}-{surface}: road end {n} has no road",
                                         "add the road that leaves from it, or remove the end", f"{where}.ends"))
     return problems
+
+
+def _tyre_hint(stage, hint: str) -> str:
+    """``hint``, or where the tyres are those kept from the stage before (no assistance between, ART.15.3), how to
+    be allowed to change them."""
+    before = getattr(stage, "carried_from", None)
+    if getattr(stage, "tyre_change_refused", None) and before is not None:
+        return (f"the {tyre_name(stage.tyres)} tyres of {before.name} stay on without an assistance after it "
+                f"(ART.15.3): give {before.name} an assistance to change them")
+    return hint
+
