@@ -259,6 +259,6 @@ def table_section(stages: list[Stage], players: int) -> None:
     kept_rules = [k for k, v in d.get("assumed", {}).items() if v.get("status") in ("assumed", "decided")]
     st.caption(f"Car 1 starts SS1 first (the others in turn); later stages start by the totals so far. "
                f"Blocked: the chance a car is stopped by another at least once in the rally. "
-               f"Carried between stages: {d['carried_between_stages']}; damage carried "
-               f"{damage_carried_words(d)}. Not in the rulebook "
+               f"Carried between stages: {d['carried_between_stages']}; {damage_carried_words(d)}. "
+               f"Not in the rulebook "
                f"(tilesets/dirt-table-rules.yaml): {', '.join(kept_rules)}.")

@@ -315,7 +315,7 @@ def table_block(pdf: Book, d: dict) -> None:
     pdf.para("Car 1 starts the first stage first, car 2 second...; later stages start by the totals so far. Blocked: "
              "the chance of being stopped by another car at least once. Each car plays the best single-car policy "
              "with the dice it gets (leader or gas); without an assistance after a stage, its damage and spent spare "
-             "wheel go on to the next (" + damage_carried_words(d) + "); seconds tokens start fresh. "
+             "wheel go on to the next; " + damage_carried_words(d) + ". Seconds tokens start fresh. "
              f"Seeded ({d['seed']}), rules of tilesets/dirt-table-rules.yaml; not in the rulebook: "
              f"{', '.join(kept)}.", 7, GREY, 3.2)
 

@@ -161,11 +161,12 @@ def simulate_rally(tracks, players: int = 4, runs: int = 200, seed: int | None =
 
 
 def damage_carried_words(d: dict) -> str:
-    """How often damage went on to each stage with no assistance before it, e.g. ``into SS2 by 15% of the cars``
-    (or that every stage is followed by an assistance)."""
-    parts = [f"into SS{k + 2} by {100 * p:.0f}% of the cars" for k, (p, a) in
+    """How often damage went on to each stage with no assistance before it, e.g. ``damage went on into SS2 for 15%
+    of the cars``, or that none could."""
+    parts = [f"SS{k + 2} for {100 * p:.0f}% of the cars" for k, (p, a) in
              enumerate(zip(d.get("damage_carried_chance", []), d.get("assistance_after", []))) if not a]
-    return "; ".join(parts) if parts else "never (an assistance after every stage but the last)"
+    return "damage went on into " + ", ".join(parts) if parts else \
+        "no damage went on: an assistance follows every stage but the last"
 
 
 def rally_lines(d: dict) -> list[str]:
@@ -183,7 +184,7 @@ def rally_lines(d: dict) -> list[str]:
                    f"{s['p10_seconds']:4.0f}-{s['p90_seconds']:<4.0f}  {100 * s['win_chance']:4.0f}%  "
                    f"{100 * s['blocked_chance']:6.0f}%  {s['turns']:5.1f}  "
                    + " ".join(format_time(x) for x in s["stage_seconds"]))
-    out.append(f"    carried between stages: {d['carried_between_stages']}; damage carried {damage_carried_words(d)}")
+    out.append(f"    carried between stages: {d['carried_between_stages']}; {damage_carried_words(d)}")
     kept = [k for k, v in d.get("assumed", {}).items() if v.get("status") in ("assumed", "decided")]
     out.append(f"    not in the rulebook (tilesets/dirt-table-rules.yaml): {', '.join(kept)}")
     return out
