@@ -89,3 +89,12 @@ def test_the_road_book_lists_the_components_and_has_a_score_sheet(tmp_path):
     except (OSError, subprocess.CalledProcessError):
         pytest.skip("pdftotext is not installed")
     assert "Setting up the table" in text and "spoils the draws" in text and "Score sheet" in text
+
+
+def test_a_seat_past_the_players_is_refused_with_its_line():
+    from designer.core.errors import DesignerError
+    from designer.systems.greatrace.files.race import loads_race
+
+    text = "system: greatrace\nrace: r\nboard: demo-frontier\nstart: Porto Azul\nfinish: Fort Lumen\nplayers: 2\nseat: 4\n"
+    with pytest.raises(DesignerError, match="seat: a seat of the 2 players"):
+        loads_race(text, "r.yaml")

@@ -88,6 +88,8 @@ def race_from_data(data: Any, lines: dict, source: str) -> Race:
                 seat=data.get("seat"),
                 money=_int(data["money"], ("money",), problems, 0, 100000) if "money" in data else None,
                 notes=str(data.get("notes", "")), source=source, lines=lines)
+    if isinstance(race.seat, int) and isinstance(race.players, int) and race.seat > race.players:
+        problems.append((("seat",), f"a seat of the {race.players} players: 1 to {race.players}"))
     dash = data.get("dashboard") or {}
     if not isinstance(dash, dict):
         problems.append((("dashboard",), "write {fuel: 10, engine: 5, chassis: 5}"))
