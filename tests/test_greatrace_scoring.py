@@ -95,6 +95,7 @@ def test_a_seat_past_the_players_is_refused_with_its_line():
     from designer.core.errors import DesignerError
     from designer.systems.greatrace.files.race import loads_race
 
-    text = "system: greatrace\nrace: r\nboard: demo-frontier\nstart: Porto Azul\nfinish: Fort Lumen\nplayers: 2\nseat: 4\n"
+    text = ("system: greatrace\nrace: r\nboard: demo-frontier\nstart: Porto Azul\nfinish: Fort Lumen\n"
+            "players: 2\nseat: 4\n")
     with pytest.raises(DesignerError, match="seat: a seat of the 2 players"):
         loads_race(text, "r.yaml")
