@@ -117,6 +117,11 @@ def test_a_cut_is_beside_the_cells_it_connects_but_the_corner_cells():
     assert not any(cells.corner[j] for j in cells.beside[cut])
     assert first_block([(("gear5",), (cut,), 5, ())], {ix["5:x0"]: 6}, cells, RULES) == 1
     assert first_block([(("gear5",), (cut,), 5, ())], {ix["5:x0"]: 5}, cells, RULES) is None
+    # a car on the cut is off the track ("hors-piste"): sliding past it beside takes only a die of its gear
+    slide = ix["5:s1b"]
+    assert cut in cells.beside[slide] and cells.slide[slide]
+    assert first_block([(("gear6",), (slide,), 6, ())], {cut: 1}, cells, RULES) is None
+    assert first_block([(("gear2",), (slide,), 2, ())], {cut: 3}, cells, RULES) == 1
 
 
 def test_a_jump_flies_over_a_car_but_cannot_land_on_one():

@@ -17,7 +17,8 @@ draws it, and the figures are per player (alike by construction: the check that 
 Not modelled (named in ``dirt-table-rules.yaml``): by default a driver does not re-plan round a car (the plan
 is cut at the block; ``blocked_turn: replan`` re-plans, 10 to 25 times slower), following a car into a corner with
 its technique, telling a spin (the car stays) from a crash (it
-leaves the road), damage or tokens carried between a rally's stages (:mod:`.table_rally`).
+leaves the road), the damage of a loss of control past the finish line for the next stage of a rally (between
+a rally's stages, :mod:`.table_rally`, the damage goes on where no assistance comes between).
 
 >>> from designer.systems.dirt.board.stage import load_stage
 >>> from designer.systems.dirt.board.track import load_track
@@ -120,7 +121,8 @@ def first_block(steps, others: dict, cells: Cells, rules: TableRules, entered: t
             g = others.get(d)
             if g is None:
                 continue
-            if (corner[d] or slide[d] or slide[c]) and not cut[c] and not free_corner:
+            # a car on a cut is off the track ("hors-piste"): a slide beside it takes only a die of its gear
+            if (corner[d] or slide[d] or (slide[c] and not cut[d])) and not cut[c] and not free_corner:
                 return j
             if gear < g and not free_pass:
                 return j

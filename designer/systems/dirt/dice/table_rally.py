@@ -31,9 +31,12 @@ def next_order(order: list[int], totals: list[float], rule: str) -> list[int]:
     return sorted(order, key=lambda p: (sign * totals[p], place[p]))
 
 
-CARRIED = ("the start order by the totals; without an assistance tile after a stage, the damage tokens and the spent "
-           "spare wheel (p. 25-26: \"Les joueurs commencent avec tous les dégâts ... transférés\"), the spare wheel "
-           "changed between the stages where that pays; seconds tokens, time cards and the SISU token start fresh")
+CARRIED = ("the start order by the totals; without an assistance tile after a stage, the damage tokens (up to as many "
+           "as the next stage's solve tracks) and the spent spare wheel (\"Passer à la Spéciale suivante\": \"Les "
+           "joueurs commencent avec tous les dégâts ... transférés\"), the spare wheel changed between the stages "
+           "where that pays; not the damage of a loss of control on the die that crosses the finish line (\"Fin "
+           "d'une Spéciale\": drawn for the next stage; the stage's model only finishes it); seconds tokens, time "
+           "cards and the SISU token start fresh")
 
 
 def assistance_after(track) -> bool:
@@ -49,23 +52,23 @@ def carry(ctx, table) -> tuple | None:
     tokens up to the stage's damage bound (the most of one kind dropped first beyond it); the spare wheel
     changed between the stages when it is unspent and a gas token is on and that is quicker for the stage
     ("Utiliser une carte Roue de secours entre deux Spéciales": no time added); the SISU token as the stage
-    starts it. None (fresh) when nothing is carried, or when the car had abandoned (*decided*: it starts
-    repaired; the rulebook does not say)."""
+    starts it. None (fresh) when nothing is carried, or when the car had abandoned ("Abandonner une Spéciale":
+    it goes on "comme s'il avait eu accès à l'Assistance")."""
     if ctx is None:
         return None
     model = table.gas.model
+    cell, gear, _ = table.starts[0]
+    sisu = model.start_damage[4]
+    if model.terminal((cell, gear, ctx[:4] + (sisu,))) is not None:
+        return None
     g, s, b, spare, _sisu = ctx
     kinds = [g, s, b]
     while sum(kinds) > model.mishaps.max_damage:
         kinds[kinds.index(max(kinds))] -= 1
     g, s, b = kinds
-    sisu = model.start_damage[4]
     options = [(g, s, b, spare, sisu)]
     if not spare and s > 0:
         options.append((g, s - 1, b, 1, sisu))
-    cell, gear, _ = table.starts[0]
-    if model.terminal((cell, gear, options[0])) is not None:
-        return None
     best = min(options, key=lambda c: table.gas.solution.value((cell, gear, c), 0))
     return None if best == model.start_damage else best
 
