@@ -113,9 +113,10 @@ def rally_notes(stage, box, rules: Rules, result: dict) -> dict:
         result["summary"].append(f"soft tyres kept from the stage before: the whole stage is sector "
                                  f"{stage.soft_sector} (ART.24.3)")
     if getattr(stage, "tyre_change_refused", None):
+        asked = tyre_name(stage.tyre_change_refused)
         result["summary"].append(f"no assistance before this stage: the {tyre_name(stage.tyres)} tyres of the stage "
-                                 f"before are still on (ART.15.3), not the {tyre_name(stage.tyre_change_refused)} tyres "
-                                 "it names; every figure is on them")
+                                 f"before are still on (ART.15.3), not the {asked} tyres it names; every figure is "
+                                 "on them")
     if before is None:
         return out
     g = assemble(stage.route, box).graph

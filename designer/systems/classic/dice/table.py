@@ -7,8 +7,9 @@ reads the rulebook:
 - overtaking (ART.12): a cell of a corner holds one car, any other cell as many as its lanes, so a car passes
   another on a straight with room, or by the cut beside the inside line and drift (different cells); where the
   policy's die leads to a full cell the driver plays the best other die or lane to a free cell, or ends the turn,
-  by the single-car values; with no move left the turn ends with the card of the gear engaged (blocked). A car that lost control
-  holds no cell until its next turn when it went off the road, and blocks its whole corner when it spun
+  by the single-car values; with no move left the turn ends with the card of the gear engaged (blocked). A car
+  that lost control holds no cell until its next turn when it went off the road, and blocks its whole corner when
+  it spun
   (the ruleset's ``spin_chance``: the back of the loss card, drawn as the single-car model draws it);
 - cut cards (ART.9.3, ART.21) priced for every car: a puncture costs the car that draws it a gas die (its
   spare wheel may repair it), a dirty cut lowers the corner's notes by one for every car that comes after (their

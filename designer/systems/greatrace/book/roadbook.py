@@ -82,7 +82,8 @@ def roadbook(race: Race, board: Board, result: dict, drawing: str, paper: str = 
     cards = ", ".join(f"{k} {v}" for k, v in race.cards.items() if v) or "none"
     pdf.para(f"Board: {board.title}. {race.start} → {race.finish}"
              + (f", median city {race.median}" if race.median else "")
-             + f". {plural(result['players'], 'player')}. Dashboard: {dash}. Purse: {result.get('purse', race.money)} F. Cards: {cards}.")
+             + f". {plural(result['players'], 'player')}. Dashboard: {dash}. "
+               f"Purse: {result.get('purse', race.money)} F. Cards: {cards}.")
     if not result.get("reachable"):
         pdf.para("No route joins the start and the finish on this board.", bold=True)
         return pdfkit.finish(pdf)
