@@ -83,7 +83,7 @@ def shortest_route(cm: CostMap, start: Hex, finish: Hex, transport: bool = True)
     return route_of(g, path)
 
 
-def _engine_at(route: Route, limit, at: int) -> int:
+def _engine_at(limit, at: int) -> int:
     return max(1, limit[min(at, len(limit) - 1)] if isinstance(limit, (list, tuple)) else limit)
 
 
@@ -94,7 +94,7 @@ def count_actions(cm: CostMap, route: Route, limit) -> int:
     for i, step in enumerate(route.steps):
         if left == 0:
             actions += 1
-            left = _engine_at(route, limit, i)
+            left = _engine_at(limit, i)
         if step.via != "land":
             left = 0
             continue
@@ -120,7 +120,7 @@ def expected_actions(cm: CostMap, route: Route, limit) -> float:
         for (left, s), p in dist.items():
             if left == 0:
                 expected += p
-                left = _engine_at(route, limit, i)
+                left = _engine_at(limit, i)
             if step.via != "land" or sp.stops:
                 nxt[(0, s)] = nxt.get((0, s), 0.0) + p
                 continue
