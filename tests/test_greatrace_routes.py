@@ -297,3 +297,27 @@ def test_the_last_seat_starts_with_70_francs_unless_the_race_says():
     last = replace(race, players=4, seat=4)
     assert CostMap(board, last).race.money == 70                # "80 F sauf le dernier joueur ... 70 F"
     assert CostMap(board, replace(last, money=150)).race.money == 150
+
+
+def test_the_shortest_route_leaves_out_spaces_no_full_car_could_pay_and_spares_a_guide():
+    """A wall of risk-zone hills (3 fuel, a tank of 2) across the board but one gap at the far end: the
+    hills are never tried, so the shortest way through the gap is found however many routes cross the wall;
+    a GUIDE card the plan does not play cancels the only STOP of the bag."""
+    from designer.systems.greatrace.driving.analysis import analyse
+
+    cols, rows = 9, 8
+    wall = [f"E{r}" for r in range(1, rows + 1)]
+    laid = {h: "hills" for h in wall[:-1]}
+    laid[wall[-1]] = "road"
+    board, race = _small(
+        {"columns": cols, "rows": rows, "risk": wall,
+         "cities": [{"name": "West", "at": "A1", "purple": True}, {"name": "East", "at": "I1", "purple": True}],
+         "bag": [{"terrain": "road", "count": 60, "fuel": 0, "mech": 0},
+                 {"terrain": "hills", "count": 9, "fuel": 2, "mech": 0}]},
+        {"laid": laid}, fuel=2)
+    d = direction(board, race)
+    assert "E8" in d["shortest"]["path"] and d["shortest_complete"]
+    board, race = _corridor(1, 9, engine=6, length=7)
+    race = replace(race, cards={"guide": 1})
+    r = analyse(board, race, runs=30)
+    assert r["fastest"]["expected_actions"] == 1.0 and r["montecarlo"]["fastest"]["actions"]["max"] == 1

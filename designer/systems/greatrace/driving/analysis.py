@@ -111,7 +111,9 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
             if plan is not None:
                 plans.append(plan)
                 by_key[r.key()] = plan
-    p_short = by_key.get(shortest.key()) or shortest_drivable(cm, start, finish, transport, plans)
+    p_short, short_complete = by_key.get(shortest.key()), True
+    if p_short is None:
+        p_short, short_complete = shortest_drivable(cm, start, finish, transport, plans)
     p_cheap = min(plans, key=lambda p: (p.francs, p.actions, p.spaces))
     front_plans = pareto(plans)
     return {"reachable": True, "start": race.start, "finish": race.finish, "engine_limit": limit,
@@ -121,6 +123,7 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
                         "spaces": p.spaces, "rounds": rounds(p, board.rules, race.players)["rounds"],
                         "path": p.path} for p in front_plans],
             "pareto_slack": slack, "candidates": len(plans), "search_complete": complete,
+            "shortest_complete": short_complete,
             "_plans": {"shortest": p_short, "fastest": p_fast, "cheapest": p_cheap}, "_cm": cm,
             "_front": front_plans}
 
@@ -128,18 +131,30 @@ def direction(board: Board, race: Race, *, transport: bool = True, candidates: i
 SHORTEST_TRIES = 400       # routes by rising length tried for the shortest one the car can drive
 
 
-def shortest_drivable(cm: CostMap, start, finish, transport: bool, plans: list[Plan]) -> Plan:
+def shortest_drivable(cm: CostMap, start, finish, transport: bool, plans: list[Plan]) -> tuple[Plan, bool]:
     """The fewest spaces the car can drive when the fewest on the map cannot be paid (a tile it cannot afford):
     loop-free routes by rising length, each driven, up to the length of the shortest way already planned
-    (``plans``: ways the car can drive); the fewest actions, then francs, among those of that length."""
+    (``plans``: ways the car can drive); the fewest actions, then francs, among those of that length. Spaces no
+    full tank, engine and chassis could ever pay are left out first. Also whether every shorter route was tried
+    (False: more than ``SHORTEST_TRIES`` of them)."""
     import networkx as nx
 
+    from designer.systems.greatrace.driving.search import tiles_of
+
+    rules = cm.rules
+    fuel, mech = rules.gauge_max("fuel"), rules.gauge_max("engine") + rules.gauge_max("chassis")
     best = min(plans, key=lambda p: (p.spaces, p.actions, p.francs))
     g = routes.route_graph(cm) if transport else routes.land_graph(cm)
+    g.remove_nodes_from([h for h, t in tiles_of(cm).items()
+                         if h not in (start, finish) and (t.fuel > fuel or t.mech > mech)])
     found: list[Plan] = []
+    complete = True
     try:
         for k, path in enumerate(nx.shortest_simple_paths(g, start, finish)):
-            if k >= SHORTEST_TRIES or len(path) - 1 > (found[0].spaces if found else best.spaces):
+            if len(path) - 1 > (found[0].spaces if found else best.spaces):
+                break
+            if k >= SHORTEST_TRIES:      # with a way found, its length is the fewest (only ties are left)
+                complete = bool(found)
                 break
             if len(path) - 1 == best.spaces and not found:
                 found.append(best)
@@ -148,7 +163,7 @@ def shortest_drivable(cm: CostMap, start, finish, transport: bool, plans: list[P
                 found.append(plan)
     except (nx.NetworkXNoPath, nx.NodeNotFound):
         pass
-    return min(found or [best], key=lambda p: (p.spaces, p.actions, p.francs))
+    return min(found or [best], key=lambda p: (p.spaces, p.actions, p.francs)), complete
 
 
 def analyse(board: Board, race: Race, *, players: int | None = None, runs: int = 500, seed: int = 1,
@@ -170,6 +185,7 @@ def analyse(board: Board, race: Race, *, players: int | None = None, runs: int =
     result["pareto"] = fwd["pareto"]
     result["pareto_slack"] = fwd["pareto_slack"]
     result["search_complete"] = fwd["search_complete"]
+    result["shortest_complete"] = fwd["shortest_complete"]
     result["engine_limit"] = fwd["engine_limit"]
     cm = fwd["_cm"]
     mc: dict = {}
@@ -239,6 +255,9 @@ def _summary(r: dict) -> list[str]:
     if r.get("search_complete", True) and r.get("pareto_slack") is not None:
         out.append(f"the trade-off set holds the ways with at most {plural(r['pareto_slack'], 'action')} more than "
                    "the fastest (the whole set needs more work than allowed on this board, or the ruleset bounds it)")
+    if not r.get("shortest_complete", True):
+        out.append(f"shortest: the {SHORTEST_TRIES} shortest routes on the map tried first cannot be driven; this is "
+                   "the shortest found, and a shorter way the car can drive may exist")
     if not r.get("search_complete", True):
         out.append("this board is too large for the whole route search: the routes are candidates (fewest spaces, "
                    "fewest actions by the engine alone), each driven under the rules; a faster or cheaper way may "

@@ -281,7 +281,8 @@ def plan_route(cm: CostMap, route: Route, driven=None) -> Plan | None:
     shortfall = max(0, spent - race.money)
     funding_actions, funding_assistants, _raised = funding_plan(shortfall, rules)
     engines = engines_along(route, driven, engine0)
-    stop_extra = expected_actions(cm, route, engines) - count_actions(cm, route, engines)
+    stop_extra = expected_actions(cm, route, engines, guides=driven.end[5] if len(driven.end) > 5 else 0) \
+        - count_actions(cm, route, engines)
     plan = Plan(route=route, legs=legs, spaces=route.spaces, risk_spaces=sum(1 for sp in land_spaces if sp.risk),
                 open_spaces=open_n, actions=driven.actions, expected_actions=driven.actions + max(0.0, stop_extra),
                 actions_without_repairs=actions_without_repairs(cm, route), engine_limit=limit,

@@ -104,34 +104,40 @@ def count_actions(cm: CostMap, route: Route, limit) -> int:
     return actions
 
 
-def expected_actions(cm: CostMap, route: Route, limit) -> float:
+def expected_actions(cm: CostMap, route: Route, limit, guides: int = 0) -> float:
     """Expected pilot actions when every open space may hold a STOP tile: after a STOP the next action goes on
     from there. The tiles come out of the bag one by one and are not put back ("vous piochez une TUILE TERRAIN
     au hasard dans le sac"): the chance of a STOP at an open space follows the STOPs drawn before it. ``limit``:
-    as :func:`count_actions`."""
+    as :func:`count_actions`; ``guides``: GUIDE cards to spare, each played on the first STOP drawn ("pour ne
+    pas tenir compte du symbole stop"). The fuel is not followed: where the tank ends an action, the Monte Carlo
+    drives it."""
     stops = sum(n for k, n in cm.bag.values() if k.stop)
     total = sum(n for _, n in cm.bag.values())
-    dist = {(0, 0): 1.0}       # (moves left in the current action, STOPs drawn) -> probability
+    dist = {(0, 0, guides): 1.0}       # (moves left in the current action, STOPs drawn, guides left) -> chance
     expected, drawn = 0.0, 0
+
+    def add(key, p):
+        nxt[key] = nxt.get(key, 0.0) + p
+
     for i, step in enumerate(route.steps):
         nxt: dict = {}
         sp = cm.spaces[step.to]
         draws = step.via == "land" and sp.kind == "open" and total > drawn
-        for (left, s), p in dist.items():
+        for (left, s, g), p in dist.items():
             if left == 0:
                 expected += p
                 left = _engine_at(limit, i)
             if step.via != "land" or sp.stops:
-                nxt[(0, s)] = nxt.get((0, s), 0.0) + p
+                add((0, s, g), p)
                 continue
             if not draws:
-                nxt[(left - 1, s)] = nxt.get((left - 1, s), 0.0) + p
+                add((left - 1, s, g), p)
                 continue
             q = (stops - s) / (total - drawn)
             if q > 0:
-                nxt[(0, s + 1)] = nxt.get((0, s + 1), 0.0) + p * q
+                add((left - 1, s + 1, g - 1) if g else (0, s + 1, g), p * q)
             if q < 1:
-                nxt[(left - 1, s)] = nxt.get((left - 1, s), 0.0) + p * (1 - q)
+                add((left - 1, s, g), p * (1 - q))
         drawn += draws
         dist = nxt
     return expected
