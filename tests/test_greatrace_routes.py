@@ -321,3 +321,17 @@ def test_the_shortest_route_leaves_out_spaces_no_full_car_could_pay_and_spares_a
     race = replace(race, cards={"guide": 1})
     r = analyse(board, race, runs=30)
     assert r["fastest"]["expected_actions"] == 1.0 and r["montecarlo"]["fastest"]["actions"]["max"] == 1
+
+
+def test_expected_actions_follow_the_tank():
+    """A tank of 2 and open spaces whose every tile is a STOP: the STOPs end each action anyway; the expected
+    count is the 3 actions every draw gives, not the engine's reach (the Monte Carlo agrees)."""
+    from designer.systems.greatrace.driving.analysis import analyse
+
+    board, race = _small(
+        {"columns": 4, "rows": 1,
+         "cities": [{"name": "West", "at": "A1", "purple": True}, {"name": "East", "at": "D1", "purple": True}],
+         "bag": [{"terrain": "river", "count": 4, "fuel": 1, "mech": 0, "stop": True}]},
+        {"dashboard": {"engine": 3}}, fuel=2)
+    r = analyse(board, race, runs=30)
+    assert r["fastest"]["expected_actions"] == 3.0 and r["montecarlo"]["fastest"]["actions"]["mean"] == 3

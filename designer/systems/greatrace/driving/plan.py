@@ -198,6 +198,15 @@ def drive(cm: CostMap, route: Route):
     return found[0] if found else None
 
 
+def fuel_burnt(cm: CostMap, route: Route) -> list[int]:
+    """The fuel each step of the route burns, as the route search counts it (an open space at its planning cost,
+    a crossing the fuel of the city it lands in)."""
+    from designer.systems.greatrace.driving.search import tiles_of
+
+    tiles = tiles_of(cm)
+    return [tiles[s.to].fuel if s.to in tiles else 0 for s in route.steps]
+
+
 def engines_along(route: Route, driven, engine0: int) -> list[int]:
     """The engine an action starting at each position of the route reads, as the plan drives it: its
     repairs made where it makes them, the mechanic lost on each space as it splits it."""
@@ -281,8 +290,9 @@ def plan_route(cm: CostMap, route: Route, driven=None) -> Plan | None:
     shortfall = max(0, spent - race.money)
     funding_actions, funding_assistants, _raised = funding_plan(shortfall, rules)
     engines = engines_along(route, driven, engine0)
-    stop_extra = expected_actions(cm, route, engines, guides=driven.end[5] if len(driven.end) > 5 else 0) \
-        - count_actions(cm, route, engines)
+    tank = (rules.gauge_max("fuel"), fuel_burnt(cm, route))
+    stop_extra = expected_actions(cm, route, engines, guides=driven.end[5] if len(driven.end) > 5 else 0,
+                                  tank=tank) - count_actions(cm, route, engines, tank)
     plan = Plan(route=route, legs=legs, spaces=route.spaces, risk_spaces=sum(1 for sp in land_spaces if sp.risk),
                 open_spaces=open_n, actions=driven.actions, expected_actions=driven.actions + max(0.0, stop_extra),
                 actions_without_repairs=actions_without_repairs(cm, route), engine_limit=limit,

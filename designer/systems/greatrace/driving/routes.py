@@ -87,33 +87,30 @@ def _engine_at(limit, at: int) -> int:
     return max(1, limit[min(at, len(limit) - 1)] if isinstance(limit, (list, tuple)) else limit)
 
 
-def count_actions(cm: CostMap, route: Route, limit) -> int:
+def count_actions(cm: CostMap, route: Route, limit, tank: tuple | None = None) -> int:
     """Pilot actions to drive a route, open spaces taken as no STOP. ``limit``: the spaces per pilot action (the
-    engine), one number or one per position of the route (the engine an action starting there reads)."""
-    actions, left = 0, 0
-    for i, step in enumerate(route.steps):
-        if left == 0:
-            actions += 1
-            left = _engine_at(limit, i)
-        if step.via != "land":
-            left = 0
-            continue
-        left -= 1
-        if cm.spaces[step.to].stops:
-            left = 0
-    return actions
+    engine), one number or one per position of the route (the engine an action starting there reads). ``tank``:
+    (the fuel gauge, the fuel each step of the route burns) when the fuel is followed: the tank is filled at each
+    action's start ("l'essence s'achète ... au début de la séquence") and an action ends before a space it cannot
+    pay."""
+    return round(_actions(cm, route, limit, 0, tank, drawing=False))
 
 
-def expected_actions(cm: CostMap, route: Route, limit, guides: int = 0) -> float:
+def expected_actions(cm: CostMap, route: Route, limit, guides: int = 0, tank: tuple | None = None) -> float:
     """Expected pilot actions when every open space may hold a STOP tile: after a STOP the next action goes on
     from there. The tiles come out of the bag one by one and are not put back ("vous piochez une TUILE TERRAIN
-    au hasard dans le sac"): the chance of a STOP at an open space follows the STOPs drawn before it. ``limit``:
-    as :func:`count_actions`; ``guides``: GUIDE cards to spare, each played on the first STOP drawn ("pour ne
-    pas tenir compte du symbole stop"). The fuel is not followed: where the tank ends an action, the Monte Carlo
-    drives it."""
+    au hasard dans le sac"): the chance of a STOP at an open space follows the STOPs drawn before it. ``limit``,
+    ``tank``: as :func:`count_actions`; ``guides``: GUIDE cards to spare, each played on the first STOP drawn
+    ("pour ne pas tenir compte du symbole stop")."""
+    return _actions(cm, route, limit, guides, tank, drawing=True)
+
+
+def _actions(cm: CostMap, route: Route, limit, guides: int, tank: tuple | None, drawing: bool) -> float:
     stops = sum(n for k, n in cm.bag.values() if k.stop)
     total = sum(n for _, n in cm.bag.values())
-    dist = {(0, 0, guides): 1.0}       # (moves left in the current action, STOPs drawn, guides left) -> chance
+    gauge, burns = tank if tank is not None else (0, None)
+    # (moves left in the current action, fuel in the tank, STOPs drawn, guides left) -> chance
+    dist = {(0, 0, 0, guides): 1.0}
     expected, drawn = 0.0, 0
 
     def add(key, p):
@@ -122,22 +119,26 @@ def expected_actions(cm: CostMap, route: Route, limit, guides: int = 0) -> float
     for i, step in enumerate(route.steps):
         nxt: dict = {}
         sp = cm.spaces[step.to]
-        draws = step.via == "land" and sp.kind == "open" and total > drawn
-        for (left, s, g), p in dist.items():
+        burn = burns[i] if burns is not None else 0
+        draws = drawing and step.via == "land" and sp.kind == "open" and total > drawn
+        for (left, fuel, s, g), p in dist.items():
+            if left and burn > fuel:                  # the tank cannot pay this space: the action ends before it
+                left = 0
             if left == 0:
                 expected += p
-                left = _engine_at(limit, i)
+                left, fuel = _engine_at(limit, i), gauge
+            fuel = max(0, fuel - burn)
             if step.via != "land" or sp.stops:
-                add((0, s, g), p)
+                add((0, fuel, s, g), p)
                 continue
             if not draws:
-                add((left - 1, s, g), p)
+                add((left - 1, fuel, s, g), p)
                 continue
             q = (stops - s) / (total - drawn)
             if q > 0:
-                add((left - 1, s + 1, g - 1) if g else (0, s + 1, g), p * q)
+                add((left - 1, fuel, s + 1, g - 1) if g else (0, fuel, s + 1, g), p * q)
             if q < 1:
-                add((left - 1, s, g), p * (1 - q))
+                add((left - 1, fuel, s, g), p * (1 - q))
         drawn += draws
         dist = nxt
     return expected
