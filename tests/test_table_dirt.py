@@ -347,5 +347,16 @@ def test_damage_goes_on_to_the_next_stage_without_an_assistance(stage):
     assert assistance_after(track)
     plain = simulate_rally([track, track], players=2, runs=30, seed=2, tables=[table, table])
     assert plain["assistance_after"][0] and plain["damage_carried_chance"] == [0.0]
+    # "Fin d'une Spéciale": control lost on the die that crosses the line draws the card's back for the next stage
+    player, rng = table.players[id(table.gas)], random.Random(5)
+    player.finish_loss = None
+    assert table._after_finish(table.gas, fresh, rng) == fresh
+    last = len(model.road.nodes) - 1
+    player.finish_loss = (last, 6)
+    backs = model.loss_ends(0, model.crash_marks(last, 6), fresh)
+    damaged = sum(p for p, _s, _su, d in backs if sum(d[:3]) > 0) / sum(p for p, *_ in backs)
+    draws = [table._after_finish(table.gas, fresh, rng) for _ in range(2000)]
+    assert damaged > 0 and abs(sum(sum(d[:3]) > 0 for d in draws) / 2000 - damaged) < 0.04
+    player.finish_loss = None
     worn = simulate_rally([track, track], players=2, runs=60, seed=2, tables=[table, table], assistance=[False, False])
     assert not worn["assistance_after"][0] and worn["damage_carried_chance"][0] > 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 from designer.racing.mdp import Outcome
 from designer.systems.dirt.dice.plans import secure_cost
 from designer.systems.dirt.dice.relaid import laid_point
+from designer.systems.dirt.dice.replay import failure_point, rescued
 from designer.systems.dirt.dice.turn_model import Decision, DirtModel
 
 
@@ -30,6 +31,9 @@ class DicePlayer:
         faces = model.rules.die_faces
         self.faces = faces
         self.hazard_faces = dict(model.rules.hazard_faces)
+        # (cell, gear) of a loss of control on the die that crossed the finish line in the turn just played, else
+        # None: it only finishes the stage, but in a rally its card's back is drawn for the next (p. 20)
+        self.finish_loss: tuple | None = None
 
     def _hazards(self, rng, dice) -> int:
         """Roll each die: a hazard with chance hazard faces / faces (one uniform draw per die)."""
@@ -45,6 +49,7 @@ class DicePlayer:
 
     def play(self, state, t, decision: Decision, rng, value) -> Outcome:
         model = self.model
+        self.finish_loss = None
         cell, gear, damage = state
         if decision.mode == "spare":
             return model.outcomes(state, t, decision, value)[0]
@@ -90,6 +95,8 @@ class DicePlayer:
             if model.achievable:          # the dice laid again where they can lose control at least cost
                 outcome = (shown["mask"], shown["gas"], shown["brake"], shown["leader"])
                 laid = laid_point(model, cell, gear, steps, outcome, damage, bank, value)
+            point, cancelled = failure_point(model, ps1, first, bank, loss, laid=laid)
+            self.finish_loss = point[:2] if point[2] and not cancelled else None
             return done(model.attack_failure(ps1, first, bank, loss, damage, laid=laid), bank, credit,
                         "attack-failed")
         return self.roll(ps1, damage, t, rng, lambda i, h, k, tok: self._choice(key, hit, i, h, k, tok))
@@ -102,14 +109,16 @@ class DicePlayer:
         ends it one cell on. The outcome is labelled by how the turn ended, or by ``info`` when given (the
         table's blocked turns)."""
         model = self.model
+        self.finish_loss = None
 
         def done(outs, tok, why):
             _q, sec, nxt, lost = _pick(rng, outs)
             return Outcome(1.0, sec, nxt, tok, lost, info or why)
 
         def lost(j, tok):
-            return model.loss_or_rescue(ps1, j, tok, damage) if rescue else \
-                model.loss_outcomes(*model._point(ps1, j), damage)
+            point = model._point(ps1, j)
+            self.finish_loss = point[:2] if point[2] and not (rescue and rescued(ps1, j, tok)) else None
+            return model.loss_or_rescue(ps1, j, tok, damage) if rescue else model.loss_outcomes(*point, damage)
 
         steps = ps1.steps[0]
         h = k = 0

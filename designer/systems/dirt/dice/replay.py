@@ -121,6 +121,24 @@ def codes_of(U: np.ndarray, q: np.ndarray, pj: list, pc: list, m: list, stop: np
     return np.where(stops, 0, codes).reshape(-1).tolist()
 
 
+def rescued(ps1, j: int, tok: int) -> bool:
+    """Whether the SISU token cancels a loss of control by hazards on step j of a plan rolled one by one, holding
+    ``tok`` tokens (:meth:`.turn_model.DirtModel.loss_or_rescue`)."""
+    return ps1.rescue is not None and ps1.rescue[1][0, j, tok] < ps1.rescue[2][0, j, tok] - 1e-9
+
+
+def failure_point(model, ps1, j: int, bank: int, loss, cheapest: list | None = None, laid: tuple | None = None):
+    """(the point where a failed Big Attack (first failing step j) loses control, whether the SISU token cancels
+    it instead), as :meth:`.turn_model.DirtModel.attack_failure` plays it: step j (as_laid), the cheapest at or
+    after it (latest), or ``laid`` (point, loss value) where the dice are laid again (achievable)."""
+    n = int(ps1.length[0])
+    if laid is None:
+        jj = (cheapest_from(loss[0, :n + 1, bank].tolist()) if cheapest is None else cheapest)[j] \
+            if model.latest else j
+        laid = (model._point(ps1, jj), loss[0, jj, bank])
+    return laid[0], bool(ps1.rescue is not None and ps1.rescue[0][0, n, bank] < laid[1] - 1e-9)
+
+
 def cheapest_from(values: list) -> list:
     """For every point j, the point at or after j with the least value (the first of equal ones)."""
     out = list(range(len(values)))

@@ -17,8 +17,8 @@ draws it, and the figures are per player (alike by construction: the check that 
 Not modelled (named in ``dirt-table-rules.yaml``): by default a driver does not re-plan round a car (the plan
 is cut at the block; ``blocked_turn: replan`` re-plans, 10 to 25 times slower), following a car into a corner with
 its technique, telling a spin (the car stays) from a crash (it
-leaves the road), the damage of a loss of control past the finish line for the next stage of a rally (between
-a rally's stages, :mod:`.table_rally`, the damage goes on where no assistance comes between).
+leaves the road). Between a rally's stages (:mod:`.table_rally`) the damage goes on where no assistance comes
+between, that of a loss of control on the die that crosses the finish line included.
 
 >>> from designer.systems.dirt.board.stage import load_stage
 >>> from designer.systems.dirt.board.track import load_track
@@ -310,6 +310,22 @@ class Table:
         # a re-planned plan has its blocked points masked, so the rescue of the whole plan does not apply
         return self.players[id(e)].roll(ps1, damage, bank, rng, replay.choice, rescue=False, info="blocked")
 
+    def _after_finish(self, e: ExpectedTime, damage: tuple, rng) -> tuple:
+        """The damage a car takes out of the stage: the last boundary's, and where control was lost on the die that
+        crossed the line, a back of the card drawn ("Fin d'une Spéciale": "si votre Rallye n'est pas terminé, ce
+        joueur prend le nombre de jetons Dégâts indiqué à l'arrière de la carte Chrono")."""
+        lost = self.players[id(e)].finish_loss
+        if lost is None:
+            return damage
+        model = e.model
+        ends = model.loss_ends(0, model.crash_marks(*lost), damage)
+        r, acc = rng.random() * sum(p for p, *_ in ends), 0.0
+        for p, _sec, _sisu, after in ends:
+            acc += p
+            if r < acc:
+                return after
+        return ends[-1][3]
+
     def race(self, players: int, rng, carried: list | None = None, ends: list | None = None) -> tuple:
         """One race of ``players`` cars; per car (seconds, turns, blocked turns, turns led, losses), and rounds.
         ``carried``: per car, the damage it starts with (a turn boundary's damage, :mod:`.turn_model`; None:
@@ -361,8 +377,8 @@ class Table:
                 state[k], bank[k] = o.state, o.bank
                 term = e.model.terminal(o.state)
                 if term is not None:
-                    if ends is not None:   # the damage of the last boundary: a finishing turn draws no crash
-                        ends[k] = o.state[2] if o.state is not FIN else s[2]
+                    if ends is not None:
+                        ends[k] = o.state[2] if o.state is not FIN else self._after_finish(e, s[2], rng)
                     secs[k] += float(term[o.bank])
                     state[k] = FIN
                     done += 1

@@ -34,9 +34,9 @@ def next_order(order: list[int], totals: list[float], rule: str) -> list[int]:
 CARRIED = ("the start order by the totals; without an assistance tile after a stage, the damage tokens (up to as many "
            "as the next stage's solve tracks) and the spent spare wheel (\"Passer à la Spéciale suivante\": \"Les "
            "joueurs commencent avec tous les dégâts ... transférés\"), the spare wheel changed between the stages "
-           "where that pays; not the damage of a loss of control on the die that crosses the finish line (\"Fin "
-           "d'une Spéciale\": drawn for the next stage; the stage's model only finishes it); seconds tokens, time "
-           "cards and the SISU token start fresh")
+           "where that pays, and the damage of a loss of control on the die that crosses the finish line (\"Fin "
+           "d'une Spéciale\": the card's back drawn for the next stage); seconds tokens, time cards and the SISU "
+           "token start fresh")
 
 
 def assistance_after(track) -> bool:

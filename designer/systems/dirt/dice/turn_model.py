@@ -38,6 +38,7 @@ from designer.systems.dirt.dice.plans import (BIG, PlanSet, PointNumbers, StepTa
 from designer.systems.dirt.dice.point_values import FIN, fill as fill_points
 from designer.systems.dirt.dice.relaid import reach_low, relay_values
 from designer.systems.dirt.dice.replay import Replay, _merge, cheapest_from, turn_outcomes  # noqa: F401  (read by tests)
+from designer.systems.dirt.dice.replay import failure_point, rescued
 from designer.systems.dirt.dice.rollout import attack_values, roll_values
 from designer.systems.dirt.dice.set_minima import is_minima as _minima
 from designer.systems.dirt.driving.ruleset import Pool, Ruleset
@@ -463,11 +464,10 @@ class DirtModel:
     def loss_or_rescue(self, ps1, j: int, tok: int, damage: tuple) -> list:
         """What a loss of control by hazards on step j of a plan rolled one by one leads to: cancelled by the
         SISU token when that is cheaper (to the cheapest later point), else the loss of control."""
-        if ps1.rescue is not None:
-            stop_su, later, raw = ps1.rescue
-            if later[0, j, tok] < raw[0, j, tok] - 1e-9:
-                i = min(range(j, int(ps1.length[0]) + 1), key=lambda x: stop_su[0, x, tok])
-                return self.stop_outcomes(*self._point(ps1, i), tuple(damage[:4]) + (0,))
+        if rescued(ps1, j, tok):
+            stop_su = ps1.rescue[0]
+            i = min(range(j, int(ps1.length[0]) + 1), key=lambda x: stop_su[0, x, tok])
+            return self.stop_outcomes(*self._point(ps1, i), tuple(damage[:4]) + (0,))
         return self.loss_outcomes(*self._point(ps1, j), damage)
 
     def attack_failure(self, ps1, j: int, bank: int, loss: np.ndarray, damage: tuple,
@@ -476,14 +476,10 @@ class DirtModel:
         the cheapest one at or after j (latest), or the SISU token spent and the attack's end reached.
         ``cheapest``: :func:`cheapest_from` of the plan's loss values with these tokens, when already worked out;
         ``laid``: (point, its loss value) where the dice are laid again (achievable, :mod:`.relay`)."""
-        n = int(ps1.length[0])
-        if laid is None:
-            jj = (cheapest_from(loss[0, :n + 1, bank].tolist()) if cheapest is None else cheapest)[j] \
-                if self.latest else j
-            laid = (self._point(ps1, jj), loss[0, jj, bank])
-        if ps1.rescue is not None and ps1.rescue[0][0, n, bank] < laid[1] - 1e-9:
-            return self.stop_outcomes(*self._point(ps1, n), tuple(damage[:4]) + (0,))
-        return self.loss_outcomes(*laid[0], damage)
+        point, cancelled = failure_point(self, ps1, j, bank, loss, cheapest, laid)
+        if cancelled:
+            return self.stop_outcomes(*self._point(ps1, int(ps1.length[0])), tuple(damage[:4]) + (0,))
+        return self.loss_outcomes(*point, damage)
 
     def _point(self, ps1, i):
         return (int(ps1.cell[0, i]), int(ps1.gear[0, i]), bool(ps1.fin[0, i]), int(ps1.cuts[0, i]))
