@@ -97,3 +97,16 @@ def test_the_tyres_a_stage_names_survive_its_rally():
     r.stages[0].assistance = True
     link_stages(r.stages)
     assert second.tyres == "snow" and second.tyre_change_refused is None
+
+
+def test_the_weather_table_of_a_stage_on_kept_soft_tyres_counts_its_sector():
+    """ART.24.3: the soft tyres kept make the next stage a sector of its own; the weather table's row for the
+    weather the stage is laid in gives the stage's own expected time."""
+    text = ("system: classic\nrally: R\nzones: demo-zones\nstages:\n"
+            "  - {stage: A, route: 'X0 | - | X4', tyres: soft, assistance: false}\n"
+            "  - {stage: B, route: 'X0 | - | X4', tyres: soft, weather: variable}\n")
+    second = SYSTEM.loads(text, "r.yaml").stages[1]
+    assert second.soft_sector == "S2"
+    res = analyse(second, SYSTEM.box_of(second))
+    dry = next(r for r in res["weather_table"]["rows"] if r["weather"] == "X dry")
+    assert dry["expected"]["soft"] == res["expected"]["seconds"]

@@ -261,3 +261,32 @@ def test_a_mark_on_a_ford_stops_the_car_even_on_the_turns_limiting_mark_art_23(r
     for marks in (0, 1, 2):            # the mark rolled is the 1st, 2nd or 3rd of the turn
         marked = [b for b in solver.branches(ts, marks, 0, 0, 0, "roll", s, nxt, 0.25) if b.p == 0.25]
         assert [(b.at, b.loss, b.seconds) for b in marked] == [(("0:G3", 4), False, rules.card(4))]
+
+
+def test_a_long_corner_whose_restart_leads_back_is_refused_with_a_hint(rules):
+    """3 inside cells beside 5 drift cells: the 4th drift cell restarts from the middle inside cell (ART.26.3),
+    from which the change of line leads onto it again; the stage is refused with where and how to mend it, not
+    an internal error."""
+    from designer.core.errors import DesignerError
+    from designer.systems.classic.analysis import analyse
+    from designer.systems.classic.files.stage import Stage
+
+    box = loads_box("""
+system: classic
+box: long
+size: 7
+zones:
+  Q:
+    faces:
+      gravel:
+        ends: {0: A2, 1: G2}
+        roads:
+          - ends: [0, 1]
+            path: A2 B2 C2 D2 E2 F2 G2
+            corners:
+              - {inside: B2 C2 D2, note: 3, drift: A3 B3 C3 D3 E3, gear: 4}
+""", "long")
+    course = assemble(parse_share("Q0-1"), box)
+    assert not course.ok and [p.code for p in course.problems if p.severity == "error"] == ["corner-loop"]
+    with pytest.raises(DesignerError, match="restarts on inside cell"):
+        analyse(Stage("L", parse_share("Q0-1"), tyres="gravel"), box)

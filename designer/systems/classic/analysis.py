@@ -12,6 +12,7 @@ from designer.racing.mdp import quantile
 from designer.systems.classic.dice import expected as E
 from designer.systems.classic.dice import policy
 from designer.systems.classic.files import rally as R
+from designer.systems.classic.files.rally import apply_soft_sector
 from designer.systems.classic.dice import lines as L
 from designer.systems.classic.dice import moves as M
 from designer.systems.classic.files import notation
@@ -54,13 +55,6 @@ def split_times(stage, ideal: dict) -> list[dict]:
         out.append({"crossing": i + 1, "cell": cell, "turn": at, "seconds": elapsed if at else None,
                     "time": format_time(elapsed) if at else "-"})
     return out
-
-
-def apply_soft_sector(g, stage) -> None:
-    """Soft tyres kept from the stage before: the whole stage counts as that sector (ART.24.3, decided)."""
-    if stage.tyres == "soft" and stage.soft_sector:
-        for n in g:
-            g.nodes[n]["sector"] = stage.soft_sector
 
 
 def end_damage(stage, box, rules: Rules) -> dict[int, float]:

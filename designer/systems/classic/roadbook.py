@@ -121,9 +121,12 @@ def stage_pages(pdf: Book, index: int, stage, box, res: dict):
             n = len(table["tyres"])
             pdf.form(["Weather", "Chance"] + [f"{tyre_name(t)} tyres" for t in table["tyres"]] + ["Best"], rows,
                      [52, 18] + [0] * n + [26], size=8.5, height=6)
-            pdf.para(f"Expected with the best tyres after the roll: {format_time(table['expected_choosing_tyres'])}; "
-                     f"keeping {table['stage_tyres']} tyres: {format_time(table['expected_with_stage_tyres'])}. "
-                     f"{table['note']}.", 7.5)
+            kept = f"keeping {table['stage_tyres']} tyres: {format_time(table['expected_with_stage_tyres'])}"
+            pdf.para((f"Expected with the best tyres after the roll: {format_time(table['expected_choosing_tyres'])}; "
+                      f"{kept}. " if n > 1 else
+                      f"Expected over the roll on the {tyre_name(table['stage_tyres'])} tyres kept (no assistance "
+                      f"before the stage: no change of tyres, ART.15.3): "
+                      f"{format_time(table['expected_with_stage_tyres'])}. ") + f"{table['note']}.", 7.5)
     pdf.ln(2)
     svg = stage_svg(course, title="", line=res.get("ideal_line"))
     turns = len((res.get("ideal_line") or {}).get("turns", []))

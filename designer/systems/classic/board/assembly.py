@@ -59,7 +59,8 @@ class Course:
 
     @property
     def ok(self) -> bool:
-        return self.graph is not None
+        """The cells are laid and can be driven in order (the graph stays for drawing a corner that cannot)."""
+        return self.graph is not None and not any(p.severity == "error" for p in self.problems)
 
 
 def _where(i: int, route) -> str:
@@ -106,7 +107,32 @@ def assemble(route, box: Box) -> Course:
     if any(p.severity == "error" for p in P):
         return course
     course.graph = _graph(course)
+    loop = restart_loop(course.graph)
+    if loop:
+        lost, back = loop
+        P.append(Problem("corner-loop", "error",
+                         f"a car that loses control on drift cell {lost} restarts on inside cell {back} (ART.26.3), "
+                         f"from which a change of line leads to {lost} again: the corner cannot be driven in order",
+                         "a long corner pairs its inside and drift cells as ART.26 draws them (3 inside cells, 4 "
+                         "drift cells); shorten the drift lane or lengthen the inside line of this corner in the box",
+                         "zones"))
     return course
+
+
+def restart_loop(g: nx.DiGraph) -> tuple[str, str] | None:
+    """A drift cell and its restart cell from which the road leads back to it (the cells could not be ordered
+    along the road), or None."""
+    h = nx.DiGraph(g.edges)
+    restarts = {n: d["restart"] for n, d in g.nodes(data=True) if d.get("restart") and d["restart"] != n}
+    h.add_edges_from(restarts.items())
+    try:
+        cycle = nx.find_cycle(h)
+    except nx.NetworkXNoCycle:
+        return None
+    for u, v in cycle:
+        if restarts.get(u) == v:
+            return u, v
+    return cycle[0]
 
 
 def _check_boards(course: Course) -> None:

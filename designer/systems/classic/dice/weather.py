@@ -13,6 +13,7 @@ from designer.systems.classic.dice import expected as E
 from designer.systems.classic.dice import moves as M
 from designer.systems.classic.board.assembly import assemble
 from designer.systems.classic.files.notation import Traversal
+from designer.systems.classic.files.rally import apply_soft_sector
 from designer.systems.classic.files.rules import Rules
 
 MAX_ZONES = 3          # 2^3 weathers x tyres: a few seconds; more is left out of the analysis
@@ -85,9 +86,10 @@ def weather_table(stage, box, rules: Rules) -> dict | None:
         course = assemble(route, box)
         if not course.ok:
             return None
+        apply_soft_sector(course.graph, stage)          # soft tyres kept from the stage before (ART.24.3)
         times, solved = {}, {}
         for tyre in tyres:
-            car = M.Car(tyres=tyre, leader=stage.leader)
+            car = M.Car(tyres=tyre, leader=stage.leader, damage=min(stage.damage_in, rules.top - 1), sisu=stage.sisu)
             key = plays_as(course.graph, rules, car)
             if key not in solved:
                 solved[key] = E.expected_time(course.graph, rules, car)["seconds"]
@@ -104,4 +106,6 @@ def weather_table(stage, box, rules: Rules) -> dict | None:
                      f"{format_time(kept)} keeping {stage.tyres} tyres" if len(tyres) > 1 else
                      f"expected {format_time(kept)} over the weather roll on the {stage.tyres} tyres kept "
                      "(no assistance before the stage: no change of tyres)"),
-            "note": "Tyre effects the rulebook does not print (dashboards) are assumed: see classic-rules.yaml"}
+            "note": "Tyre effects the rulebook does not print (dashboards) are assumed: see classic-rules.yaml"
+                    + ("; without Big Attack (each weather and tyre would be solved with it again)"
+                       if stage.big_attack else "")}

@@ -31,6 +31,13 @@ def carried_sector(sections_before: int) -> str:
     return "S2" if sections_before == 1 else "S3"
 
 
+def apply_soft_sector(g, stage) -> None:
+    """Soft tyres kept from the stage before: the whole stage counts as that sector (ART.24.3, decided)."""
+    if stage.tyres == "soft" and stage.soft_sector:
+        for n in g:
+            g.nodes[n]["sector"] = stage.soft_sector
+
+
 def link_stages(stages: list) -> None:
     """Mark each stage with what it inherits from the one before when no assistance lies between them:
     ``carried_from`` (the stage before), its tyres (``tyres``; those the stage asked for in
