@@ -350,16 +350,25 @@ class Solver:
                bool(state.steps), bank, placed)
         if key in self.W:
             return self.W[key]
+        best = self.W[key] = self.best_action(state, hz, hz_snow, bank, placed)
+        return best
+
+    def best_action(self, state: M.TurnState, hz: int, hz_snow: int, bank: int = 0, placed: int = 0,
+                    barred=()) -> tuple:
+        """(expected seconds, action) of the best way on from a turn state: ``"stop"`` (after a move), a die
+        ``(how, die, cell)`` rolled or placed, or None when nothing is possible; ``barred``: cells no die may
+        enter (taken by other cars at the table)."""
         best = (float("inf"), None)
         if state.steps:
             best = (self.rules.card(state.gear) + self.value(state.node, state.gear, bank), "stop")
         place = self.can_place(hz, bank, placed)
         for die, to, s, nxt, p in self._moves(state):
+            if to in barred:
+                continue
             for how in (("roll", "place") if place else ("roll",)):
                 cost = self.worth(self.branches(state, hz, hz_snow, bank, placed, how, s, nxt, p))
                 if cost < best[0] - 1e-12:
                     best = (cost, (how, die, to))
-        self.W[key] = best
         return best
 
     def can_place(self, hz: int, bank: int, placed: int) -> bool:

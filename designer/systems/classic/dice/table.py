@@ -215,16 +215,8 @@ class ClassicTable:
     def _detour(self, S: Solver, ts, hz: int, hs: int, bank: int, placed: int, held: dict):
         """The best of what the policy's values leave when its die leads to a full cell: ending the turn here
         (after a move), or a die to a free cell; None when neither is possible (a move that cannot be made)."""
-        best = (S.rules.card(ts.gear) + S.value(ts.node, ts.gear, bank), "stop") if ts.steps else (float("inf"), None)
-        place = S.can_place(hz, bank, placed)
-        for die, to, s, nxt, p in S._moves(ts):
-            if self._full(to, held):
-                continue
-            for how in (("roll", "place") if place else ("roll",)):
-                cost = S.worth(S.branches(ts, hz, hs, bank, placed, how, s, nxt, p))
-                if cost < best[0] - 1e-12:
-                    best = (cost, (how, die, to))
-        return best[1]
+        full = {to for _die, to, *_ in S._moves(ts) if self._full(to, held)}
+        return S.best_action(ts, hz, hs, bank, placed, barred=full)[1]
 
     def _ahead(self, cell: str, other: str) -> bool:
         """Whether a car on ``cell`` is a cell further than one on ``other`` (fewer cells to the finish)."""

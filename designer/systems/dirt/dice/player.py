@@ -10,7 +10,8 @@ from designer.systems.dirt.dice.replay import failure_point, rescued
 from designer.systems.dirt.dice.turn_model import Decision, DirtModel
 
 
-def _pick(rng, outs):
+def pick(rng, outs):
+    """One of ``outs`` (each a tuple whose first item is its chance) drawn with one uniform draw of ``rng``."""
     r = rng.random()
     acc = 0.0
     for o in outs:
@@ -62,7 +63,7 @@ class DicePlayer:
         n = int(ps1.length[0])
 
         def done(outs, bank, credit=0.0, info=None):
-            q, sec, nxt, lost = _pick(rng, outs)
+            q, sec, nxt, lost = pick(rng, outs)
             return Outcome(1.0, sec - credit, nxt, bank, lost, info)
 
         if decision.mode == "attack":
@@ -112,7 +113,7 @@ class DicePlayer:
         self.finish_loss = None
 
         def done(outs, tok, why):
-            _q, sec, nxt, lost = _pick(rng, outs)
+            _q, sec, nxt, lost = pick(rng, outs)
             return Outcome(1.0, sec, nxt, tok, lost, info or why)
 
         def lost(j, tok):

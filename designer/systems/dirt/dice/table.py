@@ -36,7 +36,7 @@ import numpy as np
 from designer.core.errors import DesignerError
 from designer.racing.simulate import mean_sd_ci95
 from designer.systems.dirt.dice.expected_time import ExpectedTime, expected_time
-from designer.systems.dirt.dice.player import DicePlayer
+from designer.systems.dirt.dice.player import DicePlayer, pick
 from designer.systems.dirt.dice.table_rules import TableRules, load_table_rules
 from designer.systems.dirt.dice.turn_model import FIN
 from designer.systems.dirt.driving.estimate import TABLE_TIME
@@ -318,13 +318,7 @@ class Table:
         if lost is None:
             return damage
         model = e.model
-        ends = model.loss_ends(0, model.crash_marks(*lost), damage)
-        r, acc = rng.random() * sum(p for p, *_ in ends), 0.0
-        for p, _sec, _sisu, after in ends:
-            acc += p
-            if r < acc:
-                return after
-        return ends[-1][3]
+        return pick(rng, model.loss_ends(0, model.crash_marks(*lost), damage))[3]
 
     def race(self, players: int, rng, carried: list | None = None, ends: list | None = None) -> tuple:
         """One race of ``players`` cars; per car (seconds, turns, blocked turns, turns led, losses), and rounds.

@@ -86,9 +86,13 @@ def _up(x: float) -> int:
 
 
 def tiles_of(cm) -> dict[Hex, Tile]:
-    """Each space of a race as the search sees it (laid tiles exactly, open spaces at their planning cost)."""
+    """Each space of a race as the search sees it (laid tiles exactly, open spaces at their planning cost); worked
+    out once per cost map (every search and plan of the race reads it)."""
+    out = getattr(cm, "_tiles", None)
+    if out is not None:
+        return out
     rules = cm.rules
-    out = {}
+    out = cm._tiles = {}
     for h, sp in cm.spaces.items():
         if sp.kind == "city":
             out[h] = Tile(int(rules["city_entry_fuel"]), 0, city=True)
