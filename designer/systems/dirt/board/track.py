@@ -99,12 +99,6 @@ class Track:
         return any(t.face.role == "assistance" for t in self.tiles)
 
     @property
-    def assistance_after(self) -> bool:
-        """Whether the cars are repaired after this stage: its assistance tile, or its rally saying so."""
-        rally = getattr(self.stage, "rally", None)
-        return self.has_assistance or bool(rally and rally.assistance_after)
-
-    @property
     def has_cells(self) -> bool:
         return self.graph.number_of_nodes() > 0
 

@@ -105,7 +105,7 @@ def stage_facts(stage: Stage, near: Path | None = None, players: int | None = No
     facts.notes = pace_notes(track)
     facts.length = stage_length(track)
     facts.boxes = boxes_with_copies(boxes_needed(stage), track)
-    facts.assistance = track.assistance_after
+    facts.assistance = track.has_assistance or bool(stage.rally and stage.rally.assistance_after)
     if lines and analysis is not None:
         from designer.systems.dirt.driving import lines as L
         facts.fastest = _normalise_analysis(analysis, L, track)

@@ -40,9 +40,10 @@ CARRIED = ("the start order by the totals; without an assistance tile after a st
 
 
 def assistance_after(track) -> bool:
-    """Whether the cars are repaired after this stage (:attr:`Track.assistance_after`; False for a road without
-    a stage, as the tests build them)."""
-    return bool(getattr(track, "assistance_after", False))
+    """Whether the car can be repaired after this stage: its assistance tile, or the stage's rally saying so."""
+    stage = getattr(track, "stage", None)
+    rally = getattr(stage, "rally", None)
+    return bool(getattr(track, "has_assistance", False) or (rally is not None and rally.assistance_after))
 
 
 def carry(ctx, table) -> tuple | None:
