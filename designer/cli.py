@@ -342,7 +342,10 @@ SIMULATE_OPTION = {"dirt": "table_runs", "classic": "table_runs", "rallye": "rac
 @click.option("--simulate", "runs", type=click.IntRange(1, 100_000), default=None, metavar="RUNS",
               help="Race --players cars RUNS times on the stage (DIRT, classic, Rallye): per seat times, "
                    "blocking, turns, and the table time from the simulated turns.")
-def analyze(stages, as_json, players, max_risk, no_expected, runs):
+@click.option("--all-decisions", "all_decisions", is_flag=True,
+              help="DIRT, with --json: the decision at every turn boundary the policy can reach, enough to replay "
+                   "it in every run (by default those reached with at least 0.1%% chance).")
+def analyze(stages, as_json, players, max_risk, no_expected, runs, all_decisions):
     """Lines, limits, length, game time and table time, for a stage of any game system.
 
     Several stages (or folders of stages) may be given; with --json the output is then a list.
@@ -359,6 +362,11 @@ def analyze(stages, as_json, players, max_risk, no_expected, runs):
             if system.name != "dirt":
                 raise DesignerError("--no-expected is an option of DIRT's analysis", where=path)
             opts["expected"] = False
+        if all_decisions:
+            if system.name != "dirt" or no_expected or not as_json:
+                raise DesignerError("--all-decisions is an option of DIRT's analysis with --json and the expected time",
+                                    where=path, hint="give it with --json, without --no-expected, on a DIRT stage")
+            opts["all_decisions"] = True
         rally_race = runs is not None and system.is_rally(doc) and hasattr(system, "simulate_rally")
         if runs is not None:
             key = SIMULATE_OPTION.get(system.name)

@@ -16,7 +16,7 @@ from typing import Any
 from designer.app.dirt.sources import Unavailable
 from designer.core.errors import DesignerError
 from designer.core.words import plural
-from designer.systems.dirt.report import damage_bound_turns
+from designer.systems.dirt.report import below_ideal, damage_bound_turns
 
 LINE_NAMES = ("fastest", "shortest")
 #: The two chances of a loss of control the summary shows, named for whose chance each is.
@@ -370,7 +370,9 @@ def with_expected(view: AnalysisView, exp: dict | None, players: int | None = No
                               f"losses of control and damage: {exp['seconds']:.0f} s" + (
                                   " (leader dice: alone on the stage)" if exp.get("leader") else "") + _bound_words(exp))
     helps["Ideal time"] = (f"The shakedown ({exp.get('ideal_seconds')} s): time cards of the fastest line with "
-                           "hazards never rolled, no tokens")
+                           "hazards never rolled, no tokens" + (
+                               "; the expected time is below it: the seconds tokens a Big Attack earns come off the "
+                               "time, and a shakedown earns none" if below_ideal(exp) else ""))
     helps["Spread"] = "Standard deviation of the stage time under the best policy"
     helps["Turns"] = "Expected number of turns under the best policy (the table time counts them)"
     helps[POLICY_LOSS] = ("Chance of at least one loss of control in a run under the best policy, which stops "

@@ -20,7 +20,7 @@ __all__ = ["analyze"]
 
 
 def analyze(track, players: int = 4, max_risk: float | None = None, rules: Ruleset | None = None,
-            leader: bool = False, expected: bool = True) -> dict:
+            leader: bool = False, expected: bool = True, all_decisions: bool = False) -> dict:
     """Everything the designer knows about a stage's lines and timing, as one JSON-ready dict.
 
     Keys: ``stage``, ``rules`` (every parameter used, with sources), ``graph`` (cells and move links),
@@ -81,7 +81,7 @@ def analyze(track, players: int = 4, max_risk: float | None = None, rules: Rules
         "shortest_line": short.to_dict() if short is not None else None,
         "speed_limits": limits,
         "estimate": est.to_dict(),
-        "expected": exp.to_dict() if exp is not None else None,
+        "expected": (exp.to_dict(min_chance=0.0) if all_decisions else exp.to_dict()) if exp is not None else None,
     }
     if exp is not None:        # the answers are read: drop the solve's tables (a rally holds one per stage)
         exp.release()

@@ -51,6 +51,10 @@ def _expected_lines(exp: dict | None) -> list[str]:
            + (f"; failed Big Attacks: {str(exp['big_attack_failure']).replace('_', ' ')}"
               if exp.get("big_attack_failure") else "")
            + _damage_words(exp.get("bounds") or {})]
+    if below_ideal(exp):
+        out.append(f"  below the ideal: the seconds tokens a Big Attack earns come off the time "
+                   f"({exp['seconds']:.1f} s against {exp['ideal_seconds']} s); the shakedown rolls no dice and "
+                   "earns none")
     costly = exp.get("costliest_tiles") or []
     if costly:
         out.append("  costliest tiles (expected seconds of turns started there): "
@@ -59,6 +63,13 @@ def _expected_lines(exp: dict | None) -> list[str]:
     if assumed:
         out.append(f"  expected time rests on assumed values: {', '.join(assumed)}")
     return out
+
+
+def below_ideal(exp: dict) -> bool:
+    """Whether the expected time is below the ideal (shakedown) time: Big Attack tokens take seconds off, which a
+    shakedown, rolling no dice, never earns (the ideal is no floor)."""
+    ideal = exp.get("ideal_seconds")
+    return ideal is not None and exp.get("seconds") is not None and exp["seconds"] < ideal
 
 
 def cell_name(node: str) -> str:
@@ -109,5 +120,8 @@ def _damage_words(bounds: dict) -> str:
     turns, held = damage_bound_turns(bounds)
     if turns is None:
         return f"; damage tokens tracked: {bounds['max_damage']}"
+    last = (bounds.get("damage_steps") or [{}])[-1]
+    why = (f" (a road of {last['road_cells']} cells, lanes counted, over the {last['road_cells_cap']} on which more "
+           "are tracked)") if held and last.get("road_cells") else ""
     return (f"; damage tokens tracked: {bounds['max_damage']} ({turns:.2f} turns expected with all of them drawn"
-            + ("; no more tracked, for memory: later damage would add to the figure" if held else "") + ")")
+            + (f"; no more tracked, for memory{why}: later damage would add to the figure" if held else "") + ")")

@@ -77,12 +77,14 @@ class DirtSystem(GameSystem):
 
         expected = bool(options.pop("expected", True))
         table_runs = int(options.pop("table_runs", 0) or 0)
+        all_decisions = bool(options.pop("all_decisions", False))
         if options:
             raise DesignerError(f"unknown analysis option{'s' if len(options) > 1 else ''} for DIRT: "
                                 f"{', '.join(sorted(options))}",
-                                hint="DIRT knows players, max_risk, expected and table_runs")
+                                hint="DIRT knows players, max_risk, expected, table_runs and all_decisions")
         track = assemble(stage, box)
-        result = analyze(track, players=players or stage.players or 4, max_risk=max_risk, expected=expected)
+        result = analyze(track, players=players or stage.players or 4, max_risk=max_risk, expected=expected,
+                          all_decisions=all_decisions)
         if table_runs:                  # several cars raced on the stage (dice/table.py)
             from designer.systems.dirt.dice.table import simulate_table
 

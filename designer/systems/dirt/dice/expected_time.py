@@ -20,8 +20,9 @@ key of the analysis JSON. Keys (all times in game seconds):
 - ``policy``: the turns of the most likely run, each with its boundary (cell, gear, tokens, damage), the mode
   (``roll`` one by one, ``attack``, ``spare``), the plan die by die and, for one by one, what to do before
   each die by hazards already shown (``roll``, ``secure`` or ``stop``);
-- ``decisions``: the decision at every turn boundary the policy reaches with a chance of 0.1 % or more (to
-  replay it): ``cell``, ``gear``, ``tokens``, ``damage``, ``sisu_token``, ``chance``, ``mode``, ``dice``,
+- ``decisions``: the decision at every turn boundary the policy reaches with a chance of 0.1 % or more
+  (``decisions_min_chance``; 0 with ``analyze --all-decisions``: every boundary it can reach, to replay it in every
+  run; ``decisions_left_out_chance``: the expected turns started at the boundaries left out): ``cell``, ``gear``, ``tokens``, ``damage``, ``sisu_token``, ``chance``, ``mode``, ``dice``,
   ``cells`` and, one by one, ``before_each_die`` (as in ``policy``) and ``before_each_die_after_securing``
   (keys ``"hazards/k"`` once k dice are secured, for every k up to ``bounds.max_secured`` from the second die on,
   the tokens then held being the boundary's minus 1 + ... + k);
@@ -65,6 +66,7 @@ DAMAGE_CELLS = 300
 # joker demo with two: 22,913, 1.08 GB), so it has a bound of its own.
 DAMAGE_STATES = 70_000
 DAMAGE_STATES_AS_LAID = 25_000
+DECISIONS_MIN_CHANCE = 1e-3   # the JSON's decisions: boundaries reached this often (analyze --all-decisions: all)
 RULE_KEYS = ("time_card", "loss_of_control_seconds", "dashboards", "hazard_faces", "hazard_limit")
 
 
@@ -175,7 +177,7 @@ class ExpectedTime:
             s, b = best.state, best.bank
         return out
 
-    def decisions(self, min_chance: float = 1e-3) -> list[dict]:
+    def decisions(self, min_chance: float = DECISIONS_MIN_CHANCE) -> list[dict]:
         out = []
         for (s, b), p in sorted(self.stats.occupancy.items(), key=lambda kv: -kv[1]):
             if p < min_chance or self.model.terminal(s) is not None:
@@ -226,7 +228,10 @@ class ExpectedTime:
         return {"turns_at_damage_bound": steps[-1]["turns_at_bound"] if steps else None,
                 "damage_turns": self.mishaps.damage_turns, "damage_steps": steps}
 
-    def to_dict(self, details: bool = True) -> dict:
+    def to_dict(self, details: bool = True, min_chance: float = DECISIONS_MIN_CHANCE) -> dict:
+        """JSON-ready; with ``details`` the most likely run's turns (``policy``) and the decision at every turn
+        boundary the policy reaches with at least ``min_chance`` (``decisions``; 0: every one it can reach, enough
+        to replay the policy in every run)."""
         st = self.stats
         tiles = self.tiles()
         dist = self.distribution()
@@ -250,8 +255,16 @@ class ExpectedTime:
         }
         if details:
             out["policy"] = self.policy()
-            out["decisions"] = self.decisions()
+            out["decisions"] = self.decisions(min_chance)
+            out["decisions_min_chance"] = min_chance
+            out["decisions_left_out_chance"] = round(self.left_out(min_chance), 6)
         return out
+
+    def left_out(self, min_chance: float) -> float:
+        """The expected number of turns started at boundaries :meth:`decisions` leaves out with ``min_chance``
+        (the chance a run meets one is at most this)."""
+        return float(sum(p for (s, _b), p in self.stats.occupancy.items()
+                         if p < min_chance and self.model.terminal(s) is None))
 
 
 def expected_time(track, rules: Ruleset | None = None, *, mishaps: Mishaps | None = None, leader: bool = False,
@@ -325,6 +338,9 @@ def _solve(track, graph, rules, mishaps, leader, ideal_seconds, sisu) -> Expecte
                              model.reading == "as_laid")
         if stop is not None:
             steps[-1]["stop"] = stop
+            if stop == "memory" and graph.number_of_nodes() > DAMAGE_CELLS:
+                steps[-1]["road_cells"] = graph.number_of_nodes()      # why: the road, not the states
+                steps[-1]["road_cells_cap"] = DAMAGE_CELLS
             break
         solution.release()
         model.release_values()          # the plans, failure classes and numbered points serve the next bound
