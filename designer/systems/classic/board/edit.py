@@ -186,13 +186,14 @@ def preview_face(t: dict, zone: str, surface: str, size: int):
                 out.append(name)
         return tuple(out)
 
+    face_env = t.get("env") if t.get("env") in ("meadow", "earth", "forest", "rocks") else "meadow"
     cells = {}
     for row in t.get("cells", []):
         name = cells_of(row.get("cell"))
         if not name:
             continue
         c, r = parse_cell(name[0])
-        env = row.get("env") if row.get("env") in ("meadow", "earth", "forest", "rocks") else "meadow"
+        env = row.get("env") if row.get("env") in ("meadow", "earth", "forest", "rocks") else face_env
         bump = row.get("bump") if isinstance(row.get("bump"), (int, float)) and not _blank(row.get("bump")) else None
         cells[name[0]] = Cell(name[0], c, r, env, int(bump) if bump else None, row.get("ford") is True,
                               row.get("half") is True, 2 if row.get("lanes") == 2 else 1, row.get("crossroads") is True)
@@ -215,4 +216,4 @@ def preview_face(t: dict, zone: str, surface: str, size: int):
                                   _int(c.get("gear")), cells_of(c.get("cut")), _int(c.get("k"))))
         roads.append(Road((_int(row.get("from_end")) or 0, _int(row.get("to_end")) or 0),
                           cells_of(row.get("path")), tuple(corners)))
-    return Face(zone, surface, size, cells, ends, roads, {})
+    return Face(zone, surface, size, cells, ends, roads, {}, face_env)

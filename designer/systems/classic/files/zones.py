@@ -80,6 +80,7 @@ class Face:
     ends: dict[int, End]
     roads: list[Road]
     damage: dict[str, int]
+    env: str = "meadow"           # the environment beside a cell the face does not list (its ``env:``)
 
     @property
     def key(self) -> str:
@@ -95,7 +96,7 @@ class Face:
         return None
 
     def cell(self, name: str) -> Cell:
-        return self.cells.get(name) or Cell(name, *parse_cell(name))
+        return self.cells.get(name) or Cell(name, *parse_cell(name), env=self.env)
 
 
 @dataclass
@@ -298,7 +299,7 @@ def _face(rd: _Reader, letter, surface, fd, size, damage, at) -> Face:
         if key in seen:
             rd.fail(at + ("roads", i), f"roads {seen[key]} and {i} join the same ends {road.ends[0]} and {road.ends[1]}")
         seen[key] = i
-    return Face(letter, surface, size, cells, ends, roads, damage)
+    return Face(letter, surface, size, cells, ends, roads, damage, env0)
 
 
 def _road(rd: _Reader, data, size, ends, at, crossroads=frozenset()) -> Road:
