@@ -337,3 +337,24 @@ def test_a_bag_row_without_its_count_is_said_not_taken_silently_as_no_tile():
     data = edit.set_table(data, "bag", data["bag"] + [{"terrain": "hill", "count": None, "fuel": 2, "mech": 0}])
     problems = {p.code: p for p in validate_board(board_from_data(data, {}, "b"))}
     assert "hill" in problems["terrain-without-tiles"].message and problems["terrain-without-tiles"].hint
+
+
+def test_a_race_no_car_can_pay_is_invalid_and_names_the_tile(tmp_path):
+    """A route on the map whose every way crosses a tile no full car can pay (5 fuel for a 4-level tank): « Vous
+    ne pouvez pas pénétrer sur une TUILE TERRAIN si vous ne disposez pas des ressources nécessaires à son
+    franchissement ». validate exits 1 naming the tile, analyze exits 2, as for a city cut off."""
+    _rules_with(tmp_path, "gauge_max", {"fuel": 4, "engine": 2, "chassis": 2})
+    (tmp_path / "b3.yaml").write_text(
+        "system: greatrace\nboard: b3\nrules: rules.yaml\ncolumns: 3\nrows: 1\n"
+        "cities: [{name: X, at: A1, purple: true}, {name: Y, at: C1, purple: true}]\n"
+        "bag: [{terrain: lava, count: 1, fuel: 5, mech: 0}, {terrain: plain, count: 1, fuel: 1, mech: 0}]\n")
+    race = tmp_path / "race.yaml"
+    race.write_text("system: greatrace\nrace: s\nboard: b3\nstart: X\nfinish: Y\nlaid: {B1: lava}\n")
+    r = CliRunner().invoke(main, ["validate", str(race)])
+    assert r.exit_code == 1 and "no-payable-route" in r.output and "B1 (5 fuel, 0 mechanic)" in r.output, r.output
+    assert "race.yaml:6" in r.output
+    r = CliRunner().invoke(main, ["analyze", str(race)])
+    assert r.exit_code == 2 and "no car can pay" in r.output and "Traceback" not in r.output, r.output
+    race.write_text("system: greatrace\nrace: s\nboard: b3\nstart: X\nfinish: Y\nlaid: {B1: plain}\n")
+    r = CliRunner().invoke(main, ["validate", str(race)])
+    assert r.exit_code == 0, r.output

@@ -139,14 +139,11 @@ def shortest_drivable(cm: CostMap, start, finish, transport: bool, plans: list[P
     (False: more than ``SHORTEST_TRIES`` of them)."""
     import networkx as nx
 
-    from designer.systems.greatrace.driving.search import tiles_of
+    from designer.systems.greatrace.driving.search import unpayable
 
-    rules = cm.rules
-    fuel, mech = rules.gauge_max("fuel"), rules.gauge_max("engine") + rules.gauge_max("chassis")
     best = min(plans, key=lambda p: (p.spaces, p.actions, p.francs))
     g = routes.route_graph(cm) if transport else routes.land_graph(cm)
-    g.remove_nodes_from([h for h, t in tiles_of(cm).items()
-                         if h not in (start, finish) and (t.fuel > fuel or t.mech > mech)])
+    g.remove_nodes_from([h for h in unpayable(cm) if h not in (start, finish)])
     found: list[Plan] = []
     complete = True
     try:
@@ -177,7 +174,9 @@ def analyse(board: Board, race: Race, *, players: int | None = None, runs: int =
                     "purse": race.money}
     rules = board.rules
     if not fwd["reachable"]:
-        result.update(reachable=False, summary=[f"no route from {race.start} to {race.finish} on this board"])
+        why = fwd.get("why")
+        result.update(reachable=False, summary=[f"no route from {race.start} to {race.finish} on this board"
+                                                + (f": {why}" if why else "")])
         return result
     result["reachable"] = True
     for name in ("shortest", "fastest", "cheapest"):

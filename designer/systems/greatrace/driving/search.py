@@ -104,6 +104,15 @@ def tiles_of(cm) -> dict[Hex, Tile]:
     return out
 
 
+def unpayable(cm) -> dict[Hex, Tile]:
+    """The spaces no car could ever enter, tank, engine and chassis full (more fuel than the tank holds or more
+    mechanic than engine and chassis together): « Vous ne pouvez pas pénétrer sur une TUILE TERRAIN si vous ne
+    disposez pas des ressources nécessaires à son franchissement »."""
+    rules = cm.rules
+    fuel, mech = rules.gauge_max("fuel"), rules.gauge_max("engine") + rules.gauge_max("chassis")
+    return {h: t for h, t in tiles_of(cm).items() if t.fuel > fuel or t.mech > mech}
+
+
 def _discards(cards: tuple[int, int, int], limit: int):
     """Every hand left after discarding down to ``limit`` cards."""
     if sum(cards) <= limit:

@@ -127,6 +127,7 @@ def validate_race(race: Race, board: Board) -> list[Problem]:
 def _route_checks(race: Race, board: Board) -> list[Problem]:
     from designer.systems.greatrace.driving import routes
     from designer.systems.greatrace.driving.costs import CostMap
+    from designer.systems.greatrace.driving.search import unpayable
 
     cm = CostMap(board, race)
     a, b = cm.hex_of_city(race.start), cm.hex_of_city(race.finish)
@@ -135,6 +136,18 @@ def _route_checks(race: Race, board: Board) -> list[Problem]:
         return [Problem("no-route", "error", f"no route joins {race.start} and {race.finish}",
                         "open spaces between them or add a transport line", race.line("finish"))]
     out = []
+    walls = unpayable(cm)
+    g = routes.route_graph(cm)
+    g.remove_nodes_from([h for h in walls if h not in (a, b)])
+    if not nx.has_path(g, a, b):
+        rules = board.rules
+        on = [s.to for s in route.steps if s.to in walls] or sorted(walls)
+        what = ", ".join(f"{label(h)} ({walls[h].fuel} fuel, {walls[h].mech} mechanic)" for h in on[:4])
+        return [Problem("no-payable-route", "error", f"every way from {race.start} to {race.finish} crosses a space "
+                        f"no car can pay, tank, engine and chassis full ({rules.gauge_max('fuel')} fuel, "
+                        f"{rules.gauge_max('engine') + rules.gauge_max('chassis')} mechanic): {what}",
+                        "lay a cheaper tile there, open another way, or raise gauge_max in the ruleset",
+                        race.line("laid", label(on[0])) if on[0] in race.laid else race.line("finish"))]
     left = sum(n for _, n in cm.bag.values())
     need = sum(1 for s in route.steps if cm.spaces[s.to].kind == "open")
     if need > left:
