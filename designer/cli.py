@@ -378,12 +378,16 @@ def analyze(stages, as_json, players, max_risk, no_expected, runs, all_decisions
                                     where=path, hint="leave out --no-expected")
             if not rally_race:               # a rally is raced as a whole below, its stages one after another
                 opts[key] = runs
+        done = []
         for stage in system.stages_of(doc):
             result = system.analyse(stage, system.box_of(stage, near), players=players, **opts)
+            done.append(result)
             if as_json:
                 results.append(result)
             else:
                 click.echo(system.report(result))
+        for line in ([] if as_json else system.rally_lines(doc, done)):
+            click.echo(line)
         if rally_race:
             result = system.simulate_rally(doc, near, players=players, runs=runs)
             if as_json:

@@ -483,3 +483,16 @@ def test_generate_checks_where_it_writes_before_the_work(tmp_path):
                          (tmp_path / "g.txt", ".yaml file")):
         r = _run("generate", "-o", target, "--candidates", "2", "--jobs", "1")
         assert r.exit_code == 2 and says in r.output and "hint:" in r.output, r.output
+
+
+def test_an_empty_file_is_told_without_assuming_a_game(tmp_path):
+    from click.testing import CliRunner
+
+    from designer.cli import main
+
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("")
+    for command in ("validate", "analyze"):
+        r = CliRunner().invoke(main, [command, str(empty)])
+        assert r.exit_code == 2 and "the file is empty" in r.output and "system:" in r.output, r.output
+        assert "rally-designer examples" in r.output and "Traceback" not in r.output

@@ -170,3 +170,24 @@ def test_generate_prints_a_readable_summary(runner, tmp_path):
     assert res.exit_code == 0, res.output
     assert "fastest plan" in res.output and "km/h" in res.output and "draft #" in res.output
     assert "best_solo_seconds" not in res.output and "_" not in res.output.split(":", 1)[1]
+
+
+def test_a_rally_analysed_ends_with_its_totals():
+    import json
+    import re
+
+    from click.testing import CliRunner
+
+    from designer.cli import main
+
+    out = CliRunner().invoke(main, ["analyze", "stages/rallye/demo-rally.yaml"])
+    assert out.exit_code == 0, out.output
+    head, figures = out.output.strip().splitlines()[-2:]
+    assert "3 stages, times added up over the rally" in head
+    stages = json.loads(CliRunner().invoke(main, ["analyze", "stages/rallye/demo-rally.yaml", "--json"]).output)
+    assert len(stages) == 3
+    for key, label in (("cautious_solo_seconds", "cautious plans"), ("best_solo_seconds", "fastest plans")):
+        total = float(re.search(label + r" ([0-9.]+) s", figures).group(1))
+        assert abs(total - sum(r[key] for r in stages)) < 0.06, (label, total)
+    minutes = int(re.search(r"table about ([0-9]+) min", figures).group(1))
+    assert minutes == sum(r["table_time"]["minutes"] for r in stages)

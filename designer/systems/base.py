@@ -64,6 +64,11 @@ class GameSystem(ABC):
     def is_rally(self, doc: Any) -> bool:
         return False
 
+    def rally_lines(self, doc: Any, results: list[dict]) -> list[str]:
+        """Lines for the command line after a rally's stages are analysed (``results``, in order): its totals,
+        where the game adds times over a rally; none by default."""
+        return []
+
     def stage_name(self, stage: Any) -> str:
         return getattr(stage, "name", "stage")
 

@@ -158,6 +158,20 @@ def _targets(pdf: _Book, result: dict, x: float, y: float, play: bool = False) -
         pdf.text_block(text, width, 4.8, x=x)
 
 
+def rally_totals(results: list[dict]) -> list:
+    """The rally's sums over its stages' analyses: cautious and fastest solo seconds (the plans scored on the
+    real backs), the mean with real hands, the table minutes (« le nombre de secondes cumulées le plus faible après
+    toutes les spéciales »)."""
+    totals = [0.0, 0.0, 0.0, 0]
+    for r in results:
+        sim = (r.get("simulation") or {}).get("fastest") or {}
+        totals[0] += r["cautious_solo_seconds"]
+        totals[1] += r["best_solo_seconds"]
+        totals[2] += sim.get("mean_seconds", 0)
+        totals[3] += r["table_time"]["minutes"]
+    return totals
+
+
 def _rally_page(pdf: _Book, rally: Rally, results: list[dict]) -> None:
     pdf.add_page()
     pdf.title_block(rally.name, 18, rule=False)
@@ -167,15 +181,11 @@ def _rally_page(pdf: _Book, rally: Rally, results: list[dict]) -> None:
              ("table min", 22)]
     columns = [Column(h, w, "L" if h == "stage" else "C") for h, w in heads]
     rows = []
-    totals = [0.0, 0.0, 0.0, 0]
     for r in results:
         sim = (r.get("simulation") or {}).get("fastest") or {}
         rows.append([r["stage"], str(r["difficulty"]["corners"]["red"]), f"{r['cautious_solo_seconds']:.1f}",
                      f"{r['best_solo_seconds']:.1f}", f"{sim.get('mean_seconds', '-')}", str(r["table_time"]["minutes"])])
-        totals[0] += r["cautious_solo_seconds"]
-        totals[1] += r["best_solo_seconds"]
-        totals[2] += sim.get("mean_seconds", 0)
-        totals[3] += r["table_time"]["minutes"]
+    totals = rally_totals(results)
     rows.append([(v, {"bold": True}) for v in
                  ["total", "", f"{totals[0]:.1f}", f"{totals[1]:.1f}", f"{totals[2]:.1f}", str(totals[3])]])
     pdf.grid(columns, rows, size=9, min_h=6.5)

@@ -103,6 +103,17 @@ class RallyeSystem(GameSystem):
 
         return report(result)
 
+    def rally_lines(self, doc: Any, results: list[dict]) -> list[str]:
+        from designer.systems.rallye.roadbook import rally_totals
+
+        if not self.is_rally(doc) or len(results) < 2:
+            return []
+        cautious, fastest, hands, minutes = rally_totals(results)
+        return [f"{doc.name}: {len(results)} stages, times added up over the rally (the winner has the fewest "
+                "seconds after every stage)",
+                f"  cautious plans {cautious:.1f} s, fastest plans {fastest:.1f} s (scored on the real backs), "
+                f"with real hands {hands:.1f} s on average; table about {minutes} min"]
+
     def facts(self, stage: Any, box: Any, result: dict | None) -> dict:
         result = result or {}
         sim = ((result.get("simulation") or {}).get("fastest")) or {}

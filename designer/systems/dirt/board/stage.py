@@ -192,8 +192,11 @@ def loads_stage(text: str, source: str = "<upload>") -> Stage:
 
 def stage_from_data(data, lines, source: str) -> Stage:
     if not isinstance(data, dict):
-        raise DesignerError("a stage file is a YAML mapping with at least `tiles:`", where=f"{source}:1",
-                            hint="see stages/dirt/rally-1/ss1.yaml for an example")
+        raise DesignerError(("the file is empty" if data is None else "this is not a YAML mapping")
+                            + ": a stage file is a mapping whose `system:` names its game (dirt, classic, greatrace "
+                            "or rallye; dirt when absent, and a DIRT stage needs at least `tiles:`)",
+                            where=f"{source}:1", hint="`rally-designer examples` lists the bundled stages of every "
+                            "game, e.g. stages/dirt/rally-1/ss1.yaml or stages/rallye/demo-ss1-col-des-essais.yaml")
     data = dict(data)
     system = data.pop("system", None)
     if system is not None and str(system).strip().lower() not in ("dirt", "rallyman-dirt"):
