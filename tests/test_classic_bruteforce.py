@@ -10,9 +10,12 @@ rule of a turn is written again here, from the articles, without the product's m
   time; a stop is allowed after any die.
 - ART.9: an inside cell at most its note; a drift cell exactly at its gear, left back to the inside line one
   gear lower (ART.26.1: a long corner's inside line leads on to its drift lane); a cut at most K; a corner
-  entered 1-2 gears above its highest note is a loss of control.
+  entered 1-2 gears above its highest note is a loss of control, more is abandoning (never chosen).
 - ART.11: a bump at its note lands on the next cell, one gear over on the second (a mark on that die: a loss
-  there), two over on the third with a loss.
+  there), two over on the third with a loss; a landing in a corner above its note is a loss, more than two over
+  abandoning (as entering it).
+- A move that loses control whatever the dice show (ART.7.1) is legal and taken where it pays: a minute and a
+  restart, no SISU (ART.7.5).
 - ART.7.2, ART.8: the loss-of-control card's back is a spin (no damage; one card in three assumed) or off the
   road, which beside forest costs one black die, beside rocks two, for the rest of the stage (one die is always
   kept here, as the product decides).
@@ -106,8 +109,13 @@ class Brute:
             if die != "gas":
                 if gear == 0 and k != 1:
                     continue
+                if gear and k == gear - 2:
+                    # ART.19 is not allowed on these roads: "le déplacement de 1 case et la perte de contrôle
+                    # sur la case atteinte" (over the line it would finish: left to the other dice)
+                    out += [(die, k, to, "loss", gas) for to in self.g.successors(node) if to != "finish"]
+                    continue
                 if gear and abs(k - gear) > 1:
-                    continue                              # ART.19 is not allowed on these roads: never chosen
+                    continue
             for to in self.g.successors(node):
                 kind = self.g.edges[node, to].get("kind", "road")
                 if kind == "rejoin" and not (die != "gas" and k == gear - 1):
@@ -141,6 +149,13 @@ class Brute:
                         land = self.next_on_road(land) if land != "finish" else "finish"
                     event = "finish" if land == "finish" else ("loss" if over >= 2 else
                                                                ("bump" if over == 1 else "jump"))
+                    if land != "finish":               # landing in a corner: its notes as when entering it
+                        at = self.g.nodes[land]
+                        if at.get("highest") is not None and k - at["highest"] > 2:
+                            continue                         # ART.9 "Au delà, c'est l'abandon": never chosen
+                        if event != "loss" and ((at.get("highest") is not None and k > at["highest"]) or (
+                                at.get("lane") == "inside" and at.get("limit") is not None and k > at["limit"])):
+                            event = "loss"
                     out.append((die, k, land, event, ngas))
                     continue
                 out.append((die, k, to, None, ngas))
@@ -202,8 +217,11 @@ class Brute:
         def within(node, gear, used, gas, marks, snow_marks, moved, dmg, punct, spare, sisu, bank, placed):
             best = CARD[gear] + boundary(node, gear, dmg, punct, spare, sisu, bank) if moved else float("inf")
             for die, k, to, event, ngas in self.moves(node, gear, used, gas, dmg, punct):
-                if event == "loss":
-                    continue                         # a sure loss is never better than stopping
+                if event == "loss":                  # lost whatever the dice show, taken on purpose where it pays
+                    hurt = min(dmg + DAMAGE[self.g.nodes[to].get("env", "meadow")], len(GEARS) - 1)
+                    best = min(best, LOSS + SPIN * boundary(self.restart(to), 0, dmg, punct, spare, sisu, bank)
+                               + (1 - SPIN) * boundary(self.restart(to), 0, hurt, punct, spare, sisu, bank))
+                    continue                         # no SISU: it cancels only what the dice show (ART.7.5)
                 nused = used | {die} if die != "gas" else used
                 ways = [(P_MARK[die], 0, bank, placed)]                    # rolled
                 if bank and marks >= 2 and placed < len(DROP) and DROP[placed] <= bank:
@@ -265,8 +283,11 @@ def box_text(corner: dict | None, bump: tuple[str, int] | None, env: str = "mead
 
 @st.composite
 def tiny_stages(draw):
-    kind = draw(st.sampled_from(["corner", "long", "bump", "plain"]))
+    kind = draw(st.sampled_from(["corner", "long", "bump", "plain", "bump-corner"]))
     corner = bump = None
+    if kind == "bump-corner":      # a jump may land in the corner (a loss, or abandoning when too fast)
+        bump = (draw(st.sampled_from(["A3", "B3"])), draw(st.integers(1, 4)))
+        corner = {"inside": draw(st.sampled_from(["D3", "E3"])), "note": draw(st.integers(1, 3))}
     if kind == "corner":
         note = draw(st.one_of(st.none(), st.integers(1, 5)))
         drift = draw(st.booleans()) or note is None
@@ -371,7 +392,9 @@ def test_the_spare_wheel_pays_where_the_brute_force_says_art_10(note, k, spare):
     rules = RULES.with_values(cut_card={"good": 0.05, "dirty": 0.05, "puncture": 0.9}, spare_wheel_seconds=spare)
     product = E.Solver(g, rules, M.Car()).solve()
     assert product == pytest.approx(Brute(g, "asphalt", spare=spare, puncture=0.9).expected(), abs=1e-6)
-    assert product < E.Solver(g, rules, M.Car(spare=False)).solve() - 1e-3     # played: a gas die back
+    # played where no loss on purpose is (a loss taken on purpose can avoid the cut on some of these roads)
+    plain = rules.with_values(deliberate_loss=False)
+    assert E.Solver(g, plain, M.Car()).solve() < E.Solver(g, plain, M.Car(spare=False)).solve() - 1e-3
 
 
 @settings(max_examples=25, deadline=None)
@@ -400,3 +423,28 @@ def test_restart_after_a_long_corner_drift_art_26_3():
     restart = {g.nodes[n]["cell"]: g.nodes[n]["restart"] for n in g if g.nodes[n].get("lane") == "drift"}
     # two inside cells: the first drift cell restarts from the first, the others from the last
     assert restart == {"B2": "0:C3", "C2": "0:D3", "D2": "0:D3", "E2": "0:D3"}
+
+
+def _two_boards():
+    """P: a straight with a bump (note 2) on E4; Q: a hairpin (note 1) on its second cell: route P0 | P1-Q0 | Q1."""
+    straight = "{env: meadow, cells: {E4: {bump: 2}}, ends: {0: A4, 1: H4}, roads: [{ends: [0, 1], " \
+               "path: A4 B4 C4 D4 E4 F4 G4 H4}]}"
+    hairpin = "{env: meadow, ends: {0: A4, 1: H4}, roads: [{ends: [0, 1], path: A4 B4 C4 D4 E4 F4 G4 H4, " \
+              "corners: [{inside: B4, note: 1}]}]}"
+    box = loads_box(f"system: classic\nbox: two\nsize: 8\nzones:\n  P:\n    faces:\n      asphalt: {straight}\n"
+                    f"  Q:\n    faces:\n      asphalt: {hairpin}\n", "two.yaml")
+    c = assemble(parse_share("P0-1/Q0-1"), box)
+    assert c.ok, c.problems
+    return c.graph
+
+
+@pytest.mark.parametrize("tyres", ["asphalt", "snow"])
+def test_a_loss_of_control_taken_on_purpose_is_in_the_optimum(tyres):
+    """ART.7.1 and ART.11: jumping the bump two gears over, or entering the hairpin too fast, loses control for
+    sure; both are legal moves, and on this road the best policy takes one (a minute and a restart in gear 1
+    against a slow, risky run to the hairpin). The brute force, which enumerates them, agrees."""
+    g = _two_boards()
+    product = E.Solver(g, RULES, M.Car(tyres=tyres)).solve()
+    assert product == pytest.approx(Brute(g, tyres).expected(), abs=1e-6)
+    never = E.Solver(g, RULES.with_values(deliberate_loss=False), M.Car(tyres=tyres)).solve()
+    assert product < never - 4.0

@@ -55,3 +55,16 @@ def test_damage_held_for_a_long_road_says_the_road_is_the_reason():
     steps = [{"max_damage": 2, "turns_at_bound": 2.0, "stop": "memory"}]      # the states, not the road
     words = _damage_words({"max_damage": 2, "turns_at_damage_bound": 2.0, "damage_steps": steps})
     assert "no more tracked, for memory: later" in words
+
+
+def test_a_big_attack_decision_says_where_its_failures_are_laid():
+    """Under the default reading (achievable), each Big Attack decision lists where its failing dice are laid
+    again, with chances that add up to the turn's chance of a loss of control (no SISU token held)."""
+    every = json.loads(run("analyze", "stages/dirt/rally-1/ss1.yaml", "--json", "--all-decisions").output)["expected"]
+    first = every["policy"][0]
+    assert first["mode"] == "attack"
+    start = next(d for d in every["decisions"] if d["chance"] == 1.0)
+    laid = start["failures_laid"]
+    assert laid and all(set(x) == {"cell", "gear", "past_finish", "chance"} for x in laid)
+    assert abs(sum(x["chance"] for x in laid if not x["past_finish"]) - first["loss_of_control_chance"]) < 1e-5
+    assert all("failures_laid" not in d for d in every["decisions"] if d["mode"] != "attack")

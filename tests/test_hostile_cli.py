@@ -496,3 +496,13 @@ def test_an_empty_file_is_told_without_assuming_a_game(tmp_path):
         r = CliRunner().invoke(main, [command, str(empty)])
         assert r.exit_code == 2 and "the file is empty" in r.output and "system:" in r.output, r.output
         assert "rally-designer examples" in r.output and "Traceback" not in r.output
+
+
+def test_a_schema_error_says_its_problem_once():
+    from designer.core.errors import DesignerError
+
+    line = "f.yaml:5: tyres: Input should be 'asphalt'"
+    e = DesignerError(line, details=[line], hint="see the README")
+    assert str(e).count("Input should be") == 1
+    e = DesignerError("2 problems", where="f.yaml", details=["  f.yaml:5: a", "  f.yaml:6: b"])
+    assert str(e).splitlines() == ["f.yaml: 2 problems", "  f.yaml:5: a", "  f.yaml:6: b"]

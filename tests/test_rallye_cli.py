@@ -191,3 +191,18 @@ def test_a_rally_analysed_ends_with_its_totals():
         assert abs(total - sum(r[key] for r in stages)) < 0.06, (label, total)
     minutes = int(re.search(r"table about ([0-9]+) min", figures).group(1))
     assert minutes == sum(r["table_time"]["minutes"] for r in stages)
+
+
+def test_a_cautious_plan_that_cannot_stay_under_a_limit_takes_the_speed_nearest_it():
+    """A hand of 40 km/h cards from 20 km/h reaches 20, 60, 100...: on section 3, whose front allows a safety
+    speed of 0, no speed stays under it, and the cautious plan takes 20, the nearest above, not 60."""
+    import json
+
+    from click.testing import CliRunner
+
+    from designer.cli import main
+
+    out = CliRunner().invoke(main, ["analyze", "tests/data/rallye-forced/stage.yaml", "--json"])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.output)["recon"]
+    assert rows[2]["cautious_speed"] == 20 and rows[2]["planned_speed"] == 60

@@ -18,7 +18,7 @@ class DesignerError(Exception):
 
     def __str__(self) -> str:
         head = f"{self.where}: {self.message}" if self.where else self.message
-        lines = [head, *self.details]
+        lines = [head, *(d for d in self.details if d.strip() != head.strip())]   # a lone detail is the head
         if self.hint:
             lines.append(f"hint: {self.hint}")
         return "\n".join(lines)

@@ -220,7 +220,10 @@ def analysis_tab() -> None:
         return
     ideal, exp = result["ideal_line"], result["expected"]
     c = st.columns(3)                   # the headline, whole at 1024 px; the rest once, in the details row
-    c[0].metric("Expected time", exp["time"], help="the best policy under the dice, losses of control counted")
+    c[0].metric("Expected time", exp["time"], help="the best policy under the dice, losses of control counted"
+                + (f"; it loses control on purpose {exp['cards']['losses_on_purpose']:.2f} times a run (a corner or a "
+                   "bump too fast, ART.7.1), where that is quicker than the way round"
+                   if (exp.get("cards") or {}).get("losses_on_purpose", 0) >= 0.005 else ""))
     c[1].metric("Spread", f"± {exp['sd_seconds']:.0f} s", help="standard deviation of the stage time under the "
                                                              "best policy")
     c[2].metric("Table time", f"{result['table']['minutes']:.0f} min",

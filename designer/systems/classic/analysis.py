@@ -155,7 +155,8 @@ def cut_and_finish_notes(g, ideal: dict, rules: Rules) -> list[str]:
 def card_figures(model, solution, stats) -> dict:
     """What the cards and the seconds held do under the best policy: punctures (ART.9.3), the spare wheel
     (ART.10), the SISU card (ART.7.5) and the seconds dropped (ART.6), per run, exactly."""
-    out = {"punctures": 0.0, "spare_wheel": 0.0, "sisu": 0.0, "drop_turns": 0.0, "retired": 0.0}
+    out = {"punctures": 0.0, "spare_wheel": 0.0, "sisu": 0.0, "drop_turns": 0.0, "retired": 0.0,
+           "losses_on_purpose": 0.0}
     for (state, bank), occ in stats.occupancy.items():
         if state[0] == "finish":
             continue
@@ -173,6 +174,8 @@ def card_figures(model, solution, stats) -> dict:
                 out["sisu"] += occ * o.p
             if o.bank < bank and not o.loss:
                 out["drop_turns"] += occ * o.p
+            if o.loss == E.ON_PURPOSE:
+                out["losses_on_purpose"] += occ * o.p
     out = {k: round(v, 4) for k, v in out.items()}
     solver = model.solver
     out["sisu_held"] = solver.car.sisu
@@ -293,7 +296,10 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
         + (f"; {ideal['attack_seconds']} s won in Big Attack, ART.5" if stage.big_attack else "") + ")",
         f"expected time {format_time(exp_seconds)} ± {stats.sd:.0f} s with the best policy"
         f"{' (Big Attack allowed)' if stage.big_attack else ''} "
-        f"(a loss of control in {stats.loss_chance:.0%} of runs, {turns:.1f} turns)",
+        f"(a loss of control in {stats.loss_chance:.0%} of runs, {turns:.1f} turns)"
+        + (f"; it loses control on purpose {result['expected']['cards']['losses_on_purpose']:.2f} times a run where "
+           "that pays (a corner or a bump too fast, ART.7.1)" if result["expected"]["cards"]["losses_on_purpose"]
+           >= 0.005 else ""),
         *([] if raced else [f"table time about {table_min:.0f} min for {plural(players, 'player')}"]),
         f"variable weather, chance of snow per zone: {zones_snow}; the figures above are for the zones as the "
         f"stage lays them ({_faces(stage)}), the weather table below weighs the roll (ART.15.2)"

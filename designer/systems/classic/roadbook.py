@@ -88,7 +88,8 @@ def course_sheet(pdf: Book, rally: Rally, results: list[dict], demo: bool):
     pdf.form(["", "Stage", "Cells", "Ideal", "Expected", "Tyres, weather"], rows, [16, 0, 16, 18, 22, 40], size=9)
     pdf.ln(2)
     pdf.para("Ideal: a shakedown with no hazard rolled (ART.17). Expected: the average time of the best policy "
-             "under the dice, with a loss of control costing 1'00\" and a restart in gear 1.", 8)
+             "under the dice, with a loss of control costing 1'00\" and a restart in gear 1 (taken on purpose where "
+             "that pays: a corner or a bump too fast, ART.7.1).", 8)
     if demo:
         pdf.ln(1)
         pdf.para("These stages use the DEMONSTRATION zones X and Y of this product, not the official boards.", 8.5)

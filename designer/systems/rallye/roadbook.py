@@ -175,7 +175,9 @@ def rally_totals(results: list[dict]) -> list:
 def _rally_page(pdf: _Book, rally: Rally, results: list[dict]) -> None:
     pdf.add_page()
     pdf.title_block(rally.name, 18, rule=False)
-    pdf.para(f"{len(results)} stages; times add up over the rally (the rules' variant).", 9, h=5)
+    pdf.para(f"{len(results)} stages; times add up over the rally (the rules' variant). Cautious and fastest: the "
+             "plans chosen from the fronts, scored on the real backs (each drivers' sheet gives what the fronts "
+             "promise, which may differ); real hands: the simulated driver's mean.", 9, h=5)
     pdf.ln(2)
     heads = [("stage", 0), ("tight", 14), ("cautious s", 24), ("fastest s", 24), ("real hands s", 26),
              ("table min", 22)]

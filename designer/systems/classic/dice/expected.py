@@ -74,6 +74,7 @@ def check_size(g: nx.DiGraph, big_attack: bool, where: str | None = None) -> Non
 
 
 FINISH_AT = ("finish", 0)
+ON_PURPOSE = "on purpose"      # a Branch's ``loss`` (true) when the move itself loses control (ART.7.1, ART.11, ART.19)
 
 
 class Branch(NamedTuple):
@@ -88,7 +89,7 @@ class Branch(NamedTuple):
     bank: int = 0
     placed: int = 0
     at: tuple | None = None
-    loss: bool = False
+    loss: bool | str = False       # a loss of control (ON_PURPOSE where the move itself makes it)
     card: str | None = None        # the cut card drawn on this die: good, dirty, puncture
     info: int = 0                  # black dice lost (a loss of control; crossing the finish after a loss)
     spin: bool = False             # a loss of control whose card shows the spin (ART.7.2: no damage)
@@ -362,10 +363,10 @@ class Solver:
         if state.steps:
             best = (self.rules.card(state.gear) + self.value(state.node, state.gear, bank), "stop")
         place = self.can_place(hz, bank, placed)
-        for die, to, s, nxt, p in self._moves(state):
+        for die, to, s, nxt, p in self._moves(state) + self._loss_moves(state):
             if to in barred:
                 continue
-            for how in (("roll", "place") if place else ("roll",)):
+            for how in (("roll", "place") if place and s.event != "loss" else ("roll",)):
                 cost = self.worth(self.branches(state, hz, hz_snow, bank, placed, how, s, nxt, p))
                 if cost < best[0] - 1e-12:
                     best = (cost, (how, die, to))
@@ -386,6 +387,10 @@ class Solver:
             bank, placed, marks = bank - seconds, placed + 1, ((False, 1.0),)
         else:
             marks = ((False, 1 - p), (True, p)) if p else ((False, 1.0),)
+        if s.event == "loss":           # lost whatever the dice show (a move made on purpose): no SISU (ART.7.5)
+            return [Branch(ps, seconds + rules.loss_seconds, hurt, at=(restart, 0), bank=bank, loss=ON_PURPOSE,
+                           info=hurt.car.damage - self.car.damage, spin=spin)
+                    for hurt, restart, ps, spin in self.after_loss(s.to)]
         out: list[Branch] = []
         for marked, pm in marks:
             h, hs = hz + marked, hz_snow + (marked and self._snow(s.to))
@@ -441,6 +446,24 @@ class Solver:
                 nxt = M.apply(self.g, self.rules, self.car, state, die, to)
                 nxt.steps = [s]          # only "has moved" matters for the key
                 hit.append((die, to, s, nxt, self._p(die, to)))
+            self._steps[key] = hit
+        return hit
+
+    def _loss_moves(self, state: M.TurnState) -> list:
+        """The legal moves that lose control whatever the dice show (ART.7.1: a corner entered 1 or 2 gears over
+        its highest note; ART.11: a bump 2 gears over; ART.19: a double downshift the dashboard does not allow),
+        as :meth:`_moves` gives the safe ones; none when the ruleset's ``deliberate_loss`` is false."""
+        if not self.rules.deliberate_loss:
+            return []
+        key = ("loss", state.node, state.gear, state.used, tuple(sorted(state.gas_used.items())))
+        hit = self._steps.get(key)
+        if hit is None:
+            hit = []
+            for die, to, s in M.legal_steps(self.g, self.rules, self.car, state, safe=False):
+                if s.event == "loss" and s.to != "finish":       # over the line it finishes: a safe move
+                    nxt = M.apply(self.g, self.rules, self.car, state, die, to)
+                    nxt.steps = [s]
+                    hit.append((die, to, s, nxt, self._p(die, to)))
             self._steps[key] = hit
         return hit
 

@@ -176,11 +176,14 @@ def step(g: nx.DiGraph, rules: Rules, car: Car, state: TurnState, die: str, to: 
         landing = ahead[min(n, len(ahead)) - 1] if ahead else to
         passed = tuple(ahead[:max(0, min(n, len(ahead)) - 1)])
         event = "finish" if landing == "finish" else ("loss" if over >= 2 else "jump")
-        if event == "jump" and landing != "finish":
+        if landing != "finish":
             llimit, lhigh = notes(g, landing, car)
-            if lhigh is not None and new > lhigh:
+            if lhigh is not None and new - lhigh > rules.overspeed_loss:
+                event = "abandon"            # *decided*: landing in a corner too fast for it, as entering it (ART.9)
+            elif event == "jump" and lhigh is not None and new > lhigh:
                 event = "loss"
-            elif g.nodes[landing].get("lane") == "inside" and llimit is not None and new > llimit:
+            elif event == "jump" and g.nodes[landing].get("lane") == "inside" and llimit is not None \
+                    and new > llimit:
                 event = "loss"
         risk = "double" if k is not None and gear and k == gear - 2 else None
         if event == "jump" and over == 1:

@@ -215,7 +215,7 @@ class ClassicTable:
     def _detour(self, S: Solver, ts, hz: int, hs: int, bank: int, placed: int, held: dict):
         """The best of what the policy's values leave when its die leads to a full cell: ending the turn here
         (after a move), or a die to a free cell; None when neither is possible (a move that cannot be made)."""
-        full = {to for _die, to, *_ in S._moves(ts) if self._full(to, held)}
+        full = {to for _die, to, *_ in S._moves(ts) + S._loss_moves(ts) if self._full(to, held)}
         return S.best_action(ts, hz, hs, bank, placed, barred=full)[1]
 
     def _ahead(self, cell: str, other: str) -> bool:

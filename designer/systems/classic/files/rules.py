@@ -28,7 +28,8 @@ REQUIRED = ("gears", "gas_dice", "time_card", "loss_of_control_seconds", "die_fa
 # Parameters added later: a ruleset copied before them still loads, with the bundled file's values (below, the
 # same as tilesets/classic/classic-rules.yaml) and the status "assumed" for lack of its own.
 OPTIONAL = {"drop_seconds_after_marks": 2, "drop_seconds_bank_cap": 3, "sisu_after": "stop",
-            "spare_wheel_seconds": 60, "retirement_seconds": 600, "gravel_tyres_on_snow": 2, "spin_chance": 1 / 3}
+            "spare_wheel_seconds": 60, "retirement_seconds": 600, "gravel_tyres_on_snow": 2, "spin_chance": 1 / 3,
+            "deliberate_loss": True}
 
 
 TYRE_NAMES = {"snow2": "2nd-gen snow"}       # how a tyre is named in a sentence or a table's heading
@@ -71,6 +72,7 @@ class Rules:
     sisu_after: str = "stop"           # ART.7.5: after the SISU card, the turn "stop"s there or "continue"s
     spare_wheel_seconds: int = 60      # ART.10: the spare wheel card on the chrono pile
     retirement_seconds: int = 600      # ART.9.3: a third puncture with none repaired retires the car
+    deliberate_loss: bool = True       # the policy may take a move that loses control for sure (ART.7.1, ART.11)
     sources: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
@@ -198,7 +200,7 @@ def rules_from_data(data, lines, source: str) -> Rules:
                  gravel_snow_limit=vals.gravel_tyres_on_snow, spin_chance=float(vals.spin_chance),
                  drop_after_marks=vals.drop_seconds_after_marks, drop_bank_cap=vals.drop_seconds_bank_cap,
                  sisu_after=vals.sisu_after, spare_wheel_seconds=vals.spare_wheel_seconds,
-                 retirement_seconds=vals.retirement_seconds, sources=sources)
+                 retirement_seconds=vals.retirement_seconds, deliberate_loss=vals.deliberate_loss, sources=sources)
 
 
 @functools.lru_cache(maxsize=8)

@@ -211,6 +211,7 @@ class RuleValues(_Model):
     sisu_after: Literal["stop", "continue"]
     spare_wheel_seconds: Seconds
     retirement_seconds: Annotated[StrictInt, Field(ge=0, le=36000)]
+    deliberate_loss: StrictBool
 
 
 def check(model: type[_Model], data: Any, lines: dict, source: str, what: str, at: tuple = (),

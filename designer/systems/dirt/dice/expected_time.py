@@ -25,7 +25,9 @@ key of the analysis JSON. Keys (all times in game seconds):
   run; ``decisions_left_out_chance``: the expected turns started at the boundaries left out): ``cell``, ``gear``, ``tokens``, ``damage``, ``sisu_token``, ``chance``, ``mode``, ``dice``,
   ``cells`` and, one by one, ``before_each_die`` (as in ``policy``) and ``before_each_die_after_securing``
   (keys ``"hazards/k"`` once k dice are secured, for every k up to ``bounds.max_secured`` from the second die on,
-  the tokens then held being the boundary's minus 1 + ... + k);
+  the tokens then held being the boundary's minus 1 + ... + k), and for a Big Attack under the reading achievable
+  ``failures_laid``: each point (``cell``, ``gear``, ``past_finish``) where its failing dice are laid again, with
+  its ``chance`` (what a replay needs besides the dice);
 - ``tiles``: per road tile (in driving order) the expected seconds of the turns started on it and the chance
   of a loss of control there, most expensive first in ``costliest_tiles``.
 """
@@ -189,8 +191,29 @@ class ExpectedTime:
             if d.mode == "roll":
                 entry["before_each_die"] = self._rules(s, b, d)
                 entry["before_each_die_after_securing"] = self._secured_rules(s, b, d)
+            laid = self._failures_laid(s, b, d)
+            if laid is not None:
+                entry["failures_laid"] = laid
             out.append(entry)
         return out
+
+    def _failures_laid(self, state, bank, decision) -> list[dict] | None:
+        """Under the reading achievable, where a Big Attack's failures are laid again (the cheapest point each
+        class of failing dice can reach, with the tokens after the attack) and the chance of each, the canon start
+        aside; before any SISU token cancels one. None for another decision or reading."""
+        from designer.systems.dirt.dice.relaid import relay_outcomes
+
+        model = self.model
+        if decision.mode != "attack" or not model.achievable:
+            return None
+        cell, gear, damage = state
+        ps = model.plans(cell, gear, damage)
+        p = decision.plan
+        after = min(bank + int(ps.gain[p]), model.T1 - 1)
+        canon = float(model.steps.floats[ps.sid[p, 1], 0])
+        names = model.road.nodes
+        return [{"cell": names[pt[0]], "gear": pt[1], "past_finish": bool(pt[2]), "chance": round((1 - canon) * q, 6)}
+                for q, pt, _v in relay_outcomes(model, cell, gear, ps.steps[p], damage, after, self.solution._vector)]
 
     def tiles(self) -> list[dict]:
         g = self.model.road.graph

@@ -155,8 +155,8 @@ def solve(deck: Deck, sections: list[Section], cautious: bool = False, hidden: b
     seconds are those of its choices on the stage's real cards; ``believed`` is what the driver expects.
 
     A cautious driver never goes above the lowest safety speed the section might have; one who cannot stay
-    under it (the section before was too fast to brake from) takes the least bad speed, counted as much worse
-    than any time, so the plan avoids it when it can. Equal choices: the lower speed, then the wheel right.
+    under it (the section before was too fast to brake from, or no hand reaches a speed that low) takes the
+    speed nearest above it, counted as much worse than any time, so the plan avoids it when it can. Equal choices: the lower speed, then the wheel right.
     """
     r = deck.ruleset
     top, step = r.top_step, r.speed_step
@@ -175,7 +175,9 @@ def solve(deck: Deck, sections: list[Section], cautious: bool = False, hidden: b
         q = q_all[i]
         for v in range(top + 1):
             for ok in (True, False):
-                q[(v, ok)] = _expect(r, s, thought[i], v, ok, values[i + 1]) + (FORCED if v > limit else 0.0)
+                # above the limit: the nearest speed to it first, each step over it worse than any time
+                q[(v, ok)] = _expect(r, s, thought[i], v, ok, values[i + 1]) + (FORCED * (v - limit) if v > limit
+                                                                                  else 0.0)
         right, anyway = best_hand_options(deck, s.wheel)
         for prev in range(top + 1):
             options = {(prev + d if carries else d, ok) for ok, deltas in ((True, right), (False, anyway))
