@@ -334,7 +334,8 @@ SIMULATE_OPTION = {"dirt": "table_runs", "classic": "table_runs", "rallye": "rac
 @main.command()
 @click.argument("stages", nargs=-1, required=True, metavar="STAGE...")
 @click.option("--json", "as_json", is_flag=True, help="Cell graph and the lines step by step.")
-@click.option("--players", type=click.IntRange(1, 6), default=None, help="Players at the table (default: the stage's, or 4).")
+@click.option("--players", type=click.IntRange(1, 6), default=None,
+              help="Players at the table (default: the stage's, or 4; Rallye: 1 to 4, a lone driver by default).")
 @click.option("--max-risk", type=click.FloatRange(0.0, 1.0), default=None,
               help="Highest chance of a loss of control allowed in one turn (0-1).")
 @click.option("--no-expected", "no_expected", is_flag=True,
@@ -344,7 +345,7 @@ SIMULATE_OPTION = {"dirt": "table_runs", "classic": "table_runs", "rallye": "rac
                    "blocking, turns, and the table time from the simulated turns.")
 @click.option("--all-decisions", "all_decisions", is_flag=True,
               help="DIRT, with --json: the decision at every turn boundary the policy can reach, enough to replay "
-                   "it in every run (by default those reached with at least 0.1%% chance).")
+                   "it in every run (by default those reached with at least 0.1 percent chance).")
 def analyze(stages, as_json, players, max_risk, no_expected, runs, all_decisions):
     """Lines, limits, length, game time and table time, for a stage of any game system.
 

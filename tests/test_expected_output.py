@@ -68,3 +68,12 @@ def test_a_big_attack_decision_says_where_its_failures_are_laid():
     assert laid and all(set(x) == {"cell", "gear", "past_finish", "chance"} for x in laid)
     assert abs(sum(x["chance"] for x in laid if not x["past_finish"]) - first["loss_of_control_chance"]) < 1e-5
     assert all("failures_laid" not in d for d in every["decisions"] if d["mode"] != "attack")
+
+
+def test_the_rally_single_car_figure_says_each_stage_starts_repaired_where_damage_could_go_on():
+    from designer.systems.dirt.dice.table_rally import lone_car_words
+
+    assert lone_car_words({"assistance_after": [True, True, False]}) == "single car alone"
+    assert lone_car_words({"assistance_after": [False, True, False]}) == \
+        "single car alone, each stage started repaired"
+    assert lone_car_words({}) == "single car alone"          # one stage raced at the table

@@ -506,3 +506,21 @@ def test_a_schema_error_says_its_problem_once():
     assert str(e).count("Input should be") == 1
     e = DesignerError("2 problems", where="f.yaml", details=["  f.yaml:5: a", "  f.yaml:6: b"])
     assert str(e).splitlines() == ["f.yaml: 2 problems", "  f.yaml:5: a", "  f.yaml:6: b"]
+
+
+def test_dirt_analyze_refuses_a_layout_validate_rejects(tmp_path):
+    """Tiles laid on each other, a road into a side, a tile used on both faces: `validate` says invalid (exit 1)
+    and `analyze` refuses the stage with the same problems (exit 2), never a line for a stage that cannot be built."""
+    from click.testing import CliRunner
+
+    from designer.cli import main
+
+    for name, tiles in (("overlap", "[202b A, 323a B, 318a C, 229b B, 203b A]"),
+                        ("reused", "[202a A, 212a C, 212b C, 203a A]")):
+        stage = tmp_path / f"{name}.yaml"
+        stage.write_text(f"stage: {name}\ntileset: official\ntiles: {tiles}\n")
+        assert CliRunner().invoke(main, ["validate", str(stage)]).exit_code == 1
+        out = CliRunner().invoke(main, ["analyze", str(stage), "--no-expected"])
+        assert out.exit_code == 2 and "cannot be analysed" in out.output and "run `rally-designer validate`" \
+            in out.output, out.output
+        assert "sits on the same place" in out.output

@@ -64,6 +64,20 @@ class GameSystem(ABC):
     def is_rally(self, doc: Any) -> bool:
         return False
 
+    def _refuse_errors(self, stage: Any, box: Any, what: str) -> None:
+        """A stage with errors (in Rallye not 12 cards, a card twice or unknown; in DIRT tiles laid on each other,
+        a road into a side, a tile used twice) is not analysed, drawn or printed as if it were fine: the problems
+        are the message."""
+        from designer.core.errors import DesignerError
+        from designer.core.problems import errors
+
+        bad = errors(self.validate(stage, box))
+        if bad:
+            raise DesignerError(f"the stage {stage.name!r} has {len(bad)} error{'s' if len(bad) > 1 else ''}, so it "
+                                f"cannot be {what}", where=getattr(stage, "source", None),
+                                details=[str(p) for p in bad],
+                                hint="run `rally-designer validate` and fix them first")
+
     def rally_lines(self, doc: Any, results: list[dict]) -> list[str]:
         """Lines for the command line after a rally's stages are analysed (``results``, in order): its totals,
         where the game adds times over a rally; none by default."""

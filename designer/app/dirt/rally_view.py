@@ -252,7 +252,10 @@ def table_section(stages: list[Stage], players: int) -> None:
                      "(tilesets/dirt-rules.yaml, table time)")
     m[1].metric("Turns at the table", f"{d['rally_table_turns']:.0f}", help="Every car's turns, all stages")
     m[2].metric("Single car alone", clock(d["single_car_expected_seconds"]),
-                help="The rally's expected time for one car with the dice it gets at this table, no other car")
+                help="The stages' expected times added for one car with the dice it gets at this table, no other "
+                     "car" + (", each stage started repaired (the damage carried between stages is in the cars' "
+                              "figures above, not in this one)" if not all(d.get("assistance_after", [])[:-1])
+                              else ""))
     m[3].metric("Races", f"{d['runs']}", help=f"Seeded ({d['seed']}): the same figures every time")
     with st.container(key="rally_table_seats"):
         st.dataframe(seat_rows(d), hide_index=True)

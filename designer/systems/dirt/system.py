@@ -82,6 +82,7 @@ class DirtSystem(GameSystem):
             raise DesignerError(f"unknown analysis option{'s' if len(options) > 1 else ''} for DIRT: "
                                 f"{', '.join(sorted(options))}",
                                 hint="DIRT knows players, max_risk, expected, table_runs and all_decisions")
+        self._refuse_errors(stage, box, "analysed")
         track = assemble(stage, box)
         result = analyze(track, players=players or stage.players or 4, max_risk=max_risk, expected=expected,
                           all_decisions=all_decisions)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from designer.core.errors import DesignerError
 from designer.core.words import plural
 from designer.systems.rallye.model.knowledge import front_text
-from designer.systems.rallye.driving.plan import hardest_braking, limits_profile, solve
+from designer.systems.rallye.driving.plan import MAX_DRIVERS, hardest_braking, limits_profile, solve
 from designer.systems.rallye.driving.race import race
 from designer.systems.rallye.driving.simulate import simulate
 from designer.systems.rallye.model.deck import Deck, Section
@@ -22,11 +22,11 @@ TABLE_RACES = 60       # races simulated for the table time when no race was ask
 
 
 def table_minutes(deck: Deck, sections: list[Section], players: int, fastest, sim: dict | None, raced: dict | None,
-                  seed: int = 1, races: int = TABLE_RACES) -> dict:
+                  seed: int = 1, races: int = TABLE_RACES, extra_stress: int = 0) -> dict:
     """Minutes at the table for ``players`` drivers, counted from simulated races (what was played in each: cards
     laid, bought, reshuffles, spins; see :func:`designer.systems.rallye.driving.race.table_time`): the race asked
     for, else ``TABLE_RACES`` races of ``players`` drivers on the fastest plan."""
-    raced = raced or race(deck, sections, players, runs=races, seed=seed, plan=fastest)
+    raced = raced or race(deck, sections, players, runs=races, seed=seed, plan=fastest, extra_stress=extra_stress)
     return raced["table_time"]
 
 
@@ -87,6 +87,13 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
     sections = [deck.sections[c] for c in ids]
     r = deck.ruleset
     players = players or stage.players or (stage.draft.players if stage.draft else None) or 1
+    if not 1 <= players <= MAX_DRIVERS:
+        raise DesignerError(f"Rallye is for 1 to {MAX_DRIVERS} drivers, not {players}", where=stage.source,
+                            hint=f"give --players 1 to {MAX_DRIVERS} (« 1 à 4 joueurs »: starting sets J1 to J4)")
+    if race_runs and players < 2:
+        raise DesignerError("a race needs 2 to 4 drivers, not 1 (a stage naming no players is analysed for one "
+                            "driver)", where=stage.source,
+                            hint="give --players 2 to 4 with --simulate, or players: in the stage")
     cautious = solve(deck, sections, cautious=True, known=known)
     fastest = solve(deck, sections, cautious=False, known=known)
     full_cautious = solve(deck, sections, cautious=True, hidden=False)
@@ -97,9 +104,9 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
     at_safety = sum(r.solo(s.safety // r.speed_step) for s in sections)
     at_top = sum(r.solo(s.top // r.speed_step) for s in sections)
     counts = {k: sum(1 for s in sections if s.severity == k) for k in ("none", "yellow", "orange", "red")}
-    raced = race(deck, sections, players, runs=race_runs, seed=seed, plan=fastest) \
+    raced = race(deck, sections, players, runs=race_runs, seed=seed, plan=fastest, extra_stress=extra_stress) \
         if race_runs and players > 1 else None
-    table = table_minutes(deck, sections, players, fastest, sim, raced, seed, table_races) \
+    table = table_minutes(deck, sections, players, fastest, sim, raced, seed, table_races, extra_stress) \
         if raced or table_races else None
     statuses = {k: v for k, v in r.statuses().items() if v in ("assumed", "decided")}
     gain = cautious.expected - fastest.expected
@@ -141,8 +148,6 @@ def analyse(stage: Stage, deck: Deck, players: int | None = None, runs: int = 30
                        f"{table['p10_minutes']}, p90 {table['p90_minutes']}; {table['rounds']} rounds, "
                        f"{table['cards_laid_per_round']} cards laid a round, counted from {table['races']} simulated "
                        f"races)")
-    if players > 4:
-        summary.append(f"note: the rules are for 1 to 4 drivers; the table time for {players} is an extrapolation")
     if deck.demo:
         summary.append(f"deck {deck.name} is demonstration data; crossing tables {deck.tables_status}")
     return {

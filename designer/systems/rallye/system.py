@@ -44,17 +44,6 @@ class RallyeSystem(GameSystem):
             raise DesignerError(f"this is a deck: there is no stage to {what}", where=stage.source,
                                 hint="`rally-designer validate DECK.yaml` checks a deck; give a stage that names it")
 
-    def _refuse_errors(self, stage: Any, box: Any, what: str) -> None:
-        """A stage with errors (not 12 cards, a card twice or unknown, a road that cannot be laid) is not
-        analysed, drawn or printed as if it were fine: the problems are the message."""
-        from designer.core.problems import errors
-
-        bad = errors(self.validate(stage, box))
-        if bad:
-            raise DesignerError(f"the stage {stage.name!r} has {len(bad)} error{'s' if len(bad) > 1 else ''}, so it "
-                                f"cannot be {what}", where=stage.source, details=[str(p) for p in bad],
-                                hint="run `rally-designer validate` and fix them first")
-
     def is_rally(self, doc: Any) -> bool:
         return isinstance(doc, stage_mod.Rally)
 
@@ -98,6 +87,26 @@ class RallyeSystem(GameSystem):
                        extra_stress=int(options.get("extra_stress", 0)), known=known, race_runs=race_runs,
                        table_races=table_races)
 
+    def simulate_rally(self, rally, near: Path | None = None, *, players: int | None = None, runs: int = 200,
+                       progress=None) -> dict:
+        """Several drivers raced over a rally's stages (:mod:`.driving.rally_race`): per seat the seconds behind
+        added up and the chance of winning the rally. ``players``: the first stage's, or 2, when not given."""
+        from designer.systems.rallye.driving.rally_race import race_rally, rally_race_lines
+        from designer.systems.rallye.validate import card_ids
+
+        if not 1 <= int(runs) <= MAX_RUNS:
+            raise DesignerError(f"{runs} is not a number of simulated rallies", hint=f"give 1 to {MAX_RUNS}")
+        legs = []
+        for stage in rally.stages:
+            deck = self.box_of(stage, near)
+            self._refuse_errors(stage, deck, "raced")
+            legs.append((deck, [deck.sections[c] for c in card_ids(stage, deck)]))
+        first = rally.stages[0].players if rally.stages else None
+        d = race_rally(legs, int(players or first or 2), runs=int(runs), progress=progress)
+        d["rally"] = rally.name
+        d["summary"] = rally_race_lines(rally.name, d)
+        return d
+
     def report(self, result: dict) -> str:
         from designer.systems.rallye.analyse import report
 
@@ -110,7 +119,7 @@ class RallyeSystem(GameSystem):
             return []
         cautious, fastest, hands, minutes = rally_totals(results)
         return [f"{doc.name}: {len(results)} stages, times added up over the rally (the winner has the fewest "
-                "seconds after every stage)",
+                "seconds after all the stages)",
                 f"  cautious plans {cautious:.1f} s, fastest plans {fastest:.1f} s (scored on the real backs), "
                 f"with real hands {hands:.1f} s on average; table about {minutes} min"]
 

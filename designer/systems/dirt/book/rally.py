@@ -289,12 +289,13 @@ def table_block(pdf: Book, d: dict) -> None:
     """A simulated rally (:func:`simulated_table`) printed under the sheet: a line of table figures, one row per
     car, and what it rests on."""
     from designer.systems.dirt.book.facts import clock as clk
+    from designer.systems.dirt.dice.table_rally import lone_car_words
 
     pdf.need(TABLE_NEED + 5 * d["players"])
     pdf.ln(1)
     pdf.subheading(f"At the table: {d['players']} cars raced {d['runs']} times (simulation)", 9.5)
     pdf.para(f"About {minutes(d['table_minutes'])} at the table ({d['rally_table_turns']:.0f} turns of all cars, "
-             f"{', '.join(f'{t:.0f}' for t in d['table_turns'])} by stage); one car alone: "
+             f"{', '.join(f'{t:.0f}' for t in d['table_turns'])} by stage); {lone_car_words(d)}: "
              f"{clk(d['single_car_expected_seconds'])}.", 8.5, INK, 4.0)
     m = d["stages"]
     cols = [Column("Car", 10, "C", bold=True), Column("Total", 16, "R"), Column("± sd", 13, "R"),

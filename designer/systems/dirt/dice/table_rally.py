@@ -163,6 +163,13 @@ def simulate_rally(tracks, players: int = 4, runs: int = 200, seed: int | None =
             "assumed": tables[0].rules.named()}
 
 
+def lone_car_words(d: dict) -> str:
+    """What the rally's single-car figure is: the stages' exact expected times added, each stage from a repaired
+    car (the damage carried between stages is in the cars' simulated figures, not in this one)."""
+    unassisted = not all(d.get("assistance_after", [])[:-1])
+    return "single car alone" + (", each stage started repaired" if unassisted else "")
+
+
 def damage_carried_words(d: dict) -> str:
     """How often damage went on to each stage with no assistance before it, e.g. ``damage went on into SS2 for 15%
     of the cars``, or that none could."""
@@ -179,7 +186,7 @@ def rally_lines(d: dict) -> list[str]:
     who = "player (start order drawn)" if d.get("by") == "player" else "car (first stage's start order)"
     out = [f"  {d['players']} cars raced the {d['stages']} stages {d['runs']} times (seed {d['seed']}): "
            f"{d['rally_table_turns']:.1f} turns at the table, about {d['table_minutes']} min at the table "
-           f"(single car alone: {format_time(d['single_car_expected_seconds'])})",
+           f"({lone_car_words(d)}: {format_time(d['single_car_expected_seconds'])})",
            "    turns at the table per stage: " + ", ".join(f"SS{k + 1} {t:.1f}" for k, t in enumerate(d["table_turns"])),
            f"    {who:>30}  {'total':>7} {'sd':>5}  {'p10-p90':>9}  {'wins':>5}  {'blocked':>7}  {'turns':>5}  per stage"]
     for s in d["seats"]:

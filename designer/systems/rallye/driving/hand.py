@@ -27,7 +27,7 @@ from math import comb
 import numpy as np
 
 from designer.systems.rallye.model.knowledge import beliefs, safe_limit
-from designer.systems.rallye.driving.plan import FORCED, Plan, action_cards, back_outcomes, outcome_cost
+from designer.systems.rallye.driving.plan import FORCED, Plan, back_outcomes, outcome_cost
 from designer.systems.rallye.model.deck import Deck, Section
 from designer.systems.rallye.model.rules import SPIN
 

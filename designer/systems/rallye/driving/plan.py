@@ -56,6 +56,16 @@ def action_cards(deck: Deck, cards=None) -> tuple[Card, ...]:
     return hand_key((a.acceleration // step, a.steering) for a in (cards if cards is not None else deck.starting_set()))
 
 
+MAX_DRIVERS = 4          # « 1 à 4 joueurs », starting sets J1 to J4
+
+
+def race_cards(deck: Deck, players: int) -> tuple:
+    """A driver's starting set and the common pile with ``players`` drivers: the pile's own cards and the starting
+    sets no driver takes (« le paquet de toutes les cartes actions restantes »)."""
+    own = action_cards(deck)
+    return own, action_cards(deck, deck.pile()) + own * max(0, MAX_DRIVERS - players)
+
+
 def best_hand_options(deck: Deck, wheel: str | None) -> tuple[frozenset, frozenset]:
     """What the best hand of ``hand_size`` cards from the starting set can do (the plan's ideal)."""
     r = deck.ruleset
@@ -156,7 +166,8 @@ def solve(deck: Deck, sections: list[Section], cautious: bool = False, hidden: b
 
     A cautious driver never goes above the lowest safety speed the section might have; one who cannot stay
     under it (the section before was too fast to brake from, or no hand reaches a speed that low) takes the
-    speed nearest above it, counted as much worse than any time, so the plan avoids it when it can. Equal choices: the lower speed, then the wheel right.
+    speed nearest above it, counted as much worse than any time, so the plan avoids it when it can. Equal
+    choices: the lower speed, then the wheel right.
     """
     r = deck.ruleset
     top, step = r.top_step, r.speed_step

@@ -32,12 +32,12 @@ from __future__ import annotations
 import random
 import statistics
 
-from designer.systems.rallye.driving.plan import Plan, action_cards, outcome_cost, solve
+from designer.systems.rallye.driving.plan import MAX_DRIVERS, Plan, outcome_cost, race_cards, solve
 from designer.systems.rallye.driving.simulate import STRESS, _refill, cross, driver_for, interval, play
 from designer.systems.rallye.model.deck import Deck, Section
 from designer.systems.rallye.model.rules import SPIN, multiplayer_round
 
-MAX_PLAYERS = 6
+MAX_PLAYERS = MAX_DRIVERS
 
 
 class _Driver:
@@ -69,15 +69,16 @@ TABLE_DEFAULTS = {"card_seconds": 0, "bought_card_seconds": 0, "reshuffle_second
 
 
 def race_once(deck: Deck, sections: list[Section], plan: Plan, players: int, rng: random.Random,
-              choose=None, cards: tuple | None = None) -> tuple[list[_Driver], dict]:
-    """One race: the drivers, and what was played (cards laid, bought, reshuffles, spins; the table minutes)."""
+              choose=None, cards: tuple | None = None, extra_stress: int = 0) -> tuple[list[_Driver], dict]:
+    """One race: the drivers, and what was played (cards laid, bought, reshuffles, spins; the table minutes).
+    ``extra_stress``: stress cards each driver adds to the starting set (the experienced players' handicap)."""
     r = deck.ruleset
     choose = choose or driver_for(deck, sections, plan)
-    own, common = cards or (action_cards(deck), action_cards(deck, deck.pile()))
+    own, common = cards or race_cards(deck, players)
     pile = list(common)
     rng.shuffle(pile)
     gone: list = []          # the common pile's discard: action cards laid face down ("défausse du tas général")
-    drivers = [_Driver(own, rng, r.start_speed // r.speed_step) for _ in range(players)]
+    drivers = [_Driver(own, rng, r.start_speed // r.speed_step, extra_stress) for _ in range(players)]
     habits = r.drivers
     laid = reshuffles = 0
     for i, s in enumerate(sections):
@@ -141,7 +142,7 @@ def _spread(xs: list[float]) -> dict:
 
 
 def race(deck: Deck, sections: list[Section], players: int, runs: int = 100, seed: int = 1,
-         plan: Plan | None = None) -> dict:
+         plan: Plan | None = None, extra_stress: int = 0) -> dict:
     """``runs`` races of ``players`` drivers: per seat the seconds held behind the winner and its own time on the
     solo scale (mean, spread, 95 % interval, p10, p90), how often it wins, spins and buys; the table time from
     what was played; the same seed gives the same figures."""
@@ -150,8 +151,9 @@ def race(deck: Deck, sections: list[Section], players: int, runs: int = 100, see
     plan = plan or solve(deck, sections)
     rng = random.Random(seed)
     choose = driver_for(deck, sections, plan)
-    cards = (action_cards(deck), action_cards(deck, deck.pile()))
-    results = [race_once(deck, sections, plan, players, rng, choose, cards) for _ in range(max(1, runs))]
+    cards = race_cards(deck, players)
+    results = [race_once(deck, sections, plan, players, rng, choose, cards, extra_stress)
+               for _ in range(max(1, runs))]
     seats = []
     for k in range(players):
         behind = _spread([res[k].held for res, _ in results])

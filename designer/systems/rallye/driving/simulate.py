@@ -19,7 +19,7 @@ import statistics
 
 from designer.systems.rallye.driving.driver import HandDriver, simple_choice
 from designer.systems.rallye.driving.hand import STRESS, card_key
-from designer.systems.rallye.driving.plan import Plan, action_cards, outcome_cost, section_outcomes
+from designer.systems.rallye.driving.plan import Plan, outcome_cost, race_cards, section_outcomes
 from designer.systems.rallye.model.deck import Deck, Section
 from designer.systems.rallye.model.rules import SPIN
 
@@ -76,7 +76,7 @@ def run_once(deck: Deck, sections: list[Section], plan: Plan, rng: random.Random
     choose = choose or driver_for(deck, sections, plan)
     r = deck.ruleset
     habits = r.drivers
-    own, common = cards or (action_cards(deck), action_cards(deck, deck.pile()))
+    own, common = cards or race_cards(deck, 1)
     draw = list(own) + [STRESS] * extra_stress
     rng.shuffle(draw)
     pile = list(common)
@@ -130,7 +130,7 @@ def simulate(deck: Deck, sections: list[Section], plan: Plan, runs: int = 400, s
     """
     rng = random.Random(seed)
     choose = driver_for(deck, sections, plan)
-    cards = (action_cards(deck), action_cards(deck, deck.pile()))
+    cards = race_cards(deck, 1)
     results = [run_once(deck, sections, plan, rng, extra_stress, choose, cards) for _ in range(max(1, runs))]
     times = sorted(x["seconds"] for x in results)
     spun = [1.0 if x["spins"] else 0.0 for x in results]
