@@ -48,3 +48,25 @@ def test_the_zone_file_and_the_editor_give_unlisted_cells_the_face_environment(t
                           "corners": []}, "P", "asphalt", 8)
     assert drawn.cell("B2").env == "forest" and drawn.cell("C3").env == "forest"
     assert path.exists()
+
+
+def test_damage_carried_into_a_stage_comes_from_the_stage_before_on_its_own_box(tmp_path):
+    """Two stages of a rally on boxes of their own, with the same zone letter: the stage before on rocks (its
+    losses cost dice), no assistance between. The next stage starts with the damage the stage before finished
+    with, worked out on the stage before's box (before, on the next stage's box: meadow, almost no damage)."""
+    first = _box(tmp_path, "rocky", {})
+    data = yaml.safe_load(first.read_text())
+    first.write_text(yaml.safe_dump(dict(data, assistance=False)))
+    calm = yaml.safe_load((tmp_path / "rocky-box.yaml").read_text())
+    for face in calm["zones"]["P"]["faces"].values():
+        face["env"] = "meadow"
+    calm["box"] = "calm"
+    (tmp_path / "calm-box.yaml").write_text(yaml.safe_dump(calm))
+    (tmp_path / "second.yaml").write_text(yaml.safe_dump(dict(data, stage="second", zones="calm-box.yaml")))
+    (tmp_path / "rally.yaml").write_text(yaml.safe_dump({"system": "classic", "rally": "two boxes",
+                                                         "stages": ["rocky.yaml", "second.yaml"]}))
+    out = CliRunner().invoke(main, ["analyze", str(tmp_path / "rally.yaml"), "--json"])
+    assert out.exit_code == 0, out.output
+    one, two = json.loads(out.output)
+    finish = {k: round(v, 4) for k, v in one["expected"]["finish_damage"].items()}
+    assert two["carried"]["dice_lost_chances"] == finish and finish["0"] < 0.95

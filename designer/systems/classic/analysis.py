@@ -88,7 +88,20 @@ def start_damage(stage, box, rules: Rules) -> dict[int, float]:
     before = getattr(stage, "carried_from", None)
     if before is None:
         return {stage.damage_in: 1.0}
-    return end_damage(before, box, rules)
+    return end_damage(before, _box_before(before, stage, box), rules)
+
+
+def _box_before(before, stage, box):
+    """The zone box of the stage before ``stage`` (whose box is ``box``): the same when both name the same, else
+    the one it names beside its file or bundled (``box`` when that cannot be found: a box only the app holds)."""
+    if before.zones == stage.zones:
+        return box
+    from designer.systems.classic.files.zones import find_box
+
+    try:
+        return find_box(before.zones, getattr(before, "near", None))
+    except DesignerError:
+        return box
 
 
 def _faces(stage) -> str:
