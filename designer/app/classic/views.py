@@ -15,7 +15,7 @@ from designer.core.words import plural
 from designer.racing.course import format_time
 from designer.systems.classic.files import notation
 from designer.systems.classic.files import stage as S
-from designer.systems.classic.analysis import build_steps, unanalysed
+from designer.systems.classic.analysis import build_steps, on_purpose_words, unanalysed
 from designer.systems.classic.board.assembly import assemble
 from designer.systems.classic.board.pacenotes import stage_notes
 from designer.systems.classic.files.rally import link_stages
@@ -220,10 +220,9 @@ def analysis_tab() -> None:
         return
     ideal, exp = result["ideal_line"], result["expected"]
     c = st.columns(3)                   # the headline, whole at 1024 px; the rest once, in the details row
+    purpose = on_purpose_words(exp.get("cards") or {})
     c[0].metric("Expected time", exp["time"], help="the best policy under the dice, losses of control counted"
-                + (f"; it loses control on purpose {exp['cards']['losses_on_purpose']:.2f} times a run (a corner or a "
-                   "bump too fast, ART.7.1), where that is quicker than the way round"
-                   if (exp.get("cards") or {}).get("losses_on_purpose", 0) >= 0.005 else ""))
+                + (f"; {purpose}" if purpose else ""))
     c[1].metric("Spread", f"± {exp['sd_seconds']:.0f} s", help="standard deviation of the stage time under the "
                                                              "best policy")
     c[2].metric("Table time", f"{result['table']['minutes']:.0f} min",

@@ -14,7 +14,7 @@ from designer.core.words import plural
 from designer.systems.dirt.board.stage import Stage
 from designer.systems.dirt.board.track import assemble
 from designer.systems.dirt.board.validate import validate
-from designer.systems.dirt.dice.table_rally import damage_carried_words
+from designer.systems.dirt.dice.table_rally import damage_carried_words, repaired_apart
 
 ss = st.session_state
 
@@ -254,8 +254,7 @@ def table_section(stages: list[Stage], players: int) -> None:
     m[2].metric("Single car alone", clock(d["single_car_expected_seconds"]),
                 help="The stages' expected times added for one car with the dice it gets at this table, no other "
                      "car" + (", each stage started repaired (the damage carried between stages is in the cars' "
-                              "figures above, not in this one)" if not all(d.get("assistance_after", [])[:-1])
-                              else ""))
+                              "figures above, not in this one)" if repaired_apart(d) else ""))
     m[3].metric("Races", f"{d['runs']}", help=f"Seeded ({d['seed']}): the same figures every time")
     with st.container(key="rally_table_seats"):
         st.dataframe(seat_rows(d), hide_index=True)

@@ -198,6 +198,14 @@ def card_figures(model, solution, stats) -> dict:
     return out
 
 
+def on_purpose_words(cards: dict) -> str:
+    """How often the best policy loses control on purpose (``cards``: :func:`card_figures`), or "" when it
+    (nearly) never does."""
+    n = cards.get("losses_on_purpose", 0.0)
+    return f"it loses control on purpose {n:.2f} times a run where that pays (a corner or a bump too fast, " \
+           "ART.7.1)" if n >= 0.005 else ""
+
+
 def build_steps(course: Course) -> list[str]:
     """How to lay the boards, in words."""
     steps = []
@@ -302,6 +310,7 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
     if stage.weather == "variable":
         result["weather_table"] = weather_table(stage, box, rules)
     zones_snow = ", ".join(f"{s['zone']} {s['fraction']}" for s in result["snow_chances"])
+    purpose = on_purpose_words(expected["cards"])
     result["summary"] = [
         f"route {result['route']}  (share {result['share']})",
         f"length {len(main)} cells on the road, shortest line {len(short)} cells",
@@ -310,9 +319,7 @@ def analyse(stage, box, *, players: int | None = None, rules: Rules | None = Non
         f"expected time {format_time(exp_seconds)} ± {stats.sd:.0f} s with the best policy"
         f"{' (Big Attack allowed)' if stage.big_attack else ''} "
         f"(a loss of control in {stats.loss_chance:.0%} of runs, {turns:.1f} turns)"
-        + (f"; it loses control on purpose {result['expected']['cards']['losses_on_purpose']:.2f} times a run where "
-           "that pays (a corner or a bump too fast, ART.7.1)" if result["expected"]["cards"]["losses_on_purpose"]
-           >= 0.005 else ""),
+        + (f"; {purpose}" if purpose else ""),
         *([] if raced else [f"table time about {table_min:.0f} min for {plural(players, 'player')}"]),
         f"variable weather, chance of snow per zone: {zones_snow}; the figures above are for the zones as the "
         f"stage lays them ({_faces(stage)}), the weather table below weighs the roll (ART.15.2)"

@@ -104,7 +104,7 @@ class RallyeSystem(GameSystem):
         first = rally.stages[0].players if rally.stages else None
         d = race_rally(legs, int(players or first or 2), runs=int(runs), progress=progress)
         d["rally"] = rally.name
-        d["summary"] = rally_race_lines(rally.name, d)
+        d["summary"] = rally_race_lines(d)
         return d
 
     def report(self, result: dict) -> str:

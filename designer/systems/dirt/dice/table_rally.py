@@ -163,11 +163,15 @@ def simulate_rally(tracks, players: int = 4, runs: int = 200, seed: int | None =
             "assumed": tables[0].rules.named()}
 
 
+def repaired_apart(d: dict) -> bool:
+    """Whether a simulated rally's single-car figure (the stages' exact expected times added, each from a
+    repaired car) leaves out damage the cars carry: some stage but the last has no assistance after it."""
+    return not all(d.get("assistance_after", [])[:-1])
+
+
 def lone_car_words(d: dict) -> str:
-    """What the rally's single-car figure is: the stages' exact expected times added, each stage from a repaired
-    car (the damage carried between stages is in the cars' simulated figures, not in this one)."""
-    unassisted = not all(d.get("assistance_after", [])[:-1])
-    return "single car alone" + (", each stage started repaired" if unassisted else "")
+    """What the rally's single-car figure is (:func:`repaired_apart`)."""
+    return "single car alone" + (", each stage started repaired" if repaired_apart(d) else "")
 
 
 def damage_carried_words(d: dict) -> str:

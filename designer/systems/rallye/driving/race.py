@@ -135,7 +135,7 @@ def race_once(deck: Deck, sections: list[Section], plan: Plan, players: int, rng
     return drivers, counts
 
 
-def _spread(xs: list[float]) -> dict:
+def spread_figures(xs: list[float]) -> dict:
     ordered = sorted(xs)
     return {"mean": round(statistics.fmean(xs), 2), "sd": round(statistics.pstdev(xs), 2), "ci95": interval(xs),
             "p10": ordered[int(0.1 * (len(ordered) - 1))], "p90": ordered[int(0.9 * (len(ordered) - 1))]}
@@ -156,8 +156,8 @@ def race(deck: Deck, sections: list[Section], players: int, runs: int = 100, see
                for _ in range(max(1, runs))]
     seats = []
     for k in range(players):
-        behind = _spread([res[k].held for res, _ in results])
-        own = _spread([res[k].solo for res, _ in results])
+        behind = spread_figures([res[k].held for res, _ in results])
+        own = spread_figures([res[k].solo for res, _ in results])
         wins = sum(1 for res, _ in results if res[k].held == 0)
         seats.append({"seat": k + 1, "mean_behind_seconds": behind["mean"], "stdev_seconds": behind["sd"],
                       "behind_ci95": behind["ci95"], "p10": behind["p10"], "p90": behind["p90"],
@@ -166,7 +166,7 @@ def race(deck: Deck, sections: list[Section], players: int, runs: int = 100, see
                       "spins_per_stage": round(statistics.fmean(res[k].spins for res, _ in results), 3),
                       "stress_per_stage": round(statistics.fmean(res[k].stress for res, _ in results), 3),
                       "cards_bought_per_stage": round(statistics.fmean(res[k].bought for res, _ in results), 3)})
-    minutes = _spread([c["minutes"] for _, c in results])
+    minutes = spread_figures([c["minutes"] for _, c in results])
     mean = {key: statistics.fmean(c[key] for _, c in results) for key in ("laid", "bought", "reshuffles", "spins")}
     parts = table_time(deck, len(sections), players, **mean)
     table = {"players": players, "races": len(results), "rounds": len(sections),

@@ -18,8 +18,8 @@ import statistics
 
 from designer.core.errors import DesignerError
 from designer.systems.rallye.driving.plan import MAX_DRIVERS, race_cards, solve
-from designer.systems.rallye.driving.race import race_once
-from designer.systems.rallye.driving.simulate import driver_for, interval
+from designer.systems.rallye.driving.race import race_once, spread_figures
+from designer.systems.rallye.driving.simulate import driver_for
 
 
 def race_rally(legs: list[tuple], players: int, runs: int = 200, seed: int = 1, extra_stress: int = 0,
@@ -57,11 +57,9 @@ def race_rally(legs: list[tuple], players: int, runs: int = 200, seed: int = 1, 
             wins[k] += totals[k][r] == best
     seats = []
     for k in range(players):
-        xs = totals[k]
-        ordered = sorted(xs)
-        seats.append({"seat": k + 1, "mean_behind_seconds": round(statistics.fmean(xs), 2),
-                      "stdev_seconds": round(statistics.pstdev(xs), 2), "behind_ci95": interval(xs),
-                      "p10": ordered[int(0.1 * (runs - 1))], "p90": ordered[int(0.9 * (runs - 1))],
+        behind = spread_figures(totals[k])
+        seats.append({"seat": k + 1, "mean_behind_seconds": behind["mean"], "stdev_seconds": behind["sd"],
+                      "behind_ci95": behind["ci95"], "p10": behind["p10"], "p90": behind["p90"],
                       "wins": round(wins[k] / runs, 3), "solo_seconds": round(statistics.fmean(solo[k]), 2),
                       "stage_behind_seconds": [round(statistics.fmean(per_stage[k][s]), 2) for s in range(m)]})
     return {"players": players, "runs": runs, "seed": seed, "stages": m, "seats": seats,
@@ -69,7 +67,7 @@ def race_rally(legs: list[tuple], players: int, runs: int = 200, seed: int = 1, 
                     "shares the win); each stage dealt afresh"}
 
 
-def rally_race_lines(name: str, d: dict) -> list[str]:
+def rally_race_lines(d: dict) -> list[str]:
     """A rally race (:func:`race_rally`) as lines of text."""
     out = [f"  {d['players']} drivers raced the {d['stages']} stages {d['runs']} times (seed {d['seed']}): "
            f"{d['rule']}",
